@@ -1,0 +1,91 @@
+// Command fuzzbox ties the fuzzbox suite together: it fuzzes ordinary Go fuzz
+// tests with fuzzbox's engine (fuzzbox fuzz), reads and writes "go test fuzz v1"
+// corpus files (fuzzbox corpus), runs the fuzzvet checks (fuzzbox vet) and
+// generates the test main that build systems link into a fuzzing binary
+// (fuzzbox testmain).
+//
+// Users run it from a shell, pre-commit hooks, the Bazel rules and the LSP
+// sidecar; each subcommand lives in its own file and registers itself in init.
+//
+// Exit codes are shared by every subcommand: 0 success, 1 a finding (a failing
+// input, a bad corpus file, a diagnostic), 2 a usage or build error.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+)
+
+// Exit codes shared by all subcommands.
+const (
+	exitOK      = 0
+	exitFinding = 1
+	exitUsage   = 2
+)
+
+// A command is one fuzzbox subcommand.
+type command struct {
+	name   string // as typed after "fuzzbox"
+	short  string // one line for the command list
+	hidden bool   // not listed (internal plumbing such as toolexec)
+	// run executes the command with the arguments after its name and
+	// returns the process exit code.
+	run func(args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]*command{}
+
+// register adds c to the command table; each subcommand file calls it from init.
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("fuzzbox: duplicate command " + c.name)
+	}
+	commands[c.name] = c
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		usage(stdout)
+		return exitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "fuzzbox: unknown command %q\n", args[0])
+		usage(stderr)
+		return exitUsage
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: fuzzbox <command> [arguments]")
+	fmt.Fprintln(w, "\nCommands:")
+	names := make([]string, 0, len(commands))
+	for name, c := range commands {
+		if !c.hidden {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].short)
+	}
+	fmt.Fprintln(w, "\nRun 'fuzzbox <command> -h' for a command's flags.")
+}
+
+// oneLine flattens an error message for a one-line report.
+func oneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}

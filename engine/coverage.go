@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// Coverage is kept per edge counter as a byte of bucket bits (the AFL
+// scheme): an edge taken 1, 2, 3, 4-7, 8-15, 16-31, 32-127 or 128+ times in
+// one execution sets bit 0..7. An input is interesting when it sets a bit the
+// global map lacks, so reaching an edge more often than before counts, as in
+// a loop running one more time.
+
+var bucketBit = func() (t [256]byte) {
+	for c := 1; c < 256; c++ {
+		switch {
+		case c <= 3:
+			t[c] = 1 << (c - 1)
+		case c <= 7:
+			t[c] = 1 << 3
+		case c <= 15:
+			t[c] = 1 << 4
+		case c <= 31:
+			t[c] = 1 << 5
+		case c <= 127:
+			t[c] = 1 << 6
+		default:
+			t[c] = 1 << 7
+		}
+	}
+	return t
+}()
+
+// hasNewBits reports whether the raw counters in snap set a bucket bit that
+// seen lacks. len(seen) must be at least len(snap).
+func hasNewBits(snap, seen []byte) bool {
+	i := 0
+	for ; i+8 <= len(snap); i += 8 {
+		if binary.LittleEndian.Uint64(snap[i:]) == 0 {
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if bucketBit[snap[j]]&^seen[j] != 0 {
+				return true
+			}
+		}
+	}
+	for ; i < len(snap); i++ {
+		if bucketBit[snap[i]]&^seen[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// bucketize writes the bucket bits of the raw counters in snap to dst.
+func bucketize(dst, snap []byte) {
+	for i, c := range snap {
+		dst[i] = bucketBit[c]
+	}
+}
+
+// mergeBits ORs the bucket bits of cov into seen and returns how many bits
+// were new.
+func mergeBits(seen, cov []byte) int {
+	n := 0
+	for i, b := range cov {
+		if nb := b &^ seen[i]; nb != 0 {
+			n += bits.OnesCount8(nb)
+			seen[i] |= b
+		}
+	}
+	return n
+}
+
+// covers reports whether every bucket bit of want is also set in got.
+func covers(got, want []byte) bool {
+	for i, b := range want {
+		if b&^got[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// countEdges returns how many edges have any bucket bit set.
+func countEdges(cov []byte) int {
+	n := 0
+	for _, b := range cov {
+		if b != 0 {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Failure kinds, as reported in messages and events.
+const (
+	KindPanic = "panic" // the fuzz function panicked (recovered by testing, or in another goroutine)
+	KindFail  = "fail"  // t.Fatal, t.Error, t.Fail
+	KindFatal = "fatal" // a runtime fatal error: concurrent map writes, stack overflow, ...
+	KindExit  = "exit"  // the process exited (os.Exit, runtime.Goexit in main...) while running the input
+	KindHang  = "hang"  // the input ran longer than the per-input timeout
+	KindOOM   = "oom"   // the worker exceeded the memory limit or the runtime ran out of memory
+	KindRace  = "race"  // the race detector reported a data race
+)
+
+// failureKind classifies the message of an input that failed while the
+// worker survived (the error the testing package returned for it).
+func failureKind(msg string) string {
+	switch {
+	case strings.Contains(msg, "race detected during execution of test"), strings.Contains(msg, "WARNING: DATA RACE"):
+		return KindRace
+	case strings.Contains(msg, "panic: "):
+		return KindPanic
+	}
+	return KindFail
+}
+
+// deathKind classifies the death of a worker process from its exit code and
+// the tail of its output.
+func deathKind(exitCode int, output string) string {
+	switch {
+	case strings.Contains(output, "WARNING: DATA RACE"):
+		return KindRace
+	case strings.Contains(output, "fatal error: runtime: out of memory"),
+		strings.Contains(output, "runtime: out of memory"):
+		return KindOOM
+	case strings.Contains(output, "fatal error: "):
+		return KindFatal
+	case strings.Contains(output, "panic: "):
+		return KindPanic
+	}
+	return KindExit
+}
+
+// A failure is one failing input, as found by a worker.
+type failure struct {
+	kind string
+	msg  string // message as the testing package or the process printed it
+	vals []any  // the failing input (minimized when possible)
+}
+
+// crashError is what Coordinate returns for a failure. The testing package
+// prints Error(), then "Failing input written to <CrashPath()>" and the
+// go test -run line to replay it.
+type crashError struct {
+	kind string
+	msg  string
+	path string
+}
+
+func (e *crashError) Error() string { return e.msg }
+
+// Unwrap implements the testing package's fuzzCrashError.
+func (e *crashError) Unwrap() error { return nil }
+
+// CrashPath implements the testing package's fuzzCrashError.
+func (e *crashError) CrashPath() string { return e.path }
+
+// multiCrashError reports several unique failures (-keepgoing). Its
+// CrashPath is the first one's; Error lists them all.
+type multiCrashError struct{ errs []*crashError }
+
+func (e *multiCrashError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fuzzbox found %d unique failures:\n", len(e.errs))
+	for i, c := range e.errs {
+		fmt.Fprintf(&b, "  %d. %s: %s -> %s\n", i+1, c.kind, firstLine(c.msg), c.path)
+	}
+	b.WriteString("\nfirst failure:\n")
+	b.WriteString(e.errs[0].msg)
+	return b.String()
+}
+
+func (e *multiCrashError) Unwrap() error { return nil }
+
+func (e *multiCrashError) CrashPath() string { return e.errs[0].path }
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "---") {
+			return l
+		}
+	}
+	return s
+}
+
+var (
+	frameRE   = regexp.MustCompile(`(?m)^([\w./\-]+(?:\.\(?\*?[\w]+\)?)?\.[\w.\-\[\]]+)\(.*\)$`)
+	numbersRE = regexp.MustCompile(`0x[0-9a-f]+|\d+`)
+)
+
+// signature identifies a failure for de-duplication: its kind, the first
+// line of its message with numbers removed, and the first few stack frames
+// outside the runtime and testing packages.
+func signature(kind, msg string) string {
+	var frames []string
+	for _, m := range frameRE.FindAllStringSubmatch(msg, -1) {
+		fn := m[1]
+		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "testing.") ||
+			strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "github.com/fuzzbox/fuzzbox/") {
+			continue
+		}
+		frames = append(frames, fn)
+		if len(frames) == 3 {
+			break
+		}
+	}
+	head := numbersRE.ReplaceAllString(firstLine(msg), "N")
+	if len(frames) > 0 && kind != KindFail {
+		head = ""
+	}
+	return kind + "|" + head + "|" + strings.Join(frames, "|")
+}

@@ -1,0 +1,148 @@
+package fuzzmain
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime/pprof"
+	"sync"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/engine"
+)
+
+// corpusEntry must be identical to testing's unexported corpusEntry alias
+// (testing/fuzz.go) for deps to implement the testing package's testDeps.
+type corpusEntry = struct {
+	Parent     string
+	Path       string
+	Data       []byte
+	Values     []any
+	Generation int
+	IsSeed     bool
+}
+
+// fuzzbox's own flags, next to the testing package's. The fuzzbox command
+// sets them; a user running the binary by hand may too.
+var (
+	flagTimeout   = flag.Duration("fuzzbox.timeout", 10*time.Second, "fail an input that runs longer than this (hang)")
+	flagRSSLimit  = flag.Int("fuzzbox.rss_limit_mb", 2048, "fail an input that makes a worker's resident memory exceed this many MiB (0: no limit)")
+	flagEventsFD  = flag.Int("fuzzbox.events_fd", -1, "write the JSON event stream to this inherited file descriptor")
+	flagKeepGoing = flag.Bool("fuzzbox.keepgoing", false, "keep fuzzing after a failure; write one reproducer per unique failure")
+	flagDict      = flag.String("fuzzbox.dict", "", "dictionary file (AFL/libFuzzer format) for the mutator")
+)
+
+// deps implements the testing package's testDeps interface.
+type deps struct {
+	importPath, modulePath string
+
+	matchMu  sync.Mutex
+	matchPat string
+	matchRE  *regexp.Regexp
+}
+
+func (d *deps) ImportPath() string { return d.importPath }
+func (d *deps) ModulePath() string { return d.modulePath }
+
+// MatchString implements testDeps.
+func (d *deps) MatchString(pat, str string) (bool, error) {
+	d.matchMu.Lock()
+	defer d.matchMu.Unlock()
+	if pat != d.matchPat || d.matchRE == nil {
+		re, err := regexp.Compile(pat)
+		if err != nil {
+			return false, err
+		}
+		d.matchPat, d.matchRE = pat, re
+	}
+	return d.matchRE.MatchString(str), nil
+}
+
+// SetPanicOnExit0 implements testDeps. The stock implementation reaches
+// into internal/testlog, which a non-standard package cannot; os.Exit(0)
+// in a test is therefore not turned into a panic here.
+func (d *deps) SetPanicOnExit0(bool) {}
+
+func (d *deps) StartCPUProfile(w io.Writer) error { return pprof.StartCPUProfile(w) }
+func (d *deps) StopCPUProfile()                   { pprof.StopCPUProfile() }
+func (d *deps) WriteProfileTo(name string, w io.Writer, debug int) error {
+	return pprof.Lookup(name).WriteTo(w, debug)
+}
+
+// StartTestLog and StopTestLog implement testDeps; test logs only serve go
+// test's result cache, which does not apply to fuzzing binaries.
+func (d *deps) StartTestLog(io.Writer) {}
+func (d *deps) StopTestLog() error     { return nil }
+
+// InitRuntimeCoverage implements testDeps: -cover is not supported.
+func (d *deps) InitRuntimeCoverage() (string, func(string, string) (string, error), func() float64) {
+	return "", nil, nil
+}
+
+func (d *deps) ResetCoverage()    { engine.ResetCoverage() }
+func (d *deps) SnapshotCoverage() { engine.SnapshotCoverage() }
+
+// CheckCorpus implements testDeps.
+func (d *deps) CheckCorpus(vals []any, types []reflect.Type) error {
+	return corpus.CheckTypes(vals, types)
+}
+
+// ReadCorpus implements testDeps.
+func (d *deps) ReadCorpus(dir string, types []reflect.Type) ([]corpusEntry, error) {
+	entries, err := corpus.ReadDir(dir, types)
+	out := make([]corpusEntry, len(entries))
+	for i, e := range entries {
+		out[i] = corpusEntry{Path: e.Path, Data: e.Data, Values: e.Values}
+	}
+	return out, err
+}
+
+// CoordinateFuzzing implements testDeps: it runs the fuzzbox coordinator.
+func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTimeout time.Duration, minimizeLimit int64, parallel int, seeds []corpusEntry, types []reflect.Type, corpusDir, cacheDir string) error {
+	opts := engine.Options{
+		Target:           filepath.Base(corpusDir),
+		Duration:         timeout,
+		Limit:            limit,
+		MinimizeDuration: minimizeTimeout,
+		MinimizeLimit:    minimizeLimit,
+		Parallel:         parallel,
+		Types:            types,
+		CorpusDir:        corpusDir,
+		CacheDir:         cacheDir,
+		Timeout:          *flagTimeout,
+		RSSLimitMB:       *flagRSSLimit,
+		KeepGoing:        *flagKeepGoing,
+	}
+	for _, s := range seeds {
+		opts.Seeds = append(opts.Seeds, engine.Seed{Path: s.Path, Data: s.Data, Values: s.Values})
+	}
+	if err := d.setupIO(&opts); err != nil {
+		return err
+	}
+	return engine.Coordinate(context.Background(), opts)
+}
+
+func (d *deps) setupIO(opts *engine.Options) error {
+	if *flagEventsFD >= 0 {
+		f := os.NewFile(uintptr(*flagEventsFD), "fuzzbox-events")
+		if f == nil {
+			return fmt.Errorf("fuzzbox: -fuzzbox.events_fd=%d is not an open file", *flagEventsFD)
+		}
+		opts.Events = f
+	}
+	opts.DictFile = *flagDict
+	return nil
+}
+
+// RunFuzzWorker implements testDeps: it serves the coordinator.
+func (d *deps) RunFuzzWorker(fn func(corpusEntry) error) error {
+	return engine.RunWorker(context.Background(), func(vals []any) error {
+		return fn(corpusEntry{Values: vals})
+	})
+}

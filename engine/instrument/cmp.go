@@ -1,0 +1,48 @@
+package instrument
+
+// Sizes of the comparison trace tables. A traced execution records at most
+// this many unequal comparisons; later ones are dropped.
+const (
+	MaxIntCmps = 1024
+	MaxStrCmps = 256
+	MaxStrLen  = 64 // longer string operands are not recorded
+)
+
+// IntCmp is one traced integer comparison whose operands differed.
+type IntCmp struct {
+	A, B  uint64 // the operands, zero-extended
+	Size  uint8  // operand width in bytes: 1, 2, 4 or 8
+	Const bool   // B (or A) is a compile-time constant
+	Site  uint32 // compiler-assigned id of the comparison site
+}
+
+// StrCmp is one traced string comparison (==, strings.Compare,
+// strings.EqualFold) whose operands differed.
+type StrCmp struct {
+	A, B       [MaxStrLen]byte // operand bytes; only the first LenA/LenB are valid
+	LenA, LenB uint8
+	Fold       bool   // from strings.EqualFold
+	Site       uint32 // compiler-assigned id of the comparison site
+}
+
+// StartTrace clears the trace tables and starts recording comparisons.
+// Calls to StartTrace and StopTrace must not overlap.
+func StartTrace() {
+	nInts.Store(0)
+	nStrs.Store(0)
+	tracing.Store(1)
+}
+
+// StopTrace stops recording and calls fn for each recorded comparison.
+// The StrCmp pointer is only valid during the call.
+func StopTrace(onInt func(IntCmp), onStr func(*StrCmp)) {
+	tracing.Store(0)
+	n := min(nInts.Load(), MaxIntCmps)
+	for i := range n {
+		onInt(ints[i])
+	}
+	m := min(nStrs.Load(), MaxStrCmps)
+	for i := range m {
+		onStr(&strs[i])
+	}
+}

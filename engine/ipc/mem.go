@@ -1,0 +1,137 @@
+package ipc
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Mem is a region of memory shared by the coordinator and one worker, backed
+// by a file both map. Layout (little-endian):
+//
+//	[0:8)    execs: executions started by the worker (atomic)
+//	[8:12)   value length in bytes
+//	[12:16)  value capacity in bytes (fixed at creation)
+//	[16:20)  coverage length in bytes (fixed at creation)
+//	[20:64)  reserved
+//	[64:64+valueCap)             the encoded input
+//	[64+valueCap:+coverageLen)   coverage (one byte per edge counter)
+//
+// Mem provides no synchronization on its own beyond the atomic exec count:
+// the side that holds the turn (the worker during a call, the coordinator
+// between calls) is the only writer, and the pipes pass the turn.
+type Mem struct {
+	f    *os.File
+	buf  []byte // the whole mapping
+	vcap int
+	clen int
+}
+
+const memHeader = 64
+
+var errMemSize = errors.New("ipc: shared memory has an impossible layout")
+
+// CreateMem creates a region with room for valueCap bytes of input and
+// coverageLen bytes of coverage, backed by a new unlinked temporary file.
+func CreateMem(valueCap, coverageLen int) (*Mem, error) {
+	f, err := os.CreateTemp("", "fuzzbox-mem-")
+	if err != nil {
+		return nil, fmt.Errorf("ipc: creating shared memory: %w", err)
+	}
+	os.Remove(f.Name()) // the descriptors keep it alive
+	size := memHeader + valueCap + coverageLen
+	if err := f.Truncate(int64(size)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("ipc: sizing shared memory: %w", err)
+	}
+	m, err := mapMem(f, size)
+	if err != nil {
+		return nil, err
+	}
+	binary.LittleEndian.PutUint32(m.buf[12:], uint32(valueCap))
+	binary.LittleEndian.PutUint32(m.buf[16:], uint32(coverageLen))
+	m.vcap, m.clen = valueCap, coverageLen
+	return m, nil
+}
+
+// OpenMem maps a region created by CreateMem, passed to a worker as f.
+func OpenMem(f *os.File) (*Mem, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("ipc: shared memory: %w", err)
+	}
+	if fi.Size() < memHeader {
+		return nil, errMemSize
+	}
+	m, err := mapMem(f, int(fi.Size()))
+	if err != nil {
+		return nil, err
+	}
+	m.vcap = int(binary.LittleEndian.Uint32(m.buf[12:]))
+	m.clen = int(binary.LittleEndian.Uint32(m.buf[16:]))
+	if memHeader+m.vcap+m.clen != len(m.buf) {
+		m.Close()
+		return nil, errMemSize
+	}
+	return m, nil
+}
+
+func mapMem(f *os.File, size int) (*Mem, error) {
+	buf, err := mmap(f, size)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("ipc: mapping shared memory: %w", err)
+	}
+	return &Mem{f: f, buf: buf}, nil
+}
+
+// File returns the backing file, to pass to a worker.
+func (m *Mem) File() *os.File { return m.f }
+
+// Close unmaps the region and closes its file.
+func (m *Mem) Close() error {
+	err := munmap(m.buf)
+	if cerr := m.f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (m *Mem) execsPtr() *uint64 { return (*uint64)(unsafe.Pointer(&m.buf[0])) }
+
+// AddExec counts one execution started. Called by the worker before it runs
+// each input.
+func (m *Mem) AddExec() { atomic.AddUint64(m.execsPtr(), 1) }
+
+// Execs returns the number of executions the worker has started.
+func (m *Mem) Execs() uint64 { return atomic.LoadUint64(m.execsPtr()) }
+
+// ValueCap returns the capacity of the value area.
+func (m *Mem) ValueCap() int { return m.vcap }
+
+// Value returns the current input. The slice aliases the region.
+func (m *Mem) Value() []byte {
+	n := int(binary.LittleEndian.Uint32(m.buf[8:]))
+	if n > m.vcap {
+		n = m.vcap
+	}
+	return m.buf[memHeader : memHeader+n]
+}
+
+// SetValue copies b into the value area; it reports false if b does not fit.
+func (m *Mem) SetValue(b []byte) bool {
+	if len(b) > m.vcap {
+		return false
+	}
+	copy(m.buf[memHeader:], b)
+	binary.LittleEndian.PutUint32(m.buf[8:], uint32(len(b)))
+	return true
+}
+
+// Coverage returns the coverage area. The slice aliases the region.
+func (m *Mem) Coverage() []byte {
+	return m.buf[memHeader+m.vcap : memHeader+m.vcap+m.clen]
+}

@@ -1,0 +1,56 @@
+package engine
+
+import (
+	"io"
+	"reflect"
+	"time"
+)
+
+// Options configure one fuzzing run of one target. The zero value of each
+// field is valid unless its comment says otherwise.
+type Options struct {
+	Target string // fuzz target name, for messages and events ("FuzzX")
+
+	Duration time.Duration // stop fuzzing after this long; 0 means no time limit
+	Limit    int64         // stop after this many executions over all workers; 0 means no limit
+
+	// MinimizeDuration and MinimizeLimit bound the minimization of a failing
+	// input. Both zero turns minimization off.
+	MinimizeDuration time.Duration
+	MinimizeLimit    int64
+
+	Parallel int // worker processes; 0 means runtime.GOMAXPROCS(0)
+
+	Seeds []Seed         // the seed corpus (f.Add and testdata/fuzz/<Target>)
+	Types []reflect.Type // the fuzz function's argument types after *testing.T; required
+
+	CorpusDir string // where reproducers are written (testdata/fuzz/<Target>); required
+	CacheDir  string // generated corpus; "" means none is read or written
+
+	Timeout    time.Duration // per-input hang limit; 0 means 10s
+	RSSLimitMB int           // per-worker resident memory limit in MiB; 0 means no limit
+
+	KeepGoing bool // continue after a failure, writing one reproducer per unique failure
+
+	// DictFile names a dictionary in the AFL/libFuzzer format; "" means
+	// none. The file <CorpusDir>.dict (testdata/fuzz/<Target>.dict), if it
+	// exists, is read too: stock go test ignores it.
+	DictFile string
+
+	Log    io.Writer // human-readable progress; nil means os.Stdout
+	Events io.Writer // JSON event stream, one Event per line; nil means none (then Log gets status lines)
+
+	// WorkerCommand returns the command that starts a worker process.
+	// Nil means re-executing os.Args[0] with os.Args[1:] and -test.fuzzworker.
+	WorkerCommand func() (name string, args []string)
+}
+
+// Seed is one entry of the seed corpus: values (from f.Add) or the bytes of
+// a corpus file (from testdata), or both.
+type Seed struct {
+	Path   string // file path, or a name such as "seed#0" for f.Add values
+	Data   []byte // v1 file contents; nil for f.Add values
+	Values []any  // decoded values; nil to decode Data
+}
+
+const defaultTimeout = 10 * time.Second

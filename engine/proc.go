@@ -1,0 +1,236 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+)
+
+// proc is one worker process as the coordinator sees it. One coordinator
+// goroutine owns it and makes its calls; the watchdog goroutine only reads
+// the exec count and kills the process.
+type proc struct {
+	cmd    *exec.Cmd
+	conn   *ipc.Conn
+	mem    *ipc.Mem
+	toProc *os.File // write end of the call pipe; closing it tells the worker to exit
+	out    *tailBuffer
+	exited chan struct{} // closed when the process has exited
+	state  *os.ProcessState
+	reason atomic.Value // string: why the watchdog killed it ("hang", "oom")
+	busy   atomic.Bool  // a call is in flight
+	calls  int64        // executions reported by completed calls
+}
+
+// valueCap is the shared-memory room for one encoded input.
+const valueCap = 4 << 20
+
+func startProc(name string, args []string, covLen int, timeout time.Duration, rssLimitMB int) (*proc, error) {
+	mem, err := ipc.CreateMem(valueCap, covLen)
+	if err != nil {
+		return nil, err
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		mem.Close()
+		return nil, fmt.Errorf("engine: starting worker: %w", err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		mem.Close()
+		inR.Close()
+		inW.Close()
+		return nil, fmt.Errorf("engine: starting worker: %w", err)
+	}
+	p := &proc{mem: mem, toProc: inW, out: newTailBuffer(256 << 10), exited: make(chan struct{})}
+	p.cmd = exec.Command(name, args...)
+	p.cmd.ExtraFiles = []*os.File{inR, outW, mem.File()} // ipc.FdIn, FdOut, FdMem
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	p.cmd.Env = workerEnv()
+	setWorkerAttr(p.cmd)
+	err = p.cmd.Start()
+	inR.Close()
+	outW.Close()
+	if err != nil {
+		mem.Close()
+		inW.Close()
+		outR.Close()
+		return nil, fmt.Errorf("engine: starting worker: %w", err)
+	}
+	p.conn = ipc.NewConn(outR, inW)
+	go func() {
+		p.cmd.Wait()
+		p.state = p.cmd.ProcessState
+		outR.Close()
+		close(p.exited)
+	}()
+	go p.watchdog(timeout, rssLimitMB)
+	return p, nil
+}
+
+// workerEnv makes goroutine dumps complete (hang reports) unless the user
+// chose a traceback level.
+func workerEnv() []string {
+	env := os.Environ()
+	if os.Getenv("GOTRACEBACK") == "" {
+		env = append(env, "GOTRACEBACK=all")
+	}
+	return env
+}
+
+// watchdog kills the worker when one execution runs longer than timeout
+// (with SIGQUIT first, so the Go runtime prints every goroutine's stack) or
+// when its resident memory exceeds rssLimitMB.
+func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	last, lastChange := p.mem.Execs(), time.Now()
+	for {
+		select {
+		case <-p.exited:
+			return
+		case now := <-tick.C:
+			if e := p.mem.Execs(); e != last || !p.busy.Load() {
+				last, lastChange = e, now
+			} else if now.Sub(lastChange) > timeout {
+				p.kill(KindHang, syscall.SIGQUIT)
+				return
+			}
+			if rssLimitMB > 0 && p.busy.Load() && rssMB(p.cmd.Process.Pid) > rssLimitMB {
+				p.kill(KindOOM, syscall.SIGKILL)
+				return
+			}
+		}
+	}
+}
+
+// kill records why and signals the process; a process that does not exit
+// within 3s of SIGQUIT gets SIGKILL.
+func (p *proc) kill(reason string, sig syscall.Signal) {
+	p.reason.CompareAndSwap(nil, reason)
+	p.cmd.Process.Signal(sig)
+	if sig != syscall.SIGKILL {
+		select {
+		case <-p.exited:
+		case <-time.After(3 * time.Second):
+			p.cmd.Process.Kill()
+		}
+	}
+}
+
+// errDied is returned by call when the worker died; death describes it.
+var errDied = errors.New("engine: worker died")
+
+// call sends c and reads the response into resp.
+func (p *proc) call(c ipc.Call, resp any) error {
+	p.busy.Store(true)
+	defer p.busy.Store(false)
+	if err := p.conn.Send(c); err != nil {
+		return p.waitDeath()
+	}
+	if err := p.conn.Recv(resp); err != nil {
+		return p.waitDeath()
+	}
+	return nil
+}
+
+func (p *proc) waitDeath() error {
+	select {
+	case <-p.exited:
+	case <-time.After(5 * time.Second):
+		p.cmd.Process.Kill()
+		<-p.exited
+	}
+	return errDied
+}
+
+// death describes how the process ended: the failure kind and a message.
+func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
+	out := p.out.String()
+	code := -1
+	if p.state != nil {
+		code = p.state.ExitCode()
+	}
+	reason, _ := p.reason.Load().(string)
+	switch reason {
+	case KindHang:
+		return KindHang, fmt.Sprintf("fuzzbox: hang: the input ran longer than the timeout of %v; goroutine stacks:\n%s", timeout, trimDump(out))
+	case KindOOM:
+		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=%d while running the input", rssLimitMB)
+	}
+	kind = deathKind(code, out)
+	if kind == KindExit {
+		return kind, fmt.Sprintf("fuzzbox: the fuzz function exited the process (%s) while running the input\n%s", p.state, lastLines(out, 20))
+	}
+	return kind, fmt.Sprintf("fuzzbox: worker process crashed (%s):\n%s", p.state, trimDump(out))
+}
+
+// trimDump returns the part of out from the first panic, fatal error or
+// signal report on.
+func trimDump(out string) string {
+	best := len(out)
+	for _, marker := range []string{"panic: ", "fatal error: ", "SIGQUIT", "WARNING: DATA RACE"} {
+		if i := strings.Index(out, marker); i >= 0 && i < best {
+			best = i
+		}
+	}
+	if best == len(out) {
+		return lastLines(out, 40)
+	}
+	return out[best:]
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// stop closes the call pipe so the worker exits, and kills it if it has not
+// within grace.
+func (p *proc) stop(grace time.Duration) {
+	p.toProc.Close()
+	select {
+	case <-p.exited:
+	case <-time.After(grace):
+		p.cmd.Process.Kill()
+		<-p.exited
+	}
+	p.mem.Close()
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
+
+// Write implements io.Writer.
+func (t *tailBuffer) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}

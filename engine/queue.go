@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"os"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
+)
+
+// entry is one input of the in-memory corpus.
+type entry struct {
+	vals  []any
+	enc   []byte // appendValues encoding, what workers receive
+	data  []byte // v1 file contents
+	path  string // file it came from, if any
+	seed  bool
+	size  int
+	dur   time.Duration // execution time when it was added
+	picks int           // fuzz calls based on it
+	finds int           // of those, calls that found new coverage
+}
+
+func newEntry(vals []any, path string, seed bool) *entry {
+	data, _ := corpus.Marshal(vals...)
+	return &entry{vals: vals, enc: appendValues(nil, vals), data: data, path: path, seed: seed, size: valuesSize(vals)}
+}
+
+// picked records a fuzz call based on e.
+func (e *entry) picked(found bool) {
+	e.picks++
+	if found {
+		e.finds++
+	}
+}
+
+// queue is the corpus and its schedule. It is guarded by the coordinator's
+// mutex.
+//
+// The schedule is a power schedule rather than native's round robin: an
+// entry's weight grows with the coverage its calls found recently and shrinks
+// with the calls already spent on it, its size and its execution time, so
+// new, productive, small and fast inputs get most of the time while every
+// entry keeps a chance. FUZZBOX_SCHEDULE=roundrobin restores round robin, for
+// the benchmark's comparison.
+type queue struct {
+	entries    []*entry
+	roundRobin bool
+	next       int
+}
+
+func newQueue() *queue {
+	return &queue{roundRobin: os.Getenv("FUZZBOX_SCHEDULE") == "roundrobin"}
+}
+
+func (q *queue) len() int { return len(q.entries) }
+
+func (q *queue) add(e *entry) { q.entries = append(q.entries, e) }
+
+// ensureNonEmpty keeps the run going when no input added coverage (a
+// binary without instrumentation): it falls back to all baseline inputs.
+func (q *queue) ensureNonEmpty(inputs []*entry) {
+	if len(q.entries) == 0 {
+		q.entries = append(q.entries, inputs...)
+	}
+}
+
+func (q *queue) pick(r *rand.Rand) *entry {
+	if q.roundRobin {
+		e := q.entries[q.next%len(q.entries)]
+		q.next++
+		return e
+	}
+	// Sample a few entries and take the heaviest: cheap, and with weights
+	// spanning orders of magnitude it approximates weighted sampling.
+	best, bw := q.entries[r.IntN(len(q.entries))], -1.0
+	for range 4 {
+		e := q.entries[r.IntN(len(q.entries))]
+		if w := e.weight(); w > bw {
+			best, bw = e, w
+		}
+	}
+	if len(q.entries) > 1 && r.IntN(8) == 0 {
+		// The newest entry gets extra attention: it is where the frontier is.
+		best = q.entries[len(q.entries)-1]
+	}
+	return best
+}
+
+// weight is the entry's share of fuzzing time.
+func (e *entry) weight() float64 {
+	w := float64(1+4*e.finds) / float64(1+e.picks)
+	switch {
+	case e.size < 64:
+		w *= 2
+	case e.size > 4096:
+		w /= 2
+	}
+	if e.dur > time.Millisecond {
+		w /= 2
+	}
+	return w
+}
+
+// spliceSample returns the encodings of up to n random entries.
+func (q *queue) spliceSample(r *rand.Rand, n int) [][]byte {
+	if len(q.entries) < 2 {
+		return nil
+	}
+	out := make([][]byte, 0, n)
+	for range n {
+		out = append(out, q.entries[r.IntN(len(q.entries))].enc)
+	}
+	return out
+}
+
+// dictionary holds tokens for the mutator: the user's (-dict and the
+// target's dictionary file) and, bounded, the operands workers saw in
+// traced comparisons (the automatic dictionary).
+type dictionary struct {
+	user []([]byte)
+	auto [][]byte
+	seen map[string]bool
+}
+
+const maxAutoTokens = 512
+
+func newDictionary(user [][]byte) *dictionary {
+	d := &dictionary{user: user, seen: map[string]bool{}}
+	for _, t := range user {
+		d.seen[string(t)] = true
+	}
+	return d
+}
+
+func (d *dictionary) add(tokens [][]byte) {
+	for _, t := range tokens {
+		if len(d.auto) >= maxAutoTokens {
+			return
+		}
+		if len(t) == 0 || len(t) > 64 || d.seen[string(t)] {
+			continue
+		}
+		d.seen[string(t)] = true
+		d.auto = append(d.auto, t)
+	}
+}
+
+// tokens returns all tokens; the slice must not be modified.
+func (d *dictionary) tokens() [][]byte {
+	if len(d.auto) == 0 {
+		return d.user
+	}
+	return append(d.user[:len(d.user):len(d.user)], d.auto...)
+}

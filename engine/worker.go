@@ -1,0 +1,245 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/instrument"
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+)
+
+// execState is shared by the worker loop and ResetCoverage/SnapshotCoverage,
+// which the testing package calls on the goroutine that runs the fuzz
+// function. The worker loop waits for each execution to finish, so the two
+// never run at the same time.
+var execState struct {
+	snap  []byte // raw counters of the last execution
+	trace bool   // trace comparisons during the next execution
+	cmps  cmpTrace
+}
+
+// ResetCoverage is called by the test main right before each execution of
+// the fuzz function: it zeroes the edge counters and starts comparison
+// tracing when the worker asked for it.
+func ResetCoverage() {
+	instrument.Reset()
+	if execState.trace {
+		instrument.StartTrace()
+	}
+}
+
+// SnapshotCoverage is called by the test main right after each execution:
+// it copies the counters and collects the traced comparisons.
+func SnapshotCoverage() {
+	if execState.trace {
+		execState.cmps.reset()
+		instrument.StopTrace(execState.cmps.onInt, execState.cmps.onStr)
+	}
+	copy(execState.snap, instrument.Counters())
+}
+
+// RunWorker serves the coordinator that started this process: it executes
+// fn on the inputs the coordinator sends over the pipes and shared memory
+// (file descriptors ipc.FdIn, ipc.FdOut, ipc.FdMem) until the coordinator
+// closes the pipe or ctx is done. fn returns a non-nil error when the input
+// fails; its message is reported to the coordinator.
+func RunWorker(ctx context.Context, fn func(vals []any) error) error {
+	signal.Ignore(os.Interrupt) // the coordinator decides when workers stop
+	in := os.NewFile(ipc.FdIn, "fuzzbox-in")
+	out := os.NewFile(ipc.FdOut, "fuzzbox-out")
+	mf := os.NewFile(ipc.FdMem, "fuzzbox-mem")
+	if in == nil || out == nil || mf == nil {
+		return errors.New("engine: worker started without its pipes (run by fuzzbox, not by hand)")
+	}
+	mem, err := ipc.OpenMem(mf)
+	if err != nil {
+		return err
+	}
+	defer mem.Close()
+	w := &worker{fn: fn, mem: mem, conn: ipc.NewConn(in, out)}
+	execState.snap = make([]byte, len(instrument.Counters()))
+	w.seen = make([]byte, len(execState.snap))
+	return w.serve(ctx)
+}
+
+// worker is the worker side of the protocol. It is used by one goroutine.
+type worker struct {
+	fn   func([]any) error
+	mem  *ipc.Mem
+	conn *ipc.Conn
+	seen []byte // bucket bits known to the coordinator plus found in this call
+	buf  []byte // encoding scratch
+}
+
+func (w *worker) serve(ctx context.Context) error {
+	for ctx.Err() == nil {
+		var c ipc.Call
+		if err := w.conn.Recv(&c); err != nil {
+			if err == io.EOF {
+				return nil // the coordinator is done with us
+			}
+			return err
+		}
+		var resp any
+		switch {
+		case c.Fuzz != nil:
+			resp = w.fuzz(c.Fuzz)
+		case c.Run != nil:
+			resp = w.run(c.Run)
+		case c.Minimize != nil:
+			resp = w.minimize(c.Minimize)
+		default:
+			return errors.New("engine: worker received an empty call")
+		}
+		if err := w.conn.Send(resp); err != nil {
+			return err
+		}
+	}
+	return ctx.Err()
+}
+
+// exec writes vals to shared memory and runs them once.
+func (w *worker) exec(vals []any) error {
+	w.buf = appendValues(w.buf[:0], vals)
+	if !w.mem.SetValue(w.buf) {
+		return nil // too large to record: skip rather than risk losing a crasher
+	}
+	w.mem.AddExec()
+	return w.fn(vals)
+}
+
+func (w *worker) input() ([]any, error) {
+	vals, err := decodeValues(w.mem.Value())
+	if err == nil && len(vals) == 0 {
+		err = errors.New("engine: empty input")
+	}
+	return vals, err
+}
+
+func (w *worker) maxLen(limit int) int {
+	m := w.mem.ValueCap()/2 - 16
+	if limit > 0 && limit < m {
+		m = limit
+	}
+	return m
+}
+
+func (w *worker) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
+	var resp ipc.FuzzResponse
+	base, err := w.input()
+	if err != nil {
+		resp.InternalErr = err.Error()
+		return resp
+	}
+	copy(w.seen, w.mem.Coverage())
+	m := newMutator(args.Seed, w.maxLen(args.MaxLen))
+	m.dict = args.Dict
+	for _, s := range args.Splice {
+		if vals, err := decodeValues(s); err == nil && len(vals) == len(base) {
+			m.splice = append(m.splice, vals)
+		}
+	}
+	start := time.Now()
+	if args.Trace {
+		subs, tokens, ferr := w.traceBase(base)
+		resp.Execs++
+		if ferr != nil {
+			resp.Err, resp.Duration = ferr.Error(), time.Since(start)
+			return resp
+		}
+		m.cmp, resp.Tokens = subs, tokens
+		m.dict = append(m.dict[:len(m.dict):len(m.dict)], tokens...)
+	}
+	for args.Limit == 0 || resp.Execs < args.Limit {
+		if resp.Execs&63 == 0 && args.Duration > 0 && time.Since(start) >= args.Duration {
+			break
+		}
+		vals := cloneValues(base)
+		m.mutate(vals)
+		resp.Execs++
+		if err := w.exec(vals); err != nil {
+			resp.Err = err.Error()
+			break
+		}
+		if hasNewBits(execState.snap, w.seen) {
+			resp.Interesting = true
+			break
+		}
+	}
+	resp.Duration = time.Since(start)
+	return resp
+}
+
+// traceBase runs base with comparison tracing and derives substitutions and
+// dictionary tokens from what it compared.
+func (w *worker) traceBase(base []any) ([]cmpSub, [][]byte, error) {
+	execState.trace = true
+	err := w.exec(cloneValues(base))
+	execState.trace = false
+	if err != nil {
+		return nil, nil, err
+	}
+	return execState.cmps.substitutions(base), execState.cmps.tokens(), nil
+}
+
+func (w *worker) run(args *ipc.RunArgs) ipc.RunResponse {
+	var resp ipc.RunResponse
+	vals, err := w.input()
+	if err != nil {
+		resp.InternalErr = err.Error()
+		return resp
+	}
+	execState.trace = args.Trace
+	start := time.Now()
+	err = w.exec(vals)
+	resp.Duration = time.Since(start)
+	execState.trace = false
+	if err != nil {
+		resp.Err = err.Error()
+	}
+	if args.Trace {
+		resp.Tokens = execState.cmps.tokens()
+	}
+	bucketize(w.mem.Coverage(), execState.snap)
+	return resp
+}
+
+func (w *worker) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
+	var resp ipc.MinimizeResponse
+	vals, err := w.input()
+	if err != nil {
+		resp.InternalErr = err.Error()
+		return resp
+	}
+	want := append([]byte(nil), w.mem.Coverage()...)
+	got := make([]byte, len(want))
+	start := time.Now()
+	keep := func(cand []any) bool {
+		if args.Limit > 0 && resp.Execs >= args.Limit || args.Duration > 0 && time.Since(start) > args.Duration {
+			return false
+		}
+		resp.Execs++
+		err := w.exec(cand)
+		if args.KeepCoverage {
+			if err != nil {
+				return false
+			}
+			bucketize(got, execState.snap)
+			return covers(got, want)
+		}
+		if err == nil || failureKind(err.Error()) != args.Kind {
+			return false
+		}
+		resp.Err = err.Error()
+		return true
+	}
+	best, smaller := shrink(vals, keep)
+	resp.Smaller = smaller
+	w.mem.SetValue(appendValues(w.buf[:0], best))
+	resp.Duration = time.Since(start)
+	return resp
+}
