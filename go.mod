@@ -2,10 +2,7 @@ module github.com/fuzzbox/fuzzbox
 
 go 1.26.0
 
-require (
-	github.com/rogpeppe/go-internal v1.16.0
-	golang.org/x/tools v0.52.0
-)
+require golang.org/x/tools v0.52.0
 
 require (
 	golang.org/x/mod v0.42.0 // indirect

@@ -37,11 +37,6 @@ func Coordinate(ctx context.Context, opts Options) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if opts.Duration > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opts.Duration)
-		defer cancel()
-	}
 	return c.run(ctx)
 }
 
@@ -59,9 +54,17 @@ type coordinator struct {
 	sigs     map[string]bool
 	fatalErr error // an internal error that stops the run
 
-	execs     atomic.Int64 // executions over all workers
-	budget    atomic.Int64 // executions left under opts.Limit (when set)
+	execs  atomic.Int64 // executions over all workers
+	budget atomic.Int64 // executions left under opts.Limit (when set)
+
+	// Two ways to stop. cancel (a failure, an internal error, a signal via
+	// the parent context) is a hard stop: executions in flight are killed
+	// after a short grace. finish (the time or execution limit) is a soft
+	// stop: executions in flight complete, so that a hang starting in the
+	// last seconds of a run is still caught by the watchdog.
 	cancel    context.CancelFunc
+	finish    context.CancelFunc
+	hard      context.Context
 	baseDone  atomic.Int64
 	baseTotal int
 }
@@ -138,8 +141,14 @@ func (c *coordinator) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx, c.cancel = context.WithCancel(ctx)
+	c.hard, c.cancel = context.WithCancel(ctx)
 	defer c.cancel()
+	if c.opts.Duration > 0 {
+		ctx, c.finish = context.WithTimeout(c.hard, c.opts.Duration)
+	} else {
+		ctx, c.finish = context.WithCancel(c.hard)
+	}
+	defer c.finish()
 	c.baseTotal = len(inputs)
 	c.rep.emit(Event{Type: "baseline", Progress: fmt.Sprintf("0/%d", len(inputs))})
 
@@ -157,13 +166,13 @@ func (c *coordinator) run(ctx context.Context) error {
 	statsDone := make(chan struct{})
 	go c.statsLoop(ctx, statsDone)
 	wg.Wait()
-	c.cancel()
+	c.finish()
 	<-statsDone
-	return c.finish()
+	return c.result()
 }
 
-// finish reports the end of the run and returns Coordinate's result.
-func (c *coordinator) finish() error {
+// result reports the end of the run and returns Coordinate's result.
+func (c *coordinator) result() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.statsEvent("done", 0)
@@ -231,7 +240,7 @@ func (c *coordinator) workerLoop(ctx context.Context, id int, inputs []*entry, n
 		if i >= len(inputs) {
 			break
 		}
-		if p, err = c.baseline(ctx, p, inputs[i]); err != nil {
+		if p, err = c.baseline(p, inputs[i]); err != nil {
 			c.internalError(err)
 			started.Done()
 			return
@@ -248,7 +257,7 @@ func (c *coordinator) workerLoop(ctx context.Context, id int, inputs []*entry, n
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(id)))
 	restarts := 0
 	for ctx.Err() == nil {
-		np, err := c.fuzzOnce(ctx, p, rng)
+		np, err := c.fuzzOnce(p, rng)
 		if err != nil {
 			c.internalError(err)
 			return
@@ -266,14 +275,32 @@ func (c *coordinator) workerLoop(ctx context.Context, id int, inputs []*entry, n
 
 func (c *coordinator) startProc() (*proc, error) {
 	name, args := c.workerCommand()
-	return startProc(name, args, c.covLen, c.opts.Timeout, c.opts.RSSLimitMB)
+	p, err := startProc(name, args, c.covLen, c.opts.Timeout, c.opts.RSSLimitMB)
+	if err == nil {
+		go p.killOnHardStop(c.hard)
+	}
+	return p, err
 }
+
+// stopping reports whether the run is stopping hard, in which case a
+// worker's death is the coordinator's doing, not the input's.
+func (c *coordinator) stopping() bool { return c.hard.Err() != nil }
 
 func (c *coordinator) workerCommand() (string, []string) {
 	if c.opts.WorkerCommand != nil {
 		return c.opts.WorkerCommand()
 	}
 	return os.Args[0], append(append([]string(nil), os.Args[1:]...), "-test.fuzzworker")
+}
+
+// died records the death of p while it ran vals as a failure, unless the
+// coordinator itself is stopping it.
+func (c *coordinator) died(p *proc, vals []any) {
+	if c.stopping() {
+		return
+	}
+	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
+	c.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals})
 }
 
 // restart replaces a dead process.
@@ -293,12 +320,11 @@ func (c *coordinator) internalError(err error) {
 
 // baseline runs one corpus input, merges its coverage and keeps it when it
 // is a seed or adds coverage. It returns the process to use next.
-func (c *coordinator) baseline(ctx context.Context, p *proc, e *entry) (*proc, error) {
+func (c *coordinator) baseline(p *proc, e *entry) (*proc, error) {
 	p.mem.SetValue(e.enc)
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: true}}, &resp); err != nil {
-		kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
-		c.recordFailure(ctx, nil, &failure{kind: kind, msg: msg, vals: e.vals})
+		c.died(p, e.vals)
 		return c.restart(p)
 	}
 	if resp.InternalErr != "" {
@@ -307,7 +333,7 @@ func (c *coordinator) baseline(ctx context.Context, p *proc, e *entry) (*proc, e
 	c.execs.Add(1)
 	c.baseDone.Add(1)
 	if resp.Err != "" {
-		c.recordFailure(ctx, p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: e.vals})
+		c.recordFailure(p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: e.vals})
 		return p, nil
 	}
 	c.mu.Lock()
@@ -321,12 +347,12 @@ func (c *coordinator) baseline(ctx context.Context, p *proc, e *entry) (*proc, e
 }
 
 // fuzzOnce makes one fuzz call on p and handles its outcome.
-func (c *coordinator) fuzzOnce(ctx context.Context, p *proc, rng *rand.Rand) (*proc, error) {
+func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
 	limit := int64(0)
 	if c.opts.Limit > 0 {
 		limit = c.reserve(4096)
 		if limit == 0 {
-			c.cancel()
+			c.finish()
 			return p, nil
 		}
 	}
@@ -344,12 +370,11 @@ func (c *coordinator) fuzzOnce(ctx context.Context, p *proc, rng *rand.Rand) (*p
 	err := p.call(ipc.Call{Fuzz: args}, &resp)
 	if err != nil {
 		c.execs.Add(int64(p.mem.Execs()) - p.calls)
-		kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
 		vals, derr := decodeValues(p.mem.Value())
 		if derr != nil {
 			vals = e.vals
 		}
-		c.recordFailure(ctx, nil, &failure{kind: kind, msg: msg, vals: vals})
+		c.died(p, vals)
 		return c.restart(p)
 	}
 	p.calls = int64(p.mem.Execs())
@@ -370,9 +395,9 @@ func (c *coordinator) fuzzOnce(ctx context.Context, p *proc, rng *rand.Rand) (*p
 		if derr != nil {
 			return p, derr
 		}
-		return c.recordFailure(ctx, p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: vals}), nil
+		return c.recordFailure(p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: vals}), nil
 	case resp.Interesting:
-		return c.interesting(ctx, p)
+		return c.interesting(p)
 	}
 	return p, nil
 }
@@ -393,21 +418,20 @@ func (c *coordinator) reserve(n int64) int64 {
 
 // interesting re-runs the input a worker reported as finding new coverage,
 // to learn its coverage, and adds it to the corpus if it still adds bits.
-func (c *coordinator) interesting(ctx context.Context, p *proc) (*proc, error) {
+func (c *coordinator) interesting(p *proc) (*proc, error) {
 	vals, err := decodeValues(p.mem.Value())
 	if err != nil {
 		return p, err
 	}
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
-		kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
-		c.recordFailure(ctx, nil, &failure{kind: kind, msg: msg, vals: vals})
+		c.died(p, vals)
 		return c.restart(p)
 	}
 	c.execs.Add(1)
 	p.calls = int64(p.mem.Execs())
 	if resp.Err != "" {
-		return c.recordFailure(ctx, p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: vals}), nil
+		return c.recordFailure(p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: vals}), nil
 	}
 	c.mu.Lock()
 	n := mergeBits(c.global, p.mem.Coverage())
@@ -443,7 +467,7 @@ func (c *coordinator) saveCache(e *entry) string {
 // recordFailure minimizes a failure when its process p is still alive,
 // writes the reproducer and stops the run unless KeepGoing. It returns the
 // process to use next.
-func (c *coordinator) recordFailure(ctx context.Context, p *proc, f *failure) *proc {
+func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
 	if p != nil && c.minimizing() {
 		p = c.minimizeFailure(p, f)
 	}

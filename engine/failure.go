@@ -35,8 +35,8 @@ func deathKind(exitCode int, output string) string {
 	switch {
 	case strings.Contains(output, "WARNING: DATA RACE"):
 		return KindRace
-	case strings.Contains(output, "fatal error: runtime: out of memory"),
-		strings.Contains(output, "runtime: out of memory"):
+	case strings.Contains(output, "runtime: out of memory"),
+		strings.Contains(output, "fuzzbox: out of memory"):
 		return KindOOM
 	case strings.Contains(output, "fatal error: "):
 		return KindFatal

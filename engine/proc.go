@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -54,7 +55,7 @@ func startProc(name string, args []string, covLen int, timeout time.Duration, rs
 	p.cmd = exec.Command(name, args...)
 	p.cmd.ExtraFiles = []*os.File{inR, outW, mem.File()} // ipc.FdIn, FdOut, FdMem
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	p.cmd.Env = workerEnv()
+	p.cmd.Env = workerEnv(rssLimitMB)
 	setWorkerAttr(p.cmd)
 	err = p.cmd.Start()
 	inR.Close()
@@ -77,9 +78,9 @@ func startProc(name string, args []string, covLen int, timeout time.Duration, rs
 }
 
 // workerEnv makes goroutine dumps complete (hang reports) unless the user
-// chose a traceback level.
-func workerEnv() []string {
-	env := os.Environ()
+// chose a traceback level, and passes the memory limit.
+func workerEnv(rssLimitMB int) []string {
+	env := append(os.Environ(), fmt.Sprintf("%s=%d", memLimitEnv, rssLimitMB))
 	if os.Getenv("GOTRACEBACK") == "" {
 		env = append(env, "GOTRACEBACK=all")
 	}
@@ -122,6 +123,23 @@ func (p *proc) kill(reason string, sig syscall.Signal) {
 		case <-p.exited:
 		case <-time.After(3 * time.Second):
 			p.cmd.Process.Kill()
+		}
+	}
+}
+
+// killOnHardStop kills the worker if it is still busy 300 ms after ctx is
+// done, so Ctrl-C stops a run promptly even in the middle of a long input.
+func (p *proc) killOnHardStop(ctx context.Context) {
+	select {
+	case <-p.exited:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(300 * time.Millisecond):
+		if p.busy.Load() {
+			p.kill("stopped", syscall.SIGKILL)
 		}
 	}
 }
@@ -170,7 +188,8 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	if kind == KindExit {
 		return kind, fmt.Sprintf("fuzzbox: the fuzz function exited the process (%s) while running the input\n%s", p.state, lastLines(out, 20))
 	}
-	return kind, fmt.Sprintf("fuzzbox: worker process crashed (%s):\n%s", p.state, trimDump(out))
+	dump := trimDump(out)
+	return kind, fmt.Sprintf("%s\n(fuzzbox: the worker process died: %s)\n%s", firstLine(dump), p.state, dump)
 }
 
 // trimDump returns the part of out from the first panic, fatal error or

@@ -1,0 +1,159 @@
+package fuzzadd
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// spread returns the statically known value lists passed through
+// f.Add(e...): e is a []any literal, a local variable initialized from one
+// and used only in f.Add(x...) and range statements, or the value variable of
+// a range over a literal of such lists. It returns nil when the values are not
+// known.
+func (c *checker) spread(e ast.Expr) []*ast.CompositeLit {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		if plain(e) {
+			return []*ast.CompositeLit{e}
+		}
+	case *ast.Ident:
+		def, parent := c.definition(e)
+		switch p := parent.(type) {
+		case *ast.RangeStmt:
+			if p.Value == def {
+				return c.lists(p.X)
+			}
+		case ast.Expr:
+			return c.spread(p)
+		}
+	}
+	return nil
+}
+
+// lists resolves the range expression of a loop over seeds: a literal (or a
+// local variable holding one) whose elements are all value lists.
+func (c *checker) lists(e ast.Expr) []*ast.CompositeLit {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if _, init := c.definition(id); init != nil {
+			if x, ok := init.(ast.Expr); ok {
+				e = x
+			}
+		}
+	}
+	outer, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok || !plain(outer) {
+		return nil
+	}
+	var out []*ast.CompositeLit
+	for _, el := range outer.Elts {
+		lit, ok := ast.Unparen(el).(*ast.CompositeLit)
+		if !ok || !plain(lit) {
+			return nil
+		}
+		out = append(out, lit)
+	}
+	return out
+}
+
+// plain reports whether lit is a slice literal without keys.
+func plain(lit *ast.CompositeLit) bool {
+	for _, el := range lit.Elts {
+		if _, kv := el.(*ast.KeyValueExpr); kv {
+			return false
+		}
+	}
+	return true
+}
+
+// definition finds the local variable that id uses. It returns the defining
+// identifier and either its initializer (an ast.Expr) or the RangeStmt that
+// defines it; it returns nils if the variable is used in any other way than
+// f.Add(x...) and "range x", so that its value cannot have changed.
+func (c *checker) definition(id *ast.Ident) (*ast.Ident, ast.Node) {
+	obj, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || obj.Parent() == nil || obj.Parent() == obj.Pkg().Scope() {
+		return nil, nil
+	}
+	body := c.enclosingBody(id)
+	if body == nil {
+		return nil, nil
+	}
+	var def *ast.Ident
+	var init ast.Node
+	clean := true
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		parent := ast.Node(nil)
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		x, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		switch {
+		case c.pass.TypesInfo.Defs[x] == obj:
+			def, init = x, initOf(parent, x)
+		case c.pass.TypesInfo.Uses[x] == obj && !readOnlyUse(parent, x):
+			clean = false
+		}
+		return true
+	})
+	if !clean || def == nil || init == nil {
+		return nil, nil
+	}
+	return def, init
+}
+
+// initOf returns the initializer of the variable x defined in parent, or the
+// RangeStmt, or nil.
+func initOf(parent ast.Node, x *ast.Ident) ast.Node {
+	switch p := parent.(type) {
+	case *ast.AssignStmt:
+		for i, l := range p.Lhs {
+			if l == x && len(p.Rhs) == len(p.Lhs) {
+				return p.Rhs[i]
+			}
+		}
+	case *ast.ValueSpec:
+		for i, n := range p.Names {
+			if n == x && len(p.Values) == len(p.Names) {
+				return p.Values[i]
+			}
+		}
+	case *ast.RangeStmt:
+		return p
+	}
+	return nil
+}
+
+// readOnlyUse reports whether the use x under parent cannot change x.
+func readOnlyUse(parent ast.Node, x *ast.Ident) bool {
+	switch p := parent.(type) {
+	case *ast.CallExpr:
+		return p.Ellipsis.IsValid() && len(p.Args) > 0 && p.Args[len(p.Args)-1] == x
+	case *ast.RangeStmt:
+		return p.X == x
+	}
+	return false
+}
+
+// enclosingBody returns the body of the function declaration containing n.
+func (c *checker) enclosingBody(n ast.Node) *ast.BlockStmt {
+	for _, f := range c.pass.Files {
+		if f.Pos() > n.Pos() || n.Pos() > f.End() {
+			continue
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil && fd.Pos() <= n.Pos() && n.Pos() < fd.End() {
+				return fd.Body
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// fuzzboxArgs is the fuzzbox command line for one run in the target's
+// directory.
+// cachedir is a fresh directory so that runs share no corpus.
+func fuzzboxArgs(cfg config, t target, cachedir string) []string {
+	args := []string{cfg.fuzzbox, "fuzz", "-json", "-fuzz=^" + t.fuzz + "$",
+		"-fuzztime=" + cfg.fuzztime.String(), "-parallel=" + strconv.Itoa(cfg.parallel),
+		"-fuzzminimizetime=" + cfg.minimizetime, "-cachedir=" + cachedir}
+	args = append(args, cfg.fuzzboxArgs...)
+	return append(args, ".")
+}
+
+// event is one line of fuzzbox fuzz -json output (docs/engine.md). Fields a
+// type does not carry stay zero.
+type event struct {
+	Type        string  `json:"type"` // build, start, stats, coverage, failure, done
+	ElapsedMS   float64 `json:"elapsed_ms"`
+	Execs       int64   `json:"execs"`
+	ExecsPerSec float64 `json:"execs_per_sec"`
+	Kind        string  `json:"kind"` // failure: panic, fatal, exit, hang, oom, race, fail
+	Message     string  `json:"message"`
+	Reproducer  string  `json:"reproducer"`
+	Found       bool    `json:"found"`
+}
+
+// fuzzboxParser reads the fuzzbox fuzz -json event stream. It is not safe
+// for concurrent use.
+type fuzzboxParser struct {
+	start   *event // the start event
+	failure *event // the first failure event
+	last    *event // the last stats or done event
+	done    bool
+	bad     int // lines that are not JSON events
+}
+
+func newFuzzboxParser() *fuzzboxParser { return &fuzzboxParser{} }
+
+// line consumes one line of standard output.
+func (p *fuzzboxParser) line(_ time.Duration, s string) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return
+	}
+	var e event
+	if err := json.Unmarshal([]byte(s), &e); err != nil || e.Type == "" {
+		p.bad++
+		return
+	}
+	switch e.Type {
+	case "start":
+		if p.start == nil {
+			p.start = &e
+		}
+	case "failure":
+		if p.failure == nil {
+			p.failure = &e
+		}
+	case "stats":
+		p.last = &e
+	case "done":
+		p.last, p.done = &e, true
+	}
+}
+
+// result fills the engine-specific fields of r.
+func (p *fuzzboxParser) result(r *runResult) {
+	var startMS float64
+	if p.start != nil {
+		startMS = p.start.ElapsedMS
+	}
+	if p.last != nil {
+		r.Execs = p.last.Execs
+		if d := p.last.ElapsedMS - startMS; d > 0 {
+			r.FuzzS = d / 1000
+			r.ExecsPerSec = float64(p.last.Execs) / (d / 1000)
+		} else {
+			r.ExecsPerSec = p.last.ExecsPerSec
+		}
+	}
+	if p.failure != nil {
+		r.Found = true
+		r.Kind, r.Message, r.Reproducer = p.failure.Kind, p.failure.Message, p.failure.Reproducer
+		r.TTF = (p.failure.ElapsedMS - startMS) / 1000
+	}
+	if p.bad > 0 && r.Note == "" {
+		r.Note = strconv.Itoa(p.bad) + " non-JSON stdout lines"
+	}
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+const (
+	engineFuzzbox = "fuzzbox"
+	engineNative  = "native"
+)
+
+// A runResult is one run of one engine on one target, as written to -o.
+type runResult struct {
+	Target      string  `json:"target"`
+	Engine      string  `json:"engine"`
+	Run         int     `json:"run"`
+	Found       bool    `json:"found"`
+	Kind        string  `json:"kind,omitempty"`    // engine's failure kind
+	Message     string  `json:"message,omitempty"` // engine's failure text
+	Reproducer  string  `json:"reproducer,omitempty"`
+	TTF         float64 `json:"ttf_s,omitempty"` // seconds from fuzzing start to failure; 0 if not found
+	WallS       float64 `json:"wall_s"`          // seconds the whole command ran, build included
+	FuzzS       float64 `json:"fuzz_s"`          // seconds of fuzzing the execs/s is computed over
+	Execs       int64   `json:"execs"`
+	ExecsPerSec float64 `json:"execs_per_sec"`
+	PeakMemGB   float64 `json:"peak_mem_used_gb,omitempty"` // machine-wide, from /proc/meminfo
+	ExitCode    int     `json:"exit_code"`
+	Note        string  `json:"note,omitempty"` // timeouts, parse problems
+	Log         string  `json:"log"`
+}
+
+func (r runResult) summary() string {
+	s := fmt.Sprintf("%-9s %-7s run %d: found=%v", r.Target, r.Engine, r.Run, r.Found)
+	if r.Found {
+		s += fmt.Sprintf(" kind=%q ttf=%.1fs", r.Kind, r.TTF)
+	}
+	s += fmt.Sprintf(" execs/s=%.0f wall=%.0fs peakmem=%.1fGB", r.ExecsPerSec, r.WallS, r.PeakMemGB)
+	if r.Note != "" {
+		s += " note=" + r.Note
+	}
+	return s
+}
+
+// A lineParser consumes an engine's output, one line at a time, each with
+// its arrival time since the command started.
+type lineParser interface {
+	line(at time.Duration, s string)
+	result(r *runResult)
+}
+
+// runTarget runs one engine once on t and restores t's directory afterwards.
+func runTarget(ctx context.Context, cfg config, t target, engine string, run int, logDir string) runResult {
+	r := runResult{Target: t.name, Engine: engine, Run: run,
+		Log: filepath.Join(logDir, fmt.Sprintf("%s-%s-%d.log", t.name, engine, run))}
+	snap, err := snapshot(t.dir)
+	if err != nil {
+		r.Note = err.Error()
+		return r
+	}
+	defer func() {
+		if err := snap.restore(); err != nil {
+			r.Note = strings.TrimSpace(r.Note + " " + err.Error())
+		}
+	}()
+	cache, err := os.MkdirTemp("", "fuzzbox-bench-cache-")
+	if err != nil {
+		r.Note = err.Error()
+		return r
+	}
+	defer os.RemoveAll(cache)
+
+	var argv []string
+	var p lineParser
+	if engine == engineNative {
+		argv, p = nativeArgs(cfg, t, cache), newNativeParser()
+	} else {
+		argv, p = fuzzboxArgs(cfg, t, cache), newFuzzboxParser()
+	}
+	// Build, minimization and a hang report all come on top of -fuzztime.
+	timeout := 2*cfg.fuzztime + 3*time.Minute
+	r.ExitCode, r.WallS, r.PeakMemGB, err = execute(ctx, t.dir, argv, engine == engineNative, p, r.Log, timeout)
+	if err != nil {
+		r.Note = err.Error()
+	}
+	p.result(&r)
+	return r
+}
+
+// execute runs argv in dir and feeds its standard output (and, if merge, its
+// standard error) to p; everything goes to logPath.
+func execute(ctx context.Context, dir string, argv []string, merge bool, p lineParser, logPath string,
+	timeout time.Duration) (code int, wall, peakGB float64, err error) {
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return -1, 0, 0, fmt.Errorf("creating log: %w", err)
+	}
+	defer logf.Close()
+	fmt.Fprintf(logf, "# cd %s && %s\n", dir, strings.Join(argv, " "))
+
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = dir
+	setProcessGroup(cmd)
+	pr, pw := io.Pipe()
+	cmd.Stdout = pw
+	cmd.Stderr = logf
+	if merge {
+		cmd.Stderr = pw
+	}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return -1, 0, 0, fmt.Errorf("starting %s: %w", argv[0], err)
+	}
+	mem := startMemSampler()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 64*1024), 16<<20)
+		for sc.Scan() {
+			at := time.Since(start)
+			fmt.Fprintln(logf, sc.Text())
+			p.line(at, sc.Text())
+		}
+		io.Copy(io.Discard, pr)
+	}()
+	waitErr := cmd.Wait()
+	pw.Close()
+	wg.Wait()
+	wall = time.Since(start).Seconds()
+	peakGB = mem.stop()
+	code = cmd.ProcessState.ExitCode()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("killed after %s", timeout)
+	} else if waitErr != nil && !errors.As(waitErr, new(*exec.ExitError)) {
+		err = waitErr
+	}
+	return code, wall, peakGB, err
+}
+
+// writeResults writes every run so far, with the configuration, as JSON.
+func writeResults(path string, cfg config, results []runResult) error {
+	out := struct {
+		Fuzztime string      `json:"fuzztime"`
+		Parallel int         `json:"parallel"`
+		Runs     []runResult `json:"runs"`
+	}{cfg.fuzztime.String(), cfg.parallel, results}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o666); err != nil {
+		return fmt.Errorf("writing results: %w", err)
+	}
+	return nil
+}

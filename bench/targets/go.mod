@@ -1,0 +1,3 @@
+module fuzzbox.dev/bench/targets
+
+go 1.26

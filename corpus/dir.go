@@ -1,0 +1,208 @@
+package corpus
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+)
+
+// Entry is one corpus file.
+type Entry struct {
+	Path   string // file path as read or written
+	Data   []byte // the file's bytes (v1 text)
+	Values []any  // decoded values
+	// Lines holds the 1-based line of each value in Data (same length as
+	// Values); nil for entries not read from a file.
+	Lines []int
+}
+
+// Name returns the toolchain's file name for data: the first 16 hex digits of
+// its SHA-256.
+func Name(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
+// A FileError reports a bad corpus file. Err is a *SyntaxError, a *TypeError
+// or an I/O error.
+type FileError struct {
+	Path string
+	Line int // 1-based line of the problem, 0 when not tied to a line
+	Err  error
+}
+
+func (e *FileError) Error() string {
+	var se *SyntaxError
+	switch {
+	case errors.As(e.Err, &se):
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, se.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+func (e *FileError) Unwrap() error { return e.Err }
+
+// MalformedError lists the bad files of a directory, one *FileError each.
+type MalformedError struct{ Errs []error }
+
+// Error has one "file:line: reason" per line.
+func (e *MalformedError) Error() string {
+	msgs := make([]string, len(e.Errs))
+	for i, err := range e.Errs {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap returns the individual file errors.
+func (e *MalformedError) Unwrap() []error { return e.Errs }
+
+// ReadFile reads and decodes one corpus file; if types is non-nil it also
+// checks the values with CheckTypes. A malformed file yields a *FileError
+// together with the entry's Path and Data.
+func ReadFile(path string, types []reflect.Type) (Entry, error) {
+	e := Entry{Path: path}
+	data, err := readLimited(path)
+	if err != nil {
+		return e, err
+	}
+	e.Data = data
+	vals, lines, err := unmarshal(data)
+	if err != nil {
+		var se *SyntaxError
+		errors.As(err, &se)
+		return e, &FileError{Path: path, Line: se.Line, Err: err}
+	}
+	e.Values, e.Lines = vals, lines
+	if types != nil {
+		if err := CheckTypes(vals, types); err != nil {
+			return e, &FileError{Path: path, Line: typeErrorLine(err, lines), Err: err}
+		}
+	}
+	return e, nil
+}
+
+// readLimited reads a file, refusing (without reading) one larger than
+// MaxFileSize, which is reported as a *FileError.
+func readLimited(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		msg := fmt.Sprintf("file larger than %d bytes", MaxFileSize)
+		return nil, &FileError{Path: path, Line: 1, Err: &SyntaxError{1, msg}}
+	}
+	return data, nil
+}
+
+// ReadDir reads every regular file of dir (no recursion, like the toolchain),
+// in name order. A missing dir is not an error (it returns nil, nil).
+// Malformed files are skipped and reported together in a *MalformedError;
+// the entries of the good files are still returned. If types is non-nil each
+// entry is also checked with CheckTypes. Any other I/O error stops the read.
+func ReadDir(dir string, types []reflect.Type) ([]Entry, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, fmt.Errorf("corpus: reading %s: %w", dir, err)
+	}
+	var entries []Entry
+	var bad []error
+	for _, ent := range ents {
+		if ent.IsDir() {
+			continue
+		}
+		e, err := ReadFile(filepath.Join(dir, ent.Name()), types)
+		var fe *FileError
+		switch {
+		case errors.As(err, &fe):
+			bad = append(bad, fe)
+		case err != nil:
+			return nil, fmt.Errorf("corpus: reading %s: %w", dir, err)
+		default:
+			entries = append(entries, e)
+		}
+	}
+	if len(bad) > 0 {
+		return entries, &MalformedError{Errs: bad}
+	}
+	return entries, nil
+}
+
+// Write writes data as an entry of dir (created if missing) named Name(data),
+// atomically, so a kill at any moment never leaves a truncated entry: the
+// bytes go to a file in a fresh temporary subdirectory of dir (same file
+// system), are synced, and the file is renamed into place. The toolchain
+// reads every file of dir (not only hash-named ones) but skips directories,
+// so even a leftover ".tmp-*" directory from a killed write is never read as
+// an entry. An existing entry is left untouched. Write returns the path
+// written or already present. Files get mode 0644.
+func Write(dir string, data []byte) (string, error) {
+	path := filepath.Join(dir, Name(data))
+	if _, err := os.Lstat(path); err == nil {
+		return path, nil
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("corpus: write: %w", err)
+	}
+	if err := writeAtomic(dir, path, data); err != nil {
+		return "", fmt.Errorf("corpus: write %s: %w", path, err)
+	}
+	return path, nil
+}
+
+func writeAtomic(dir, path string, data []byte) error {
+	tmpDir, err := os.MkdirTemp(dir, ".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmpDir)
+	tmp := filepath.Join(tmpDir, filepath.Base(path))
+	if err := writeSynced(tmp, data); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+func writeSynced(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// syncDir makes a rename durable where the platform allows it; failure is
+// harmless (the entry is complete either way), so it is ignored.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}

@@ -1,0 +1,325 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Options configures Build.
+type Options struct {
+	// Dir is the directory the go command runs in, inside the user's module;
+	// "" means the current directory.
+	Dir string
+	// Package is the package to build, as the go command takes it (a
+	// directory such as "./parser" or an import path); it must name exactly
+	// one package. "" means ".".
+	Package string
+	// Out is the path of the binary to write, relative to the current
+	// directory (not Dir). Required.
+	Out string
+	// Race builds with the race detector.
+	Race bool
+	// Tags is the go command's -tags value; "" means none.
+	Tags string
+	// Toolexec is the command line that runs "fuzzbox toolexec" (Toolexec),
+	// such as {os.Executable(), "toolexec"}. Required.
+	Toolexec []string
+	// Stderr receives the go command's output when the build fails (compile
+	// errors); nil discards it.
+	Stderr io.Writer
+}
+
+// Result describes a built fuzzing binary.
+type Result struct {
+	Binary     string // absolute path of the binary
+	PkgDir     string // absolute directory of the package
+	ImportPath string // import path of the package
+}
+
+// xtestFile is the name of the external test file the overlay adds to the
+// package directory; it never exists on disk.
+const xtestFile = "zz_fuzzbox_main_test.go"
+
+// Build compiles the test package opts.Package into a fuzzing binary at
+// opts.Out (see the package documentation for how). The user's files are
+// not modified. A package that does not compile yields an error
+// "package does not build: ..." and the go command's output on opts.Stderr.
+func Build(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Out == "" || len(opts.Toolexec) == 0 {
+		return nil, errors.New("build: Options.Out and Options.Toolexec are required")
+	}
+	if opts.Package == "" {
+		opts.Package = "."
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = io.Discard
+	}
+	out, err := filepath.Abs(opts.Out)
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	toolexec, err := joinCommand(opts.Toolexec)
+	if err != nil {
+		return nil, fmt.Errorf("build: toolexec command: %w", err)
+	}
+	g := goCmd{dir: opts.Dir, env: append(os.Environ(), "GOWORK=off")}
+	pkg, err := g.listPackage(ctx, opts.Package)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "fuzzbox-build-")
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	args := []string{"test", "-c", "-o", out, "-vet=off", "-toolexec=" + toolexec}
+	more, err := g.prepare(ctx, pkg, tmp)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, more...)
+	if opts.Race {
+		args = append(args, "-race")
+	}
+	if opts.Tags != "" {
+		args = append(args, "-tags="+opts.Tags)
+	}
+	args = append(args, opts.Package)
+	if output, err := g.run(ctx, args...); err != nil {
+		opts.Stderr.Write(output)
+		return nil, fmt.Errorf("package does not build: %s", summary(output, err))
+	}
+	return &Result{Binary: out, PkgDir: pkg.Dir, ImportPath: pkg.ImportPath}, nil
+}
+
+// goCmd runs the go command in dir with env.
+type goCmd struct {
+	dir string
+	env []string
+}
+
+// run runs "go args..." and returns its combined output.
+func (g goCmd) run(ctx context.Context, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir, cmd.Env = g.dir, g.env
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := cmd.Run()
+	return buf.Bytes(), err
+}
+
+// listedPackage is the part of "go list -json" output Build uses.
+type listedPackage struct {
+	ImportPath string
+	Name       string
+	Dir        string
+	Module     *struct {
+		Path string
+		Main bool
+	}
+	Error *struct{ Err string }
+}
+
+func (g goCmd) listPackage(ctx context.Context, pattern string) (*listedPackage, error) {
+	out, err := g.run(ctx, "list", "-e", "-json=ImportPath,Name,Dir,Module,Error", pattern)
+	if err != nil {
+		return nil, fmt.Errorf("package does not build: %s", summary(out, err))
+	}
+	var pkgs []*listedPackage
+	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
+		p := new(listedPackage)
+		if err := dec.Decode(p); err != nil {
+			return nil, fmt.Errorf("build: decoding go list output: %w", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	switch {
+	case len(pkgs) != 1:
+		return nil, fmt.Errorf("build: %q matches %d packages; fuzzbox builds exactly one", pattern, len(pkgs))
+	case pkgs[0].Error != nil:
+		return nil, fmt.Errorf("package does not build: %s", oneLine(pkgs[0].Error.Err))
+	case pkgs[0].Module == nil:
+		return nil, fmt.Errorf("build: package %s is not in a module; fuzzbox needs a go.mod", pkgs[0].ImportPath)
+	}
+	return pkgs[0], nil
+}
+
+// prepare writes the overlay and module files for pkg into tmp and returns
+// the go command flags that use them.
+func (g goCmd) prepare(ctx context.Context, pkg *listedPackage, tmp string) ([]string, error) {
+	overlay, err := writeOverlay(pkg, tmp)
+	if err != nil {
+		return nil, err
+	}
+	flags := []string{"-overlay=" + overlay}
+	if pkg.Module.Main && pkg.Module.Path == runtimeModule {
+		return flags, nil // fuzzing fuzzbox itself: its runtime is right here
+	}
+	modFlags, err := g.writeModFile(ctx, tmp)
+	if err != nil {
+		return nil, err
+	}
+	return append(flags, modFlags...), nil
+}
+
+// writeOverlay writes the external test file and the overlay that adds it
+// to the package directory, and returns the overlay's path.
+func writeOverlay(pkg *listedPackage, tmp string) (string, error) {
+	target := filepath.Join(pkg.Dir, xtestFile)
+	if _, err := os.Stat(target); err == nil {
+		return "", fmt.Errorf("build: %s exists; fuzzbox needs that name for its test main file", target)
+	}
+	src := filepath.Join(tmp, xtestFile)
+	if err := os.WriteFile(src, xtestSource(pkg.Name), 0o666); err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	data, err := json.Marshal(map[string]map[string]string{"Replace": {target: src}})
+	if err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	overlay := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(overlay, data, 0o666); err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	return overlay, nil
+}
+
+// xtestSource returns the external test file added to package name. Its
+// package is name_test: go/build assigns every *_test.go file of that package
+// name to the external test package. FuzzboxMainStart does not match the
+// go command's Fuzz pattern (a lower-case letter follows "Fuzz").
+func xtestSource(name string) []byte {
+	return []byte(`// Code generated by fuzzbox. DO NOT EDIT.
+
+package ` + name + `_test
+
+import (
+	"testing"
+
+	"` + fuzzmainPath + `"
+)
+
+// ` + mainStartWrapper + ` is called by the test main as rewritten by fuzzbox toolexec.
+func ` + mainStartWrapper + `(importPath, modulePath string, tests []testing.InternalTest, benchmarks []testing.InternalBenchmark, fuzzTargets []testing.InternalFuzzTarget, examples []testing.InternalExample) *testing.M {
+	return fuzzmain.MainStart(importPath, modulePath, tests, benchmarks, fuzzTargets, examples)
+}
+`)
+}
+
+// writeModFile writes a copy of the main module's go.mod (and go.sum) that
+// requires the runtime module and replaces it with the runtime directory,
+// and returns the go command flags that use it.
+func (g goCmd) writeModFile(ctx context.Context, tmp string) ([]string, error) {
+	out, err := g.run(ctx, "env", "GOMOD", "GOVERSION")
+	if err != nil {
+		return nil, fmt.Errorf("build: go env: %s", summary(out, err))
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) != 2 {
+		return nil, fmt.Errorf("build: unexpected go env output %q", out)
+	}
+	gomod, version := strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1])
+	if err := checkGoVersion(version); err != nil {
+		return nil, err
+	}
+	if gomod == "" || gomod == os.DevNull {
+		return nil, errors.New("build: not in a module; fuzzbox needs a go.mod")
+	}
+	rt, err := runtimeDir()
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	modfile := filepath.Join(tmp, "go.mod")
+	if err := copyFile(gomod, modfile); err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	sum := strings.TrimSuffix(gomod, ".mod") + ".sum"
+	if err := copyFile(sum, filepath.Join(tmp, "go.sum")); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	out, err = g.run(ctx, "mod", "edit", "-modfile="+modfile,
+		"-require="+runtimeModule+"@v0.0.0", "-replace="+runtimeModule+"="+rt)
+	if err != nil {
+		return nil, fmt.Errorf("build: go mod edit: %s", summary(out, err))
+	}
+	flags := []string{"-modfile=" + modfile}
+	if fi, err := os.Stat(filepath.Join(filepath.Dir(gomod), "vendor")); err == nil && fi.IsDir() {
+		// vendor/modules.txt does not list the runtime module.
+		flags = append(flags, "-mod=mod")
+	}
+	return flags, nil
+}
+
+// checkGoVersion fails for a go command older than the runtime's language
+// version: the runtime uses the testing package's Go 1.26 internals.
+func checkGoVersion(v string) error {
+	minor, ok := goMinor(v)
+	want, _ := goMinor(runtimeLang)
+	if ok && minor < want {
+		return fmt.Errorf("build: fuzzbox needs Go %s or newer; the go command is %s", strings.TrimPrefix(runtimeLang, "go"), v)
+	}
+	return nil
+}
+
+// goMinor returns N of "go1.N[.P]" (ok false for other forms, such as devel).
+func goMinor(v string) (int, bool) {
+	rest, ok := strings.CutPrefix(v, "go1.")
+	if !ok {
+		return 0, false
+	}
+	digits := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+	n, err := strconv.Atoi(rest[:digits])
+	return n, err == nil
+}
+
+func copyFile(from, to string) error {
+	data, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(to, data, 0o666)
+}
+
+// joinCommand quotes args for the go command's -toolexec flag, which splits
+// on spaces and accepts single- or double-quoted fields without escapes.
+func joinCommand(args []string) (string, error) {
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		switch {
+		case a != "" && !strings.ContainsAny(a, " \t\n\r'\""):
+			quoted[i] = a
+		case !strings.Contains(a, "'"):
+			quoted[i] = "'" + a + "'"
+		case !strings.Contains(a, `"`):
+			quoted[i] = `"` + a + `"`
+		default:
+			return "", fmt.Errorf("cannot quote %q", a)
+		}
+	}
+	return strings.Join(quoted, " "), nil
+}
+
+// summary returns the first meaningful line of the go command's output, or
+// err when there is none.
+func summary(output []byte, err error) string {
+	for _, line := range strings.Split(string(output), "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && !strings.HasPrefix(line, "#") {
+			return line
+		}
+	}
+	return err.Error()
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,438 @@
+package build
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The tests build real binaries with Build. The test binary itself plays
+// "fuzzbox toolexec" (see TestMain), and the runtime module is the fake in
+// testdata/fakeruntime, which does not depend on the engine being complete.
+//
+// The first run compiles the standard library with -d=libfuzzer; later runs
+// (and later builds in the same run) come from the go build cache.
+
+const (
+	toolexecEnv    = "FUZZBOX_BUILD_TEST_TOOLEXEC"     // "1": act as fuzzbox toolexec
+	toolexecLogEnv = "FUZZBOX_BUILD_TEST_TOOLEXEC_LOG" // file to log compiler runs to
+	echoExitEnv    = "FUZZBOX_BUILD_TEST_ECHO_EXIT"    // act as a tool: echo stdin, exit with this code
+)
+
+func TestMain(m *testing.M) {
+	if code := os.Getenv(echoExitEnv); code != "" {
+		// A stand-in tool: copy stdin to stdout, exit with the given code.
+		io.Copy(os.Stdout, os.Stdin)
+		n, _ := strconv.Atoi(code)
+		os.Exit(n)
+	}
+	if os.Getenv(toolexecEnv) == "1" {
+		args := os.Args[1:]
+		logCompile(args)
+		os.Exit(Toolexec(args, os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// logCompile appends "<-p value> <final args>" for a compiler run to the log
+// file named by toolexecLogEnv, so tests can see what was compiled and how.
+func logCompile(args []string) {
+	name := os.Getenv(toolexecLogEnv)
+	if name == "" || len(args) < 2 || toolName(args[0]) != "compile" || args[1] == "-V=full" {
+		return
+	}
+	final, err := compileArgs(args)
+	if err != nil {
+		return // Toolexec reports it
+	}
+	final, _, _ = expandResponseFiles(final)
+	f, err := os.OpenFile(name, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o666)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s\t%s\n", flagValue(final, "-p"), strings.Join(final[1:], " "))
+}
+
+// setup points Build at the fake runtime and this binary as toolexec, and
+// returns the options for building pkg in a module made of files.
+func setup(t *testing.T, files map[string]string) Options {
+	t.Helper()
+	fake, err := filepath.Abs(filepath.Join("testdata", "fakeruntime"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := runtimeDirOverride
+	runtimeDirOverride = fake
+	t.Cleanup(func() { runtimeDirOverride = old })
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(toolexecEnv, "1")
+	dir := t.TempDir()
+	writeFiles(t, dir, files)
+	return Options{Dir: dir, Out: filepath.Join(t.TempDir(), "pkg.test"), Toolexec: []string{self}}
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// runBinary runs the built test binary in dir and returns its combined
+// output and exit code.
+func runBinary(t *testing.T, bin, dir string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return string(out), exit.ExitCode()
+	}
+	if err != nil {
+		t.Fatalf("running %s: %v", bin, err)
+	}
+	return string(out), 0
+}
+
+// goMod is an old go line on purpose: the runtime module's newer language
+// version must not leak into the user's module (see runtimeGoMod).
+const goMod = "module example.com/u\n\ngo 1.21\n"
+
+const libSrc = `package u
+
+// Check is the code under test.
+func Check(s string) bool { return s == "tomatos" }
+`
+
+const internalTests = `package u
+
+import "testing"
+
+func TestCheck(t *testing.T) {
+	if Check("x") {
+		t.Fatal("Check(x)")
+	}
+}
+
+func FuzzCheck(f *testing.F) {
+	f.Add("seed")
+	f.Fuzz(func(t *testing.T, s string) { Check(s) })
+}
+`
+
+func TestBuildTestsAndFuzzTargets(t *testing.T) {
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": internalTests})
+	res, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ImportPath != "example.com/u" || res.PkgDir != opts.Dir || res.Binary != opts.Out {
+		t.Errorf("Result = %+v, want example.com/u in %s at %s", res, opts.Dir, opts.Out)
+	}
+	out, code := runBinary(t, res.Binary, opts.Dir, "-test.run=.", "-test.v")
+	for _, want := range []string{
+		"fakefuzzmain: importPath=example.com/u modulePath=example.com/u",
+		"--- PASS: TestCheck",
+		"--- PASS: FuzzCheck",
+		"--- PASS: FuzzCheck/seed#0",
+	} {
+		if !strings.Contains(out, want) || code != 0 {
+			t.Errorf("binary exit %d, output lacks %q:\n%s", code, want, out)
+		}
+	}
+	if n := counterCount(t, out); n == 0 {
+		t.Errorf("binary has no edge counters: nothing was compiled with -d=libfuzzer")
+	}
+	// The user's module is untouched.
+	checkSymbols(t, res.Binary)
+	if data, _ := os.ReadFile(filepath.Join(opts.Dir, "go.mod")); string(data) != goMod {
+		t.Errorf("go.mod changed:\n%s", data)
+	}
+	if _, err := os.Stat(filepath.Join(opts.Dir, xtestFile)); err == nil {
+		t.Errorf("%s was written to the package directory", xtestFile)
+	}
+}
+
+var countersRE = regexp.MustCompile(`fakefuzzmain: .* counters=(\d+)`)
+
+func counterCount(t *testing.T, out string) int {
+	t.Helper()
+	m := countersRE.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("fake fuzzmain did not run:\n%s", out)
+	}
+	var n int
+	fmt.Sscan(m[1], &n)
+	return n
+}
+
+// checkSymbols checks what bin links: nothing of testing/internal/testdeps
+// or internal/fuzz except the counter bounds the linker defines
+// (internal/fuzz._counters, _ecounters), whatever links.
+func checkSymbols(t *testing.T, bin string) {
+	t.Helper()
+	out, err := exec.Command("go", "tool", "nm", bin).CombinedOutput()
+	if err != nil {
+		t.Fatalf("go tool nm: %v\n%s", err, out)
+	}
+	allowed := map[string]bool{"internal/fuzz._counters": true, "internal/fuzz._ecounters": true}
+	sawCounters, sawUser := false, false
+	sc := bufio.NewScanner(strings.NewReader(string(out)))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 3 {
+			continue
+		}
+		sym := f[len(f)-1]
+		switch {
+		case allowed[sym]:
+			sawCounters = true
+		case strings.Contains(sym, "testing/internal/testdeps"), strings.HasPrefix(sym, "internal/fuzz."):
+			t.Errorf("binary links %s", sym)
+		case sym == "example.com/u.TestCheck":
+			sawUser = true
+		}
+	}
+	if !sawCounters || !sawUser {
+		t.Errorf("nm shows counters %v, example.com/u.TestCheck %v; want both", sawCounters, sawUser)
+	}
+}
+
+// TestBuildInstrumentation checks which packages get -d=libfuzzer, from the
+// compiler command lines Toolexec produced, and that a second build of the
+// same package compiles nothing (the build cache).
+func TestBuildInstrumentation(t *testing.T) {
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": internalTests})
+	log := filepath.Join(t.TempDir(), "compile.log")
+	t.Setenv(toolexecLogEnv, log)
+	// Make the package's own compile results new to the cache.
+	writeFiles(t, opts.Dir, map[string]string{"salt.go": fmt.Sprintf("package u\n\nconst salt = %q\n", t.Name()+opts.Dir)})
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	compiled := readLog(t, log)
+	for pkg, wantInstrumented := range map[string]bool{
+		"example.com/u":      true,
+		"example.com/u_test": true,
+	} {
+		args, ok := compiled[pkg]
+		if !ok {
+			t.Errorf("%s was not compiled; compiled: %v", pkg, keys(compiled))
+			continue
+		}
+		if got := strings.Contains(args, instrumentFlag); got != wantInstrumented {
+			t.Errorf("%s compiled with %s: %v, want %v\n%s", pkg, instrumentFlag, got, wantInstrumented, args)
+		}
+	}
+	for pkg, args := range compiled {
+		if (isRuntimePackage(pkg) || skipInstrumentation[pkg]) && strings.Contains(args, instrumentFlag) {
+			t.Errorf("%s is instrumented: %s", pkg, args)
+		}
+		if isRuntimePackage(pkg) && !strings.Contains(args, "-lang="+runtimeLang) {
+			t.Errorf("runtime package %s not compiled with -lang=%s: %s", pkg, runtimeLang, args)
+		}
+		if pkg == "example.com/u" && !strings.Contains(args, "-lang=go1.21") {
+			t.Errorf("user package not compiled with its own -lang=go1.21: %s", args)
+		}
+	}
+	if err := os.Remove(log); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if again := readLog(t, log); len(again) != 0 {
+		t.Errorf("second build compiled %v; want everything from the build cache", keys(again))
+	}
+}
+
+// readLog returns the logged compiler command lines by package.
+func readLog(t *testing.T, name string) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(name)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if pkg, args, ok := strings.Cut(line, "\t"); ok {
+			m[pkg] = args
+		}
+	}
+	return m
+}
+
+func keys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+func TestBuildPackageShapes(t *testing.T) {
+	tests := []struct {
+		desc     string
+		files    map[string]string
+		tags     string
+		wantCode int
+		want     []string
+	}{{
+		desc: "TestMain returning without os.Exit keeps the exit code",
+		files: map[string]string{"u.go": libSrc, "u_test.go": `package u
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	fmt.Println("custom TestMain ran")
+	m.Run()
+}
+
+func TestFails(t *testing.T) { t.Fatal("failing on purpose") }
+`},
+		wantCode: 1,
+		want:     []string{"custom TestMain ran", "--- FAIL: TestFails", "fakefuzzmain: importPath=example.com/u "},
+	}, {
+		desc: "external tests only",
+		files: map[string]string{"u.go": libSrc, "x_test.go": `package u_test
+
+import (
+	"testing"
+
+	"example.com/u"
+)
+
+func FuzzExternal(f *testing.F) {
+	f.Add("a")
+	f.Fuzz(func(t *testing.T, s string) { u.Check(s) })
+}
+`},
+		want: []string{"--- PASS: FuzzExternal", "fakefuzzmain: importPath=example.com/u "},
+	}, {
+		desc:  "no test files",
+		files: map[string]string{"u.go": libSrc},
+		want:  []string{"testing: warning: no tests to run", "fakefuzzmain: importPath=example.com/u "},
+	}, {
+		desc: "package main",
+		files: map[string]string{"main.go": "package main\n\nfunc main() {}\n\nfunc double(n int) int { return 2 * n }\n",
+			"main_test.go": `package main
+
+import "testing"
+
+func TestDouble(t *testing.T) {
+	if double(2) != 4 {
+		t.Fatal("double")
+	}
+}
+`},
+		want: []string{"--- PASS: TestDouble", "fakefuzzmain: importPath=example.com/u "},
+	}, {
+		desc: "build tags",
+		files: map[string]string{"u.go": libSrc,
+			"tag_test.go": "//go:build fuzzboxtag\n\npackage u\n\nimport \"testing\"\n\nfunc TestTagged(t *testing.T) {}\n"},
+		tags: "fuzzboxtag",
+		want: []string{"--- PASS: TestTagged"},
+	}, {
+		// The go command would use -mod=vendor, and vendor/modules.txt does
+		// not list the runtime module.
+		desc:  "vendor directory",
+		files: map[string]string{"u.go": libSrc, "u_test.go": internalTests, "vendor/modules.txt": ""},
+		want:  []string{"--- PASS: TestCheck"},
+	}, {
+		// -modfile does not work in workspace mode; Build turns GOWORK off.
+		desc:  "workspace",
+		files: map[string]string{"u.go": libSrc, "u_test.go": internalTests, "go.work": "go 1.21\n\nuse .\n"},
+		want:  []string{"--- PASS: TestCheck"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			tt.files["go.mod"] = goMod
+			opts := setup(t, tt.files)
+			opts.Tags = tt.tags
+			res, err := Build(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, code := runBinary(t, res.Binary, opts.Dir, "-test.v")
+			if code != tt.wantCode {
+				t.Errorf("exit code %d, want %d\n%s", code, tt.wantCode, out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	tests := []struct {
+		desc       string
+		files      map[string]string
+		pkg        string
+		wantErr    string // regexp
+		wantStderr string // substring of the go command's output
+	}{{
+		desc:       "compile error",
+		files:      map[string]string{"u.go": "package u\n\nfunc F() int { return undefinedThing }\n"},
+		wantErr:    `^package does not build: .*undefined: undefinedThing$`,
+		wantStderr: "undefined: undefinedThing",
+	}, {
+		desc:    "no such package",
+		files:   map[string]string{"u.go": libSrc},
+		pkg:     "./nope",
+		wantErr: `^package does not build: .*nope`,
+	}, {
+		desc:    "several packages",
+		files:   map[string]string{"u.go": libSrc, "v/v.go": "package v\n"},
+		pkg:     "./...",
+		wantErr: `matches 2 packages`,
+	}}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			tt.files["go.mod"] = goMod
+			opts := setup(t, tt.files)
+			opts.Package = tt.pkg
+			var stderr strings.Builder
+			opts.Stderr = &stderr
+			_, err := Build(context.Background(), opts)
+			if err == nil {
+				t.Fatal("Build succeeded")
+			}
+			t.Logf("error: %v", err)
+			if !regexp.MustCompile(tt.wantErr).MatchString(err.Error()) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q, want one line matching %q", err, tt.wantErr)
+			}
+			if !strings.Contains(stderr.String(), tt.wantStderr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.wantStderr, stderr.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,32 @@
+// Package build turns a user's Go test package into a fuzzbox fuzzing binary.
+//
+// It is driver-side code: "fuzzbox fuzz" calls Build, the hidden
+// "fuzzbox toolexec" command runs Toolexec, and "fuzzbox testmain" (used by
+// build systems such as the Bazel rules) runs RewriteTestmain. It is never
+// linked into a fuzz target.
+//
+// Build runs "go test -c" on the package without touching the user's files:
+//
+//   - The runtime packages (engine, engine/fuzzmain, engine/ipc,
+//     engine/instrument, corpus) are written from the source embedded in the
+//     fuzzbox binary to a content-addressed directory under the user cache
+//     directory, as the module github.com/fuzzbox/fuzzbox.
+//   - A copy of the user's go.mod, passed with -modfile, requires that module
+//     and replaces it with the directory. GOWORK is off (-modfile does not
+//     work in workspace mode, so other workspace modules are not seen); a
+//     module with a vendor directory is built with -mod=mod (its requirements
+//     must then be in the module cache or downloadable). The runtime module
+//     declares "go 1.11" so that any user go line accepts it; Toolexec
+//     compiles its packages with -lang=go1.26.
+//   - An -overlay adds one external test file to the package. It exports
+//     FuzzboxMainStart, a wrapper of fuzzmain.MainStart, so that the
+//     generated test main can reach fuzzmain through the _xtest import.
+//   - -toolexec runs "fuzzbox toolexec" around every tool. It rewrites the
+//     generated _testmain.go to call FuzzboxMainStart instead of
+//     testing.MainStart(testdeps.TestDeps{}, ...), so the binary never links
+//     testing/internal/testdeps (whose internal/fuzz defines the comparison
+//     hooks engine/instrument defines), and it compiles every other package
+//     with -d=libfuzzer except those in a skip list. It appends its own
+//     version to the compiler's -V=full answer, which keys the go build
+//     cache: repeat builds are cached, and never mixed up with stock builds.
+package build

@@ -1,0 +1,99 @@
+package build
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/fuzzbox/fuzzbox"
+)
+
+// runtimeModule is the module path of fuzzbox, and so of its runtime packages.
+const runtimeModule = "github.com/fuzzbox/fuzzbox"
+
+// runtimeGoMod is the go.mod of the extracted runtime module. Its go line is
+// deliberately old: the go command refuses a dependency whose go line is
+// newer than the main module's ("updates to go.mod needed"), and a user's
+// module may declare any version. Toolexec compiles the runtime packages with
+// -lang=runtimeLang instead, so the go line changes nothing else (the runtime
+// has no requirements, and GODEBUG defaults come from the main module).
+const runtimeGoMod = "module " + runtimeModule + "\n\ngo 1.11\n"
+
+// runtimeDirOverride, when set, is used as the runtime module instead of the
+// embedded source (tests point it at a fake runtime).
+var runtimeDirOverride string
+
+// runtimeDir returns the directory of the runtime module, extracting the
+// embedded source under the user cache directory on first use.
+func runtimeDir() (string, error) {
+	if runtimeDirOverride != "" {
+		return runtimeDirOverride, nil
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("locating the runtime source cache: %w", err)
+	}
+	sum := sha256.Sum256([]byte(fuzzbox.RuntimeHash() + "\x00" + runtimeGoMod))
+	dir := filepath.Join(cache, "fuzzbox", "runtime", hex.EncodeToString(sum[:16]))
+	if err := extractRuntime(fuzzbox.RuntimeFS(), dir); err != nil {
+		return "", fmt.Errorf("extracting the fuzzbox runtime source: %w", err)
+	}
+	return dir, nil
+}
+
+// extractRuntime writes the runtime files of src and runtimeGoMod to dir,
+// unless dir exists. It writes a temporary directory and renames it, so dir
+// is complete whenever it exists, also with concurrent fuzzbox processes.
+func extractRuntime(src fs.FS, dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o777); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp) // a no-op after a successful rename
+	if err := copyRuntime(src, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, statErr := os.Stat(dir); statErr == nil {
+			return nil // another process won the race
+		}
+		return err
+	}
+	return nil
+}
+
+func copyRuntime(src fs.FS, dst string) error {
+	n := 0
+	err := fs.WalkDir(src, ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !fuzzbox.IsRuntimeFile(name) {
+			return err
+		}
+		data, err := fs.ReadFile(src, name)
+		if err != nil {
+			return err
+		}
+		n++
+		out := filepath.Join(dst, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(out), 0o777); err != nil {
+			return err
+		}
+		return os.WriteFile(out, data, 0o666)
+	})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return errors.New("no runtime source files")
+	}
+	return os.WriteFile(filepath.Join(dst, "go.mod"), []byte(runtimeGoMod), 0o666)
+}

@@ -1,0 +1,3 @@
+module github.com/fuzzbox/fuzzbox
+
+go 1.11

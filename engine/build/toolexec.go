@@ -1,0 +1,214 @@
+package build
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+)
+
+// toolexecVersion names the behaviour of Toolexec. It is part of the
+// compiler's version as the go command sees it, so bump it whenever the
+// test main rewrite, the instrumentation flags or the skip list change
+// (changes to the runtime source need no bump: the go command hashes it):
+// build results cached by an older fuzzbox are then not reused.
+const toolexecVersion = "1"
+
+// runtimeLang is the language version the runtime source is written for: the
+// go line of fuzzbox's own go.mod. The extracted runtime module declares a
+// lower one (see runtimeGoMod), so Toolexec restores this one when compiling
+// runtime packages.
+const runtimeLang = "go1.26"
+
+// instrumentFlag makes the compiler insert 8-bit edge counters and calls of
+// the runtime.libfuzzer* comparison hooks (cmd/go uses it for -fuzz).
+const instrumentFlag = "-d=libfuzzer"
+
+// skipInstrumentation lists the packages compiled without instrumentation.
+// It is cmd/go's list (cmd/go/internal/test/test.go): packages that run
+// concurrently with the fuzz target (scheduler, testing, time, sync) would
+// only add noise to the coverage signal. The runtime's own packages
+// (internal/runtime/*, internal/abi, internal/bytealg, internal/cpu, ...,
+// cmd/internal/objabi's runtimePkgs) need no entry: the compiler compiles
+// them with -+ and drops -d=libfuzzer itself (cmd/compile/internal/base/flag.go).
+// fuzzbox's own runtime packages are skipped too (isRuntimePackage): the
+// engine must not instrument itself.
+var skipInstrumentation = map[string]bool{
+	"context":               true,
+	"internal/fuzz":         true,
+	"internal/godebug":      true,
+	"internal/runtime/maps": true,
+	"internal/sync":         true,
+	"reflect":               true,
+	"runtime":               true,
+	"sync":                  true,
+	"sync/atomic":           true,
+	"syscall":               true,
+	"testing":               true,
+	"time":                  true,
+}
+
+// isRuntimePackage reports whether importPath is a package of the fuzzbox
+// module (the runtime, when building a user's package).
+func isRuntimePackage(importPath string) bool {
+	return importPath == runtimeModule || strings.HasPrefix(importPath, runtimeModule+"/")
+}
+
+// Toolexec runs one tool invocation on behalf of the go command's -toolexec
+// flag; it is what "fuzzbox toolexec" does. args are the tool's path and its
+// arguments. Compiler runs are changed: the generated test main is rewritten
+// (RewriteTestmain), other packages get -d=libfuzzer unless skipped, and the
+// -V=full version answer gets fuzzbox's version appended so that the build
+// cache keys differ from stock builds. Every other tool runs unchanged.
+// Toolexec returns the exit code to exit with.
+func Toolexec(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintln(stderr, "fuzzbox toolexec: no tool to run (this command is run by the go command's -toolexec)")
+		return 2
+	}
+	if toolName(args[0]) != "compile" {
+		return runTool(args, stdin, stdout, stderr)
+	}
+	if len(args) == 2 && args[1] == "-V=full" {
+		return compilerVersion(args, stderr, stdout)
+	}
+	newArgs, err := compileArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "fuzzbox toolexec: %v\n", err)
+		return 2
+	}
+	return runTool(newArgs, stdin, stdout, stderr)
+}
+
+func toolName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), ".exe")
+}
+
+// runTool runs args with the given standard streams and returns its exit code.
+func runTool(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit) && exit.ExitCode() > 0:
+		return exit.ExitCode()
+	default:
+		fmt.Fprintf(stderr, "fuzzbox toolexec: %v\n", err)
+		return 2
+	}
+}
+
+// compilerVersion answers "compile -V=full" with the compiler's answer plus
+// fuzzbox's version, keeping the format cmd/go parses (cmd/go/internal/work
+// toolID): a release compiler's whole line is the tool ID, so the suffix is
+// appended; a development compiler's ID is the part after the last '/' of its
+// final buildID= field, so a new part is appended there.
+func compilerVersion(args []string, stderr, stdout io.Writer) int {
+	var out bytes.Buffer
+	if code := runTool(args, nil, &out, stderr); code != 0 {
+		return code
+	}
+	fmt.Fprintln(stdout, versionLine(out.String()))
+	return 0
+}
+
+func versionLine(compilerOut string) string {
+	line := strings.TrimSpace(compilerOut)
+	suffix := "fuzzbox=" + toolexecVersion
+	f := strings.Fields(line)
+	if len(f) > 0 && strings.HasPrefix(f[len(f)-1], "buildID=") {
+		sum := sha256.Sum256([]byte(f[len(f)-1] + " " + suffix))
+		return line + "/" + hex.EncodeToString(sum[:16])
+	}
+	return line + " " + suffix
+}
+
+// compileArgs returns the compiler command line to run for args.
+func compileArgs(args []string) ([]string, error) {
+	expanded, rsp, err := expandResponseFiles(args)
+	if err != nil {
+		return nil, err
+	}
+	if flagValue(expanded, "-coveragecfg") != "" {
+		// The go command passes the cover tool's copy of the test main, not
+		// _testmain.go: stop here rather than link testdeps.
+		return nil, errCoverage
+	}
+	pkg := flagValue(expanded, "-p")
+	switch {
+	case pkg == "main" && testmainIndex(expanded) >= 0:
+		err = rewriteTestmainArg(expanded, testmainIndex(expanded))
+	case isRuntimePackage(pkg):
+		setLang(expanded, runtimeLang)
+	case !skipInstrumentation[pkg]:
+		// Flags must precede the files: put it first.
+		expanded = append([]string{expanded[0], instrumentFlag}, expanded[1:]...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rsp == "" {
+		return expanded, nil
+	}
+	return writeResponseFile(expanded, filepath.Dir(rsp))
+}
+
+// flagValue returns the value of the "-name value" or "-name=value" flag.
+func flagValue(args []string, name string) string {
+	for i, a := range args {
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+func setLang(args []string, lang string) {
+	for i, a := range args {
+		if strings.HasPrefix(a, "-lang=") {
+			args[i] = "-lang=" + lang
+		}
+	}
+}
+
+// testmainIndex returns the index of the go command's generated test main
+// among args, or -1.
+func testmainIndex(args []string) int {
+	for i, a := range args[1:] {
+		if filepath.Base(a) == "_testmain.go" {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// rewriteTestmainArg writes the rewritten test main next to args[i] and
+// substitutes it in args.
+func rewriteTestmainArg(args []string, i int) error {
+	src, err := os.ReadFile(args[i])
+	if err != nil {
+		return err
+	}
+	out, err := RewriteTestmain(src, "", "", false)
+	if err != nil {
+		return err
+	}
+	name := filepath.Join(filepath.Dir(args[i]), "_fuzzbox_testmain.go")
+	if err := os.WriteFile(name, out, 0o666); err != nil {
+		return fmt.Errorf("writing rewritten test main: %w", err)
+	}
+	args[i] = name
+	return nil
+}
