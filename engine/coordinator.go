@@ -7,7 +7,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -49,6 +52,7 @@ type coordinator struct {
 	corpus   *queue
 	global   []byte // bucket bits reached by any input
 	newCount int    // entries added since the baseline
+	pruned   int    // generated-corpus entries deleted as redundant
 	dict     *dictionary
 	fails    []*crashError
 	sigs     map[string]bool
@@ -121,6 +125,9 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 		if err != nil {
 			fmt.Fprintf(c.opts.Log, "fuzz: warning: skipping bad entries of the generated corpus: %v\n", err)
 		}
+		// Smallest first: when two entries reach the same coverage, the
+		// baseline keeps the smaller and prunes the other.
+		sort.SliceStable(cached, func(i, j int) bool { return len(cached[i].Data) < len(cached[j].Data) })
 		for _, e := range cached {
 			es = append(es, newEntry(e.Values, e.Path, false))
 		}
@@ -176,7 +183,7 @@ func (c *coordinator) result() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e := c.statsEvent("done", 0)
-	e.Failures, e.Found = len(c.fails), len(c.fails) > 0
+	e.Failures, e.Found, e.Pruned = len(c.fails), len(c.fails) > 0, c.pruned
 	if c.fatalErr != nil {
 		e.Error = c.fatalErr.Error()
 	}
@@ -248,6 +255,9 @@ func (c *coordinator) workerLoop(ctx context.Context, id int, inputs []*entry, n
 	}
 	started.Done()
 	started.Wait()
+	if c.opts.PruneOnly {
+		return
+	}
 	if id == 0 && ctx.Err() == nil {
 		c.mu.Lock()
 		c.corpus.ensureNonEmpty(inputs)
@@ -295,12 +305,21 @@ func (c *coordinator) workerCommand() (string, []string) {
 
 // died records the death of p while it ran vals as a failure, unless the
 // coordinator itself is stopping it.
-func (c *coordinator) died(p *proc, vals []any) {
+func (c *coordinator) died(p *proc, vals []any, path string) {
 	if c.stopping() {
 		return
 	}
 	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
-	c.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals})
+	c.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals, path: path})
+}
+
+// seedFile returns the file of a testdata seed, which is its own
+// reproducer, or "" for other entries.
+func seedFile(e *entry) string {
+	if e.seed && e.data != nil && strings.HasPrefix(e.path, "testdata") {
+		return e.path
+	}
+	return ""
 }
 
 // restart replaces a dead process.
@@ -324,7 +343,7 @@ func (c *coordinator) baseline(p *proc, e *entry) (*proc, error) {
 	p.mem.SetValue(e.enc)
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: true}}, &resp); err != nil {
-		c.died(p, e.vals)
+		c.died(p, e.vals, seedFile(e))
 		return c.restart(p)
 	}
 	if resp.InternalErr != "" {
@@ -333,7 +352,7 @@ func (c *coordinator) baseline(p *proc, e *entry) (*proc, error) {
 	c.execs.Add(1)
 	c.baseDone.Add(1)
 	if resp.Err != "" {
-		c.recordFailure(p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: e.vals})
+		c.recordFailure(p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: e.vals, path: seedFile(e)})
 		return p, nil
 	}
 	c.mu.Lock()
@@ -342,8 +361,22 @@ func (c *coordinator) baseline(p *proc, e *entry) (*proc, error) {
 	if n := mergeBits(c.global, p.mem.Coverage()); n > 0 || e.seed {
 		e.dur = resp.Duration
 		c.corpus.add(e)
+		return p, nil
 	}
+	c.prune(e)
 	return p, nil
+}
+
+// prune deletes a generated-corpus entry that adds no coverage to what the
+// seeds and earlier (smaller) entries reach. This bounds the cache's growth:
+// every run leaves only entries that mattered to its baseline.
+func (c *coordinator) prune(e *entry) {
+	if e.seed || e.path == "" || c.covLen == 0 || filepath.Dir(e.path) != filepath.Clean(c.opts.CacheDir) {
+		return
+	}
+	if err := os.Remove(e.path); err == nil {
+		c.pruned++
+	}
 }
 
 // fuzzOnce makes one fuzz call on p and handles its outcome.
@@ -374,7 +407,7 @@ func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
 		if derr != nil {
 			vals = e.vals
 		}
-		c.died(p, vals)
+		c.died(p, vals, "")
 		return c.restart(p)
 	}
 	p.calls = int64(p.mem.Execs())
@@ -425,7 +458,7 @@ func (c *coordinator) interesting(p *proc) (*proc, error) {
 	}
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
-		c.died(p, vals)
+		c.died(p, vals, "")
 		return c.restart(p)
 	}
 	c.execs.Add(1)
@@ -468,7 +501,7 @@ func (c *coordinator) saveCache(e *entry) string {
 // writes the reproducer and stops the run unless KeepGoing. It returns the
 // process to use next.
 func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
-	if p != nil && c.minimizing() {
+	if p != nil && f.path == "" && c.minimizing() {
 		p = c.minimizeFailure(p, f)
 	}
 	sig := signature(f.kind, f.msg)
@@ -487,10 +520,13 @@ func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
 	if dup {
 		return p
 	}
-	data, err := corpus.Marshal(f.vals...)
-	path := ""
-	if err == nil {
-		path, err = corpus.Write(c.opts.CorpusDir, data)
+	path, err := f.path, error(nil)
+	if path == "" {
+		var data []byte
+		data, err = corpus.Marshal(f.vals...)
+		if err == nil {
+			path, err = corpus.Write(c.opts.CorpusDir, data)
+		}
 	}
 	if err != nil {
 		c.internalError(fmt.Errorf("engine: writing the reproducer of a %s failure: %w\n%s", f.kind, err, f.msg))

@@ -12,9 +12,10 @@ import (
 // fuzzbox command, the Bazel rules and the LSP sidecar consume it; fields
 // are added, never renamed. Zero-valued fields are omitted.
 type Event struct {
-	Type    string    `json:"type"`   // build, start, baseline, stats, coverage, failure, done (and output, from fuzzbox fuzz)
-	Time    time.Time `json:"time"`   // wall clock
-	Target  string    `json:"target"` // fuzz target name
+	Type    string    `json:"type"`              // build, start, baseline, stats, coverage, failure, done (and output, from fuzzbox fuzz)
+	Time    time.Time `json:"time"`              // wall clock
+	Target  string    `json:"target"`            // fuzz target name
+	Package string    `json:"package,omitempty"` // import path (added by fuzzbox fuzz)
 	Elapsed int64     `json:"elapsed_ms"`
 
 	Workers     int     `json:"workers,omitempty"`       // start: worker processes
@@ -30,8 +31,11 @@ type Event struct {
 	Reproducer string `json:"reproducer,omitempty"` // failure: path of the reproducer; coverage: path of the new cache entry
 	Duplicate  bool   `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
 	Failures   int    `json:"failures,omitempty"`   // done: unique failures found
+	Pruned     int    `json:"pruned,omitempty"`     // done: redundant generated-corpus entries deleted
 	Found      bool   `json:"found,omitempty"`      // done: at least one failure
 	Error      string `json:"error,omitempty"`      // done: the run stopped on an internal error
+	Output     string `json:"output,omitempty"`     // output: a line the test binary printed
+	ExitCode   *int   `json:"exit_code,omitempty"`  // exit: fuzzbox fuzz's exit status
 }
 
 // reporter writes events as JSON lines, or status lines for people.
@@ -58,6 +62,10 @@ func (r *reporter) emit(e Event) {
 	}
 }
 
+// FormatEvent renders an event as the status line go test -fuzz would
+// print for it, or "" for events people need not see.
+func FormatEvent(e Event) string { return humanLine(e) }
+
 // humanLine renders an event the way go test -fuzz prints its progress.
 func humanLine(e Event) string {
 	el := time.Duration(e.Elapsed) * time.Millisecond
@@ -68,8 +76,12 @@ func humanLine(e Event) string {
 	case "start":
 		return fmt.Sprintf("fuzz: elapsed: %s, gathering baseline coverage: %s completed, now fuzzing with %d workers", fmtDur(el), e.Progress, e.Workers)
 	case "stats", "done":
-		return fmt.Sprintf("fuzz: elapsed: %s, execs: %d (%.0f/sec), new interesting: %d (total: %d), edges: %d",
+		line := fmt.Sprintf("fuzz: elapsed: %s, execs: %d (%.0f/sec), new interesting: %d (total: %d), edges: %d",
 			fmtDur(el), e.Execs, e.ExecsPerSec, e.New, e.Corpus, e.Edges)
+		if e.Pruned > 0 {
+			line += fmt.Sprintf(", pruned: %d redundant cache entries", e.Pruned)
+		}
+		return line
 	case "failure":
 		if e.Duplicate {
 			return ""

@@ -51,6 +51,7 @@ type failure struct {
 	kind string
 	msg  string // message as the testing package or the process printed it
 	vals []any  // the failing input (minimized when possible)
+	path string // the input's existing file when it is a testdata seed; "" to write a reproducer
 }
 
 // crashError is what Coordinate returns for a failure. The testing package

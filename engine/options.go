@@ -37,6 +37,12 @@ type Options struct {
 	// exists, is read too: stock go test ignores it.
 	DictFile string
 
+	// PruneOnly runs the corpus without fuzzing: it keeps a smallest set of
+	// generated-corpus entries that reaches the coverage of the whole corpus
+	// and deletes the others from CacheDir (fuzzbox corpus minimize). Normal
+	// runs prune the same way after their baseline.
+	PruneOnly bool
+
 	Log    io.Writer // human-readable progress; nil means os.Stdout
 	Events io.Writer // JSON event stream, one Event per line; nil means none (then Log gets status lines)
 

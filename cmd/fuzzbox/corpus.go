@@ -33,6 +33,7 @@ Subcommands:
   import -type []byte|string -o DIR RAW...   turn raw files or directories into entries
   export -o DIR FILE|DIR...            write the raw bytes of single []byte/string entries
   check [-types 'string,int'] FILE|DIR...    validate files; exit 1 listing each bad file
+  minimize -fuzz=FuzzX [-cachedir DIR] [package]   delete generated-corpus entries that add no coverage
 
 Exit status: 0 success, 1 a bad or unconvertible file, 2 a usage error.
 `
@@ -41,6 +42,7 @@ Exit status: 0 success, 1 a bad or unconvertible file, 2 a usage error.
 var corpusSubcommands = map[string]func(fs *flag.FlagSet, args []string, stdin io.Reader, stdout, stderr io.Writer) int{
 	"cat": corpusCat, "decode": corpusDecode, "encode": corpusEncode,
 	"import": corpusImport, "export": corpusExport, "check": corpusCheck,
+	"minimize": corpusMinimize,
 }
 
 // corpusStdin is where encode reads; tests replace it.

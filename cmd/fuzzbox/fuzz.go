@@ -1,37 +1,39 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"os/signal"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
+	"sync/atomic"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/engine"
 	"github.com/fuzzbox/fuzzbox/engine/build"
 )
 
 func init() {
-	register(&command{name: "fuzz", short: "fuzz a package's fuzz test with the fuzzbox engine", run: runFuzz})
+	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", run: runFuzz})
 }
 
-const fuzzUsage = `usage: fuzzbox fuzz [flags] [package]
+const fuzzUsage = `usage: fuzzbox fuzz [flags] [packages]
 
-Builds the package's test binary with fuzzbox's test main and coverage
-instrumentation, runs the seed corpus, then fuzzes the fuzz test matched by
+Builds each package's test binary with fuzzbox's test main and coverage
+instrumentation, runs the seed corpus, then fuzzes the fuzz tests matched by
 -fuzz until -fuzztime is up, a failure is found, or Ctrl-C. A failing input is
 written to testdata/fuzz/<FuzzTest>/ where stock "go test -run" replays it.
+
+Packages default to "."; patterns such as ./... are allowed. When -fuzz
+matches several fuzz tests they share the time and the workers: with
+-fuzztime each gets an equal share, without it they take turns of one
+minute until stopped. A fuzz test that fails leaves the rotation; the others
+go on. With several fuzz tests, -run defaults to ^$ (no tests run first).
+
 Exit status: 0 nothing found, 1 a failure was found, 2 usage or build error.
 
 Flags:
@@ -51,7 +53,7 @@ func (f *fuzzFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.fuzztime, "fuzztime", "", "time to fuzz (duration, or Nx for N executions over all workers); default until stopped")
 	fs.StringVar(&f.minimizetime, "fuzzminimizetime", "60s", "time (or Nx executions) to minimize a failing input; 0x turns minimization off")
 	fs.IntVar(&f.parallel, "parallel", 0, "worker processes (default GOMAXPROCS)")
-	fs.StringVar(&f.run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default all)")
+	fs.StringVar(&f.run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all with one fuzz test, none with several)")
 	fs.BoolVar(&f.race, "race", false, "build with the race detector; a data race is a failure")
 	fs.StringVar(&f.tags, "tags", "", "comma-separated build tags")
 	fs.BoolVar(&f.verbose, "v", false, "verbose test output")
@@ -104,14 +106,12 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	if err := f.check(); err != nil {
 		return fuzzUsageError(stderr, fs, err.Error())
 	}
-	if fs.NArg() > 1 {
-		return fuzzUsageError(stderr, fs, "one package at a time")
+	pkgs := fs.Args()
+	if len(pkgs) == 0 {
+		pkgs = []string{"."}
 	}
-	pkg := "."
-	if fs.NArg() == 1 {
-		pkg = fs.Arg(0)
-	}
-	return (&fuzzRun{flags: f, pkg: pkg, stdout: stdout, stderr: stderr}).run()
+	r := &fuzzRun{flags: f, pkgs: pkgs, stdout: stdout, stderr: stderr}
+	return r.run()
 }
 
 func fuzzUsageError(stderr io.Writer, fs *flag.FlagSet, msg string) int {
@@ -121,13 +121,26 @@ func fuzzUsageError(stderr io.Writer, fs *flag.FlagSet, msg string) int {
 	return exitUsage
 }
 
-// fuzzRun is one invocation of fuzzbox fuzz.
+// fuzzRun is one invocation of fuzzbox fuzz (or of fuzzbox corpus minimize,
+// which runs the same way with pruneOnly).
 type fuzzRun struct {
 	flags          fuzzFlags
-	pkg            string
+	pkgs           []string
+	pruneOnly      bool
 	stdout, stderr io.Writer
-	out            *lockedWriter // serialized stdout (JSON mode mixes two sources)
+	out            *lockedWriter // serialized stdout: events and output come from two pipes
 	start          time.Time
+	multi          bool // several targets: prefix status lines with the target
+	interrupted    atomic.Bool
+}
+
+// targetResult is what one target's runs came to.
+type targetResult struct {
+	target   fuzzTarget
+	execs    int64
+	failures []engine.Event
+	exit     int
+	err      string
 }
 
 func (r *fuzzRun) run() int {
@@ -142,226 +155,105 @@ func (r *fuzzRun) run() int {
 	if err != nil {
 		return r.fail(err)
 	}
-	r.event(map[string]any{"type": "build", "package": r.pkg})
-	res, err := build.Build(context.Background(), build.Options{
-		Package: r.pkg, Out: filepath.Join(tmp, "fuzz.test"), Race: r.flags.race, Tags: r.flags.tags,
-		Toolexec: []string{self, "toolexec"}, Stderr: r.stderr,
-	})
+	r.event(engine.Event{Type: "build", Package: strings.Join(r.pkgs, " ")})
+	targets, err := resolveTargets(context.Background(), r.pkgs, regexp.MustCompile(r.flags.fuzz),
+		build.Options{Race: r.flags.race, Tags: r.flags.tags, Toolexec: []string{self, "toolexec"}, Stderr: r.stderr}, tmp, r.stderr)
 	if err != nil {
 		return r.fail(err)
 	}
-	target, err := r.target(res)
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.exec(res, target)
+	r.multi = len(targets) > 1
+	results := r.schedule(targets)
+	code := r.summarize(results)
+	r.event(engine.Event{Type: "exit", ExitCode: &code})
+	return code
 }
 
 // fail reports err in one line and returns the usage/build exit code.
 func (r *fuzzRun) fail(err error) int {
-	r.event(map[string]any{"type": "done", "error": oneLine(err)})
+	code := exitUsage
+	r.event(engine.Event{Type: "exit", Error: oneLine(err), ExitCode: &code})
 	fmt.Fprintf(r.stderr, "fuzzbox fuzz: %s\n", oneLine(err))
-	return exitUsage
+	return code
 }
 
-// target lists the binary's fuzz tests and returns the one -fuzz matches.
-func (r *fuzzRun) target(res *build.Result) (string, error) {
-	cmd := exec.Command(res.Binary, "-test.list=^Fuzz")
-	cmd.Dir = res.PkgDir
-	out, err := cmd.Output()
-	if err != nil {
-		return "", fmt.Errorf("listing the fuzz tests of %s: %w", res.ImportPath, err)
+// rotationSlice is each target's turn when several share an open-ended run.
+const rotationSlice = time.Minute
+
+// schedule runs the targets, sharing -fuzztime equally (or taking turns of
+// rotationSlice until interrupted when there is no -fuzztime).
+func (r *fuzzRun) schedule(targets []fuzzTarget) []*targetResult {
+	results := make([]*targetResult, len(targets))
+	for i, t := range targets {
+		results[i] = &targetResult{target: t}
 	}
-	re := regexp.MustCompile(r.flags.fuzz)
-	var all, matched []string
-	for _, name := range strings.Fields(string(out)) {
-		if !strings.HasPrefix(name, "Fuzz") {
-			continue
+	share, open := r.share(len(targets))
+	for {
+		ran := false
+		for _, res := range results {
+			if r.interrupted.Load() || len(res.failures) > 0 || res.err != "" {
+				continue
+			}
+			ran = true
+			r.runTarget(res, share)
 		}
-		all = append(all, name)
-		if re.MatchString(name) {
-			matched = append(matched, name)
+		if !open || !ran || r.interrupted.Load() {
+			return results
 		}
 	}
+}
+
+// share returns each target's -fuzztime value and whether the run is
+// open-ended (turns repeat until interrupted).
+func (r *fuzzRun) share(n int) (string, bool) {
+	ft := r.flags.fuzztime
 	switch {
-	case len(all) == 0:
-		return "", fmt.Errorf("%s has no fuzz tests", res.ImportPath)
-	case len(matched) == 0:
-		return "", fmt.Errorf("-fuzz=%s matches no fuzz test in %s (fuzz tests: %s)", r.flags.fuzz, res.ImportPath, strings.Join(all, ", "))
-	case len(matched) > 1:
-		return "", fmt.Errorf("will not fuzz, -fuzz matches more than one fuzz test: [%s]", strings.Join(matched, " "))
+	case r.pruneOnly:
+		return "", false
+	case n == 1:
+		return ft, false
+	case ft == "":
+		return rotationSlice.String(), true
+	case nxRE.MatchString(ft):
+		total, _ := strconv.ParseInt(strings.TrimSuffix(ft, "x"), 10, 64)
+		return fmt.Sprintf("%dx", max(1, total/int64(n))), false
 	}
-	return matched[0], nil
+	d, _ := time.ParseDuration(ft)
+	return (d / time.Duration(n)).String(), false
 }
 
-// testArgs returns the test binary's arguments for fuzzing target.
-func (r *fuzzRun) testArgs(res *build.Result, target string) ([]string, error) {
-	f := r.flags
-	cache := f.cachedir
-	if cache == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			return nil, fmt.Errorf("no -cachedir and no user cache dir: %w", err)
-		}
-		cache = filepath.Join(dir, "fuzzbox", "fuzz", res.ImportPath)
-	}
-	cache, _ = filepath.Abs(cache)
-	args := []string{
-		"-test.fuzz=^" + target + "$", "-test.fuzzcachedir=" + cache, "-test.timeout=0",
-		"-test.fuzzminimizetime=" + f.minimizetime,
-		"-fuzzbox.timeout=" + f.timeout.String(), "-fuzzbox.rss_limit_mb=" + strconv.Itoa(f.rssLimitMB),
-	}
-	if f.fuzztime != "" {
-		args = append(args, "-test.fuzztime="+f.fuzztime)
-	}
-	if f.parallel > 0 {
-		args = append(args, "-test.parallel="+strconv.Itoa(f.parallel))
-	}
-	if f.run != "" {
-		args = append(args, "-test.run="+f.run)
-	}
-	if f.verbose {
-		args = append(args, "-test.v")
-	}
-	if f.keepgoing {
-		args = append(args, "-fuzzbox.keepgoing")
-	}
-	if f.dict != "" {
-		abs, err := filepath.Abs(f.dict)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, "-fuzzbox.dict="+abs)
-	}
-	return args, nil
-}
-
-// exec runs the fuzzing binary in the package directory and returns the
-// exit code: 0 nothing found, 1 a failure (or failing tests), 2 otherwise.
-func (r *fuzzRun) exec(res *build.Result, target string) int {
-	args, err := r.testArgs(res, target)
-	if err != nil {
-		return r.fail(err)
-	}
-	cmd := exec.Command(res.Binary, args...)
-	cmd.Dir = res.PkgDir
-	cmd.Stderr = r.stderr
-	var wait []func()
-	if r.flags.json {
-		evR, evW, err := os.Pipe()
-		if err != nil {
-			return r.fail(err)
-		}
-		cmd.ExtraFiles = []*os.File{evW}
-		cmd.Args = append(cmd.Args, "-fuzzbox.events_fd=3")
-		outR, outW := io.Pipe()
-		cmd.Stdout = outW
-		defer evW.Close()
-		wait = append(wait, r.copyEvents(evR), r.wrapOutput(outR, target))
-		defer outW.Close()
-	} else {
-		cmd.Stdout = r.stdout
-	}
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	if err := cmd.Start(); err != nil {
-		return r.fail(err)
-	}
-	if f, ok := cmd.ExtraFiles, true; ok && len(f) > 0 {
-		f[0].Close() // the child has its copy
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	err = r.waitChild(cmd, done, sigs)
-	if w, ok := cmd.Stdout.(*io.PipeWriter); ok {
-		w.Close()
-	}
-	for _, fn := range wait {
-		fn()
-	}
-	return childExit(err)
-}
-
-// waitChild waits for the fuzzing binary. The terminal delivers Ctrl-C to
-// the whole process group, so the child is already stopping; it gets 5 s
-// to write what it found before it is killed.
-func (r *fuzzRun) waitChild(cmd *exec.Cmd, done <-chan error, sigs <-chan os.Signal) error {
-	select {
-	case err := <-done:
-		return err
-	case sig := <-sigs:
-		cmd.Process.Signal(sig) // if the signal came from kill, not a terminal
-		select {
-		case err := <-done:
-			return err
-		case <-time.After(5 * time.Second):
-			cmd.Process.Kill()
-			return <-done
+// summarize prints the per-target results of a multi-target run and
+// returns the exit code.
+func (r *fuzzRun) summarize(results []*targetResult) int {
+	code := exitOK
+	for _, res := range results {
+		switch {
+		case res.err != "" || res.exit == exitUsage:
+			code = exitUsage
+		case (len(res.failures) > 0 || res.exit == exitFinding) && code == exitOK:
+			code = exitFinding
 		}
 	}
-}
-
-func childExit(err error) int {
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return exitOK
-	case errors.As(err, &ee) && ee.ExitCode() == 1:
-		return exitFinding
+	if !r.multi || r.flags.json {
+		return code
 	}
-	return exitUsage
-}
-
-// copyEvents forwards the engine's JSON events to stdout.
-func (r *fuzzRun) copyEvents(rd io.ReadCloser) func() {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		defer rd.Close()
-		sc := bufio.NewScanner(rd)
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			r.out.writeLine(sc.Bytes())
+	fmt.Fprintf(r.stdout, "\nfuzzbox: %d fuzz tests:\n", len(results))
+	for _, res := range results {
+		status := "ok  "
+		detail := fmt.Sprintf("%d execs", res.execs)
+		switch {
+		case len(res.failures) > 0:
+			status = "FAIL"
+			var parts []string
+			for _, f := range res.failures {
+				parts = append(parts, f.Kind+" -> "+f.Reproducer)
+			}
+			detail = strings.Join(parts, ", ")
+		case res.err != "":
+			status, detail = "ERR ", res.err
+		case res.exit != exitOK:
+			status, detail = "FAIL", "tests failed (see output)"
 		}
-	}()
-	return func() { <-done }
-}
-
-// wrapOutput turns the test binary's stdout into output events.
-func (r *fuzzRun) wrapOutput(rd io.Reader, target string) func() {
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(rd)
-		sc.Buffer(make([]byte, 1<<20), 16<<20)
-		for sc.Scan() {
-			r.event(map[string]any{"type": "output", "target": target, "output": sc.Text() + "\n"})
-		}
-	}()
-	return func() { <-done }
-}
-
-// event writes a driver-side event in JSON mode (no-op otherwise).
-func (r *fuzzRun) event(e map[string]any) {
-	if !r.flags.json {
-		return
+		fmt.Fprintf(r.stdout, "  %s  %-50s %s\n", status, res.target, detail)
 	}
-	now := time.Now()
-	e["time"] = now
-	e["elapsed_ms"] = now.Sub(r.start).Milliseconds()
-	b, _ := json.Marshal(e)
-	r.out.writeLine(b)
-}
-
-// lockedWriter serializes whole lines from several goroutines.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) writeLine(b []byte) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.w.Write(append(append([]byte(nil), b...), '\n'))
+	return code
 }

@@ -36,6 +36,7 @@ var (
 	flagEventsFD  = flag.Int("fuzzbox.events_fd", -1, "write the JSON event stream to this inherited file descriptor")
 	flagKeepGoing = flag.Bool("fuzzbox.keepgoing", false, "keep fuzzing after a failure; write one reproducer per unique failure")
 	flagDict      = flag.String("fuzzbox.dict", "", "dictionary file (AFL/libFuzzer format) for the mutator")
+	flagPruneOnly = flag.Bool("fuzzbox.prune_only", false, "run the corpus, delete redundant generated-corpus entries, and stop without fuzzing")
 )
 
 // deps implements the testing package's testDeps interface.
@@ -118,6 +119,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		Timeout:          *flagTimeout,
 		RSSLimitMB:       *flagRSSLimit,
 		KeepGoing:        *flagKeepGoing,
+		PruneOnly:        *flagPruneOnly,
 	}
 	for _, s := range seeds {
 		opts.Seeds = append(opts.Seeds, engine.Seed{Path: s.Path, Data: s.Data, Values: s.Values})

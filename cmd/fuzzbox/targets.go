@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/fuzzbox/fuzzbox/engine/build"
+)
+
+// A fuzzTarget is one fuzz test of one built package.
+type fuzzTarget struct {
+	pkg  *build.Result
+	name string
+}
+
+func (t fuzzTarget) String() string { return t.pkg.ImportPath + "." + t.name }
+
+// listedPkg is what resolveTargets needs of go list.
+type listedPkg struct {
+	ImportPath   string
+	Dir          string
+	TestGoFiles  []string
+	XTestGoFiles []string
+	Error        *struct{ Err string }
+}
+
+var fuzzFuncRE = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(`)
+
+// resolveTargets builds every package matched by patterns that declares a
+// fuzz test matching fuzzRE, into dir, and returns the matching targets.
+// Packages whose test files declare no matching Fuzz function are not built.
+func resolveTargets(ctx context.Context, patterns []string, fuzzRE *regexp.Regexp, opts build.Options, dir string, stderr io.Writer) ([]fuzzTarget, error) {
+	pkgs, err := listPackages(ctx, patterns)
+	if err != nil {
+		return nil, err
+	}
+	var targets []fuzzTarget
+	var all []string
+	for i, p := range pkgs {
+		names := declaredFuzzTests(p)
+		all = append(all, names...)
+		if !anyMatch(fuzzRE, names) {
+			continue
+		}
+		o := opts
+		o.Package, o.Out = p.ImportPath, filepath.Join(dir, fmt.Sprintf("pkg%d.test", i))
+		res, err := build.Build(ctx, o)
+		if err != nil {
+			return nil, err
+		}
+		listed, err := listFuzzTests(res)
+		if err != nil {
+			return nil, err
+		}
+		for _, name := range listed {
+			if fuzzRE.MatchString(name) {
+				targets = append(targets, fuzzTarget{pkg: res, name: name})
+			}
+		}
+	}
+	switch {
+	case len(all) == 0:
+		return nil, fmt.Errorf("%s: no fuzz tests", strings.Join(patterns, " "))
+	case len(targets) == 0:
+		return nil, fmt.Errorf("-fuzz=%s matches no fuzz test in %s (fuzz tests: %s)", fuzzRE, strings.Join(patterns, " "), strings.Join(all, ", "))
+	}
+	return targets, nil
+}
+
+func anyMatch(re *regexp.Regexp, names []string) bool {
+	for _, n := range names {
+		if re.MatchString(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// listPackages runs go list on patterns.
+func listPackages(ctx context.Context, patterns []string) ([]listedPkg, error) {
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,TestGoFiles,XTestGoFiles,Error"}, patterns...)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list %s: %s", strings.Join(patterns, " "), strings.TrimSpace(firstOf(stderr.String(), err.Error())))
+	}
+	var pkgs []listedPkg
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var p listedPkg
+		if err := dec.Decode(&p); err != nil {
+			return nil, fmt.Errorf("go list: %w", err)
+		}
+		if p.Error != nil {
+			return nil, fmt.Errorf("package %s: %s", p.ImportPath, p.Error.Err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, nil
+}
+
+func firstOf(a, b string) string {
+	if strings.TrimSpace(a) != "" {
+		return strings.Split(strings.TrimSpace(a), "\n")[0]
+	}
+	return b
+}
+
+// declaredFuzzTests returns the Fuzz functions declared in p's test files,
+// a cheap filter before the (instrumented, so costly) build.
+func declaredFuzzTests(p listedPkg) []string {
+	var names []string
+	for _, f := range append(append([]string(nil), p.TestGoFiles...), p.XTestGoFiles...) {
+		src, err := os.ReadFile(filepath.Join(p.Dir, f))
+		if err != nil {
+			continue
+		}
+		for _, m := range fuzzFuncRE.FindAllSubmatch(src, -1) {
+			names = append(names, string(m[1]))
+		}
+	}
+	return names
+}
+
+// listFuzzTests asks the built binary for its fuzz tests.
+func listFuzzTests(res *build.Result) ([]string, error) {
+	cmd := exec.Command(res.Binary, "-test.list=^Fuzz")
+	cmd.Dir = res.PkgDir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing the fuzz tests of %s: %w", res.ImportPath, err)
+	}
+	var names []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		if name := strings.TrimSpace(sc.Text()); strings.HasPrefix(name, "Fuzz") {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
