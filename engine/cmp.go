@@ -181,16 +181,16 @@ func strSubs(vals []any, a, b string, fold bool, add func(cmpSub)) {
 // applyCmp applies one random substitution to vals, reporting whether it
 // could.
 func (m *mutator) applyCmp(vals []any) bool {
-	s := m.cmp[m.r.IntN(len(m.cmp))]
+	return applySub(vals, m.cmp[m.r.IntN(len(m.cmp))])
+}
+
+// applySub applies s to vals, reporting whether it could.
+func applySub(vals []any, s cmpSub) bool {
 	if s.arg >= len(vals) {
 		return false
 	}
 	if s.at < 0 {
-		if _, ok := vals[s.arg].([]byte); ok {
-			vals[s.arg] = []byte(s.ival.(string))
-		} else {
-			vals[s.arg] = s.ival
-		}
+		vals[s.arg] = s.ival
 		return true
 	}
 	switch v := vals[s.arg].(type) {

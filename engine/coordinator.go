@@ -549,6 +549,7 @@ func (c *coordinator) minimizing() bool {
 
 // minimizeFailure shrinks f.vals on p while it keeps failing the same way.
 func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
+	c.rep.emit(Event{Type: "minimizing", Kind: f.kind, Message: f.msg})
 	p.mem.SetValue(appendValues(nil, f.vals))
 	var resp ipc.MinimizeResponse
 	args := &ipc.MinimizeArgs{Limit: c.opts.MinimizeLimit, Duration: c.opts.MinimizeDuration, Kind: f.kind}

@@ -82,6 +82,8 @@ func humanLine(e Event) string {
 			line += fmt.Sprintf(", pruned: %d redundant cache entries", e.Pruned)
 		}
 		return line
+	case "minimizing":
+		return fmt.Sprintf("fuzz: elapsed: %s, minimizing %s failure: %s", fmtDur(el), e.Kind, firstLine(e.Message))
 	case "failure":
 		if e.Duplicate {
 			return ""

@@ -171,8 +171,8 @@ func TestValuesSize(t *testing.T) {
 func FuzzDecodeValues(f *testing.F) {
 	f.Add(appendValues(nil, []any{[]byte("seed"), "s", true, int8(-3), uint64(1 << 63), 1.5, float32(-2)}))
 	f.Add(appendValues(nil, []any{math.Float64frombits(0x7ff0_0000_0000_0001)}))
-	f.Add([]byte{kBytes, 0x80, 0x00})  // non-minimal uvarint
-	f.Add([]byte{kBool, 7})            // non-canonical bool
+	f.Add([]byte{kBytes, 0x80, 0x00})   // non-minimal uvarint
+	f.Add([]byte{kBool, 7})             // non-canonical bool
 	f.Add([]byte{kString, 3, 'a', 'b'}) // truncated
 	f.Fuzz(func(t *testing.T, b []byte) {
 		vals, err := decodeValues(b)

@@ -161,13 +161,11 @@ func (w *worker) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
 		}
 		vals := cloneValues(base)
 		m.mutate(vals)
-		resp.Execs++
-		if err := w.exec(vals); err != nil {
-			resp.Err = err.Error()
+		traced := args.Trace && resp.Execs&31 == 31
+		if w.try(vals, traced, &resp) {
 			break
 		}
-		if hasNewBits(execState.snap, w.seen) {
-			resp.Interesting = true
+		if traced && w.fixUp(vals, m, args.Limit, &resp) {
 			break
 		}
 	}
@@ -175,8 +173,50 @@ func (w *worker) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	return resp
 }
 
-// traceBase runs base with comparison tracing and derives substitutions and
-// dictionary tokens from what it compared.
+// try executes one mutant and reports whether the call must end because it
+// failed or found new coverage. With traced, comparisons are recorded.
+func (w *worker) try(vals []any, traced bool, resp *ipc.FuzzResponse) bool {
+	execState.trace = traced
+	err := w.exec(vals)
+	execState.trace = false
+	resp.Execs++
+	if err != nil {
+		resp.Err = err.Error()
+		return true
+	}
+	if hasNewBits(execState.snap, w.seen) {
+		resp.Interesting = true
+		return true
+	}
+	return false
+}
+
+// fixUpTries is how many substitutions fixUp tries on a traced mutant.
+const fixUpTries = 2
+
+// fixUp applies substitutions derived from a traced mutant's own
+// comparisons to that mutant (input-to-state, as in Redqueen). A mutant that
+// changed a record's kind but broke its checksum gets the checksum it
+// computed written where it was read, which no substitution derived from
+// the base input could give.
+func (w *worker) fixUp(vals []any, m *mutator, limit int64, resp *ipc.FuzzResponse) bool {
+	subs := execState.cmps.substitutions(vals)
+	for i := 0; i < fixUpTries && len(subs) > 0; i++ {
+		if limit > 0 && resp.Execs >= limit {
+			return false
+		}
+		cand := cloneValues(vals)
+		s := subs[m.r.IntN(len(subs))]
+		if !applySub(cand, s) {
+			continue
+		}
+		if w.try(cand, false, resp) {
+			return true
+		}
+	}
+	return false
+}
+
 func (w *worker) traceBase(base []any) ([]cmpSub, [][]byte, error) {
 	execState.trace = true
 	err := w.exec(cloneValues(base))

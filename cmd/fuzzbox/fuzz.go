@@ -157,7 +157,7 @@ func (r *fuzzRun) run() int {
 	}
 	r.event(engine.Event{Type: "build", Package: strings.Join(r.pkgs, " ")})
 	targets, err := resolveTargets(context.Background(), r.pkgs, regexp.MustCompile(r.flags.fuzz),
-		build.Options{Race: r.flags.race, Tags: r.flags.tags, Toolexec: []string{self, "toolexec"}, Stderr: r.stderr}, tmp, r.stderr)
+		build.Options{Race: r.flags.race, Tags: r.flags.tags, Toolexec: []string{self, "toolexec"}, Stderr: r.stderr}, tmp, r.flags.dict)
 	if err != nil {
 		return r.fail(err)
 	}

@@ -59,12 +59,8 @@ func (r *fuzzRun) testArgs(t fuzzTarget, fuzztime string) ([]string, error) {
 	if f.keepgoing {
 		args = append(args, "-fuzzbox.keepgoing")
 	}
-	if f.dict != "" {
-		abs, err := filepath.Abs(f.dict)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, "-fuzzbox.dict="+abs)
+	if t.dict != "" {
+		args = append(args, "-fuzzbox.dict="+t.dict)
 	}
 	return args, nil
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +19,7 @@ import (
 type fuzzTarget struct {
 	pkg  *build.Result
 	name string
+	dict string // dictionary file for the run: -dict plus the package's literals
 }
 
 func (t fuzzTarget) String() string { return t.pkg.ImportPath + "." + t.name }
@@ -28,6 +28,7 @@ func (t fuzzTarget) String() string { return t.pkg.ImportPath + "." + t.name }
 type listedPkg struct {
 	ImportPath   string
 	Dir          string
+	GoFiles      []string
 	TestGoFiles  []string
 	XTestGoFiles []string
 	Error        *struct{ Err string }
@@ -38,7 +39,10 @@ var fuzzFuncRE = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(`)
 // resolveTargets builds every package matched by patterns that declares a
 // fuzz test matching fuzzRE, into dir, and returns the matching targets.
 // Packages whose test files declare no matching Fuzz function are not built.
-func resolveTargets(ctx context.Context, patterns []string, fuzzRE *regexp.Regexp, opts build.Options, dir string, stderr io.Writer) ([]fuzzTarget, error) {
+//
+// Each target gets a dictionary file in dir: userDict (the -dict file, if
+// any) plus the literals of its package's sources.
+func resolveTargets(ctx context.Context, patterns []string, fuzzRE *regexp.Regexp, opts build.Options, dir, userDict string) ([]fuzzTarget, error) {
 	pkgs, err := listPackages(ctx, patterns)
 	if err != nil {
 		return nil, err
@@ -61,9 +65,14 @@ func resolveTargets(ctx context.Context, patterns []string, fuzzRE *regexp.Regex
 		if err != nil {
 			return nil, err
 		}
+		dict := filepath.Join(dir, fmt.Sprintf("pkg%d.dict", i))
+		files := append(append(append([]string(nil), p.GoFiles...), p.TestGoFiles...), p.XTestGoFiles...)
+		if err := writeDict(dict, userDict, sourceTokens(p.Dir, files)); err != nil {
+			return nil, err
+		}
 		for _, name := range listed {
 			if fuzzRE.MatchString(name) {
-				targets = append(targets, fuzzTarget{pkg: res, name: name})
+				targets = append(targets, fuzzTarget{pkg: res, name: name, dict: dict})
 			}
 		}
 	}
@@ -87,7 +96,7 @@ func anyMatch(re *regexp.Regexp, names []string) bool {
 
 // listPackages runs go list on patterns.
 func listPackages(ctx context.Context, patterns []string) ([]listedPkg, error) {
-	args := append([]string{"list", "-e", "-json=ImportPath,Dir,TestGoFiles,XTestGoFiles,Error"}, patterns...)
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,Error"}, patterns...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
