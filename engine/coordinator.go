@@ -342,7 +342,7 @@ func (c *coordinator) internalError(err error) {
 func (c *coordinator) baseline(p *proc, e *entry) (*proc, error) {
 	p.mem.SetValue(e.enc)
 	var resp ipc.RunResponse
-	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: true}}, &resp); err != nil {
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: cmpGuidance}}, &resp); err != nil {
 		c.died(p, e.vals, seedFile(e))
 		return c.restart(p)
 	}
@@ -392,7 +392,7 @@ func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
 	c.mu.Lock()
 	e := c.corpus.pick(rng)
 	args := &ipc.FuzzArgs{
-		Limit: limit, Duration: fuzzCallDuration, Seed: rng.Uint64(), Trace: true,
+		Limit: limit, Duration: fuzzCallDuration, Seed: rng.Uint64(), Trace: cmpGuidance,
 		Splice: c.corpus.spliceSample(rng, 8), Dict: c.dict.tokens(),
 	}
 	p.mem.SetValue(e.enc)

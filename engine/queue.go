@@ -49,6 +49,10 @@ type queue struct {
 	next       int
 }
 
+// cmpGuidance turns comparison tracing on. FUZZBOX_NOCMP=1 turns it off,
+// for the benchmark's ablation runs (docs/engine.md).
+var cmpGuidance = os.Getenv("FUZZBOX_NOCMP") == ""
+
 func newQueue() *queue {
 	return &queue{roundRobin: os.Getenv("FUZZBOX_SCHEDULE") == "roundrobin"}
 }

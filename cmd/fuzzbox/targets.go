@@ -67,7 +67,11 @@ func resolveTargets(ctx context.Context, patterns []string, fuzzRE *regexp.Regex
 		}
 		dict := filepath.Join(dir, fmt.Sprintf("pkg%d.dict", i))
 		files := append(append(append([]string(nil), p.GoFiles...), p.TestGoFiles...), p.XTestGoFiles...)
-		if err := writeDict(dict, userDict, sourceTokens(p.Dir, files)); err != nil {
+		var toks [][]byte
+		if os.Getenv("FUZZBOX_NOAUTODICT") == "" { // ablation knob (docs/engine.md)
+			toks = sourceTokens(p.Dir, files)
+		}
+		if err := writeDict(dict, userDict, toks); err != nil {
 			return nil, err
 		}
 		for _, name := range listed {
