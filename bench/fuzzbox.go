@@ -21,7 +21,7 @@ func fuzzboxArgs(cfg config, t target, cachedir string) []string {
 // event is one line of fuzzbox fuzz -json output (docs/engine.md). Fields a
 // type does not carry stay zero.
 type event struct {
-	Type        string  `json:"type"` // build, start, stats, coverage, failure, done
+	Type        string  `json:"type"` // build, start, stats, coverage, minimizing, failure, done
 	ElapsedMS   float64 `json:"elapsed_ms"`
 	Execs       int64   `json:"execs"`
 	ExecsPerSec float64 `json:"execs_per_sec"`
@@ -36,6 +36,7 @@ type event struct {
 type fuzzboxParser struct {
 	start   *event // the start event
 	failure *event // the first failure event
+	caught  *event // the first minimizing or failure event: when the failing input was found
 	last    *event // the last stats or done event
 	done    bool
 	bad     int // lines that are not JSON events
@@ -59,9 +60,16 @@ func (p *fuzzboxParser) line(_ time.Duration, s string) {
 		if p.start == nil {
 			p.start = &e
 		}
+	case "minimizing":
+		if p.caught == nil {
+			p.caught = &e
+		}
 	case "failure":
 		if p.failure == nil {
 			p.failure = &e
+		}
+		if p.caught == nil {
+			p.caught = &e
 		}
 	case "stats":
 		p.last = &e
@@ -88,7 +96,7 @@ func (p *fuzzboxParser) result(r *runResult) {
 	if p.failure != nil {
 		r.Found = true
 		r.Kind, r.Message, r.Reproducer = p.failure.Kind, p.failure.Message, p.failure.Reproducer
-		r.TTF = (p.failure.ElapsedMS - startMS) / 1000
+		r.TTF = (p.caught.ElapsedMS - startMS) / 1000 // before minimizing, as for native
 	}
 	if p.bad > 0 && r.Note == "" {
 		r.Note = strconv.Itoa(p.bad) + " non-JSON stdout lines"

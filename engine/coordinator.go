@@ -98,6 +98,12 @@ func newCoordinator(opts Options) (*coordinator, error) {
 		return nil, err
 	}
 	c.dict = newDictionary(dict)
+	if opts.CacheDir != "" {
+		saved, err := readDict(autoDictPath(opts.CacheDir))
+		if err == nil {
+			c.dict.add(saved)
+		}
+	}
 	c.global = make([]byte, c.covLen)
 	c.budget.Store(opts.Limit)
 	if c.covLen == 0 {
@@ -175,6 +181,7 @@ func (c *coordinator) run(ctx context.Context) error {
 	wg.Wait()
 	c.finish()
 	<-statsDone
+	c.saveDict()
 	return c.result()
 }
 
@@ -481,6 +488,23 @@ func (c *coordinator) interesting(p *proc) (*proc, error) {
 	path := c.saveCache(e)
 	c.rep.emit(Event{Type: "coverage", Reproducer: path, Corpus: size, Edges: n})
 	return p, nil
+}
+
+// autoDictPath is where the automatic dictionary of a target is saved:
+// beside its generated corpus directory, as <CacheDir>.dict.
+func autoDictPath(cacheDir string) string {
+	return strings.TrimRight(cacheDir, string(filepath.Separator)) + ".dict"
+}
+
+// saveDict writes the automatic dictionary next to the generated corpus,
+// atomically, so the next run starts with the operands this one learned.
+func (c *coordinator) saveDict() {
+	if c.opts.CacheDir == "" || len(c.dict.auto) == 0 {
+		return
+	}
+	if err := writeDictFile(autoDictPath(c.opts.CacheDir), c.dict.auto); err != nil {
+		fmt.Fprintf(c.opts.Log, "fuzz: warning: saving the automatic dictionary: %v\n", err)
+	}
 }
 
 // saveCache writes e to the generated corpus and returns its path ("" when

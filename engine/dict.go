@@ -1,19 +1,17 @@
 package engine
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
-// Dictionaries use the AFL/libFuzzer format: one token per line, as a
-// double-quoted string with \\, \" and \xNN escapes, optionally preceded by
-// a name and '=' (name="token") and a @level suffix on the name; blank lines
-// and lines starting with '#' are ignored.
+// Dictionaries use the AFL/libFuzzer format (corpus.ParseDict).
 
 // loadDicts reads the -dict file (required to exist when named) and the
 // target's conventional dictionary <corpusDir>.dict (optional).
@@ -39,63 +37,37 @@ func readDict(path string) ([][]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: dictionary: %w", err)
 	}
-	toks, err := parseDict(data)
+	toks, err := corpus.ParseDict(data)
 	if err != nil {
 		return nil, fmt.Errorf("engine: dictionary %s: %w", path, err)
 	}
 	return toks, nil
 }
 
-func parseDict(data []byte) ([][]byte, error) {
-	var toks [][]byte
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || line[0] == '#' {
-			continue
-		}
-		q := strings.IndexByte(line, '"')
-		if q < 0 || !strings.HasSuffix(line, `"`) || q == len(line)-1 {
-			return nil, fmt.Errorf("line %d: want a double-quoted token, optionally name=\"token\"", n)
-		}
-		tok, err := unescapeToken(line[q+1 : len(line)-1])
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", n, err)
-		}
-		toks = append(toks, tok)
+// writeDictFile writes toks in the dictionary format to path atomically
+// (temporary file in the same directory, then rename).
+func writeDictFile(path string, toks [][]byte) error {
+	var b bytes.Buffer
+	b.WriteString("# fuzzbox automatic dictionary: operands of traced comparisons\n")
+	for _, t := range toks {
+		b.WriteString(corpus.QuoteToken(t))
+		b.WriteByte('\n')
 	}
-	return toks, sc.Err()
-}
-
-func unescapeToken(s string) ([]byte, error) {
-	var b []byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			b = append(b, c)
-			continue
-		}
-		if i+1 >= len(s) {
-			return nil, errors.New("token ends with a backslash")
-		}
-		i++
-		switch s[i] {
-		case '\\', '"':
-			b = append(b, s[i])
-		case 'x':
-			if i+2 >= len(s) {
-				return nil, errors.New(`truncated \x escape`)
-			}
-			v, err := strconv.ParseUint(s[i+1:i+3], 16, 8)
-			if err != nil {
-				return nil, fmt.Errorf(`bad \x escape %q`, s[i-1:i+3])
-			}
-			b = append(b, byte(v))
-			i += 2
-		default:
-			return nil, fmt.Errorf(`unknown escape \%c`, s[i])
-		}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
 	}
-	return b, nil
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".dict-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b.Bytes()); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
 }

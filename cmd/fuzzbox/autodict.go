@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // The automatic source dictionary: the string and character literals of the
@@ -69,28 +71,8 @@ func writeDict(path, userDict string, toks [][]byte) error {
 	}
 	b.WriteString("# fuzzbox: literals of the package under test\n")
 	for _, t := range toks {
-		b.WriteString(quoteToken(t))
+		b.WriteString(corpus.QuoteToken(t))
 		b.WriteByte('\n')
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
-}
-
-// quoteToken renders t as a dictionary line: a double-quoted string with
-// \\, \" and \xNN escapes.
-func quoteToken(t []byte) string {
-	var b bytes.Buffer
-	b.WriteByte('"')
-	for _, c := range t {
-		switch {
-		case c == '"' || c == '\\':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c >= 0x20 && c < 0x7f:
-			b.WriteByte(c)
-		default:
-			fmt.Fprintf(&b, "\\x%02x", c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }
