@@ -58,10 +58,9 @@ func (t *cmpTrace) tokens() [][]byte {
 		}
 	}
 	for _, c := range t.ints {
-		if c.Size >= 2 {
-			if c.Const {
-				add(le(c.B, int(c.Size)))
-			}
+		// Small constants (loop bounds, lengths, -1) make poor tokens.
+		if c.Size >= 2 && c.Const && c.B >= 0x100 && c.B < ^uint64(0)-0xff {
+			add(le(c.B, int(c.Size)))
 		}
 	}
 	for _, s := range t.strs {

@@ -177,15 +177,11 @@ func (r *coverRun) listPackage() (*goPackage, error) {
 // build compiles a stock coverage test binary of p.
 func (r *coverRun) build(p *goPackage) (string, error) {
 	bin := filepath.Join(r.tmp, "cover.test")
-	coverpkg := r.flags.coverpkg
-	if coverpkg == "" {
-		coverpkg = p.ImportPath
-	}
-	args := []string{"test", "-c", "-cover", "-covermode=count", "-coverpkg=" + coverpkg, "-o", bin}
+	args := []string{"test", "-c", "-cover", "-covermode=count", "-coverpkg=" + r.coverpkg(p), "-o", bin}
 	if r.flags.tags != "" {
 		args = append(args, "-tags="+r.flags.tags)
 	}
-	cmd := goCmd(append(args, "--", p.ImportPath)...) // in the user's directory, for -coverpkg=./...
+	cmd := goCmd(append(args, p.ImportPath)...) // in the user's directory, for -coverpkg=./...
 	cmd.Stderr = r.stderr
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("building the coverage test binary of %s: %w", p.ImportPath, err)
@@ -194,6 +190,14 @@ func (r *coverRun) build(p *goPackage) (string, error) {
 		return "", fmt.Errorf("%s has no test files", p.ImportPath)
 	}
 	return bin, nil
+}
+
+// coverpkg returns the -coverpkg pattern: the flag or the package.
+func (r *coverRun) coverpkg(p *goPackage) string {
+	if r.flags.coverpkg != "" {
+		return r.flags.coverpkg
+	}
+	return p.ImportPath
 }
 
 // target lists the binary's fuzz tests and returns the one -fuzz matches.
@@ -308,7 +312,7 @@ func (r *coverRun) report(p *goPackage, rep *replay) (int, error) {
 		r.stdout.Write(funcs)
 	}
 	rep.summary(r.stdout)
-	fmt.Fprintf(r.stdout, "coverage: %s of statements\nreport: %s\n", coverTotal(funcs), html)
+	fmt.Fprintf(r.stdout, "coverage: %s of statements in %s\nreport: %s\n", coverTotal(funcs), r.coverpkg(p), html)
 	if len(rep.failed)+len(rep.crashed)+len(rep.unreadable) > 0 {
 		return exitFinding, nil
 	}

@@ -106,7 +106,7 @@ func lineCount(t *testing.T, profile, file, marker string) int {
 	return 0
 }
 
-var coverageRE = regexp.MustCompile(`(?m)^coverage: ([0-9.]+)% of statements$`)
+var coverageRE = regexp.MustCompile(`(?m)^coverage: ([0-9.]+)% of statements in example.com/cov/kind$`)
 
 // runCoverOK runs fuzzbox cover and returns stdout and the total coverage.
 func runCoverOK(t *testing.T, wantCode int, args ...string) (string, float64) {
