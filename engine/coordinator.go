@@ -55,6 +55,7 @@ type coordinator struct {
 	pruned   int    // generated-corpus entries deleted as redundant
 	dict     *dictionary
 	fails    []*crashError
+	claimed  bool // a failure is being recorded (without KeepGoing, the only one)
 	sigs     map[string]bool
 	fatalErr error // an internal error that stops the run
 
@@ -525,25 +526,25 @@ func (c *coordinator) saveCache(e *entry) string {
 // writes the reproducer and stops the run unless KeepGoing. It returns the
 // process to use next.
 func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
-	if p != nil && f.path == "" && c.minimizing() {
-		p = c.minimizeFailure(p, f)
-	}
-	sig := signature(f.kind, f.msg)
 	c.mu.Lock()
+	sig := signature(f.kind, f.msg)
 	dup := c.sigs[sig]
-	c.sigs[sig] = true
-	stopped := !c.opts.KeepGoing && len(c.fails) > 0
+	stopped := !c.opts.KeepGoing && c.claimed
+	c.sigs[sig], c.claimed = true, true // claim it before minimizing, which takes a while
 	c.mu.Unlock()
-	if stopped {
+	switch {
+	case stopped:
 		return p // another worker's failure already ends the run
-	}
-	if dup && c.opts.KeepGoing {
+	case dup:
 		c.rep.emit(Event{Type: "failure", Kind: f.kind, Message: f.msg, Duplicate: true})
 		return p
 	}
-	if dup {
-		return p
+	if p != nil && f.path == "" && c.minimizing() {
+		p = c.minimizeFailure(p, f)
 	}
+	c.mu.Lock()
+	c.sigs[signature(f.kind, f.msg)] = true // the minimized message may differ
+	c.mu.Unlock()
 	path, err := f.path, error(nil)
 	if path == "" {
 		var data []byte

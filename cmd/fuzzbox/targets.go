@@ -43,9 +43,14 @@ var fuzzFuncRE = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(`)
 // Each target gets a dictionary file in dir: userDict (the -dict file, if
 // any) plus the literals of its package's sources.
 func resolveTargets(ctx context.Context, patterns []string, fuzzRE *regexp.Regexp, opts build.Options, dir, userDict string) ([]fuzzTarget, error) {
-	pkgs, err := listPackages(ctx, patterns)
-	if err != nil {
-		return nil, err
+	var pkgs []listedPkg
+	for _, pat := range patterns {
+		goDir, rel := splitPattern(pat)
+		ps, err := listPackages(ctx, goDir, rel)
+		if err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, ps...)
 	}
 	var targets []fuzzTarget
 	var all []string
@@ -56,7 +61,7 @@ func resolveTargets(ctx context.Context, patterns []string, fuzzRE *regexp.Regex
 			continue
 		}
 		o := opts
-		o.Package, o.Out = p.ImportPath, filepath.Join(dir, fmt.Sprintf("pkg%d.test", i))
+		o.Dir, o.Package, o.Out = p.Dir, ".", filepath.Join(dir, fmt.Sprintf("pkg%d.test", i))
 		res, err := build.Build(ctx, o)
 		if err != nil {
 			return nil, err
@@ -98,15 +103,36 @@ func anyMatch(re *regexp.Regexp, names []string) bool {
 	return false
 }
 
-// listPackages runs go list on patterns.
-func listPackages(ctx context.Context, patterns []string) ([]listedPkg, error) {
+// splitPattern turns a package pattern into the directory to run the go
+// command in and the pattern to give it there. A directory pattern
+// (./x, ../x/..., /abs/x) runs in its directory, so that it may lie in
+// another module than the current one (a nested examples or benchmark
+// module); an import path pattern runs in the current directory.
+func splitPattern(pat string) (dir, rel string) {
+	if !isLocalPattern(pat) {
+		return "", pat
+	}
+	if base, ok := strings.CutSuffix(pat, "/..."); ok {
+		return base, "./..."
+	}
+	return pat, "."
+}
+
+func isLocalPattern(pat string) bool {
+	return pat == "." || pat == ".." || strings.HasPrefix(pat, "./") || strings.HasPrefix(pat, "../") || filepath.IsAbs(pat)
+}
+
+// listPackages runs go list on pattern in dir.
+func listPackages(ctx context.Context, dir, pattern string) ([]listedPkg, error) {
+	patterns := []string{pattern}
 	args := append([]string{"list", "-e", "-json=ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,Error"}, patterns...)
 	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list %s: %s", strings.Join(patterns, " "), strings.TrimSpace(firstOf(stderr.String(), err.Error())))
+		return nil, fmt.Errorf("go list %s: %s", filepath.Join(dir, pattern), strings.TrimSpace(firstOf(stderr.String(), err.Error())))
 	}
 	var pkgs []listedPkg
 	dec := json.NewDecoder(bytes.NewReader(out))

@@ -90,9 +90,12 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Race {
 		args = append(args, "-race")
 	}
+	// The fuzzbox tag builds engine/instrument's comparison hooks.
+	tags := "fuzzbox"
 	if opts.Tags != "" {
-		args = append(args, "-tags="+opts.Tags)
+		tags += "," + opts.Tags
 	}
+	args = append(args, "-tags="+tags)
 	args = append(args, opts.Package)
 	if output, err := g.run(ctx, args...); err != nil {
 		opts.Stderr.Write(output)

@@ -1,5 +1,7 @@
 package instrument
 
+import "sync/atomic"
+
 // Sizes of the comparison trace tables. A traced execution records at most
 // this many unequal comparisons; later ones are dropped.
 const (
@@ -45,4 +47,38 @@ func StopTrace(onInt func(IntCmp), onStr func(*StrCmp)) {
 	for i := range m {
 		onStr(&strs[i])
 	}
+}
+
+// Tracing state. Hooks may run on any goroutine of the target, so every
+// shared word is accessed atomically (which also keeps -race builds quiet).
+var (
+	tracing atomic.Uint32 // nonzero while operands are recorded
+	nInts   atomic.Uint32 // slots claimed in ints (may exceed len(ints))
+	nStrs   atomic.Uint32 // slots claimed in strs (may exceed len(strs))
+	ints    [MaxIntCmps]IntCmp
+	strs    [MaxStrCmps]StrCmp
+)
+
+func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
+	if a == b {
+		return // already equal: nothing to learn
+	}
+	i := nInts.Add(1) - 1
+	if i >= MaxIntCmps {
+		return
+	}
+	ints[i] = IntCmp{A: a, B: b, Size: size, Const: isConst, Site: uint32(pc)}
+}
+
+func recordStr(a, b string, fold bool, pc uint) {
+	if a == b || len(a) > MaxStrLen || len(b) > MaxStrLen {
+		return
+	}
+	i := nStrs.Add(1) - 1
+	if i >= MaxStrCmps {
+		return
+	}
+	s := &strs[i]
+	s.LenA, s.LenB = uint8(copy(s.A[:], a)), uint8(copy(s.B[:], b))
+	s.Fold, s.Site = fold, uint32(pc)
 }

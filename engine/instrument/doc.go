@@ -10,6 +10,8 @@
 // only user: it resets the counters before each execution, reads them after,
 // and turns comparison tracing on for the executions whose operands it wants.
 //
-// A binary that links this package must not link internal/fuzz (and so not
-// testing/internal/testdeps): both define the runtime hooks.
+// A binary built with the "fuzzbox" tag that links this package must not
+// link internal/fuzz (and so not testing/internal/testdeps): both define the
+// runtime hooks. Without the tag the hooks are left to internal/fuzz, so
+// stock test binaries of packages that import the engine still link.
 package instrument

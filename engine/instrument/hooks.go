@@ -1,13 +1,18 @@
+//go:build fuzzbox
+
 package instrument
 
-import (
-	"sync/atomic"
-	_ "unsafe" // for go:linkname
-)
+import _ "unsafe" // for go:linkname
 
 // The compiler calls these for every comparison in code built with
 // -d=libfuzzer. Stock Go defines them as empty functions in internal/fuzz;
 // fuzzbox defines them here and records operands while tracing is on.
+//
+// The definitions are built only with the "fuzzbox" build tag, which
+// engine/build sets for fuzzing binaries (and a Bazel fuzzing binary must
+// set): without it, a stock test binary of a package that imports the
+// engine (its own tests, the fuzzbox command's) links internal/fuzz's
+// definitions and would otherwise fail with duplicate symbols.
 // They run on the fuzz target's hot path: with tracing off each is one atomic
 // load and a branch.
 
@@ -80,38 +85,4 @@ func libfuzzerHookEqualFold(a, b string, pc uint) {
 	if tracing.Load() != 0 {
 		recordStr(a, b, true, pc)
 	}
-}
-
-// Tracing state. Hooks may run on any goroutine of the target, so every
-// shared word is accessed atomically (which also keeps -race builds quiet).
-var (
-	tracing atomic.Uint32 // nonzero while operands are recorded
-	nInts   atomic.Uint32 // slots claimed in ints (may exceed len(ints))
-	nStrs   atomic.Uint32 // slots claimed in strs (may exceed len(strs))
-	ints    [MaxIntCmps]IntCmp
-	strs    [MaxStrCmps]StrCmp
-)
-
-func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
-	if a == b {
-		return // already equal: nothing to learn
-	}
-	i := nInts.Add(1) - 1
-	if i >= MaxIntCmps {
-		return
-	}
-	ints[i] = IntCmp{A: a, B: b, Size: size, Const: isConst, Site: uint32(pc)}
-}
-
-func recordStr(a, b string, fold bool, pc uint) {
-	if a == b || len(a) > MaxStrLen || len(b) > MaxStrLen {
-		return
-	}
-	i := nStrs.Add(1) - 1
-	if i >= MaxStrCmps {
-		return
-	}
-	s := &strs[i]
-	s.LenA, s.LenB = uint8(copy(s.A[:], a)), uint8(copy(s.B[:], b))
-	s.Fold, s.Site = fold, uint32(pc)
 }

@@ -1,0 +1,110 @@
+package instrument
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+// The hook functions (hooks.go) exist only in "fuzzbox"-tagged fuzzing
+// binaries and only forward to recordInt/recordStr while tracing is on;
+// these tests drive the recording directly. Counters are empty in a test
+// binary: nothing is built with -d=libfuzzer here.
+
+func collect() (ints []IntCmp, strs []StrCmp) {
+	StopTrace(func(c IntCmp) { ints = append(ints, c) }, func(c *StrCmp) { strs = append(strs, *c) })
+	return ints, strs
+}
+
+func TestTraceRecords(t *testing.T) {
+	StartTrace()
+	recordInt(1, 2, 4, true, 77)
+	recordInt(5, 5, 8, false, 1) // equal: nothing to learn
+	recordInt(0xff, 0x100, 2, false, 78)
+	recordStr("tomato", "tomatos", false, 79)
+	recordStr("same", "same", true, 80)
+	recordStr("ABC", "abd", true, 81)
+	ints, strs := collect()
+	wantInts := []IntCmp{{A: 1, B: 2, Size: 4, Const: true, Site: 77}, {A: 0xff, B: 0x100, Size: 2, Site: 78}}
+	if len(ints) != len(wantInts) || ints[0] != wantInts[0] || ints[1] != wantInts[1] {
+		t.Errorf("ints = %+v, want %+v", ints, wantInts)
+	}
+	if len(strs) != 2 {
+		t.Fatalf("recorded %d string comparisons, want 2", len(strs))
+	}
+	if a, b := string(strs[0].A[:strs[0].LenA]), string(strs[0].B[:strs[0].LenB]); a != "tomato" || b != "tomatos" || strs[0].Fold || strs[0].Site != 79 {
+		t.Errorf("first string comparison = %q %q fold %v site %d", a, b, strs[0].Fold, strs[0].Site)
+	}
+	if !strs[1].Fold {
+		t.Error("EqualFold comparison not marked Fold")
+	}
+}
+
+func TestTraceOffRecordsNothing(t *testing.T) {
+	StartTrace()
+	recordInt(1, 2, 1, false, 0)
+	collect()
+	// Tracing is off now: the hooks check the flag before recording.
+	if tracing.Load() != 0 {
+		t.Fatal("StopTrace left tracing on")
+	}
+	StartTrace() // clears the tables
+	ints, strs := collect()
+	if len(ints)+len(strs) != 0 {
+		t.Errorf("StartTrace did not clear earlier entries: %v %v", ints, strs)
+	}
+}
+
+func TestTraceLimits(t *testing.T) {
+	StartTrace()
+	for i := range MaxIntCmps + 10 {
+		recordInt(uint64(i), uint64(i)+1, 8, false, 0)
+	}
+	for range MaxStrCmps + 10 {
+		recordStr("a", "b", false, 0)
+	}
+	long := strings.Repeat("x", MaxStrLen+1)
+	ints, strs := collect()
+	if len(ints) != MaxIntCmps || len(strs) != MaxStrCmps {
+		t.Errorf("recorded %d ints and %d strings, want the caps %d and %d", len(ints), len(strs), MaxIntCmps, MaxStrCmps)
+	}
+	if ints[MaxIntCmps-1].A != MaxIntCmps-1 {
+		t.Errorf("the first comparisons should be kept, got last A=%d", ints[MaxIntCmps-1].A)
+	}
+	StartTrace()
+	recordStr(long, "b", false, 0)
+	recordStr("a", long, false, 0)
+	recordStr(long[:MaxStrLen], "b", false, 0) // exactly the limit is kept
+	_, strs = collect()
+	if len(strs) != 1 || strs[0].LenA != MaxStrLen {
+		t.Errorf("long operands: recorded %d, want only the %d-byte one", len(strs), MaxStrLen)
+	}
+}
+
+func TestTraceConcurrent(t *testing.T) {
+	// Hooks run on any goroutine of the target; with -race this checks the
+	// recording is free of data races on the counters.
+	StartTrace()
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 100 {
+				recordInt(uint64(g), uint64(i)+1000, 4, false, 0)
+			}
+		}()
+	}
+	wg.Wait()
+	ints, _ := collect()
+	if len(ints) != 400 {
+		t.Errorf("recorded %d of 400 concurrent comparisons", len(ints))
+	}
+}
+
+func TestCountersWithoutInstrumentation(t *testing.T) {
+	if n := len(Counters()); n != 0 {
+		t.Errorf("Counters() has %d bytes in an uninstrumented test binary", n)
+	}
+	Reset() // must not crash on an empty region
+}

@@ -1,0 +1,3 @@
+module fuzzbox.dev/examples
+
+go 1.26
