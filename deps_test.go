@@ -29,6 +29,8 @@ var layers = []layerRule{
 	{"engine/instrument", nil},
 	{"engine", []string{"corpus", "engine/ipc", "engine/instrument"}},
 	{"engine/fuzzmain", []string{"engine", "corpus", "engine/ipc", "engine/instrument"}},
+	{".", nil}, // the embedded runtime source
+	{"engine/build", []string{"."}},
 	{"analyzers/...", []string{"analyzers/...", "corpus", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 	{"lsp/...", []string{"lsp/...", "corpus", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 }
@@ -39,6 +41,9 @@ var instrumentImports = map[string]bool{"unsafe": true, "sync/atomic": true, "ru
 // matchPattern reports whether p (a full import path) matches pat, a
 // module-relative pattern or an external path, either ending in "/..." or exact.
 func matchPattern(pat, p string) bool {
+	if pat == "." {
+		return p == module
+	}
 	if !strings.Contains(strings.SplitN(pat, "/", 2)[0], ".") {
 		pat = path.Join(module, pat)
 	}

@@ -280,7 +280,13 @@ func (c *coordinator) workerLoop(ctx context.Context, id int, inputs []*entry, n
 			c.internalError(err)
 			return
 		}
-		if np != p {
+		if np == p && c.worn(p) && ctx.Err() == nil {
+			np, err = c.restart(p) // a fresh process, before leaks pile up
+			if err != nil {
+				c.internalError(err)
+				return
+			}
+		} else if np != p {
 			restarts++
 			if restarts > 100 && c.execs.Load() < int64(restarts)*10 {
 				c.internalError(errors.New("engine: workers keep dying without running inputs"))
@@ -328,6 +334,19 @@ func seedFile(e *entry) string {
 		return e.path
 	}
 	return ""
+}
+
+// restartAfterExecs bounds a worker's lifetime in executions: a fresh
+// process sheds whatever the target leaked (goroutines, caches, heap).
+const restartAfterExecs = 1 << 24
+
+// worn reports whether p should be replaced by a fresh process: after
+// restartAfterExecs executions or above three quarters of the memory limit.
+func (c *coordinator) worn(p *proc) bool {
+	if p.mem.Execs() >= restartAfterExecs {
+		return true
+	}
+	return c.opts.RSSLimitMB > 0 && rssMB(p.cmd.Process.Pid) > c.opts.RSSLimitMB*3/4
 }
 
 // restart replaces a dead process.
