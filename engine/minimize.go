@@ -11,6 +11,12 @@ import (
 // toward zero, floats toward zero and to integral values, bools to false.
 // keep must not retain its argument.
 func shrink(vals []any, keep func([]any) bool) (best []any, smaller bool) {
+	return shrinkUntil(vals, keep, func() bool { return false })
+}
+
+// shrinkUntil is shrink that gives up as soon as stop reports true (its
+// budget is spent), without even building the remaining candidates.
+func shrinkUntil(vals []any, keep func([]any) bool, stop func() bool) (best []any, smaller bool) {
 	best = cloneValues(vals)
 	try := func(i int, v any) bool {
 		cand := cloneValues(best)
@@ -21,10 +27,10 @@ func shrink(vals []any, keep func([]any) bool) (best []any, smaller bool) {
 		}
 		return false
 	}
-	for progress := true; progress; {
+	for progress := true; progress && !stop(); {
 		progress = false
 		for i := range best {
-			if shrinkValue(best[i], func(v any) bool { return try(i, v) }) {
+			if shrinkValue(best[i], func(v any) bool { return try(i, v) }, stop) {
 				progress = true
 			}
 		}
@@ -35,12 +41,12 @@ func shrink(vals []any, keep func([]any) bool) (best []any, smaller bool) {
 // shrinkValue proposes smaller versions of v to try, in order, and reports
 // whether any was kept. try returns true when its candidate was kept and is
 // now the current value.
-func shrinkValue(v any, try func(any) bool) bool {
+func shrinkValue(v any, try func(any) bool, stop func() bool) bool {
 	switch v := v.(type) {
 	case []byte:
-		return shrinkBytes(v, func(b []byte) bool { return try(b) })
+		return shrinkBytes(v, func(b []byte) bool { return try(b) }, stop)
 	case string:
-		return shrinkBytes([]byte(v), func(b []byte) bool { return try(string(b)) })
+		return shrinkBytes([]byte(v), func(b []byte) bool { return try(string(b)) }, stop)
 	case bool:
 		return v && try(false)
 	case float32:
@@ -54,11 +60,14 @@ func shrinkValue(v any, try func(any) bool) bool {
 }
 
 // shrinkBytes removes ever smaller chunks, then makes bytes printable.
-func shrinkBytes(b []byte, try func([]byte) bool) bool {
+func shrinkBytes(b []byte, try func([]byte) bool, stop func() bool) bool {
 	kept := false
 	cur := append([]byte(nil), b...)
 	for n := len(cur); n > 0; n /= 2 {
 		for i := 0; i+n <= len(cur); {
+			if stop() {
+				return kept
+			}
 			cand := append(append([]byte(nil), cur[:i]...), cur[i+n:]...)
 			if try(cand) {
 				cur, kept = cand, true
@@ -70,6 +79,9 @@ func shrinkBytes(b []byte, try func([]byte) bool) bool {
 	for i := range cur {
 		if c := cur[i]; c >= 0x20 && c < 0x7f {
 			continue
+		}
+		if stop() {
+			return kept
 		}
 		for _, p := range []byte{'0', 'a', ' '} {
 			cand := append([]byte(nil), cur...)
@@ -83,6 +95,10 @@ func shrinkBytes(b []byte, try func([]byte) bool) bool {
 	return kept
 }
 
+// shrinkInt moves v toward zero: zero itself, then a binary search for the
+// smallest magnitude that is kept (the exact boundary when failing is
+// monotonic in the magnitude, as in x >= 1000). Negative values of signed
+// kinds stay negative.
 func shrinkInt(v uint64, size int, signed bool, try func(uint64) bool) bool {
 	if v == 0 {
 		return false
@@ -91,21 +107,25 @@ func shrinkInt(v uint64, size int, signed bool, try func(uint64) bool) bool {
 		return true
 	}
 	neg := signed && int64(signExtend(v, size)) < 0
-	kept := false
-	for step := 0; step < 64; step++ {
-		var cand uint64
-		if neg {
-			cand = uint64(int64(signExtend(v, size)) / 2)
-		} else {
-			cand = v / 2
-		}
-		if cand == v || !try(cand) {
-			break
-		}
-		v, kept = cand, true
+	mag := v
+	if neg {
+		mag = -signExtend(v, size) // the magnitude; 1<<63 for MinInt64
 	}
-	if v != 0 && try(v-1) && !neg {
-		kept = true
+	val := func(m uint64) uint64 {
+		if neg {
+			return -m
+		}
+		return m
+	}
+	kept := false
+	// Invariant: magnitude lo was refused (0 was), magnitude mag is kept.
+	for lo := uint64(0); mag-lo > 1; {
+		mid := lo + (mag-lo)/2
+		if try(val(mid)) {
+			mag, kept = mid, true
+		} else {
+			lo = mid
+		}
 	}
 	return kept
 }

@@ -259,8 +259,11 @@ func (w *worker) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 	want := append([]byte(nil), w.mem.Coverage()...)
 	got := make([]byte, len(want))
 	start := time.Now()
+	spent := func() bool {
+		return args.Limit > 0 && resp.Execs >= args.Limit || args.Duration > 0 && time.Since(start) > args.Duration
+	}
 	keep := func(cand []any) bool {
-		if args.Limit > 0 && resp.Execs >= args.Limit || args.Duration > 0 && time.Since(start) > args.Duration {
+		if spent() {
 			return false
 		}
 		resp.Execs++
@@ -278,7 +281,7 @@ func (w *worker) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 		resp.Err = err.Error()
 		return true
 	}
-	best, smaller := shrink(vals, keep)
+	best, smaller := shrinkUntil(vals, keep, spent)
 	resp.Smaller = smaller
 	w.mem.SetValue(appendValues(w.buf[:0], best))
 	resp.Duration = time.Since(start)
