@@ -155,8 +155,11 @@ func (w *worker) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
 		m.cmp, resp.Tokens = subs, tokens
 		m.dict = append(m.dict[:len(m.dict):len(m.dict)], tokens...)
 	}
-	for args.Limit == 0 || resp.Execs < args.Limit {
-		if resp.Execs&63 == 0 && args.Duration > 0 && time.Since(start) >= args.Duration {
+	for iter := 0; args.Limit == 0 || resp.Execs < args.Limit; iter++ {
+		// Check the clock every 64 iterations. (Not every 64 executions:
+		// an iteration may run several, and a test on resp.Execs could
+		// skip every multiple of 64 and never end the call.)
+		if iter&63 == 0 && args.Duration > 0 && time.Since(start) >= args.Duration {
 			break
 		}
 		vals := cloneValues(base)
