@@ -180,7 +180,19 @@ func strSubs(vals []any, a, b string, fold bool, add func(cmpSub)) {
 // applyCmp applies one random substitution to vals, reporting whether it
 // could.
 func (m *mutator) applyCmp(vals []any) bool {
-	return applySub(vals, m.cmp[m.r.IntN(len(m.cmp))])
+	s := m.cmp[m.r.IntN(len(m.cmp))]
+	if s.arg >= len(vals) {
+		return false
+	}
+	old := vals[s.arg]
+	if !applySub(vals, s) {
+		return false
+	}
+	if n := valuesSize(vals[s.arg : s.arg+1]); n > m.maxLen {
+		vals[s.arg] = old // the mutator's length limit holds for substitutions too
+		return false
+	}
+	return true
 }
 
 // applySub applies s to vals, reporting whether it could.

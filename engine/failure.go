@@ -102,7 +102,7 @@ func firstLine(s string) string {
 }
 
 var (
-	frameRE   = regexp.MustCompile(`(?m)^([\w./\-]+(?:\.\(?\*?[\w]+\)?)?\.[\w.\-\[\]]+)\(.*\)$`)
+	frameRE   = regexp.MustCompile(`(?m)^[ \t]*([\w./\-]+(?:\.\(?\*?[\w]+\)?)?\.[\w.\-\[\]]+)\(.*\)$`)
 	numbersRE = regexp.MustCompile(`0x[0-9a-f]+|\d+`)
 )
 
@@ -113,7 +113,7 @@ func signature(kind, msg string) string {
 	var frames []string
 	for _, m := range frameRE.FindAllStringSubmatch(msg, -1) {
 		fn := m[1]
-		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "testing.") ||
+		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "runtime/debug.") || strings.HasPrefix(fn, "testing.") ||
 			strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "github.com/fuzzbox/fuzzbox/") {
 			continue
 		}

@@ -1,0 +1,3 @@
+module example.com/nofuzz
+
+go 1.26

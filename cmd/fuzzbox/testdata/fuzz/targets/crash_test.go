@@ -1,0 +1,123 @@
+package targets
+
+import (
+	"os"
+	"testing"
+)
+
+// Each target fails when the first byte of its input is a given letter, so
+// the engine finds it in a few executions and minimizes it to that byte.
+
+func FuzzPanic(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'P' {
+			panic("fuzzbox-e2e: boom")
+		}
+	})
+}
+
+func FuzzTFatal(f *testing.F) {
+	f.Add("seed")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 0 && s[0] == 'F' {
+			t.Fatal("fuzzbox-e2e: t.Fatal reached")
+		}
+	})
+}
+
+func FuzzMapWrites(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0] != 'M' {
+			return
+		}
+		m := map[int]int{}
+		done := make(chan bool)
+		for g := range 4 {
+			go func() {
+				for i := 0; ; i++ {
+					m[i%64+g] = i // concurrent map writes: a runtime fatal error
+				}
+			}()
+		}
+		<-done
+	})
+}
+
+func recurse(n int) int {
+	var pad [64]byte
+	pad[n%64] = byte(n)
+	return recurse(n+1) + int(pad[0])
+}
+
+func FuzzStackOverflow(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'S' {
+			recurse(0)
+		}
+	})
+}
+
+func FuzzExit(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'E' {
+			os.Exit(3)
+		}
+	})
+}
+
+var spin int
+
+func FuzzHang(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'H' {
+			for {
+				spin++
+			}
+		}
+	})
+}
+
+var sink []byte
+
+// FuzzOOM allocates n bytes, n read from the input, and keeps them.
+func FuzzOOM(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 5 || b[0] != 'A' {
+			return
+		}
+		n := uint64(b[1]) | uint64(b[2])<<8 | uint64(b[3])<<16 | uint64(b[4])<<24
+		if n >= 1<<30 {
+			sink = make([]byte, n*4) // 4 GB and more
+			sink[0] = 1
+		}
+	})
+}
+
+// FuzzTwoBugs has two distinct bugs, for -keepgoing.
+func FuzzTwoBugs(f *testing.F) {
+	f.Add("seed")
+	f.Fuzz(func(t *testing.T, s string) {
+		switch {
+		case len(s) > 0 && s[0] == 'A':
+			panic("fuzzbox-e2e: bug A")
+		case len(s) > 0 && s[0] == 'B':
+			t.Fatal("fuzzbox-e2e: bug B")
+		}
+	})
+}
+
+// FuzzNever never fails.
+func FuzzNever(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 3 && b[0] == 'x' {
+			_ = b[1] + b[2]
+		}
+	})
+}

@@ -1,0 +1,3 @@
+module example.com/targets
+
+go 1.26

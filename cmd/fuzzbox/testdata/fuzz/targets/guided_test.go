@@ -1,0 +1,38 @@
+package targets
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+// FuzzMagic needs a 4-byte little-endian magic number: out of reach of
+// random mutation, found with comparison guidance.
+func FuzzMagic(f *testing.F) {
+	f.Add([]byte("0123456789"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) >= 8 && binary.LittleEndian.Uint32(b[4:]) == 0x1badf00d {
+			panic("fuzzbox-e2e: magic found")
+		}
+	})
+}
+
+// FuzzTomatos is golang/go#50231: native fuzzing does not find it.
+func FuzzTomatos(f *testing.F) {
+	f.Add("potato")
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "tomatos" {
+			panic("fuzzbox-e2e: tomatos found")
+		}
+	})
+}
+
+// FuzzMulti fails on a combination of arguments; minimization must shrink
+// every argument.
+func FuzzMulti(f *testing.F) {
+	f.Add(int(1), "s", []byte("b"), 1.5, true, uint8(3), int16(-4))
+	f.Fuzz(func(t *testing.T, n int, s string, b []byte, x float64, ok bool, u uint8, m int16) {
+		if n >= 1000 && len(s) >= 3 {
+			t.Fatalf("fuzzbox-e2e: multi n=%d", n)
+		}
+	})
+}

@@ -1,0 +1,224 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// recoveredPanic is the output the testing package gives a worker for a
+// panicking input (indented as testing prints it), with fn as the
+// panicking function and n varying the numbers.
+func recoveredPanic(msg, fn, n string) string {
+	return `    --- FAIL: FuzzX (0.00s)
+        testing.go:1927: panic: ` + msg + `
+            goroutine ` + n + ` [running]:
+            runtime/debug.Stack()
+            	/usr/local/go/src/runtime/debug/stack.go:26 +0x9b
+            testing.tRunner.func1()
+            	/usr/local/go/src/testing/testing.go:1927 +0x1d0
+            panic({0x6a4d20?, 0x700630?})
+            	/usr/local/go/src/runtime/panic.go:860 +0x13a
+            ` + fn + `(0x0?, {0x141992527b50, 0x` + n + `, 0x48a373?})
+            	/tmp/m/x_test.go:1` + n + ` +0xec
+            example.com/m.FuzzX.func1(0x0?, {0x141992527b50, 0x1, 0x48a373?})
+            	/tmp/m/x_test.go:9 +0x20c
+            reflect.Value.call({0x6a86c0?, 0x6fe980?, 0x13?}, {0x6e9dc6, 0x4}, {0x14199252d7a0, 0x2, 0x2?})
+            	/usr/local/go/src/reflect/value.go:586 +0xf0c
+            testing.tRunner(0x141992568fc8, 0x1419925666c0)
+            	/usr/local/go/src/testing/testing.go:2036 +0xea
+            created by testing.(*F).Fuzz.func1 in goroutine 22
+            	/usr/local/go/src/testing/fuzz.go:328 +0x668
+`
+}
+
+const tFatal = `    --- FAIL: FuzzX (0.00s)
+        x_test.go:12: bad input: length 7
+`
+
+// mapWrites is the output of a worker killed by a runtime fatal error.
+func mapWrites(fn, n string) string {
+	return `fatal error: concurrent map writes
+
+goroutine ` + n + ` [running]:
+internal/runtime/maps.fatal({0x6ef4ec?, 0x0?})
+	/usr/local/go/src/runtime/panic.go:1181 +0x18
+` + fn + `()
+	/tmp/m/x_test.go:4` + n + ` +0x72
+created by example.com/m.FuzzX.func1 in goroutine 436
+	/tmp/m/x_test.go:38 +0x116
+
+goroutine 1 [chan receive]:
+testing.runFuzzing({0x7084b8, 0x1acc87f76300}, {0x8af5a0, 0xc, 0x6b4760?})
+	/usr/local/go/src/testing/fuzz.go:624 +0x7ec
+main.main()
+	_fuzzbox_testmain.go:54 +0xb3
+`
+}
+
+const raceReport = `==================
+WARNING: DATA RACE
+Write at 0x00c000012345 by goroutine 9:
+  example.com/m.FuzzX.func1.1()
+      /tmp/m/x_test.go:20 +0x44
+
+Previous write at 0x00c000012345 by goroutine 8:
+  example.com/m.FuzzX.func1.1()
+      /tmp/m/x_test.go:20 +0x44
+==================
+    --- FAIL: FuzzX (0.00s)
+        testing.go:1617: race detected during execution of test
+`
+
+const stackOverflow = `runtime: goroutine stack exceeds 268435456-byte limit
+runtime: sp=0xc020160388 stack=[0xc020160000, 0xc040160000]
+fatal error: stack overflow
+
+runtime stack:
+runtime.throw({0x5a5f4f?, 0x7f0b6b7fdd28?})
+	/usr/local/go/src/runtime/panic.go:1094 +0x48
+runtime.newstack()
+	/usr/local/go/src/runtime/stack.go:1159 +0x5bd
+runtime.morestack()
+	/usr/local/go/src/runtime/asm_amd64.s:621 +0x7a
+
+goroutine 22 gp=0xc000102e00 m=4 mp=0xc000080808 [running]:
+example.com/m.recurse(0x3a1e7d)
+	/tmp/m/x_test.go:50 +0x6c fp=0xc020160398 sp=0xc020160390 pc=0x55e26c
+example.com/m.recurse(0x3a1e7c)
+	/tmp/m/x_test.go:51 +0x4d fp=0xc0201603e8 sp=0xc020160398 pc=0x55e24d
+`
+
+const goroutinePanic = `panic: boom in a goroutine
+
+goroutine 40 [running]:
+example.com/m.FuzzX.func1.1()
+	/tmp/m/x_test.go:30 +0x25
+created by example.com/m.FuzzX.func1 in goroutine 39
+	/tmp/m/x_test.go:29 +0x6c
+exit status 2
+`
+
+const heapOOM = `panic: fuzzbox: out of memory: the heap reached 4096 MiB, over -rss_limit_mb=1024
+
+goroutine 20 [running]:
+github.com/fuzzbox/fuzzbox/engine.limitWorkerMemory.func1()
+	/root/.cache/fuzzbox/runtime/d5/engine/memlimit.go:39 +0x148
+`
+
+func TestFailureKind(t *testing.T) {
+	tests := []struct {
+		name, msg, want string
+	}{
+		{"recovered panic", recoveredPanic("boom", "example.com/m.parse", "5"), KindPanic},
+		{"index out of range", recoveredPanic("runtime error: index out of range [5] with length 3", "example.com/m.parse", "5"), KindPanic},
+		{"t.Fatal", tFatal, KindFail},
+		{"t.Error mentioning panic words", "    --- FAIL: FuzzX (0.00s)\n        x_test.go:9: no panicking here\n", KindFail},
+		{"race", raceReport, KindRace},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := failureKind(tt.msg); got != tt.want {
+				t.Errorf("failureKind = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestDeathKind(t *testing.T) {
+	tests := []struct {
+		name string
+		code int
+		out  string
+		want string
+	}{
+		{"concurrent map writes", 2, mapWrites("example.com/m.FuzzX.func1.1", "438"), KindFatal},
+		{"stack overflow", 2, stackOverflow, KindFatal},
+		{"panic in a goroutine", 2, goroutinePanic, KindPanic},
+		{"heap limit", 2, heapOOM, KindOOM},
+		{"runtime out of memory", 2, "fatal error: runtime: out of memory\n\nruntime stack:\n", KindOOM},
+		{"race in a goroutine", 66, "WARNING: DATA RACE\n" + goroutinePanic, KindRace},
+		{"os.Exit", 3, "some output\n", KindExit},
+		{"killed", -1, "", KindExit},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := deathKind(tt.code, tt.out); got != tt.want {
+				t.Errorf("deathKind = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSignature(t *testing.T) {
+	tests := []struct {
+		name      string
+		kindA     string
+		a         string
+		kindB     string
+		b         string
+		wantEqual bool
+	}{
+		{"panic, other numbers", KindPanic, recoveredPanic("boom", "example.com/m.parse", "5"),
+			KindPanic, recoveredPanic("boom", "example.com/m.parse", "7"), true},
+		{"index panic, other index", KindPanic, recoveredPanic("runtime error: index out of range [5] with length 3", "example.com/m.parse", "5"),
+			KindPanic, recoveredPanic("runtime error: index out of range [9] with length 8", "example.com/m.parse", "6"), true},
+		{"panic, other stack", KindPanic, recoveredPanic("boom", "example.com/m.parse", "5"),
+			KindPanic, recoveredPanic("boom", "example.com/m.lex", "5"), false},
+		{"panic vs fail", KindPanic, recoveredPanic("boom", "example.com/m.parse", "5"), KindFail, tFatal, false},
+		{"t.Fatal, other numbers", KindFail, tFatal, KindFail, strings.ReplaceAll(tFatal, "7", "12"), true},
+		{"t.Fatal, other message", KindFail, tFatal, KindFail, strings.ReplaceAll(tFatal, "bad input", "wrong checksum"), false},
+		{"fatal, other goroutine ids", KindFatal, mapWrites("example.com/m.FuzzX.func1.1", "438"),
+			KindFatal, mapWrites("example.com/m.FuzzX.func1.1", "12"), true},
+		{"fatal, other stack", KindFatal, mapWrites("example.com/m.FuzzX.func1.1", "438"),
+			KindFatal, mapWrites("example.com/m.update", "438"), false},
+		{"stack overflow, other depth", KindFatal, stackOverflow, KindFatal, strings.ReplaceAll(stackOverflow, "0x3a1e7", "0x1e7"), true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sa, sb := signature(tt.kindA, tt.a), signature(tt.kindB, tt.b)
+			if (sa == sb) != tt.wantEqual {
+				t.Errorf("signatures equal = %v, want %v:\n  %q\n  %q", sa == sb, tt.wantEqual, sa, sb)
+			}
+		})
+	}
+}
+
+// TestSignatureFrames: the frames kept are the target's, not the
+// runtime's, testing's or reflect's around them.
+func TestSignatureFrames(t *testing.T) {
+	sig := signature(KindPanic, recoveredPanic("boom", "example.com/m.parse", "5"))
+	want := "panic||example.com/m.parse|example.com/m.FuzzX.func1"
+	if !strings.HasPrefix(sig, want) {
+		t.Errorf("signature = %q, want it to start with %q", sig, want)
+	}
+}
+
+func TestFirstLine(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{recoveredPanic("boom", "f.g", "1"), "testing.go:1927: panic: boom"},
+		{"\n\n  hello  \nworld", "hello"},
+		{"--- FAIL: X\n", "--- FAIL: X"},
+	}
+	for _, tt := range tests {
+		if got := firstLine(tt.in); got != tt.want {
+			t.Errorf("firstLine(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCrashErrors(t *testing.T) {
+	a := &crashError{kind: KindPanic, msg: "    --- FAIL: FuzzX\n        panic: a\n", path: "testdata/fuzz/FuzzX/aaaa"}
+	b := &crashError{kind: KindFail, msg: "x_test.go:3: b\n", path: "testdata/fuzz/FuzzX/bbbb"}
+	if a.CrashPath() != a.path || a.Error() != a.msg {
+		t.Errorf("crashError: %q %q", a.CrashPath(), a.Error())
+	}
+	m := &multiCrashError{errs: []*crashError{a, b}}
+	if m.CrashPath() != a.path {
+		t.Errorf("multiCrashError.CrashPath = %q, want the first one's", m.CrashPath())
+	}
+	for _, want := range []string{"2 unique failures", "panic: panic: a -> testdata/fuzz/FuzzX/aaaa", "fail: x_test.go:3: b -> testdata/fuzz/FuzzX/bbbb"} {
+		if !strings.Contains(m.Error(), want) {
+			t.Errorf("multiCrashError.Error() = %q, lacks %q", m.Error(), want)
+		}
+	}
+}
