@@ -276,6 +276,9 @@ func (c *coordinator) workerLoop(ctx context.Context, id int, inputs []*entry, n
 	restarts := 0
 	for ctx.Err() == nil {
 		np, err := c.fuzzOnce(p, rng)
+		if err == errBudgetSpent {
+			return // the other workers use up what they reserved
+		}
 		if err != nil {
 			c.internalError(err)
 			return
@@ -325,6 +328,29 @@ func (c *coordinator) died(p *proc, vals []any, path string) {
 	}
 	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
 	c.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals, path: path})
+}
+
+// confirmDeath handles a worker killed by a signal nobody in fuzzbox sent
+// (the OOM killer, a user's kill): it restarts the worker and re-runs the
+// input, and reports a failure only if the input fails again.
+func (c *coordinator) confirmDeath(p *proc, vals []any) (*proc, error) {
+	first := p.state.String()
+	np, err := c.restart(p)
+	if err != nil || c.stopping() {
+		return np, err
+	}
+	np.mem.SetValue(appendValues(nil, vals))
+	var resp ipc.RunResponse
+	if err := np.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
+		c.died(np, vals, "")
+		return c.restart(np)
+	}
+	np.calls = int64(np.mem.Execs())
+	if resp.Err != "" {
+		return c.recordFailure(np, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: vals}), nil
+	}
+	fmt.Fprintf(c.opts.Log, "fuzz: warning: a worker was killed from outside (%s); its input did not fail again\n", first)
+	return np, nil
 }
 
 // seedFile returns the file of a testdata seed, which is its own
@@ -410,10 +436,9 @@ func (c *coordinator) prune(e *entry) {
 func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
 	limit := int64(0)
 	if c.opts.Limit > 0 {
-		limit = c.reserve(4096)
+		limit = c.reserve(c.budgetChunk())
 		if limit == 0 {
-			c.finish()
-			return p, nil
+			return p, errBudgetSpent
 		}
 	}
 	c.mu.Lock()
@@ -433,6 +458,9 @@ func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
 		vals, derr := decodeValues(p.mem.Value())
 		if derr != nil {
 			vals = e.vals
+		}
+		if p.killedFromOutside() {
+			return c.confirmDeath(p, vals)
 		}
 		c.died(p, vals, "")
 		return c.restart(p)
@@ -460,6 +488,15 @@ func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
 		return c.interesting(p)
 	}
 	return p, nil
+}
+
+// errBudgetSpent ends a worker's loop when -fuzztime=Nx is used up.
+var errBudgetSpent = errors.New("engine: execution budget spent")
+
+// budgetChunk is how many executions one fuzz call reserves under
+// -fuzztime=Nx: small enough that every worker gets a share.
+func (c *coordinator) budgetChunk() int64 {
+	return min(4096, max(16, c.opts.Limit/int64(8*c.opts.Parallel)))
 }
 
 // reserve takes up to n executions from the -fuzztime=Nx budget.
@@ -558,7 +595,9 @@ func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
 		c.rep.emit(Event{Type: "failure", Kind: f.kind, Message: f.msg, Duplicate: true})
 		return p
 	}
-	if p != nil && f.path == "" && c.minimizing() {
+	// A race is reported once per process, so a shrunk candidate never
+	// fails again: races are not minimized.
+	if p != nil && f.path == "" && f.kind != KindRace && c.minimizing() {
 		p = c.minimizeFailure(p, f)
 	}
 	c.mu.Lock()

@@ -144,6 +144,16 @@ func (p *proc) killOnHardStop(ctx context.Context) {
 	}
 }
 
+// killedFromOutside reports whether the dead process was killed by a
+// signal the coordinator did not send, with no crash report in its output.
+func (p *proc) killedFromOutside() bool {
+	if p.state == nil || p.reason.Load() != nil {
+		return false
+	}
+	ws, ok := p.state.Sys().(syscall.WaitStatus)
+	return ok && ws.Signaled() && dumpStart(p.out.String()) < 0
+}
+
 // errDied is returned by call when the worker died; death describes it.
 var errDied = errors.New("engine: worker died")
 
@@ -193,18 +203,23 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 }
 
 // trimDump returns the part of out from the first panic, fatal error or
-// signal report on.
+// signal report on, or its last lines when it has none.
 func trimDump(out string) string {
-	best := len(out)
+	if i := dumpStart(out); i >= 0 {
+		return out[i:]
+	}
+	return lastLines(out, 40)
+}
+
+// dumpStart returns the offset of the first crash report in out, or -1.
+func dumpStart(out string) int {
+	best := -1
 	for _, marker := range []string{"panic: ", "fatal error: ", "SIGQUIT", "WARNING: DATA RACE"} {
-		if i := strings.Index(out, marker); i >= 0 && i < best {
+		if i := strings.Index(out, marker); i >= 0 && (best < 0 || i < best) {
 			best = i
 		}
 	}
-	if best == len(out) {
-		return lastLines(out, 40)
-	}
-	return out[best:]
+	return best
 }
 
 func lastLines(s string, n int) string {

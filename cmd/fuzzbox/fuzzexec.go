@@ -128,12 +128,16 @@ func (r *fuzzRun) waitChild(cmd *exec.Cmd, done <-chan error, sigs <-chan os.Sig
 	}
 }
 
+// childExit maps the test binary's exit to fuzzbox's: any failure of the
+// binary (a failure found, failing or panicking tests: exit 1 or 2, as go
+// test reports them all as FAIL) is 1; a binary that did not exit normally
+// (killed) is 2.
 func childExit(err error) int {
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &ee) && ee.ExitCode() == 1:
+	case errors.As(err, &ee) && ee.ExitCode() > 0:
 		return exitFinding
 	}
 	return exitUsage
