@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"time"
 )
@@ -19,25 +18,33 @@ const memLimitEnv = "FUZZBOX_WORKER_MEMLIMIT_MB"
 const workerMaxStack = 256 << 20
 
 // limitWorkerMemory enforces the memory limit from inside the worker. The
-// coordinator also polls the worker's resident set, but an input that
-// allocates a huge slice is caught here at once, before the pages are
-// touched: a goroutine samples the heap every 10 ms and, above the limit,
-// panics, which ends the process with every goroutine's stack (the one
-// allocating among them) and a message the coordinator reports as oom.
-func limitWorkerMemory() {
+// coordinator polls the worker's resident set, but resident memory grows
+// only as pages are touched, which for a huge slice takes seconds. Here a
+// goroutine samples the process's mapped size every 10 ms and, when one
+// execution (execs tells them apart) has grown it by more than the limit,
+// panics: the process ends with every goroutine's stack, the allocating one
+// among them, and a message the coordinator reports as oom. (The Go heap's
+// own metrics are no help: reading them waits for the allocating goroutine,
+// busy zeroing or copying gigabytes, to reach a safe point.)
+func limitWorkerMemory(execs func() uint64) {
 	debug.SetMaxStack(workerMaxStack)
 	mb, _ := strconv.Atoi(os.Getenv(memLimitEnv))
-	if mb <= 0 {
+	if mb <= 0 || vmBytes() == 0 {
 		return
 	}
 	limit := uint64(mb) << 20
 	go func() {
-		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		lastExec, prev := execs(), vmBytes()
+		base := prev // mapped size before the current execution began
 		for range time.Tick(10 * time.Millisecond) {
-			metrics.Read(s)
-			if n := s[0].Value.Uint64(); n > limit {
-				panic(fmt.Sprintf("fuzzbox: out of memory: the heap reached %d MiB, over -rss_limit_mb=%d", n>>20, mb))
+			vm := vmBytes()
+			if e := execs(); e != lastExec {
+				lastExec, base = e, prev
 			}
+			if vm > base && vm-base > limit {
+				panic(fmt.Sprintf("fuzzbox: out of memory: one execution grew the worker by %d MiB, over -rss_limit_mb=%d", (vm-base)>>20, mb))
+			}
+			prev = vm
 		}
 	}()
 }

@@ -89,29 +89,45 @@ func workerEnv(rssLimitMB int) []string {
 
 // watchdog kills the worker when one execution runs longer than timeout
 // (with SIGQUIT first, so the Go runtime prints every goroutine's stack) or
-// when its resident memory exceeds rssLimitMB.
+// when its resident memory exceeds rssLimitMB. An execution whose resident
+// memory keeps climbing is making progress toward the memory limit, not
+// hanging: page faults can make filling a huge allocation take longer than
+// the timeout, and such an input is reported as oom when it reaches the
+// limit.
 func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	last, lastChange := p.mem.Execs(), time.Now()
+	last, lastChange, lastRSS := p.mem.Execs(), time.Now(), 0
 	for {
 		select {
 		case <-p.exited:
 			return
 		case now := <-tick.C:
-			if e := p.mem.Execs(); e != last || !p.busy.Load() {
+			rss := 0
+			if rssLimitMB > 0 && p.busy.Load() {
+				rss = rssMB(p.cmd.Process.Pid)
+			}
+			if rss > rssLimitMB && rssLimitMB > 0 {
+				p.kill(KindOOM, syscall.SIGKILL)
+				return
+			}
+			growing := rss > lastRSS+rssProgressMB
+			if growing || rss < lastRSS {
+				lastRSS = rss
+			}
+			if e := p.mem.Execs(); e != last || !p.busy.Load() || growing {
 				last, lastChange = e, now
 			} else if now.Sub(lastChange) > timeout {
 				p.kill(KindHang, syscall.SIGQUIT)
 				return
 			}
-			if rssLimitMB > 0 && p.busy.Load() && rssMB(p.cmd.Process.Pid) > rssLimitMB {
-				p.kill(KindOOM, syscall.SIGKILL)
-				return
-			}
 		}
 	}
 }
+
+// rssProgressMB is how much resident memory an execution must gain for the
+// watchdog to count it as progress rather than a hang.
+const rssProgressMB = 32
 
 // kill records why and signals the process; a process that does not exit
 // within 3s of SIGQUIT gets SIGKILL.

@@ -27,3 +27,17 @@ func rssMB(pid int) int {
 	pages, _ := strconv.Atoi(string(f[1]))
 	return pages * os.Getpagesize() >> 20
 }
+
+// vmBytes returns the size of this process's mapped address space.
+func vmBytes() uint64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := bytes.Fields(b)
+	if len(f) < 1 {
+		return 0
+	}
+	pages, _ := strconv.ParseUint(string(f[0]), 10, 64)
+	return pages * uint64(os.Getpagesize())
+}

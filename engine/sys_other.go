@@ -10,3 +10,7 @@ func setWorkerAttr(cmd *exec.Cmd) {}
 
 // rssMB is not implemented outside Linux: -rss_limit_mb has no effect.
 func rssMB(pid int) int { return 0 }
+
+// vmBytes is not implemented outside Linux: the worker-side memory check
+// is off and only the runtime's own out-of-memory errors are reported.
+func vmBytes() uint64 { return 0 }

@@ -60,7 +60,7 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 		return err
 	}
 	defer mem.Close()
-	limitWorkerMemory()
+	limitWorkerMemory(mem.Execs)
 	w := &worker{fn: fn, mem: mem, conn: ipc.NewConn(in, out)}
 	execState.snap = make([]byte, len(instrument.Counters()))
 	w.seen = make([]byte, len(execState.snap))

@@ -47,8 +47,18 @@ func Decode(b []byte) ([]byte, error) {
 	}
 	out := make([]byte, n)
 	copy(out, data)
-	for i := len(data); i < n; i++ {
-		out[i] = 0xff
-	}
+	fill(out[len(data):], 0xff)
 	return out, nil
+}
+
+// fill sets every byte of b to c, doubling the filled prefix with copy (a
+// memmove) at each step, as bytes.Repeat does.
+func fill(b []byte, c byte) {
+	if len(b) == 0 {
+		return
+	}
+	b[0] = c
+	for k := 1; k < len(b); k *= 2 {
+		copy(b[k:], b[:k])
+	}
 }
