@@ -24,7 +24,13 @@ import (
 	"github.com/fuzzbox/fuzzbox/analyzers/fuzzvet"
 )
 
+// buildNonce is set with -ldflags=-X by the real-module test, so that each of
+// its builds is a different vet tool to the go command and vet results are
+// not replayed from its cache (which would replay no FUZZVET_DEBUG output).
+var buildNonce string
+
 func main() {
+	_ = buildNonce
 	analyzers := fuzzvet.Analyzers
 	if os.Getenv("FUZZVET_DEBUG") != "" {
 		analyzers = append(analyzers[:len(analyzers):len(analyzers)], countAnalyzer)

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // realPackages are packages with Fuzz tests in real modules, pinned. Of the
@@ -91,7 +93,10 @@ func countFuzzTests(t *testing.T, mod, pkg string) int {
 func buildFuzzvet(t *testing.T) string {
 	t.Helper()
 	tool := filepath.Join(t.TempDir(), "fuzzvet")
-	goCmd(t, ".", nil, "build", "-o", tool, ".")
+	// A unique binary per build: go vet caches results per vet tool, and a
+	// cached run prints no FUZZVET_DEBUG counts.
+	nonce := fmt.Sprintf("-ldflags=-X=main.buildNonce=%d", time.Now().UnixNano())
+	goCmd(t, ".", nil, "build", nonce, "-o", tool, ".")
 	return tool
 }
 
