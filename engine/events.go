@@ -57,17 +57,14 @@ func (r *reporter) emit(e Event) {
 		r.events.Write(append(b, '\n'))
 		return
 	}
-	if line := humanLine(e); line != "" {
+	if line := FormatEvent(e); line != "" {
 		fmt.Fprintln(r.log, line)
 	}
 }
 
 // FormatEvent renders an event as the status line go test -fuzz would
 // print for it, or "" for events people need not see.
-func FormatEvent(e Event) string { return humanLine(e) }
-
-// humanLine renders an event the way go test -fuzz prints its progress.
-func humanLine(e Event) string {
+func FormatEvent(e Event) string {
 	el := time.Duration(e.Elapsed) * time.Millisecond
 	el = el.Round(time.Second)
 	switch e.Type {
