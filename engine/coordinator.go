@@ -531,6 +531,15 @@ func (c *coordinator) interesting(p *proc) (*proc, error) {
 		return c.recordFailure(p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: vals}), nil
 	}
 	c.mu.Lock()
+	isNew := !covers(c.global, p.mem.Coverage())
+	c.mu.Unlock()
+	if !isNew {
+		return p, nil
+	}
+	if valuesSize(vals) > cheapMinimizeSize {
+		p, vals = c.minimizeCoverage(p, vals)
+	}
+	c.mu.Lock()
 	n := mergeBits(c.global, p.mem.Coverage())
 	if n == 0 {
 		c.mu.Unlock()
@@ -545,6 +554,41 @@ func (c *coordinator) interesting(p *proc) (*proc, error) {
 	path := c.saveCache(e)
 	c.rep.emit(Event{Type: "coverage", Reproducer: path, Corpus: size, Edges: n})
 	return p, nil
+}
+
+// Inputs that find new coverage are shrunk before they join the corpus when
+// they are larger than cheapMinimizeSize, within a small budget, keeping
+// every coverage bit they reached: smaller entries mutate and run faster.
+const (
+	cheapMinimizeSize  = 64
+	cheapMinimizeExecs = 256
+	cheapMinimizeTime  = 50 * time.Millisecond
+)
+
+// minimizeCoverage shrinks vals on p (whose coverage area holds vals'
+// coverage) while it keeps that coverage, and returns the process to use
+// next and the input to keep.
+func (c *coordinator) minimizeCoverage(p *proc, vals []any) (*proc, []any) {
+	p.mem.SetValue(appendValues(nil, vals))
+	var resp ipc.MinimizeResponse
+	args := &ipc.MinimizeArgs{Limit: cheapMinimizeExecs, Duration: cheapMinimizeTime, KeepCoverage: true}
+	if err := p.call(ipc.Call{Minimize: args}, &resp); err != nil {
+		c.died(p, vals, "") // a shrunk candidate killed the worker: that is a finding too
+		np, err := c.restart(p)
+		if err != nil {
+			c.internalError(err)
+			return p, vals
+		}
+		return np, vals
+	}
+	c.execs.Add(resp.Execs)
+	p.calls = int64(p.mem.Execs())
+	if resp.Smaller {
+		if small, err := decodeValues(p.mem.Value()); err == nil {
+			return p, small
+		}
+	}
+	return p, vals
 }
 
 // autoDictPath is where the automatic dictionary of a target is saved:
