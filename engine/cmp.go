@@ -126,6 +126,13 @@ func signExtend(v uint64, size int) uint64 {
 }
 
 func byteIntSubs(arg int, b []byte, a, r uint64, size int, add func(cmpSub)) {
+	if size == 1 {
+		// A byte compared with another (a parser's character tests): put
+		// the other byte where this one occurs (indexAll keeps it to 8).
+		for _, at := range indexAll(b, []byte{byte(a)}) {
+			add(cmpSub{arg: arg, at: at, from: []byte{byte(a)}, to: []byte{byte(r)}})
+		}
+	}
 	if size >= 2 {
 		for _, big := range []bool{false, true} {
 			from, to := enc(a, size, big), enc(r, size, big)
