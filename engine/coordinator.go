@@ -71,6 +71,7 @@ type coordinator struct {
 	finish    context.CancelFunc
 	hard      context.Context
 	baseDone  atomic.Int64
+	warmInput []byte // encoded input each new worker runs once before it counts (see startProc)
 	baseTotal int
 }
 
@@ -164,6 +165,7 @@ func (c *coordinator) run(ctx context.Context) error {
 	}
 	defer c.finish()
 	c.baseTotal = len(inputs)
+	c.warmInput = inputs[0].enc
 	c.rep.emit(Event{Type: "baseline", Progress: fmt.Sprintf("0/%d", len(inputs))})
 
 	var next atomic.Int64 // next baseline input to run
@@ -301,6 +303,25 @@ func (c *coordinator) workerLoop(ctx context.Context, id int, inputs []*entry, n
 }
 
 func (c *coordinator) startProc() (*proc, error) {
+	p, err := c.startRawProc()
+	if err != nil || c.warmInput == nil {
+		return p, err
+	}
+	// The first execution in a fresh process also runs one-time
+	// initialization (sync.Once, lazily built tables) in instrumented
+	// code: its coverage is not the input's. One throwaway execution keeps
+	// that noise out of the baseline and out of the first fuzz call.
+	p.mem.SetValue(c.warmInput)
+	var resp ipc.RunResponse
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
+		p.stop(time.Second) // the input will fail in the baseline, attributed to it
+		return c.startRawProc()
+	}
+	p.calls = int64(p.mem.Execs())
+	return p, nil
+}
+
+func (c *coordinator) startRawProc() (*proc, error) {
 	name, args := c.workerCommand()
 	p, err := startProc(name, args, c.covLen, c.opts.Timeout, c.opts.RSSLimitMB)
 	if err == nil {
