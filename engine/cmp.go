@@ -2,7 +2,6 @@ package engine
 
 import (
 	"bytes"
-	"encoding/binary"
 	"strconv"
 	"strings"
 
@@ -60,7 +59,7 @@ func (t *cmpTrace) tokens() [][]byte {
 	for _, c := range t.ints {
 		// Small constants (loop bounds, lengths, -1) make poor tokens.
 		if c.Size >= 2 && c.Const && c.B >= 0x100 && c.B < ^uint64(0)-0xff {
-			add(le(c.B, int(c.Size)))
+			add(enc(c.B, int(c.Size), false))
 		}
 	}
 	for _, s := range t.strs {
@@ -103,10 +102,7 @@ func intSubs(vals []any, a, b uint64, size int, add func(cmpSub)) {
 		default:
 			k, bits := numBits(v)
 			vs, _ := intShape(k)
-			mask := uint64(1<<(8*min(size, vs)) - 1)
-			if min(size, vs) == 8 {
-				mask = ^uint64(0)
-			}
+			mask := uint64(1)<<(8*min(size, vs)) - 1 // all ones for 8 bytes: the shift gives 0
 			if bits&mask == a&mask {
 				for _, d := range []uint64{0, 1, ^uint64(0)} {
 					add(cmpSub{arg: i, at: -1, ival: fromBits(k, signExtend(b+d, size))})
@@ -236,12 +232,6 @@ func enc(v uint64, size int, big bool) []byte {
 	b := make([]byte, size)
 	writeInt(b, size, big, v)
 	return b
-}
-
-func le(v uint64, size int) []byte {
-	b := make([]byte, 8)
-	binary.LittleEndian.PutUint64(b, v)
-	return b[:size]
 }
 
 // indexAll returns the offsets of the first few occurrences of sub in b.

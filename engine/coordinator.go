@@ -70,9 +70,7 @@ type coordinator struct {
 	cancel    context.CancelFunc
 	finish    context.CancelFunc
 	hard      context.Context
-	baseDone  atomic.Int64
 	warmInput []byte // encoded input each new worker runs once before it counts (see startProc)
-	baseTotal int
 }
 
 func newCoordinator(opts Options) (*coordinator, error) {
@@ -101,7 +99,7 @@ func newCoordinator(opts Options) (*coordinator, error) {
 	}
 	c.dict = newDictionary(dict)
 	if opts.CacheDir != "" {
-		saved, err := readDict(autoDictPath(opts.CacheDir))
+		saved, err := readDict(dictBeside(opts.CacheDir))
 		if err == nil {
 			c.dict.add(saved)
 		}
@@ -126,7 +124,7 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 			}
 			vals = v
 		}
-		es = append(es, newEntry(vals, s.Path, true))
+		es = append(es, newEntry(vals, s.Data, s.Path, true))
 	}
 	if c.opts.CacheDir != "" {
 		cached, err := corpus.ReadDir(c.opts.CacheDir, c.opts.Types)
@@ -137,11 +135,11 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 		// baseline keeps the smaller and prunes the other.
 		sort.SliceStable(cached, func(i, j int) bool { return len(cached[i].Data) < len(cached[j].Data) })
 		for _, e := range cached {
-			es = append(es, newEntry(e.Values, e.Path, false))
+			es = append(es, newEntry(e.Values, e.Data, e.Path, false))
 		}
 	}
 	if len(es) == 0 {
-		es = append(es, newEntry(zeroValues(c.opts.Types), "zero", true))
+		es = append(es, newEntry(zeroValues(c.opts.Types), nil, "zero", true))
 	}
 	for _, e := range es {
 		if err := corpus.CheckTypes(e.vals, c.opts.Types); err != nil {
@@ -164,7 +162,6 @@ func (c *coordinator) run(ctx context.Context) error {
 		ctx, c.finish = context.WithCancel(c.hard)
 	}
 	defer c.finish()
-	c.baseTotal = len(inputs)
 	c.warmInput = inputs[0].enc
 	c.rep.emit(Event{Type: "baseline", Progress: fmt.Sprintf("0/%d", len(inputs))})
 
@@ -335,9 +332,6 @@ func (c *coordinator) startRawProc() (*proc, error) {
 func (c *coordinator) stopping() bool { return c.hard.Err() != nil }
 
 func (c *coordinator) workerCommand() (string, []string) {
-	if c.opts.WorkerCommand != nil {
-		return c.opts.WorkerCommand()
-	}
 	return os.Args[0], append(append([]string(nil), os.Args[1:]...), "-test.fuzzworker")
 }
 
@@ -377,7 +371,7 @@ func (c *coordinator) confirmDeath(p *proc, vals []any) (*proc, error) {
 // seedFile returns the file of a testdata seed, which is its own
 // reproducer, or "" for other entries.
 func seedFile(e *entry) string {
-	if e.seed && e.data != nil && strings.HasPrefix(e.path, "testdata") {
+	if e.seed && strings.HasPrefix(e.path, "testdata") {
 		return e.path
 	}
 	return ""
@@ -393,7 +387,7 @@ func (c *coordinator) worn(p *proc) bool {
 	if p.mem.Execs() >= restartAfterExecs {
 		return true
 	}
-	return c.opts.RSSLimitMB > 0 && rssMB(p.cmd.Process.Pid) > c.opts.RSSLimitMB*3/4
+	return c.opts.RSSLimitMB > 0 && int(p.rss.Load()) > c.opts.RSSLimitMB*3/4
 }
 
 // restart replaces a dead process.
@@ -424,7 +418,6 @@ func (c *coordinator) baseline(p *proc, e *entry) (*proc, error) {
 		return p, fmt.Errorf("engine: worker: %s", resp.InternalErr)
 	}
 	c.execs.Add(1)
-	c.baseDone.Add(1)
 	if resp.Err != "" {
 		c.recordFailure(p, &failure{kind: failureKind(resp.Err), msg: resp.Err, vals: e.vals, path: seedFile(e)})
 		return p, nil
@@ -566,7 +559,7 @@ func (c *coordinator) interesting(p *proc) (*proc, error) {
 		c.mu.Unlock()
 		return p, nil
 	}
-	e := newEntry(vals, "", false)
+	e := newEntry(vals, nil, "", false)
 	e.dur = resp.Duration
 	c.corpus.add(e)
 	c.newCount++
@@ -612,19 +605,13 @@ func (c *coordinator) minimizeCoverage(p *proc, vals []any) (*proc, []any) {
 	return p, vals
 }
 
-// autoDictPath is where the automatic dictionary of a target is saved:
-// beside its generated corpus directory, as <CacheDir>.dict.
-func autoDictPath(cacheDir string) string {
-	return strings.TrimRight(cacheDir, string(filepath.Separator)) + ".dict"
-}
-
 // saveDict writes the automatic dictionary next to the generated corpus,
 // atomically, so the next run starts with the operands this one learned.
 func (c *coordinator) saveDict() {
 	if c.opts.CacheDir == "" || len(c.dict.auto) == 0 {
 		return
 	}
-	if err := writeDictFile(autoDictPath(c.opts.CacheDir), c.dict.auto); err != nil {
+	if err := writeDictFile(dictBeside(c.opts.CacheDir), c.dict.auto); err != nil {
 		fmt.Fprintf(c.opts.Log, "fuzz: warning: saving the automatic dictionary: %v\n", err)
 	}
 }

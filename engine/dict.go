@@ -24,8 +24,7 @@ func loadDicts(file, corpusDir string) ([][]byte, error) {
 		}
 		out = append(out, toks...)
 	}
-	conv := strings.TrimRight(corpusDir, "/") + ".dict"
-	toks, err := readDict(conv)
+	toks, err := readDict(dictBeside(corpusDir))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
 	}
@@ -42,6 +41,13 @@ func readDict(path string) ([][]byte, error) {
 		return nil, fmt.Errorf("engine: dictionary %s: %w", path, err)
 	}
 	return toks, nil
+}
+
+// dictBeside names the dictionary kept beside a corpus directory:
+// testdata/fuzz/FuzzX.dict for the seeds, <cachedir>/FuzzX.dict for the
+// automatic dictionary. Stock go test ignores both.
+func dictBeside(dir string) string {
+	return strings.TrimRight(dir, string(filepath.Separator)) + ".dict"
 }
 
 // writeDictFile writes toks in the dictionary format to path atomically

@@ -29,9 +29,9 @@ func failureKind(msg string) string {
 	return KindFail
 }
 
-// deathKind classifies the death of a worker process from its exit code and
-// the tail of its output.
-func deathKind(exitCode int, output string) string {
+// deathKind classifies the death of a worker process from the tail of its
+// output.
+func deathKind(output string) string {
 	switch {
 	case strings.Contains(output, "WARNING: DATA RACE"):
 		return KindRace

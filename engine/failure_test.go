@@ -142,7 +142,7 @@ func TestDeathKind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := deathKind(tt.code, tt.out); got != tt.want {
+			if got := deathKind(tt.out); got != tt.want {
 				t.Errorf("deathKind = %q, want %q", got, tt.want)
 			}
 		})

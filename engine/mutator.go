@@ -132,18 +132,19 @@ func (m *mutator) mutateInt(v uint64, size int, signed bool) uint64 {
 	return v
 }
 
+// interestingBySize holds, for integer widths 1, 2, 4 and 8, the
+// interesting values that fit: built once, not per mutation.
+var interestingBySize = func() map[int][]int64 {
+	p2 := append(append([]int64(nil), interesting8...), interesting16...)
+	p4 := append(append([]int64(nil), p2...), interesting32...)
+	p8 := append(append([]int64(nil), p4...), interesting64...)
+	return map[int][]int64{1: interesting8, 2: p2, 4: p4, 8: p8}
+}()
+
 func (m *mutator) interesting(size int) uint64 {
-	var pool []int64
-	switch {
-	case size == 1:
-		pool = interesting8
-	case size == 2:
-		pool = append(interesting8[:len(interesting8):len(interesting8)], interesting16...)
-	default:
-		pool = append(append(interesting8[:len(interesting8):len(interesting8)], interesting16...), interesting32...)
-		if size == 8 {
-			pool = append(pool, interesting64...)
-		}
+	pool := interestingBySize[size]
+	if pool == nil {
+		pool = interestingBySize[8]
 	}
 	return uint64(pool[m.r.IntN(len(pool))])
 }

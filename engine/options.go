@@ -45,10 +45,6 @@ type Options struct {
 
 	Log    io.Writer // human-readable progress; nil means os.Stdout
 	Events io.Writer // JSON event stream, one Event per line; nil means none (then Log gets status lines)
-
-	// WorkerCommand returns the command that starts a worker process.
-	// Nil means re-executing os.Args[0] with os.Args[1:] and -test.fuzzworker.
-	WorkerCommand func() (name string, args []string)
 }
 
 // Seed is one entry of the seed corpus: values (from f.Add) or the bytes of

@@ -28,6 +28,7 @@ type proc struct {
 	state  *os.ProcessState
 	reason atomic.Value // string: why the watchdog killed it ("hang", "oom")
 	busy   atomic.Bool  // a call is in flight
+	rss    atomic.Int64 // resident MiB at the watchdog's last reading during a call
 	calls  int64        // executions reported by completed calls
 }
 
@@ -106,6 +107,7 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 			rss := 0
 			if rssLimitMB > 0 && p.busy.Load() {
 				rss = rssMB(p.cmd.Process.Pid)
+				p.rss.Store(int64(rss))
 			}
 			if rss > rssLimitMB && rssLimitMB > 0 {
 				p.kill(KindOOM, syscall.SIGKILL)
@@ -199,10 +201,6 @@ func (p *proc) waitDeath() error {
 // death describes how the process ended: the failure kind and a message.
 func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	out := p.out.String()
-	code := -1
-	if p.state != nil {
-		code = p.state.ExitCode()
-	}
 	reason, _ := p.reason.Load().(string)
 	switch reason {
 	case KindHang:
@@ -210,7 +208,7 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	case KindOOM:
 		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=%d while running the input", rssLimitMB)
 	}
-	kind = deathKind(code, out)
+	kind = deathKind(out)
 	if kind == KindExit {
 		return kind, fmt.Sprintf("fuzzbox: the fuzz function exited the process (%s) while running the input\n%s", p.state, lastLines(out, 20))
 	}

@@ -21,8 +21,12 @@ type entry struct {
 	finds int           // of those, calls that found new coverage
 }
 
-func newEntry(vals []any, path string, seed bool) *entry {
-	data, _ := corpus.Marshal(vals...)
+// newEntry makes an entry of vals. data is the file they were read from,
+// or nil to render them (f.Add values, new inputs).
+func newEntry(vals []any, data []byte, path string, seed bool) *entry {
+	if data == nil {
+		data, _ = corpus.Marshal(vals...)
+	}
 	return &entry{vals: vals, enc: appendValues(nil, vals), data: data, path: path, seed: seed, size: valuesSize(vals)}
 }
 

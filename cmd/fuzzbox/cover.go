@@ -549,16 +549,8 @@ func copyPackageDir(src, dst string) error {
 	if err != nil {
 		return err
 	}
-	files, err := os.ReadDir(src)
-	if err != nil {
+	if err := copyFlat(src, dst); err != nil {
 		return err
-	}
-	for _, fi := range files {
-		if fi.Type().IsRegular() {
-			if err := copyFile(filepath.Join(src, fi.Name()), filepath.Join(dst, fi.Name())); err != nil {
-				return err
-			}
-		}
 	}
 	td, tdDst := filepath.Join(src, "testdata"), filepath.Join(dst, "testdata")
 	if fi, err := os.Lstat(td); err != nil || !fi.IsDir() {
