@@ -2,8 +2,11 @@ package engine
 
 import (
 	"bytes"
+	"reflect"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/fuzzbox/fuzzbox/engine/instrument"
 )
@@ -41,8 +44,15 @@ func (t *cmpTrace) reset() {
 func (t *cmpTrace) onInt(c instrument.IntCmp) { t.ints = append(t.ints, c) }
 
 func (t *cmpTrace) onStr(c *instrument.StrCmp) {
-	t.strs = append(t.strs, [2]string{string(c.A[:c.LenA]), string(c.B[:c.LenB])})
+	la, lb := min(int(c.LenA), len(c.A)), min(int(c.LenB), len(c.B))
+	t.strs = append(t.strs, [2]string{string(c.A[:la]), string(c.B[:lb])})
 	t.fold = append(t.fold, c.Fold)
+}
+
+// validCmpSize reports whether size is an operand width the hooks record;
+// other widths would make empty or oversized encodings.
+func validCmpSize(size uint8) bool {
+	return size == 1 || size == 2 || size == 4 || size == 8
 }
 
 // tokens returns the operands seen, for the dictionary: integer operands of
@@ -58,7 +68,7 @@ func (t *cmpTrace) tokens() [][]byte {
 	}
 	for _, c := range t.ints {
 		// Small constants (loop bounds, lengths, -1) make poor tokens.
-		if c.Size >= 2 && c.Const && c.B >= 0x100 && c.B < ^uint64(0)-0xff {
+		if validCmpSize(c.Size) && c.Size >= 2 && c.Const && c.B >= 0x100 && c.B < ^uint64(0)-0xff {
 			add(enc(c.B, int(c.Size), false))
 		}
 	}
@@ -78,12 +88,16 @@ func (t *cmpTrace) substitutions(vals []any) []cmpSub {
 		}
 	}
 	for _, c := range t.ints {
+		if !validCmpSize(c.Size) {
+			continue
+		}
 		intSubs(vals, c.A, c.B, int(c.Size), add)
 		intSubs(vals, c.B, c.A, int(c.Size), add)
 	}
 	for i, s := range t.strs {
-		strSubs(vals, s[0], s[1], t.fold[i], add)
-		strSubs(vals, s[1], s[0], t.fold[i], add)
+		fold := i < len(t.fold) && t.fold[i]
+		strSubs(vals, s[0], s[1], fold, add)
+		strSubs(vals, s[1], s[0], fold, add)
 	}
 	return subs
 }
@@ -166,66 +180,183 @@ func strSubs(vals []any, a, b string, fold bool, add func(cmpSub)) {
 		if a == "" {
 			continue
 		}
-		ats := indexAll(s, []byte(a))
-		if fold && len(ats) == 0 {
-			ats = indexAll(bytes.ToLower(s), bytes.ToLower([]byte(a)))
-		}
-		for _, at := range ats {
-			add(cmpSub{arg: i, at: at, from: s[at : at+len(a)], to: []byte(b)})
-		}
-		if len(ats) == 0 && len(s) < len(a) && strings.HasPrefix(a, string(s)) {
+		found := strOccurrences(s, a, fold, func(at, n int) {
+			add(cmpSub{arg: i, at: at, from: bytes.Clone(s[at : at+n]), to: []byte(b)})
+		})
+		if !found && len(s) < len(a) && strings.HasPrefix(a, string(s)) {
 			// The input is a prefix of the operand: complete it.
-			add(cmpSub{arg: i, at: 0, from: s, to: []byte(a)})
+			add(cmpSub{arg: i, at: 0, from: bytes.Clone(s), to: []byte(a)})
 		}
 	}
+}
+
+// strOccurrences calls at for the first few occurrences of a in s, exact
+// ones or, with fold and none exact, case-insensitive ones, and reports
+// whether there was any. n is the occurrence's length in s, which for a
+// case-insensitive one can differ from len(a) (the Kelvin sign is 3 bytes
+// and matches "k").
+func strOccurrences(s []byte, a string, fold bool, at func(at, n int)) bool {
+	ats := indexAll(s, []byte(a))
+	for _, i := range ats {
+		at(i, len(a))
+	}
+	if len(ats) > 0 || !fold {
+		return len(ats) > 0
+	}
+	spans := indexFold(s, a)
+	for _, sp := range spans {
+		at(sp.at, sp.n)
+	}
+	return len(spans) > 0
+}
+
+// span is a match in an input: n bytes at offset at.
+type span struct{ at, n int }
+
+// maxFoldSteps bounds the rune comparisons of one indexFold call, which
+// tries every offset of an input of up to megabytes.
+const maxFoldSteps = 1 << 22
+
+// indexFold returns the first few case-insensitive occurrences of a in s,
+// with rune-by-rune folding as strings.EqualFold does it. It searches s
+// itself rather than a lowered copy: lowering changes byte lengths (invalid
+// UTF-8 becomes the 3-byte U+FFFD, the Kelvin sign becomes "k"), so offsets
+// into a copy do not point into s.
+func indexFold(s []byte, a string) []span {
+	if a == "" {
+		return nil // it would match everywhere
+	}
+	var out []span
+	steps := 0
+	for at := 0; at < len(s) && len(out) < 8 && steps < maxFoldSteps; at++ {
+		if n, ok := foldPrefix(s[at:], a, &steps); ok {
+			out = append(out, span{at, n})
+		}
+	}
+	return out
+}
+
+// foldPrefix reports whether s starts with a case-insensitive match of a,
+// and the match's length in s. It counts the runes it compares in *steps.
+func foldPrefix(s []byte, a string, steps *int) (int, bool) {
+	n := 0
+	for len(a) > 0 {
+		*steps++
+		if n >= len(s) {
+			return 0, false
+		}
+		ra, wa := utf8.DecodeRuneInString(a)
+		rs, ws := utf8.DecodeRune(s[n:])
+		if invalid(ra, wa) || invalid(rs, ws) {
+			// Invalid UTF-8 matches only the same byte (EqualFold would
+			// take any invalid byte for any other).
+			if wa != ws || a[0] != s[n] {
+				return 0, false
+			}
+		} else if !sameFoldRune(ra, rs) {
+			return 0, false
+		}
+		a, n = a[wa:], n+ws
+	}
+	return n, true
+}
+
+// invalid reports whether a decoded rune stands for an invalid byte.
+func invalid(r rune, w int) bool { return r == utf8.RuneError && w == 1 }
+
+// sameFoldRune reports whether two runes are equal under simple case
+// folding, as strings.EqualFold compares them.
+func sameFoldRune(a, b rune) bool {
+	if a == b {
+		return true
+	}
+	if a < utf8.RuneSelf && b < utf8.RuneSelf {
+		return 'A' <= a && a <= 'Z' && a+'a'-'A' == b || 'A' <= b && b <= 'Z' && b+'a'-'A' == a
+	}
+	for r := unicode.SimpleFold(a); r != a; r = unicode.SimpleFold(r) {
+		if r == b {
+			return true
+		}
+	}
+	return false
 }
 
 // applyCmp applies one random substitution to vals, reporting whether it
 // could.
 func (m *mutator) applyCmp(vals []any) bool {
-	s := m.cmp[m.r.IntN(len(m.cmp))]
-	if s.arg >= len(vals) {
+	return m.applyBounded(vals, m.cmp[m.r.IntN(len(m.cmp))])
+}
+
+// applyBounded is applySub within the mutator's length limit: a
+// substitution that would make its value longer than maxLen is undone.
+func (m *mutator) applyBounded(vals []any, s cmpSub) bool {
+	if s.arg < 0 || s.arg >= len(vals) {
 		return false
 	}
 	old := vals[s.arg]
 	if !applySub(vals, s) {
 		return false
 	}
-	if n := valuesSize(vals[s.arg : s.arg+1]); n > m.maxLen {
-		vals[s.arg] = old // the mutator's length limit holds for substitutions too
+	if byteLen(vals[s.arg]) > m.maxLen {
+		vals[s.arg] = old
 		return false
 	}
 	return true
 }
 
-// applySub applies s to vals, reporting whether it could.
+// byteLen is the length of a []byte or string value, 0 for other types.
+func byteLen(v any) int {
+	switch v := v.(type) {
+	case []byte:
+		return len(v)
+	case string:
+		return len(v)
+	}
+	return 0
+}
+
+// applySub applies s to vals, reporting whether it could: the argument
+// must exist, a whole-value replacement must have the argument's type, and
+// the bytes s replaces must be at s.at (a substitution derived from another
+// input does not apply).
 func applySub(vals []any, s cmpSub) bool {
-	if s.arg >= len(vals) {
+	if s.arg < 0 || s.arg >= len(vals) {
 		return false
 	}
 	if s.at < 0 {
+		if reflect.TypeOf(s.ival) != reflect.TypeOf(vals[s.arg]) {
+			return false
+		}
 		vals[s.arg] = s.ival
 		return true
 	}
 	switch v := vals[s.arg].(type) {
 	case []byte:
-		vals[s.arg] = replaceAt(v, s)
+		out, ok := replaceAt(v, s)
+		if ok {
+			vals[s.arg] = out
+		}
+		return ok
 	case string:
-		vals[s.arg] = string(replaceAt([]byte(v), s))
-	default:
-		return false
+		out, ok := replaceAt([]byte(v), s)
+		if ok {
+			vals[s.arg] = string(out)
+		}
+		return ok
 	}
-	return true
+	return false
 }
 
-func replaceAt(b []byte, s cmpSub) []byte {
-	if s.at+len(s.from) > len(b) {
-		return b
+// replaceAt returns a copy of b with s.from at s.at replaced by s.to, or
+// false when b does not hold s.from there.
+func replaceAt(b []byte, s cmpSub) ([]byte, bool) {
+	if s.at > len(b) || len(s.from) > len(b)-s.at || !bytes.Equal(b[s.at:s.at+len(s.from)], s.from) {
+		return nil, false
 	}
 	out := make([]byte, 0, len(b)-len(s.from)+len(s.to))
 	out = append(out, b[:s.at]...)
 	out = append(out, s.to...)
-	return append(out, b[s.at+len(s.from):]...)
+	return append(out, b[s.at+len(s.from):]...), true
 }
 
 func enc(v uint64, size int, big bool) []byte {
@@ -234,10 +365,14 @@ func enc(v uint64, size int, big bool) []byte {
 	return b
 }
 
-// indexAll returns the offsets of the first few occurrences of sub in b.
+// indexAll returns the offsets of the first few occurrences of sub in b
+// (none for an empty sub, which would occur everywhere).
 func indexAll(b, sub []byte) []int {
+	if len(sub) == 0 {
+		return nil
+	}
 	var out []int
-	for off := 0; len(out) < 8; {
+	for off := 0; len(out) < 8 && off < len(b); {
 		i := bytes.Index(b[off:], sub)
 		if i < 0 {
 			break
@@ -246,4 +381,13 @@ func indexAll(b, sub []byte) []int {
 		off += i + 1
 	}
 	return out
+}
+
+// fixUpCandidate returns a copy of vals with one random substitution of
+// subs applied (within the length limit), or false when the one drawn does
+// not apply. subs must not be empty. It is the pure part of the worker's
+// fix-up of a traced mutant.
+func (m *mutator) fixUpCandidate(vals []any, subs []cmpSub) ([]any, bool) {
+	cand := cloneValues(vals)
+	return cand, m.applyBounded(cand, subs[m.r.IntN(len(subs))])
 }

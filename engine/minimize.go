@@ -19,9 +19,13 @@ func shrink(vals []any, keep func([]any) bool) (best []any, smaller bool) {
 func shrinkUntil(vals []any, keep func([]any) bool, stop func() bool) (best []any, smaller bool) {
 	best = cloneValues(vals)
 	try := func(i int, v any) bool {
-		cand := cloneValues(best)
+		// keep gets its own copy: it runs the fuzz function, which may
+		// change a []byte argument, and the candidate it accepted must be
+		// the one it ran. (Candidate values are fresh and never changed
+		// in place, so cand may share them with best.)
+		cand := append([]any(nil), best...)
 		cand[i] = v
-		if keep(cand) {
+		if keep(cloneValues(cand)) {
 			best, smaller = cand, true
 			return true
 		}

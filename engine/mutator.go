@@ -19,7 +19,7 @@ type mutator struct {
 }
 
 func newMutator(seed uint64, maxLen int) *mutator {
-	return &mutator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), maxLen: maxLen}
+	return &mutator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), maxLen: max(maxLen, 0)}
 }
 
 var (
@@ -31,6 +31,9 @@ var (
 
 // mutate changes vals in place.
 func (m *mutator) mutate(vals []any) {
+	if len(vals) == 0 {
+		return
+	}
 	if len(m.cmp) > 0 && m.r.IntN(4) == 0 {
 		if m.applyCmp(vals) {
 			return

@@ -208,9 +208,8 @@ func (w *worker) fixUp(vals []any, m *mutator, limit int64, resp *ipc.FuzzRespon
 		if limit > 0 && resp.Execs >= limit {
 			return false
 		}
-		cand := cloneValues(vals)
-		s := subs[m.r.IntN(len(subs))]
-		if !applySub(cand, s) {
+		cand, ok := m.fixUpCandidate(vals, subs)
+		if !ok {
 			continue
 		}
 		if w.try(cand, false, resp) {
