@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# .ci/bazel.sh: the Bazel checks of the fuzzbox rules (rules/, docs/bazel.md).
+#
+# Installs, on a fresh Debian bookworm machine with only apt and the Go module
+# proxy reachable, Bazel 4.2.3 (Debian's bazel-bootstrap), rules_go v0.34.0
+# (from the Go module proxy, patched for Go >= 1.20: .ci/bazel/*.patch), a Go
+# SDK prepared for it, golang.org/x/{tools,mod,sync} with BUILD files (for nogo
+# and fuzzvet), and stub repositories for what Bazel 4 would download. Then it
+# runs, in examples/bazel (a workspace that uses @fuzzbox//rules:defs.bzl as a
+# user would), the replay, fuzzing, run, sharding and nogo checks.
+#
+# Everything is cached in $FUZZBOX_BAZEL_CACHE (default /var/cache/fuzzbox-bazel):
+# a warm run only runs Bazel. Usage: .ci/bazel.sh [install]   ("install": stop
+# after installing and writing examples/bazel/offline.bazelrc).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+CACHE=${FUZZBOX_BAZEL_CACHE:-/var/cache/fuzzbox-bazel}
+GO=${GO:-go}
+GO_VERSION=$("$GO" env GOVERSION)          # e.g. go1.26.8: the SDK Bazel builds with
+GO_VERSION=${GO_VERSION#go}
+RULES_GO_VERSION=v0.34.0                  # newest rules_go whose .bzl files load on Bazel 4.2.3
+RULES_GO_DIR=$CACHE/deps/rules_go-$RULES_GO_VERSION
+SDK_DIR=$CACHE/sdk/go$GO_VERSION
+EXAMPLE=$ROOT/examples/bazel
+T0=$(date +%s)
+step() { echo "=== [$(( $(date +%s) - T0 ))s] $*"; }
+mkdir -p "$CACHE/deps" "$CACHE/sdk"
+
+# ------------------------------------------------------------------ install
+
+install_bazel() {
+	local pkgs="bazel-bootstrap bazel-skylib bazel-platforms bazel-rules-java patch zip unzip"
+	if dpkg -s $pkgs >/dev/null 2>&1; then
+		step "bazel: Debian packages already installed"
+		return
+	fi
+	step "bazel: apt-get install $pkgs"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $pkgs >/dev/null
+}
+
+# moddir MODULE@VERSION prints the module's directory in the module cache,
+# downloading it through the Go module proxy.
+moddir() {
+	(cd "$ROOT" && GOFLAGS=-mod=mod "$GO" mod download -json "$1" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')
+}
+
+# The patches' hash names the prepared copy, so editing a patch re-prepares it.
+prepare_rules_go() {
+	local stamp
+	stamp=$(cat .ci/bazel/rules_go-v0.34.0.patch .ci/bazel/nogo-x-tools.patch | sha256sum | cut -c1-16)
+	if [ -f "$RULES_GO_DIR/.fuzzbox-$stamp" ]; then
+		step "rules_go $RULES_GO_VERSION already prepared"
+		return
+	fi
+	step "rules_go $RULES_GO_VERSION: fetch from the Go module proxy and patch"
+	local src
+	src=$(moddir github.com/bazelbuild/rules_go@$RULES_GO_VERSION)
+	rm -rf "$RULES_GO_DIR.tmp"
+	cp -r "$src" "$RULES_GO_DIR.tmp"
+	chmod -R u+w "$RULES_GO_DIR.tmp"
+	# Module zips drop exec bits.
+	find "$RULES_GO_DIR.tmp" -type f \( -name '*.sh' -o -name '*.py' \) -exec chmod +x {} +
+	# Go >= 1.20: compile -p main, GODEBUG=installgoroot=all, go.env in go_local_sdk;
+	# plus a backport of //go/config:gc_goopts (upstream since v0.36).
+	patch -s -d "$RULES_GO_DIR.tmp" -p1 <.ci/bazel/rules_go-v0.34.0.patch
+	# nogo against a current golang.org/x/tools (facts moved to internal/facts).
+	patch -s -d "$RULES_GO_DIR.tmp" -p1 <.ci/bazel/nogo-x-tools.patch
+	touch "$RULES_GO_DIR.tmp/.fuzzbox-$stamp"
+	rm -rf "$RULES_GO_DIR"
+	mv "$RULES_GO_DIR.tmp" "$RULES_GO_DIR"
+}
+
+prepare_sdk() {
+	if [ -f "$SDK_DIR/.fuzzbox-ready" ]; then
+		step "Go $GO_VERSION SDK already prepared"
+		return
+	fi
+	step "Go $GO_VERSION SDK: fetch golang.org/toolchain and prepare it for rules_go 0.34"
+	local src
+	src=$(moddir golang.org/toolchain@v0.0.1-go$GO_VERSION.linux-amd64)
+	rm -rf "$SDK_DIR.tmp"
+	cp -r "$src" "$SDK_DIR.tmp"
+	chmod -R u+w "$SDK_DIR.tmp"
+	chmod +x "$SDK_DIR.tmp"/bin/* "$SDK_DIR.tmp"/pkg/tool/linux_amd64/*
+	# rules_go 0.34 wants the standard library's .a files in GOROOT/pkg.
+	(cd "$SDK_DIR.tmp" && env -u GOFLAGS GOROOT="$SDK_DIR.tmp" GOTOOLCHAIN=local \
+		GODEBUG=installgoroot=all "$SDK_DIR.tmp/bin/go" install std)
+	# Go >= 1.25 ships no prebuilt pack; rules_go 0.34's builder runs it.
+	if [ ! -x "$SDK_DIR.tmp/pkg/tool/linux_amd64/pack" ]; then
+		(cd "$SDK_DIR.tmp" && env -u GOFLAGS GOROOT="$SDK_DIR.tmp" GOTOOLCHAIN=local \
+			"$SDK_DIR.tmp/bin/go" build -o "$SDK_DIR.tmp/pkg/tool/linux_amd64/pack" cmd/pack)
+	fi
+	touch "$SDK_DIR.tmp/.fuzzbox-ready"
+	rm -rf "$SDK_DIR"
+	mv "$SDK_DIR.tmp" "$SDK_DIR"
+}
+
+# Gazelle is only loaded (go_repository for golang.org/x/tools in the example's
+# WORKSPACE), never run: that repository is overridden with the prepared copy.
+prepare_gazelle() {
+	local dir=$CACHE/deps/bazel-gazelle-v0.26.0
+	if [ -f "$dir/.fuzzbox-ready" ]; then
+		step "bazel-gazelle v0.26.0 already prepared"
+		return
+	fi
+	step "bazel-gazelle v0.26.0: fetch from the Go module proxy"
+	local src
+	src=$(moddir github.com/bazelbuild/bazel-gazelle@v0.26.0)
+	rm -rf "$dir.tmp"
+	cp -r "$src" "$dir.tmp"
+	chmod -R u+w "$dir.tmp"
+	# Debian's bazel-skylib 1.0.3 lacks what this test-suite macro loads.
+	sed -i '/gazelle_binary_test_suite()/d; /load(":gazelle_binary_test.bzl"/d' "$dir.tmp/internal/BUILD.bazel"
+	touch "$dir.tmp/.fuzzbox-ready"
+	rm -rf "$dir"
+	mv "$dir.tmp" "$dir"
+}
+
+prepare_stubs() {
+	# Bazel 4's @bazel_tools loads @rules_cc//cc:defs.bzl; the real one is a download.
+	local d=$CACHE/deps/rules_cc
+	mkdir -p "$d/cc"
+	echo 'workspace(name = "rules_cc")' >"$d/WORKSPACE"
+	: >"$d/cc/BUILD"
+	{
+		echo '"""Offline stand-in for rules_cc: forwards to Bazel 4'"'"'s native C++ rules."""'
+		for r in cc_binary cc_import cc_library cc_proto_library cc_test cc_toolchain cc_toolchain_suite objc_library; do
+			printf '\ndef %s(**kwargs):\n    native.%s(**kwargs)\n' "$r" "$r"
+		done
+	} >"$d/cc/defs.bzl"
+	# Every test rule depends on @remote_coverage_tools (a download).
+	d=$CACHE/deps/remote_coverage_tools
+	mkdir -p "$d"
+	echo 'workspace(name = "remote_coverage_tools")' >"$d/WORKSPACE"
+	printf '#!/bin/sh\necho "bazel coverage is not available offline" >&2\nexit 1\n' >"$d/unavailable.sh"
+	chmod +x "$d/unavailable.sh"
+	cat >"$d/BUILD" <<-'EOF'
+		package(default_visibility = ["//visibility:public"])
+
+		sh_binary(name = "coverage_report_generator", srcs = ["unavailable.sh"])
+
+		sh_binary(name = "lcov_merger", srcs = ["unavailable.sh"])
+	EOF
+}
+
+# Go repositories for nogo and the fuzzvet analyzers: golang.org/x/tools (and
+# any other golang.org/x module they import) at fuzzbox's go.mod version, with BUILD files
+# written from "go list" (gazelle's naming: //go/analysis, plus a
+# :go_default_library alias that rules_go 0.34's own BUILD files use).
+prepare_go_repos() {
+	local stamp
+	stamp=$( (cat go.sum; sed -n '/^prepare_go_repos/,/^}/p' "$0") | sha256sum | cut -c1-16)
+	if [ -f "$CACHE/deps/go-repos-$stamp" ]; then
+		step "golang.org/x repositories already prepared"
+		return
+	fi
+	step "golang.org/x/tools (and what the analyzers need of golang.org/x): BUILD files from go list"
+	GOFLAGS=-mod=mod "$GO" mod download golang.org/x/tools
+	local lines
+	lines=$(GOFLAGS=-mod=mod "$GO" list -deps -f \
+		'{{if .Module}}{{.Module.Path}}|{{.Module.Dir}}|{{.ImportPath}}|{{.Dir}}|{{join .GoFiles " "}}|{{join .Imports " "}}|{{join .EmbedFiles " "}}{{end}}' \
+		./analyzers/... ./cmd/fuzzvet golang.org/x/tools/internal/facts golang.org/x/tools/go/gcexportdata | grep '^golang.org/x/')
+	local mod mdir ip dir files imports embeds repo
+	for mod in $(echo "$lines" | cut -d'|' -f1 | sort -u); do
+		repo=$(go_repo_name "$mod")
+		mdir=$(echo "$lines" | awk -F'|' -v m="$mod" '$1==m {print $2; exit}')
+		rm -rf "$CACHE/deps/$repo"
+		cp -r "$mdir" "$CACHE/deps/$repo"
+		chmod -R u+w "$CACHE/deps/$repo"
+		find "$CACHE/deps/$repo" -name 'BUILD' -o -name 'BUILD.bazel' | xargs -r rm -f
+		echo "workspace(name = \"$repo\")" >"$CACHE/deps/$repo/WORKSPACE"
+		touch "$CACHE/deps/$repo/BUILD.bazel"
+	done
+	while IFS='|' read -r mod mdir ip dir files imports embeds; do
+		repo=$(go_repo_name "$mod")
+		local rel=${ip#"$mod"/} name
+		name=${rel##*/}
+		{
+			echo 'load("@io_bazel_rules_go//go:def.bzl", "go_library")'
+			echo
+			echo 'go_library('
+			echo "    name = \"$name\","
+			echo "    srcs = [$(quote_list $files)],"
+			[ -n "$embeds" ] && echo "    embedsrcs = [$(quote_list $embeds)],"
+			echo "    importpath = \"$ip\","
+			echo '    visibility = ["//visibility:public"],'
+			echo "    deps = [$(for i in $imports; do case $i in golang.org/x/*) go_label "$i";; esac; done | paste -sd, -)],"
+			echo ')'
+			echo
+			echo "alias(name = \"go_default_library\", actual = \":$name\", visibility = [\"//visibility:public\"])"
+		} >"$CACHE/deps/$repo/$rel/BUILD.bazel"
+	done <<<"$lines"
+	rm -f "$CACHE"/deps/go-repos-*
+	touch "$CACHE/deps/go-repos-$stamp"
+}
+
+go_repo_name() { # golang.org/x/tools -> org_golang_x_tools
+	case $1 in
+	golang.org/x/*) echo "org_golang_x_${1#golang.org/x/}" ;;
+	*) echo "unknown module $1" >&2; return 1 ;;
+	esac
+}
+
+go_label() { # golang.org/x/tools/go/analysis -> "@org_golang_x_tools//go/analysis"
+	local mod
+	mod=$(echo "$1" | cut -d/ -f1-3)
+	printf '"@%s//%s"\n' "$(go_repo_name "$mod")" "${1#"$mod"/}"
+}
+
+quote_list() { local f; for f in "$@"; do printf '"%s", ' "$f"; done; }
+
+# offline.bazelrc (gitignored; imported by examples/bazel/.bazelrc) points the
+# repositories a user's WORKSPACE downloads at the prepared local copies.
+write_offline_bazelrc() {
+	local rc=$EXAMPLE/offline.bazelrc
+	cat >"$rc.tmp" <<-EOF
+		# Written by .ci/bazel.sh: offline copies of what the WORKSPACE downloads.
+		startup --output_user_root=$CACHE/bazel-root
+	EOF
+	local cmd
+	for cmd in build query fetch; do
+		cat >>"$rc.tmp" <<-EOF
+			$cmd --override_repository=io_bazel_rules_go=$RULES_GO_DIR
+			$cmd --override_repository=bazel_gazelle=$CACHE/deps/bazel-gazelle-v0.26.0
+			$cmd --override_repository=bazel_skylib=/usr/share/bazel/tools/skylib
+			$cmd --override_repository=platforms=/usr/share/bazel/tools/platforms
+			$cmd --override_repository=rules_java=/usr/share/bazel/rules/java
+			$cmd --override_repository=rules_cc=$CACHE/deps/rules_cc
+			$cmd --override_repository=remote_coverage_tools=$CACHE/deps/remote_coverage_tools
+			$cmd --override_repository=org_golang_x_tools=$CACHE/deps/org_golang_x_tools
+			$cmd --override_repository=fuzzbox=$ROOT
+			$cmd --repo_env=GOROOT=$SDK_DIR
+		EOF
+	done
+	cat >>"$rc.tmp" <<-EOF
+		build --disk_cache=$CACHE/disk-cache
+		build --repository_cache=$CACHE/repository-cache
+	EOF
+	mv "$rc.tmp" "$rc"
+}
+
+install_bazel
+prepare_rules_go
+prepare_sdk
+prepare_gazelle
+prepare_stubs
+prepare_go_repos
+write_offline_bazelrc
+step "installed: $(bazel --version 2>/dev/null || echo bazel), rules_go $RULES_GO_VERSION, Go $GO_VERSION"
+[ "${1:-}" = install ] && exit 0

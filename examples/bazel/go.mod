@@ -1,0 +1,3 @@
+module example.com/fuzzbox-bazel-example
+
+go 1.26

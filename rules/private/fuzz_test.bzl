@@ -1,0 +1,255 @@
+"""The go_fuzz_test macro: a replay test, a fuzzing binary, a fuzzing test and a run target."""
+
+load("@io_bazel_rules_go//go:def.bzl", "go_binary", "go_library", "go_test")
+load(":runner.bzl", "go_fuzz_runner", "go_fuzz_runner_test")
+load(":testmain.bzl", "go_fuzz_test_split", "go_fuzz_testmain")
+
+# Seconds per unit of a Go duration (sub-second units count as 0: rounding up happens once, below).
+_UNITS = {"ns": 0, "us": 0, "µs": 0, "ms": 0, "s": 1, "m": 60, "h": 3600}
+
+# Bazel's test timeouts, shortest first.
+_TIMEOUTS = [("short", 60), ("moderate", 300), ("long", 900), ("eternal", 3600)]
+_SIZE_TIMEOUT = {"small": "short", "medium": "moderate", "large": "long", "enormous": "eternal"}
+
+# Time a fuzzing test needs besides its budget: building nothing (Bazel did), the
+# baseline run of the corpus, minimizing a failure (-fuzzminimizetime, 60s by default)
+# and copying the outputs.
+_OVERHEAD_SECONDS = 90
+
+def _fail(name, msg):
+    fail('go_fuzz_test(name = "%s"): %s' % (name, msg))
+
+def parse_fuzztime(name, fuzztime):
+    """Returns the whole seconds of a duration fuzztime (integers and units as in Go:
+    `90s`, `1h30m`), or None for an `Nx` budget.
+
+    Fails with an exact message when fuzztime is neither."""
+    if type(fuzztime) != "string" or not fuzztime:
+        _fail(name, 'fuzztime must be a duration such as "30s" or "5m", or "Nx" executions, not %r' % (fuzztime,))
+    if fuzztime.endswith("x") and fuzztime[:-1].isdigit():
+        return None
+    total, i, n = 0, 0, len(fuzztime)
+    for _ in range(n):
+        if i >= n:
+            break
+        j = i
+        for _ in range(n):
+            if j < n and fuzztime[j].isdigit():
+                j += 1
+            else:
+                break
+        k = j
+        for _ in range(n):
+            if k < n and not fuzztime[k].isdigit():
+                k += 1
+            else:
+                break
+        num, unit = fuzztime[i:j], fuzztime[j:k]
+        if not num or unit not in _UNITS:
+            _fail(name, 'fuzztime must be a duration such as "30s" or "5m", or "Nx" executions, not %r' % (fuzztime,))
+        total += int(num) * _UNITS[unit]
+        if _UNITS[unit] == 0 and int(num) > 0:
+            total += 1
+        i = k
+    if total <= 0:
+        _fail(name, "fuzztime must be positive, not %r" % (fuzztime,))
+    return total
+
+def _timeout_for(name, fuzztime, size, timeout):
+    """The timeout (and size) of the fuzzing test: the user's, checked, or the shortest that fits."""
+    seconds = parse_fuzztime(name, fuzztime)
+    need = (seconds or 0) + _OVERHEAD_SECONDS
+    if timeout == None and size != None:
+        if size not in _SIZE_TIMEOUT:
+            _fail(name, 'size must be one of "small", "medium", "large", "enormous", not %r' % (size,))
+        timeout = _SIZE_TIMEOUT[size]
+    if timeout != None:
+        limit = [s for t, s in _TIMEOUTS if t == timeout]
+        if not limit:
+            _fail(name, 'timeout must be one of "short", "moderate", "long", "eternal", not %r' % (timeout,))
+        if seconds != None and need > limit[0]:
+            _fail(name, 'fuzztime = "%s" does not fit timeout "%s" (%ds, and fuzzing needs about %ds more for the baseline and minimization): raise the timeout or shorten fuzztime' % (fuzztime, timeout, limit[0], _OVERHEAD_SECONDS))
+        return timeout
+    if seconds == None:
+        return "long"  # an execution budget: its duration is unknown
+    for t, s in _TIMEOUTS:
+        if need <= s:
+            return t
+    _fail(name, 'fuzztime = "%s" is longer than Bazel\'s longest test timeout (eternal, 3600s) allows' % fuzztime)
+
+def _check_args(name, fuzz_args):
+    if type(fuzz_args) != "list":
+        _fail(name, "fuzz_args must be a list of fuzzbox fuzz flags, not %r" % (fuzz_args,))
+    for a in fuzz_args:
+        if type(a) != "string" or not a.startswith("-"):
+            _fail(name, 'fuzz_args must be fuzzbox fuzz flags such as "-parallel=2", not %r' % (a,))
+        flag = a.lstrip("-").split("=", 1)[0]
+        if flag.startswith("bazel.") or flag.startswith("test."):
+            _fail(name, "fuzz_args must not set %r: the rules set it" % ("-" + flag,))
+        if flag in ("fuzz", "fuzztime"):
+            _fail(name, "set %s with the %s attribute, not in fuzz_args" % ("-" + flag, flag))
+
+def _with_seed_corpus(data):
+    """data plus the package's testdata/fuzz/** files, each once."""
+    if type(data) != "list":
+        return data  # a select(): the user lists the corpus
+    seen = {d.lstrip(":"): True for d in data if type(d) == "string"}
+    corpus = native.glob(["testdata/fuzz/**"], allow_empty = True)
+    return data + [f for f in corpus if f not in seen]
+
+def _importpaths(name, embed, importpath):
+    """Import paths of the internal and external test libraries.
+
+    The internal one inherits the embedded library's (None) unless importpath is given or
+    nothing is embedded. The external one is the go command's `<import path>_test` when the
+    import path is known at load time (importpath, or an embedded go_library of this package
+    declared earlier), else a name unique to this target."""
+    internal = importpath
+    if not internal and not embed:
+        internal = "%s/%s" % (native.package_name(), name)
+    known = internal
+    if not known and len(embed) == 1 and type(embed[0]) == "string" and embed[0].startswith(":"):
+        rule = native.existing_rule(embed[0][1:])
+        if rule:
+            known = rule.get("importpath")
+    external = (known or "%s/%s" % (native.package_name(), name)) + "_test"
+    return internal, external
+
+def go_fuzz_test(
+        name,
+        srcs,
+        embed = [],
+        deps = [],
+        data = [],
+        fuzz = ".",
+        fuzztime = "30s",
+        fuzz_args = [],
+        shard_count = None,
+        size = None,
+        timeout = None,
+        gotags = [],
+        tags = [],
+        visibility = None,
+        **kwargs):
+    """Declares the Bazel targets of a Go package's fuzz tests.
+
+    `name` is a go_test (every test, and every `f.Add` seed and `testdata/fuzz/FuzzX` file,
+    replayed as `go test` does). `name_fuzz` is a test that fuzzes for `fuzztime` with the
+    fuzzbox engine and fails when it finds a bug. `name_run` fuzzes under `bazel run` and
+    writes reproducers into the source tree. `name_bin` is the fuzzing binary they run.
+
+    Args:
+      name: name of the replay test; the other targets add `_fuzz`, `_run`, `_bin`.
+      srcs: the test's Go sources (`*_test.go`, internal and external), as for go_test.
+      embed: the go_library under test (as for go_test).
+      deps: other Go libraries the tests import.
+      data: files the tests read; `testdata/fuzz/**` of the package is added.
+      fuzz: regexp of the fuzz tests the `_fuzz` and `_run` targets fuzz (`-fuzz`); default every one.
+      fuzztime: fuzzing budget of `_fuzz` and `_run` (`-fuzztime`): `30s`, `5m`, or `Nx` executions.
+      fuzz_args: more `fuzzbox fuzz` flags for `_fuzz` and `_run`, such as `["-parallel=2"]`.
+      shard_count: shards of `_fuzz`: several fuzz tests are spread over them; a single fuzz
+        test runs one independent campaign per shard.
+      size: size of `_fuzz`; default: from the timeout.
+      timeout: timeout of `_fuzz`; default: the shortest that fits `fuzztime`.
+      gotags: build tags for the replay test and the fuzzing binary (which adds `fuzzbox`).
+      tags: tags of every target (`_run` and `_bin` are also `manual`).
+      visibility: visibility of the replay and fuzzing tests.
+      **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...).
+    """
+    if not srcs:
+        _fail(name, "srcs must list the test's _test.go files")
+    if not embed and type(srcs) == "list" and all([type(s) == "string" and s.endswith("_test.go") for s in srcs]):
+        _fail(name, "embed must name the go_library under test: it is the package the fuzzing binary instruments")
+    if type(fuzz) != "string" or not fuzz:
+        _fail(name, "fuzz must be a non-empty regexp of fuzz test names, not %r" % (fuzz,))
+    _check_args(name, fuzz_args)
+    if shard_count != None and (type(shard_count) != "int" or shard_count < 1):
+        _fail(name, "shard_count must be a positive integer, not %r" % (shard_count,))
+    for unsupported in ("cgo", "race", "msan", "linkmode", "goos", "goarch", "pure"):
+        if kwargs.get(unsupported) not in (None, "auto", False):
+            _fail(name, "%s is not supported by fuzzing targets yet; declare a plain go_test for it" % unsupported)
+    fuzz_timeout = _timeout_for(name, fuzztime, size, timeout)
+    data = _with_seed_corpus(data)
+    testonly = kwargs.pop("testonly", True)
+    internal_importpath, external_importpath = _importpaths(name, embed, kwargs.get("importpath"))
+
+    go_test(
+        name = name,
+        srcs = srcs,
+        embed = embed,
+        deps = deps,
+        data = data,
+        gotags = gotags,
+        tags = tags,
+        visibility = visibility,
+        **kwargs
+    )
+
+    hidden = tags + ["manual"]
+    go_fuzz_test_split(name = name + "_split", srcs = srcs, tags = hidden, testonly = testonly, visibility = ["//visibility:private"])
+    native.filegroup(name = name + "_internal_srcs", srcs = [name + "_split"], output_group = "internal", tags = hidden, testonly = testonly, visibility = ["//visibility:private"])
+    native.filegroup(name = name + "_external_srcs", srcs = [name + "_split"], output_group = "external", tags = hidden, testonly = testonly, visibility = ["//visibility:private"])
+
+    # The package under test with its own test files, instrumented like cmd/go does
+    # for the package it fuzzes. Its import path is the embedded library's (or importpath).
+    go_library(
+        name = name + "_internal",
+        srcs = [name + "_internal_srcs"],
+        embed = embed,
+        deps = deps,
+        importpath = internal_importpath,
+        gc_goopts = ["-d=libfuzzer"],
+        testonly = testonly,
+        tags = hidden,
+        visibility = ["//visibility:private"],
+    )
+    go_library(
+        name = name + "_external",
+        srcs = [name + "_external_srcs"],
+        importpath = external_importpath,
+        deps = [name + "_internal"] + [d for d in deps if d not in embed],
+        testonly = testonly,
+        tags = hidden,
+        visibility = ["//visibility:private"],
+    )
+    go_fuzz_testmain(
+        name = name + "_testmain",
+        srcs = srcs,
+        internal = name + "_internal",
+        external = name + "_external",
+        testonly = testonly,
+        tags = hidden,
+        visibility = ["//visibility:private"],
+    )
+    go_binary(
+        name = name + "_bin",
+        srcs = [name + "_testmain"],
+        deps = [
+            name + "_internal",
+            name + "_external",
+            Label("//engine/fuzzmain"),
+        ],
+        gotags = gotags + ["fuzzbox"],
+        testonly = testonly,
+        tags = hidden,
+        visibility = visibility,
+    )
+    runner = dict(
+        binary = name + "_bin",
+        testmain = name + "_testmain",
+        data = data,
+        fuzz = fuzz,
+        fuzztime = fuzztime,
+        fuzz_args = fuzz_args,
+        testonly = testonly,
+    )
+    go_fuzz_runner_test(
+        name = name + "_fuzz",
+        shard_count = shard_count,
+        size = size,
+        timeout = fuzz_timeout,
+        tags = tags,
+        visibility = visibility,
+        **runner
+    )
+    go_fuzz_runner(name = name + "_run", tags = hidden, visibility = visibility, **runner)
