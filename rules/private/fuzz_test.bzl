@@ -207,6 +207,8 @@ def go_fuzz_test(
         name = name + "_external",
         srcs = [name + "_external_srcs"],
         importpath = external_importpath,
+        # Instrumented too: the package's small functions are inlined into it.
+        gc_goopts = ["-d=libfuzzer"],
         deps = [name + "_internal"] + [d for d in deps if d not in embed],
         testonly = testonly,
         tags = hidden,
@@ -237,7 +239,8 @@ def go_fuzz_test(
     runner = dict(
         binary = name + "_bin",
         testmain = name + "_testmain",
-        data = data,
+        # The package's Go files: the driver's dictionary of their literals.
+        data = data + [f for f in native.glob(["*.go"], allow_empty = True) if f not in data],
         fuzz = fuzz,
         fuzztime = fuzztime,
         fuzz_args = fuzz_args,

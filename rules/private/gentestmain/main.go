@@ -85,6 +85,8 @@ func split(internalDir, externalDir string, srcs []string) error {
 			own, other = externalDir, internalDir
 		}
 		base := filepath.Base(src)
+		// A line directive keeps the original file's name in positions (stack traces, vet).
+		data = append([]byte(fmt.Sprintf("//line %s:1\n", filepath.ToSlash(src))), data...)
 		if err := os.WriteFile(filepath.Join(own, base), data, 0o666); err != nil {
 			return err
 		}
