@@ -25,14 +25,17 @@ type layerRule struct {
 
 var layers = []layerRule{
 	{"corpus", nil},
+	{"event", nil},
 	{"engine/ipc", nil},
 	{"engine/instrument", nil},
-	{"engine", []string{"corpus", "engine/ipc", "engine/instrument"}},
-	{"engine/fuzzmain", []string{"engine", "corpus", "engine/ipc", "engine/instrument"}},
+	{"engine", []string{"corpus", "event", "engine/ipc", "engine/instrument"}},
+	{"engine/fuzzmain", []string{"engine", "corpus", "event", "engine/ipc", "engine/instrument"}},
 	{".", nil}, // the embedded runtime source
 	{"engine/build", []string{"."}},
+	// The driver runs fuzzing binaries; it never links the engine itself.
+	{"driver", []string{"corpus", "event", "engine/ipc", "engine/build", "."}},
 	{"analyzers/...", []string{"analyzers/...", "corpus", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
-	{"lsp/...", []string{"lsp/...", "corpus", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
+	{"lsp/...", []string{"lsp/...", "corpus", "event", "driver", "engine/build", "engine/ipc", ".", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 }
 
 // instrumentImports is the frozen import set of engine/instrument.
@@ -89,23 +92,30 @@ func allowed(pats []string, d string) bool {
 	return false
 }
 
+// TestLayering checks the module's packages as built normally and with the
+// fuzzbox build tag, which fuzzing binaries are built with (it adds the
+// comparison hooks of engine/instrument that every target links).
 func TestLayering(t *testing.T) {
-	out, err := exec.Command("go", "list", "-e", "-f", "{{.ImportPath}}|{{join .Deps \" \"}}|{{join .Imports \" \"}}", "./...").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	deps, imports := map[string][]string{}, map[string][]string{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		f := strings.Split(sc.Text(), "|")
-		deps[f[0]] = strings.Fields(f[1])
-		imports[f[0]] = strings.Fields(f[2])
-	}
-	if _, ok := deps[module+"/corpus"]; !ok {
-		t.Fatalf("go list did not report %s/corpus; output:\n%s", module, out)
-	}
-	for _, msg := range checkLayers(deps, imports) {
-		t.Error(msg)
+	for _, tags := range []string{"", "fuzzbox"} {
+		t.Run("tags="+tags, func(t *testing.T) {
+			out, err := exec.Command("go", "list", "-e", "-tags="+tags, "-f", "{{.ImportPath}}|{{join .Deps \" \"}}|{{join .Imports \" \"}}", "./...").Output()
+			if err != nil {
+				t.Fatalf("go list: %v", err)
+			}
+			deps, imports := map[string][]string{}, map[string][]string{}
+			sc := bufio.NewScanner(bytes.NewReader(out))
+			for sc.Scan() {
+				f := strings.Split(sc.Text(), "|")
+				deps[f[0]] = strings.Fields(f[1])
+				imports[f[0]] = strings.Fields(f[2])
+			}
+			if _, ok := deps[module+"/corpus"]; !ok {
+				t.Fatalf("go list did not report %s/corpus; output:\n%s", module, out)
+			}
+			for _, msg := range checkLayers(deps, imports) {
+				t.Error(msg)
+			}
+		})
 	}
 }
 

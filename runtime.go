@@ -1,6 +1,6 @@
 // Package fuzzbox carries the source of fuzzbox's runtime packages: the code
 // linked into every fuzzing binary (engine, engine/fuzzmain, engine/ipc,
-// engine/instrument and corpus, all standard-library-only).
+// engine/instrument, corpus and event, all standard-library-only).
 //
 // A user's module does not depend on fuzzbox, so "fuzzbox fuzz" cannot import
 // these packages from the module cache. Instead the fuzzbox binary embeds their
@@ -22,7 +22,7 @@ import (
 // runtimeFiles holds the runtime packages' .go files. The patterns match
 // *_test.go files too; RuntimeHash and the extraction in engine/build skip them.
 //
-//go:embed engine/*.go engine/fuzzmain/*.go engine/ipc/*.go engine/instrument/*.go corpus/*.go
+//go:embed engine/*.go engine/fuzzmain/*.go engine/ipc/*.go engine/instrument/*.go corpus/*.go event/*.go
 var runtimeFiles embed.FS
 
 // RuntimeFS returns the embedded runtime source, with paths relative to the

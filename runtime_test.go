@@ -2,6 +2,9 @@ package fuzzbox_test
 
 import (
 	"io/fs"
+	"maps"
+	"os/exec"
+	"strings"
 	"regexp"
 	"testing"
 
@@ -27,13 +30,25 @@ func TestRuntimeFS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, dir := range []string{"engine", "engine/fuzzmain", "engine/ipc", "engine/instrument", "corpus"} {
-		if !dirs[dir] {
-			t.Errorf("no runtime source from %s; have %v", dir, dirs)
+	// The runtime is exactly engine/fuzzmain and the module's packages it
+	// depends on, with or without the fuzzbox build tag.
+	want := map[string]bool{}
+	for _, tags := range []string{"", "fuzzbox"} {
+		out, err := exec.Command("go", "list", "-tags="+tags, "-deps", "-f", "{{.ImportPath}}", "./engine/fuzzmain").Output()
+		if err != nil {
+			t.Fatalf("go list: %v", err)
+		}
+		for _, p := range strings.Fields(string(out)) {
+			if rel, ok := strings.CutPrefix(p, "github.com/fuzzbox/fuzzbox/"); ok {
+				want[rel] = true
+			}
 		}
 	}
-	if len(dirs) != 5 {
-		t.Errorf("runtime source from %d directories, want 5: %v", len(dirs), dirs)
+	if len(want) < 5 {
+		t.Fatalf("go list found only %v", want)
+	}
+	if !maps.Equal(dirs, want) {
+		t.Errorf("runtime source from %v, want the packages engine/fuzzmain depends on: %v", dirs, want)
 	}
 }
 

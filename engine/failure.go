@@ -52,6 +52,10 @@ type failure struct {
 	msg  string // message as the testing package or the process printed it
 	vals []any  // the failing input (minimized when possible)
 	path string // the input's existing file when it is a testdata seed; "" to write a reproducer
+
+	reruns     int    // re-runs in fresh workers
+	reproduced int    // re-runs that failed the same way
+	minimized  string // "yes", "no", or "" when not attempted
 }
 
 // crashError is what Coordinate returns for a failure. The testing package

@@ -4,6 +4,8 @@ import (
 	"io"
 	"reflect"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 // Options configure one fuzzing run of one target. The zero value of each
@@ -30,7 +32,13 @@ type Options struct {
 	Timeout    time.Duration // per-input hang limit; 0 means 10s
 	RSSLimitMB int           // per-worker resident memory limit in MiB; 0 means no limit
 
+	Package string // import path of the package under test; its own failures are never taken for fuzzbox's
+
 	KeepGoing bool // continue after a failure, writing one reproducer per unique failure
+	KeepFlaky bool // write a reproducer for a failure that did not fail again in a fresh worker
+
+	Schedule string // corpus schedule: "" or ScheduleRoundRobin, or SchedulePower
+	NoCmp    bool   // turn comparison tracing off (the benchmark's ablation)
 
 	// DictFile names a dictionary in the AFL/libFuzzer format; "" means
 	// none. The file <CorpusDir>.dict (testdata/fuzz/<Target>.dict), if it
@@ -55,4 +63,10 @@ type Seed struct {
 	Values []any  // decoded values; nil to decode Data
 }
 
-const defaultTimeout = 10 * time.Second
+// Corpus schedules (docs/engine.md).
+const (
+	ScheduleRoundRobin = "roundrobin" // each entry in turn, as go test -fuzz does
+	SchedulePower      = "power"      // weighted by the coverage an entry's calls found, its size and speed
+)
+
+const defaultTimeout = ipc.DefaultTimeout

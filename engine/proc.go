@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -35,7 +36,7 @@ type proc struct {
 // valueCap is the shared-memory room for one encoded input.
 const valueCap = 4 << 20
 
-func startProc(name string, args []string, covLen int, timeout time.Duration, rssLimitMB int) (*proc, error) {
+func startProc(name string, args, env []string, covLen int, timeout time.Duration, rssLimitMB int) (*proc, error) {
 	mem, err := ipc.CreateMem(valueCap, covLen)
 	if err != nil {
 		return nil, err
@@ -56,7 +57,7 @@ func startProc(name string, args []string, covLen int, timeout time.Duration, rs
 	p.cmd = exec.Command(name, args...)
 	p.cmd.ExtraFiles = []*os.File{inR, outW, mem.File()} // ipc.FdIn, FdOut, FdMem
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
-	p.cmd.Env = workerEnv(rssLimitMB)
+	p.cmd.Env = append(workerEnv(rssLimitMB), env...)
 	setWorkerAttr(p.cmd)
 	err = p.cmd.Start()
 	inR.Close()
@@ -175,7 +176,10 @@ func (p *proc) killedFromOutside() bool {
 // errDied is returned by call when the worker died; death describes it.
 var errDied = errors.New("engine: worker died")
 
-// call sends c and reads the response into resp.
+// call sends c and reads the response into resp. It returns errDied when
+// the worker died (the pipe closed, possibly in the middle of a message),
+// and an error wrapping errProtocol when the worker wrote something that is
+// not a response; the worker is then killed.
 func (p *proc) call(c ipc.Call, resp any) error {
 	p.busy.Store(true)
 	defer p.busy.Store(false)
@@ -183,7 +187,11 @@ func (p *proc) call(c ipc.Call, resp any) error {
 		return p.waitDeath()
 	}
 	if err := p.conn.Recv(resp); err != nil {
-		return p.waitDeath()
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return p.waitDeath()
+		}
+		p.kill("protocol", syscall.SIGKILL)
+		return fmt.Errorf("%w: %v", errProtocol, err)
 	}
 	return nil
 }

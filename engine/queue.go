@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math/rand/v2"
-	"os"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -44,7 +43,7 @@ func (e *entry) picked(found bool) {
 // Two schedules are implemented. Round robin (native's) is the default: on
 // fuzzbox's benchmark it found the planted bugs as often and sooner than
 // the power schedule (docs/engine.md has the numbers), which
-// FUZZBOX_SCHEDULE=power selects: an entry's weight grows with the coverage
+// Options.Schedule = SchedulePower selects: an entry's weight grows with the coverage
 // its calls found and shrinks with the calls already spent on it, its size
 // and its execution time.
 type queue struct {
@@ -53,12 +52,8 @@ type queue struct {
 	next       int
 }
 
-// cmpGuidance turns comparison tracing on. FUZZBOX_NOCMP=1 turns it off,
-// for the benchmark's ablation runs (docs/engine.md).
-var cmpGuidance = os.Getenv("FUZZBOX_NOCMP") == ""
-
-func newQueue() *queue {
-	return &queue{roundRobin: os.Getenv("FUZZBOX_SCHEDULE") != "power"}
+func newQueue(power bool) *queue {
+	return &queue{roundRobin: !power}
 }
 
 func (q *queue) len() int { return len(q.entries) }

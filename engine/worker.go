@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/instrument"
@@ -85,22 +87,56 @@ func (w *worker) serve(ctx context.Context) error {
 			}
 			return err
 		}
-		var resp any
-		switch {
-		case c.Fuzz != nil:
-			resp = w.fuzz(c.Fuzz)
-		case c.Run != nil:
-			resp = w.run(c.Run)
-		case c.Minimize != nil:
-			resp = w.minimize(c.Minimize)
-		default:
-			return errors.New("engine: worker received an empty call")
+		resp, err := w.handle(c)
+		if err != nil {
+			return err
 		}
 		if err := w.conn.Send(resp); err != nil {
 			return err
 		}
 	}
 	return ctx.Err()
+}
+
+// testHookFuzzCall, when set (by the engine's own tests only), runs at the
+// start of every fuzz call: it lets a test make the worker's own code panic.
+var testHookFuzzCall func()
+
+// handle serves one call. A panic in the worker's own code (the mutator,
+// comparison substitutions, decoding: never the fuzz function, which the
+// testing package runs on a goroutine of its own) is answered with an
+// InternalErr, so that the coordinator never takes it for the input's.
+func (w *worker) handle(c ipc.Call) (resp any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			execState.trace = false
+			msg := fmt.Sprintf("panic in the worker: %v\n%s", r, debug.Stack())
+			resp = internalResponse(c, msg)
+		}
+	}()
+	switch {
+	case c.Fuzz != nil:
+		if testHookFuzzCall != nil {
+			testHookFuzzCall()
+		}
+		return w.fuzz(c.Fuzz), nil
+	case c.Run != nil:
+		return w.run(c.Run), nil
+	case c.Minimize != nil:
+		return w.minimize(c.Minimize), nil
+	}
+	return nil, errors.New("engine: worker received an empty call")
+}
+
+// internalResponse is the response to c that reports an internal error.
+func internalResponse(c ipc.Call, msg string) any {
+	switch {
+	case c.Fuzz != nil:
+		return ipc.FuzzResponse{InternalErr: msg}
+	case c.Run != nil:
+		return ipc.RunResponse{InternalErr: msg}
+	}
+	return ipc.MinimizeResponse{InternalErr: msg}
 }
 
 // exec writes vals to shared memory and runs them once.

@@ -2,9 +2,7 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
-	"regexp"
 )
 
 // corpusMinimize implements fuzzbox corpus minimize: it runs a target's
@@ -17,16 +15,10 @@ func corpusMinimize(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr
 	if code, ok := parseFlags(fs, args, 0, stdout, stderr); !ok {
 		return code
 	}
-	if f.fuzz == "" {
-		return corpusUsageError(stderr, "minimize: -fuzz is required")
+	cfg, err := f.config(stderr)
+	if err != nil {
+		return corpusUsageError(stderr, "minimize: "+err.Error())
 	}
-	if _, err := regexp.Compile(f.fuzz); err != nil {
-		return corpusUsageError(stderr, fmt.Sprintf("minimize: -fuzz: %v", err))
-	}
-	pkgs := fs.Args()
-	if len(pkgs) == 0 {
-		pkgs = []string{"."}
-	}
-	r := &fuzzRun{flags: f, pkgs: pkgs, pruneOnly: true, stdout: stdout, stderr: stderr}
-	return r.run()
+	cfg.PruneOnly = true
+	return fuzzMain(cfg, fs.Args(), f.json, stdout, stderr)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/engine"
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 // corpusEntry must be identical to testing's unexported corpusEntry alias
@@ -28,15 +29,19 @@ type corpusEntry = struct {
 	IsSeed     bool
 }
 
-// fuzzbox's own flags, next to the testing package's. The fuzzbox command
-// sets them; a user running the binary by hand may too.
+// fuzzbox's own flags, next to the testing package's (names and defaults in
+// engine/ipc/flags.go, the driver's side of the contract). The driver sets
+// them; a user running the binary by hand may too.
 var (
-	flagTimeout   = flag.Duration("fuzzbox.timeout", 10*time.Second, "fail an input that runs longer than this (hang)")
-	flagRSSLimit  = flag.Int("fuzzbox.rss_limit_mb", 2048, "fail an input that makes a worker's resident memory exceed this many MiB (0: no limit)")
-	flagEventsFD  = flag.Int("fuzzbox.events_fd", -1, "write the JSON event stream to this inherited file descriptor")
-	flagKeepGoing = flag.Bool("fuzzbox.keepgoing", false, "keep fuzzing after a failure; write one reproducer per unique failure")
-	flagDict      = flag.String("fuzzbox.dict", "", "dictionary file (AFL/libFuzzer format) for the mutator")
-	flagPruneOnly = flag.Bool("fuzzbox.prune_only", false, "run the corpus, delete redundant generated-corpus entries, and stop without fuzzing")
+	flagTimeout   = flag.Duration(ipc.FlagTimeout, ipc.DefaultTimeout, "fail an input that runs longer than this (hang)")
+	flagRSSLimit  = flag.Int(ipc.FlagRSSLimit, ipc.DefaultRSSLimitMB, "fail an input that makes a worker's resident memory exceed this many MiB (0: no limit)")
+	flagEventsFD  = flag.Int(ipc.FlagEventsFD, -1, "write the JSON event stream to this inherited file descriptor")
+	flagKeepGoing = flag.Bool(ipc.FlagKeepGoing, false, "keep fuzzing after a failure; write one reproducer per unique failure")
+	flagKeepFlaky = flag.Bool(ipc.FlagKeepFlaky, false, "write a reproducer for a failure that did not fail again in a fresh worker")
+	flagDict      = flag.String(ipc.FlagDict, "", "dictionary file (AFL/libFuzzer format) for the mutator")
+	flagPruneOnly = flag.Bool(ipc.FlagPruneOnly, false, "run the corpus, delete redundant generated-corpus entries, and stop without fuzzing")
+	flagSchedule  = flag.String(ipc.FlagSchedule, engine.ScheduleRoundRobin, "corpus schedule: roundrobin or power")
+	flagNoCmp     = flag.Bool(ipc.FlagNoCmp, false, "turn comparison tracing off (ablation)")
 )
 
 // deps implements the testing package's testDeps interface.
@@ -118,8 +123,12 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		CacheDir:         cacheDir,
 		Timeout:          *flagTimeout,
 		RSSLimitMB:       *flagRSSLimit,
+		Package:          d.importPath,
 		KeepGoing:        *flagKeepGoing,
+		KeepFlaky:        *flagKeepFlaky,
 		PruneOnly:        *flagPruneOnly,
+		Schedule:         *flagSchedule,
+		NoCmp:            *flagNoCmp,
 	}
 	for _, s := range seeds {
 		opts.Seeds = append(opts.Seeds, engine.Seed{Path: s.Path, Data: s.Data, Values: s.Values})
@@ -142,9 +151,19 @@ func (d *deps) setupIO(opts *engine.Options) error {
 	return nil
 }
 
-// RunFuzzWorker implements testDeps: it serves the coordinator.
+// RunFuzzWorker implements testDeps: it serves the coordinator. A worker
+// that cannot go on (a protocol error, a broken pipe) exits with
+// ipc.WorkerExitCode, which the coordinator reports as fuzzbox's internal
+// error rather than as the input's failure: returning the error would make
+// the testing package fail the test, and its exit code would look like the
+// input's. This is the worker process's main; nothing else runs after it.
 func (d *deps) RunFuzzWorker(fn func(corpusEntry) error) error {
-	return engine.RunWorker(context.Background(), func(vals []any) error {
+	err := engine.RunWorker(context.Background(), func(vals []any) error {
 		return fn(corpusEntry{Values: vals})
 	})
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fuzzbox: internal error in the worker (a fuzzbox bug): %v\n", err)
+		os.Exit(ipc.WorkerExitCode)
+	}
+	return nil
 }

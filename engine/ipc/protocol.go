@@ -11,9 +11,11 @@ const (
 )
 
 // WorkerExitCode is the exit code of a worker that stops because of a protocol
-// or internal error rather than because of the input. The coordinator does not
-// report such an exit as a failure of the input. Keep in sync with nothing
-// else: the testing package does not know it.
+// or internal error rather than because of the input: engine/fuzzmain exits
+// with it when engine.RunWorker returns an error. The coordinator reports such
+// an exit as an internal error of fuzzbox (an internal_error event), never as a
+// failure of the input, and replaces the worker. The testing package does not
+// know this code; nothing else needs to be kept in sync with it.
 const WorkerExitCode = 70
 
 // Call is the envelope of one request from the coordinator to a worker.

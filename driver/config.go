@@ -1,0 +1,199 @@
+package driver
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+)
+
+// Config configures a run. Its fields are fuzzbox fuzz's flags; the zero
+// value of each is valid unless its comment says otherwise.
+type Config struct {
+	Fuzz         string        // regexp of the fuzz tests to fuzz; required
+	FuzzTime     string        // duration, or Nx executions over all workers; "" runs until the context is cancelled
+	MinimizeTime string        // duration or Nx to minimize a failing input; "" means 60s, "0x" turns minimization off
+	Parallel     int           // worker processes; 0 means GOMAXPROCS
+	Run          string        // -test.run for the tests run before fuzzing; "" means all with one fuzz test, none with several
+	Race         bool          // build with the race detector
+	Tags         string        // build tags, comma-separated
+	Verbose      bool          // -test.v
+	Timeout      time.Duration // per-input hang limit; 0 means 10s
+	RSSLimitMB   int           // per-worker memory limit in MiB; 0 means 2048, negative means no limit
+	CacheDir     string        // generated corpus; "" means DefaultCacheDir of the package
+	KeepGoing    bool          // go on after a failure, one reproducer per unique failure
+	KeepFlaky    bool          // write a reproducer for a failure that did not fail again in a fresh worker
+	Dict         string        // dictionary file in the AFL/libFuzzer format; "" means none
+
+	Schedule     string // corpus schedule: "" (round robin) or "power"
+	NoCmp        bool   // no comparison guidance (benchmark ablation)
+	NoSourceDict bool   // no dictionary of the package's literals (benchmark ablation)
+
+	// PruneOnly runs each target's corpus without fuzzing and deletes the
+	// generated entries that add no coverage (fuzzbox corpus minimize).
+	PruneOnly bool
+
+	// Binary is a fuzzing binary built elsewhere (a test binary linked with
+	// fuzzbox's test main, e.g. by the Bazel rules): nothing is built, and
+	// the one pattern given to Fuzz or Resolve is the package's directory.
+	Binary string
+	// ImportPath names Binary's package in events and the default cache
+	// directory; "" asks the go command in the package directory, and falls
+	// back to the directory's path.
+	ImportPath string
+
+	// Dir is the directory relative patterns are resolved in and the go
+	// command runs in; "" means the current directory.
+	Dir string
+	// Fuzzbox is the fuzzbox executable the build runs as its -toolexec
+	// ("fuzzbox toolexec"); "" means this executable, which must then
+	// dispatch that subcommand (the fuzzbox command does).
+	Fuzzbox string
+	// Stderr receives the go command's build errors and the fuzzing
+	// binary's standard error; nil means os.Stderr.
+	Stderr io.Writer
+}
+
+var nxRE = regexp.MustCompile(`^[0-9]+x$`)
+
+// Check validates the configuration, returning a one-line reason.
+func (c *Config) Check() error {
+	if c.Fuzz == "" {
+		return errors.New("-fuzz is required")
+	}
+	if _, err := regexp.Compile(c.Fuzz); err != nil {
+		return fmt.Errorf("-fuzz: %v", err)
+	}
+	for name, v := range map[string]string{"-fuzztime": c.FuzzTime, "-fuzzminimizetime": c.MinimizeTime} {
+		if v == "" || nxRE.MatchString(v) {
+			continue
+		}
+		if d, err := time.ParseDuration(v); err != nil || d < 0 {
+			return fmt.Errorf("%s: %q is neither a duration nor Nx", name, v)
+		}
+	}
+	switch {
+	case c.Parallel < 0:
+		return errors.New("-parallel must be >= 0")
+	case c.Timeout < 0:
+		return errors.New("-timeout must be > 0")
+	case c.Schedule != "" && c.Schedule != "roundrobin" && c.Schedule != "power":
+		return fmt.Errorf("-schedule: %q is neither roundrobin nor power", c.Schedule)
+	}
+	if c.Binary != "" {
+		if fi, err := os.Stat(c.Binary); err != nil || fi.IsDir() {
+			return fmt.Errorf("-bin: %s is not a file", c.Binary)
+		}
+	}
+	return nil
+}
+
+func (c *Config) stderr() io.Writer {
+	if c.Stderr == nil {
+		return os.Stderr
+	}
+	return c.Stderr
+}
+
+// DefaultCacheDir is the generated corpus directory of a package when
+// Config.CacheDir is empty: <user cache dir>/fuzzbox/fuzz/<import path>.
+// The fuzz test's entries are in its subdirectory FuzzX.
+func DefaultCacheDir(importPath string) (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache directory given and no user cache dir: %w", err)
+	}
+	return filepath.Join(dir, "fuzzbox", "fuzz", filepath.FromSlash(importPath)), nil
+}
+
+// cacheDir returns the absolute generated-corpus directory for t.
+func (c *Config) cacheDir(t Target) (string, error) {
+	dir := c.CacheDir
+	if dir == "" {
+		var err error
+		if dir, err = DefaultCacheDir(t.Package); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Abs(dir)
+}
+
+// childArgs returns the fuzzing binary's arguments for one turn of t with
+// the given -test.fuzztime value ("" for none); multi says several targets
+// share the run.
+func (c *Config) childArgs(t Target, fuzztime string, multi bool) ([]string, error) {
+	cache, err := c.cacheDir(t)
+	if err != nil {
+		return nil, err
+	}
+	rss := c.RSSLimitMB
+	switch {
+	case rss == 0:
+		rss = ipc.DefaultRSSLimitMB
+	case rss < 0:
+		rss = 0
+	}
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = ipc.DefaultTimeout
+	}
+	args := []string{
+		"-test.fuzz=^" + regexp.QuoteMeta(t.Name) + "$", "-test.fuzzcachedir=" + cache, "-test.timeout=0",
+		"-test.fuzzminimizetime=" + orDefault(c.MinimizeTime, "60s"),
+		flagArg(ipc.FlagTimeout, timeout.String()), flagArg(ipc.FlagRSSLimit, strconv.Itoa(rss)),
+		flagArg(ipc.FlagEventsFD, strconv.Itoa(ipc.EventsFD)),
+	}
+	if fuzztime != "" {
+		args = append(args, "-test.fuzztime="+fuzztime)
+	}
+	if c.Parallel > 0 {
+		args = append(args, "-test.parallel="+strconv.Itoa(c.Parallel))
+	}
+	return append(args, c.optionalArgs(t, multi)...), nil
+}
+
+// optionalArgs returns the flags that are set only when asked for.
+func (c *Config) optionalArgs(t Target, multi bool) []string {
+	var args []string
+	switch {
+	case c.PruneOnly:
+		args = append(args, "-test.run=^$", flagArg(ipc.FlagPruneOnly, "true"))
+	case c.Run != "":
+		args = append(args, "-test.run="+c.Run)
+	case multi:
+		// Tests run once per turn otherwise, and a reproducer found for one
+		// target would fail every later turn of the package's other targets.
+		args = append(args, "-test.run=^$")
+	}
+	for _, b := range []struct {
+		on   bool
+		flag string
+	}{{c.Verbose, "test.v"}, {c.KeepGoing, ipc.FlagKeepGoing}, {c.KeepFlaky, ipc.FlagKeepFlaky}, {c.NoCmp, ipc.FlagNoCmp}} {
+		if b.on {
+			args = append(args, flagArg(b.flag, "true"))
+		}
+	}
+	if c.Schedule != "" {
+		args = append(args, flagArg(ipc.FlagSchedule, c.Schedule))
+	}
+	if t.dict != "" {
+		args = append(args, flagArg(ipc.FlagDict, t.dict))
+	}
+	return args
+}
+
+func flagArg(name, value string) string { return "-" + name + "=" + value }
+
+func orDefault(v, def string) string {
+	if strings.TrimSpace(v) == "" {
+		return def
+	}
+	return v
+}

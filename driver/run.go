@@ -1,0 +1,187 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// Exit codes of a run, as the fuzzbox command exits with them.
+const (
+	ExitOK      = 0 // nothing found
+	ExitFailure = 1 // a failure was found (or the package's tests failed)
+	ExitError   = 2 // a usage, build or internal error
+)
+
+// Result is what a run came to.
+type Result struct {
+	ExitCode int            // ExitOK, ExitFailure or ExitError
+	Err      error          // with ExitError: why (also in the exit event)
+	Targets  []TargetResult // one per target, in the order they ran
+}
+
+// TargetResult is what one target's turns came to.
+type TargetResult struct {
+	Target
+	Execs    int64         // executions over all turns
+	Failures []event.Event // the failure events (without duplicates)
+	Flaky    []event.Event // the flaky events
+	Internal []event.Event // the internal_error events
+	Err      string        // why the target could not run ("" = it ran)
+	ExitCode int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
+}
+
+// A Handler receives the events of a run, from several goroutines but one
+// at a time.
+type Handler func(event.Event)
+
+// Fuzz resolves the fuzz tests cfg and patterns select (building them into
+// a temporary directory it removes), fuzzes them with Run, and reports the
+// build and exit events around Run's. Cancelling ctx stops the run as
+// Ctrl-C does: each fuzzing binary gets SIGINT and 5 s to write what it
+// found, then is killed (its workers die with it).
+func Fuzz(ctx context.Context, cfg Config, patterns []string, h Handler) Result {
+	s := newStream(h)
+	if len(patterns) == 0 {
+		patterns = []string{"."}
+	}
+	s.emit(event.Event{Type: event.Build, Package: strings.Join(patterns, " ")})
+	res := func() Result {
+		tmp, err := os.MkdirTemp("", "fuzzbox-fuzz-")
+		if err != nil {
+			return errorResult(err)
+		}
+		defer os.RemoveAll(tmp)
+		targets, err := Resolve(ctx, cfg, patterns, tmp)
+		if err != nil {
+			return errorResult(err)
+		}
+		return run(ctx, cfg, targets, s)
+	}()
+	code := res.ExitCode
+	e := event.Event{Type: event.Exit, ExitCode: &code}
+	if res.Err != nil {
+		e.Error = oneLine(res.Err)
+	}
+	s.emit(e)
+	return res
+}
+
+func errorResult(err error) Result { return Result{ExitCode: ExitError, Err: err} }
+
+// Run fuzzes targets: one fuzz test at a time, each for an equal share of
+// cfg.FuzzTime, or, without FuzzTime and with several targets, in turns of
+// RotationSlice until ctx is cancelled. A target that fails leaves the
+// rotation; the others go on.
+func Run(ctx context.Context, cfg Config, targets []Target, h Handler) Result {
+	return run(ctx, cfg, targets, newStream(h))
+}
+
+// RotationSlice is each target's turn when several share an open-ended run.
+const RotationSlice = time.Minute
+
+func run(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
+	if err := cfg.Check(); err != nil {
+		return errorResult(err)
+	}
+	results := make([]*TargetResult, len(targets))
+	for i, t := range targets {
+		results[i] = &TargetResult{Target: t}
+	}
+	share, open := fuzzShare(cfg, len(targets))
+	multi := len(targets) > 1
+	for {
+		ran := false
+		for _, r := range results {
+			if ctx.Err() != nil || len(r.Failures) > 0 || r.Err != "" {
+				continue
+			}
+			ran = true
+			runTarget(ctx, cfg, r, share, multi, s)
+		}
+		if !open || !ran || ctx.Err() != nil {
+			break
+		}
+	}
+	return summarize(results)
+}
+
+// fuzzShare returns each target's -test.fuzztime value and whether the
+// run is open-ended (turns repeat until cancelled).
+func fuzzShare(cfg Config, n int) (string, bool) {
+	ft := cfg.FuzzTime
+	switch {
+	case cfg.PruneOnly:
+		return "", false
+	case n == 1:
+		return ft, false
+	case ft == "":
+		return RotationSlice.String(), true
+	case nxRE.MatchString(ft):
+		total, _ := strconv.ParseInt(strings.TrimSuffix(ft, "x"), 10, 64)
+		return fmt.Sprintf("%dx", max(1, total/int64(n))), false
+	}
+	d, _ := time.ParseDuration(ft)
+	return (d / time.Duration(n)).String(), false
+}
+
+// summarize computes the run's exit code from its targets' results.
+func summarize(results []*TargetResult) Result {
+	res := Result{ExitCode: ExitOK}
+	for _, r := range results {
+		res.Targets = append(res.Targets, *r)
+		switch {
+		case r.Err != "" || r.ExitCode == ExitError:
+			res.ExitCode = ExitError
+			if res.Err == nil {
+				res.Err = fmt.Errorf("%s: %s", r.Target, firstNonEmpty(r.Err, "the fuzzing binary did not exit normally"))
+			}
+		case (len(r.Failures) > 0 || r.ExitCode == ExitFailure) && res.ExitCode == ExitOK:
+			res.ExitCode = ExitFailure
+		}
+	}
+	return res
+}
+
+func firstNonEmpty(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// oneLine flattens an error message for a one-line report.
+func oneLine(err error) string {
+	return strings.ReplaceAll(err.Error(), "\n", "; ")
+}
+
+// stream serializes events to the handler and stamps each with the time
+// since the run started.
+type stream struct {
+	mu    sync.Mutex
+	h     Handler
+	start time.Time
+}
+
+func newStream(h Handler) *stream {
+	if h == nil {
+		h = func(event.Event) {}
+	}
+	return &stream{h: h, start: time.Now()}
+}
+
+func (s *stream) emit(e event.Event) {
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	e.Elapsed = e.Time.Sub(s.start).Milliseconds()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.h(e)
+}

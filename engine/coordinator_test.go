@@ -1,0 +1,240 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// These tests run the real coordinator against fake worker processes: this
+// test binary re-executed with fakeModeEnv set serves engine.RunWorker with
+// a fuzz function chosen by the mode, so no fuzzing binary is built. The
+// binary has no coverage instrumentation, so the coordinator fuzzes blind;
+// what is tested is process policy and failure handling.
+
+const (
+	fakeModeEnv = "FUZZBOX_TEST_FAKE_WORKER" // the fake worker's mode
+	fakeDirEnv  = "FUZZBOX_TEST_FAKE_DIR"    // a directory for once-per-test markers
+)
+
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(fakeModeEnv); mode != "" {
+		os.Exit(fakeWorker(mode, os.Getenv(fakeDirEnv)))
+	}
+	os.Exit(m.Run())
+}
+
+// once reports true the first time it is called with name in any process
+// of one test (it creates a marker file in dir).
+func once(dir, name string) bool {
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
+}
+
+// fakeWorker serves the coordinator as a worker in the given mode. Inputs
+// are one []byte; the seed is empty, mutants rarely are.
+func fakeWorker(mode, dir string) int {
+	execs := 0
+	if strings.Contains(mode, "panic") {
+		testHookFuzzCall = func() {
+			if once(dir, "panic") {
+				panic("deliberate panic in the worker's own code")
+			}
+		}
+	}
+	fn := func(vals []any) error {
+		execs++
+		b := vals[0].([]byte)
+		switch {
+		case len(b) == 0:
+			return nil // the seed, and the warm-up run
+		case strings.Contains(mode, "exit70") && once(dir, "exit70"):
+			os.Exit(ipc.WorkerExitCode)
+		case strings.Contains(mode, "garbage") && once(dir, "garbage"):
+			os.NewFile(ipc.FdOut, "out").Write([]byte("}{ not a response\n"))
+		case strings.Contains(mode, "flaky") && execs > 10:
+			return errors.New("flaky failure: this process has run many inputs")
+		case strings.Contains(mode, "bug") && len(b) >= 3:
+			return errors.New("real failure: an input of 3 bytes or more")
+		}
+		return nil
+	}
+	if err := RunWorker(context.Background(), fn); err != nil {
+		return ipc.WorkerExitCode
+	}
+	return 0
+}
+
+type fakeRun struct {
+	events    []event.Event
+	err       error
+	corpusDir string
+}
+
+func (r *fakeRun) ofType(typ string) []event.Event {
+	var out []event.Event
+	for _, e := range r.events {
+		if e.Type == typ {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// written returns the files in the run's corpus directory (testdata).
+func (r *fakeRun) written(t *testing.T) []string {
+	ents, err := os.ReadDir(r.corpusDir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// runFake runs the coordinator with fake workers in mode for at most d.
+func runFake(t *testing.T, mode string, d time.Duration, edit func(*Options)) *fakeRun {
+	t.Helper()
+	dir := t.TempDir()
+	var events bytes.Buffer
+	opts := Options{
+		Target: "FuzzFake", Package: "example.com/fake", Duration: d, Parallel: 2,
+		Types:     []reflect.Type{reflect.TypeOf([]byte(nil))},
+		Seeds:     []Seed{{Path: "seed#0", Values: []any{[]byte{}}}},
+		CorpusDir: filepath.Join(dir, "testdata", "fuzz", "FuzzFake"),
+		MinimizeDuration: time.Second,
+		Log:       io.Discard, Events: &events,
+	}
+	if edit != nil {
+		edit(&opts)
+	}
+	c, err := newCoordinator(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.worker = func() (string, []string, []string) {
+		return os.Args[0], []string{"-test.run=^$"}, []string{fakeModeEnv + "=" + mode, fakeDirEnv + "=" + dir}
+	}
+	r := &fakeRun{err: c.run(context.Background()), corpusDir: opts.CorpusDir}
+	dec := event.NewDecoder(&events)
+	for {
+		e, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.events = append(r.events, e)
+	}
+	return r
+}
+
+// TestInternalErrorsAreNotFailures makes the worker fail in each way that
+// is fuzzbox's fault; each must be one internal_error event, with the run
+// going on and nothing written under testdata.
+func TestInternalErrorsAreNotFailures(t *testing.T) {
+	for _, tc := range []struct{ mode, want string }{
+		{"panic", "deliberate panic in the worker's own code"},
+		{"exit70", "exit code 70"},
+		{"garbage", "broke the protocol"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			r := runFake(t, tc.mode, 2*time.Second, nil)
+			if r.err != nil {
+				t.Fatalf("run failed: %v", r.err)
+			}
+			internal := r.ofType(event.InternalError)
+			if len(internal) != 1 || !strings.Contains(internal[0].Message, tc.want) {
+				t.Fatalf("internal_error events = %+v, want one mentioning %q", internal, tc.want)
+			}
+			if f := r.ofType(event.Failure); len(f) > 0 {
+				t.Errorf("failure reported for an internal error: %+v", f)
+			}
+			if w := r.written(t); len(w) > 0 {
+				t.Errorf("files written under testdata: %v", w)
+			}
+			done := r.ofType(event.Done)
+			if len(done) != 1 || done[0].Internal != 1 || done[0].Execs < 100 {
+				t.Errorf("done = %+v, want internal 1 and the run going on (execs >= 100)", done)
+			}
+		})
+	}
+}
+
+// TestRunContinuesAfterInternalError shows a real bug still found, and
+// only it written, after the worker's own code panicked.
+func TestRunContinuesAfterInternalError(t *testing.T) {
+	r := runFake(t, "panic+bug", 20*time.Second, nil)
+	if len(r.ofType(event.InternalError)) != 1 {
+		t.Fatalf("want one internal_error, got events %+v", r.events)
+	}
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || !strings.Contains(fails[0].Message, "real failure") {
+		t.Fatalf("failures = %+v, want the real one", fails)
+	}
+	if fails[0].Reruns != 1 || fails[0].Reproduced != 1 {
+		t.Errorf("failure confirmed by %d of %d re-runs, want 1 of 1", fails[0].Reproduced, fails[0].Reruns)
+	}
+	if w := r.written(t); len(w) != 1 || filepath.Base(fails[0].Reproducer) != w[0] {
+		t.Errorf("written %v, want only the reproducer %s", w, fails[0].Reproducer)
+	}
+	var ce interface{ CrashPath() string }
+	if !errors.As(r.err, &ce) || ce.CrashPath() != fails[0].Reproducer {
+		t.Errorf("run returned %v, want the crash error of %s", r.err, fails[0].Reproducer)
+	}
+}
+
+// TestFlakyFailureNotWritten: an input that fails only in a worker that has
+// run many inputs does not fail again in a fresh worker.
+func TestFlakyFailureNotWritten(t *testing.T) {
+	r := runFake(t, "flaky", 2*time.Second, nil)
+	if r.err != nil {
+		t.Fatalf("run failed: %v", r.err)
+	}
+	flaky := r.ofType(event.Flaky)
+	if len(flaky) == 0 || len(flaky) > maxFlakyReports {
+		t.Fatalf("flaky events = %d, want 1..%d", len(flaky), maxFlakyReports)
+	}
+	if f := flaky[0]; f.Reruns != confirmRuns || f.Reproduced != 0 || f.Kind != KindFail || f.Reproducer != "" {
+		t.Errorf("flaky event = %+v, want %d re-runs, none failing, kind fail, nothing written", f, confirmRuns)
+	}
+	if f := r.ofType(event.Failure); len(f) > 0 {
+		t.Errorf("flaky input reported as a failure: %+v", f)
+	}
+	if w := r.written(t); len(w) > 0 {
+		t.Errorf("files written under testdata: %v", w)
+	}
+}
+
+// TestKeepFlakyWrites: with KeepFlaky the flaky input is written and
+// reported as a failure that says so.
+func TestKeepFlakyWrites(t *testing.T) {
+	r := runFake(t, "flaky", 20*time.Second, func(o *Options) { o.KeepFlaky = true })
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Reruns != confirmRuns || fails[0].Reproduced != 0 {
+		t.Fatalf("failures = %+v, want one with %d re-runs and none failing", fails, confirmRuns)
+	}
+	if w := r.written(t); len(w) != 1 {
+		t.Errorf("written %v, want the flaky reproducer", w)
+	}
+	if !strings.Contains(event.Format(fails[0]), "did not fail again in 3 re-runs") {
+		t.Errorf("failure line %q does not say the failure is flaky", event.Format(fails[0]))
+	}
+}

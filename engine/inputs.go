@@ -1,0 +1,219 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// loadInputs returns the seeds and the generated corpus, in that order.
+func (c *coordinator) loadInputs() ([]*entry, error) {
+	var es []*entry
+	for _, s := range c.opts.Seeds {
+		vals := s.Values
+		if vals == nil {
+			v, err := corpus.Unmarshal(s.Data)
+			if err != nil {
+				return nil, fmt.Errorf("engine: seed %s: %w", s.Path, err)
+			}
+			vals = v
+		}
+		es = append(es, newEntry(vals, s.Data, s.Path, true))
+	}
+	if c.opts.CacheDir != "" {
+		cached, err := corpus.ReadDir(c.opts.CacheDir, c.opts.Types)
+		if err != nil {
+			fmt.Fprintf(c.opts.Log, "fuzz: warning: skipping bad entries of the generated corpus: %v\n", err)
+		}
+		// Smallest first: when two entries reach the same coverage, the
+		// baseline keeps the smaller and prunes the other.
+		sort.SliceStable(cached, func(i, j int) bool { return len(cached[i].Data) < len(cached[j].Data) })
+		for _, e := range cached {
+			es = append(es, newEntry(e.Values, e.Data, e.Path, false))
+		}
+	}
+	if len(es) == 0 {
+		es = append(es, newEntry(zeroValues(c.opts.Types), nil, "zero", true))
+	}
+	for _, e := range es {
+		if err := corpus.CheckTypes(e.vals, c.opts.Types); err != nil {
+			return nil, fmt.Errorf("engine: corpus entry %s: %w", e.path, err)
+		}
+	}
+	return es, nil
+}
+
+// seedFile returns the file of a testdata seed, which is its own
+// reproducer, or "" for other entries.
+func seedFile(e *entry) string {
+	if e.seed && strings.HasPrefix(e.path, "testdata") {
+		return e.path
+	}
+	return ""
+}
+
+// baseline runs one corpus input, merges its coverage and keeps it when it
+// is a seed or adds coverage. It returns the process to use next; an error
+// means no worker can be started.
+func (c *coordinator) baseline(p *proc, e *entry) (*proc, error) {
+	p.mem.SetValue(e.enc)
+	var resp ipc.RunResponse
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: !c.opts.NoCmp}}, &resp); err != nil {
+		return c.lost(p, err, e.vals, seedFile(e))
+	}
+	if resp.InternalErr != "" {
+		c.internal("worker: " + resp.InternalErr)
+		return c.restart(p)
+	}
+	c.execs.Add(1)
+	if resp.Err != "" {
+		return c.failed(p, resp.Err, e.vals, seedFile(e))
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.dict.add(resp.Tokens)
+	if n := mergeBits(c.global, p.mem.Coverage()); n > 0 || e.seed {
+		e.dur = resp.Duration
+		c.corpus.add(e)
+		return p, nil
+	}
+	c.prune(e)
+	return p, nil
+}
+
+// prune deletes a generated-corpus entry that adds no coverage to what the
+// seeds and earlier (smaller) entries reach. This bounds the cache's growth:
+// every run leaves only entries that mattered to its baseline.
+func (c *coordinator) prune(e *entry) {
+	if e.seed || e.path == "" || c.covLen == 0 || filepath.Dir(e.path) != filepath.Clean(c.opts.CacheDir) {
+		return
+	}
+	if err := os.Remove(e.path); err == nil {
+		c.pruned++
+	}
+}
+
+// interesting re-runs the input a worker reported as finding new coverage,
+// to learn its coverage, and adds it to the corpus if it still adds bits.
+func (c *coordinator) interesting(p *proc) (*proc, error) {
+	vals, err := decodeValues(p.mem.Value())
+	if err != nil {
+		c.internal(fmt.Sprintf("decoding an interesting input from shared memory: %v", err))
+		return c.restart(p)
+	}
+	var resp ipc.RunResponse
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
+		return c.lost(p, err, vals, "")
+	}
+	c.execs.Add(1)
+	p.calls = int64(p.mem.Execs())
+	if resp.InternalErr != "" {
+		c.internal("worker: " + resp.InternalErr)
+		return c.restart(p)
+	}
+	if resp.Err != "" {
+		return c.failed(p, resp.Err, vals, "")
+	}
+	c.mu.Lock()
+	isNew := !covers(c.global, p.mem.Coverage())
+	c.mu.Unlock()
+	if !isNew {
+		return p, nil
+	}
+	if valuesSize(vals) > cheapMinimizeSize {
+		var np *proc
+		if np, vals = c.minimizeCoverage(p, vals); np != p {
+			return np, nil // the coverage area went with the old process
+		}
+	}
+	c.mu.Lock()
+	n := mergeBits(c.global, p.mem.Coverage())
+	if n == 0 {
+		c.mu.Unlock()
+		return p, nil
+	}
+	e := newEntry(vals, nil, "", false)
+	e.dur = resp.Duration
+	c.corpus.add(e)
+	c.newCount++
+	size := c.corpus.len()
+	c.mu.Unlock()
+	path := c.saveCache(e)
+	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: size, Edges: n})
+	return p, nil
+}
+
+// Inputs that find new coverage are shrunk before they join the corpus when
+// they are larger than cheapMinimizeSize, within a small budget, keeping
+// every coverage bit they reached: smaller entries mutate and run faster.
+const (
+	cheapMinimizeSize  = 64
+	cheapMinimizeExecs = 256
+	cheapMinimizeTime  = 50 * time.Millisecond
+)
+
+// minimizeCoverage shrinks vals on p (whose coverage area holds vals'
+// coverage) while it keeps that coverage, and returns the process to use
+// next and the input to keep.
+func (c *coordinator) minimizeCoverage(p *proc, vals []any) (*proc, []any) {
+	p.mem.SetValue(appendValues(nil, vals))
+	var resp ipc.MinimizeResponse
+	args := &ipc.MinimizeArgs{Limit: cheapMinimizeExecs, Duration: cheapMinimizeTime, KeepCoverage: true}
+	if err := p.call(ipc.Call{Minimize: args}, &resp); err != nil {
+		cand, derr := decodeValues(p.mem.Value())
+		if derr != nil {
+			cand = vals
+		}
+		// A shrunk candidate killed the worker: that is a finding too.
+		np, err := c.lost(p, err, cand, "")
+		if err != nil {
+			c.internalError(err)
+			return p, vals
+		}
+		return np, vals
+	}
+	c.execs.Add(resp.Execs)
+	p.calls = int64(p.mem.Execs())
+	if resp.InternalErr != "" {
+		c.internal("worker: " + resp.InternalErr)
+		return p, vals
+	}
+	if resp.Smaller {
+		if small, err := decodeValues(p.mem.Value()); err == nil {
+			return p, small
+		}
+	}
+	return p, vals
+}
+
+// saveDict writes the automatic dictionary next to the generated corpus,
+// atomically, so the next run starts with the operands this one learned.
+func (c *coordinator) saveDict() {
+	if c.opts.CacheDir == "" || len(c.dict.auto) == 0 {
+		return
+	}
+	if err := writeDictFile(dictBeside(c.opts.CacheDir), c.dict.auto); err != nil {
+		fmt.Fprintf(c.opts.Log, "fuzz: warning: saving the automatic dictionary: %v\n", err)
+	}
+}
+
+// saveCache writes e to the generated corpus and returns its path ("" when
+// there is no cache directory or writing failed).
+func (c *coordinator) saveCache(e *entry) string {
+	if c.opts.CacheDir == "" {
+		return ""
+	}
+	path, err := corpus.Write(c.opts.CacheDir, e.data)
+	if err != nil {
+		fmt.Fprintf(c.opts.Log, "fuzz: warning: %v\n", err)
+		return ""
+	}
+	return path
+}

@@ -1,0 +1,151 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// Internal errors. A failure is reported only when it is the code under
+// test's: a worker that exits with ipc.WorkerExitCode, answers with a
+// message that is not a response, reports an InternalErr, or crashes with a
+// panic raised in fuzzbox's own code is fuzzbox's bug. The coordinator
+// reports it as an internal_error event, replaces the worker and goes on;
+// nothing is written under testdata/.
+
+// maxInternalErrors ends a run whose workers keep failing internally: past
+// it, going on would only hide a broken fuzzbox behind a busy status line.
+const maxInternalErrors = 20
+
+// runtimePkgs are the packages of fuzzbox linked into every fuzzing binary.
+// A panic or fatal error raised in one of them is fuzzbox's.
+var runtimePkgs = []string{
+	"github.com/fuzzbox/fuzzbox/engine",
+	"github.com/fuzzbox/fuzzbox/engine/instrument",
+	"github.com/fuzzbox/fuzzbox/engine/ipc",
+	"github.com/fuzzbox/fuzzbox/engine/fuzzmain",
+	"github.com/fuzzbox/fuzzbox/corpus",
+}
+
+// engineFault reports whether msg, the report of a failing input (a
+// recovered panic's stack or a dead worker's output), shows a panic or
+// fatal error raised in fuzzbox's own code rather than in the code under
+// test (whose import path is target: fuzzing fuzzbox's own packages keeps
+// their failures the user's).
+func engineFault(msg, target string) bool {
+	pkg := culpritPackage(msg)
+	if pkg == "" || pkg == target {
+		return false
+	}
+	for _, p := range runtimePkgs {
+		if pkg == p {
+			return true
+		}
+	}
+	return false
+}
+
+// culpritPackage returns the package of the function that raised the first
+// panic or fatal error reported in msg: the first frame of its goroutine
+// after the panic call and the runtime's own frames; "" when msg has none.
+func culpritPackage(msg string) string {
+	i := dumpStart(msg)
+	if i < 0 {
+		return ""
+	}
+	frames := stackFuncs(msg[i:])
+	for j, fn := range frames {
+		if strings.HasPrefix(fn, "panic(") || fn == "panic" {
+			frames = frames[j+1:]
+			break
+		}
+	}
+	for _, fn := range frames {
+		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "runtime/") || strings.HasPrefix(fn, "panic(") {
+			continue
+		}
+		return funcPackage(fn)
+	}
+	return ""
+}
+
+// stackFuncs returns the function names of the first goroutine's frames in
+// a Go traceback, innermost first.
+func stackFuncs(dump string) []string {
+	var out []string
+	inStack := false
+	for _, line := range strings.Split(dump, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(l, "goroutine ") && strings.HasSuffix(l, ":"):
+			if inStack {
+				return out
+			}
+			inStack = true
+		case !inStack || l == "" || strings.HasPrefix(l, "/") || strings.HasPrefix(l, "created by ") || strings.HasPrefix(l, "..."):
+			if inStack && l == "" && len(out) > 0 {
+				return out
+			}
+		default:
+			if k := strings.LastIndex(l, "("); k > 0 && strings.HasSuffix(l, ")") {
+				out = append(out, l[:k])
+			} else if strings.HasSuffix(l, "(...)") {
+				out = append(out, strings.TrimSuffix(l, "(...)"))
+			}
+		}
+	}
+	return out
+}
+
+// funcPackage returns the import path of a traceback function name such as
+// github.com/a/b.(*T).m or github.com/a/b.f.func1. The linker writes a dot
+// in the last element of an import path as %2e (gopkg.in/yaml%2ev3.f).
+func funcPackage(fn string) string {
+	slash := strings.LastIndex(fn, "/")
+	dot := strings.Index(fn[slash+1:], ".")
+	if dot >= 0 {
+		fn = fn[:slash+1+dot]
+	}
+	return strings.ReplaceAll(fn, "%2e", ".")
+}
+
+// errProtocol reports a worker that answered with something other than a
+// response.
+var errProtocol = errors.New("engine: worker broke the protocol")
+
+// internalCause returns a description of why p's lost call (err from
+// p.call) is fuzzbox's fault, or "" when it may be the input's.
+func (c *coordinator) internalCause(p *proc, err error) string {
+	if errors.Is(err, errProtocol) {
+		return err.Error()
+	}
+	if p.state != nil && p.state.ExitCode() == ipc.WorkerExitCode {
+		out := lastLines(p.out.String(), 40)
+		return fmt.Sprintf("the worker stopped on an internal error (exit code %d): %s\n%s", ipc.WorkerExitCode, event.FirstLine(out), out)
+	}
+	out := p.out.String()
+	if p.reason.Load() != nil || deathKind(out) == KindOOM {
+		return "" // the watchdog's kill, or the worker's own memory check reporting the input's oom
+	}
+	if engineFault(out, c.opts.Package) {
+		dump := trimDump(out)
+		return fmt.Sprintf("the worker crashed in fuzzbox's own code: %s\n%s", event.FirstLine(dump), dump)
+	}
+	return ""
+}
+
+// internal reports an internal error and counts it; past maxInternalErrors
+// it stops the run with an error.
+func (c *coordinator) internal(msg string) {
+	c.mu.Lock()
+	c.internals++
+	n := c.internals
+	c.mu.Unlock()
+	c.rep.emit(event.Event{Type: event.InternalError, Message: msg})
+	if n > maxInternalErrors {
+		c.internalError(fmt.Errorf("engine: giving up after %d internal errors (a bug in fuzzbox); the last one: %s", n, event.FirstLine(msg)))
+	}
+}

@@ -1,0 +1,31 @@
+package ipc
+
+import "time"
+
+// The driver ⇄ fuzzing binary contract. A fuzzing binary is a test binary
+// built with fuzzbox's test main (engine/fuzzmain); besides the testing
+// package's -test.* flags it takes the flags below, which engine/fuzzmain
+// registers under exactly these names and the driver (package driver) sets.
+// Both use these constants, so the names are written once.
+const (
+	FlagTimeout   = "fuzzbox.timeout"      // duration: per-input hang limit
+	FlagRSSLimit  = "fuzzbox.rss_limit_mb" // int: per-worker resident memory limit in MiB; 0 = no limit
+	FlagEventsFD  = "fuzzbox.events_fd"    // int: inherited fd to write the JSON event stream to; -1 = none
+	FlagKeepGoing = "fuzzbox.keepgoing"    // bool: keep fuzzing after a failure
+	FlagKeepFlaky = "fuzzbox.keepflaky"    // bool: write a reproducer for an input that did not fail again
+	FlagDict      = "fuzzbox.dict"         // path: dictionary file (AFL/libFuzzer format)
+	FlagPruneOnly = "fuzzbox.prune_only"   // bool: run the corpus, prune the cache, do not fuzz
+	FlagSchedule  = "fuzzbox.schedule"     // "roundrobin" (default) or "power"
+	FlagNoCmp     = "fuzzbox.nocmp"        // bool: no comparison tracing (ablation)
+)
+
+// EventsFD is the file descriptor on which the driver passes the events pipe
+// to the fuzzing binary (the first of exec.Cmd.ExtraFiles).
+const EventsFD = 3
+
+// Defaults of the fuzzing binary's flags, used by engine/fuzzmain and by the
+// driver's zero-valued options.
+const (
+	DefaultTimeout    = 10 * time.Second
+	DefaultRSSLimitMB = 2048
+)

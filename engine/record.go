@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// Failures. Every failing input is re-run in a fresh worker process before
+// it is reported (confirmRuns times at most, until it fails the same way
+// again): an input that does not fail again is flaky — reported as such and
+// not written, unless KeepFlaky. Minimization follows, and a smaller input
+// replaces the found one only if it too fails again in a fresh worker.
+
+// confirmRuns is how many fresh-worker re-runs may confirm a failure.
+const confirmRuns = 3
+
+// maxFlakyReports bounds the flaky reports of one signature: a target that
+// fails at random would otherwise spend its run re-running.
+const maxFlakyReports = 5
+
+// lost handles a call on p that ended without a response: the worker died
+// or broke the protocol while running vals (path: its seed file, if any).
+// It returns the process to use next.
+func (c *coordinator) lost(p *proc, err error, vals []any, path string) (*proc, error) {
+	if c.stopping() {
+		return c.restart(p) // the coordinator killed it
+	}
+	if why := c.internalCause(p, err); why != "" {
+		c.internal(why)
+		return c.restart(p)
+	}
+	if p.killedFromOutside() {
+		return c.confirmDeath(p, vals)
+	}
+	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
+	np, rerr := c.restart(p)
+	c.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals, path: path})
+	return np, rerr
+}
+
+// failed handles an input that failed while its worker p survived. It
+// returns the process to use next.
+func (c *coordinator) failed(p *proc, msg string, vals []any, path string) (*proc, error) {
+	if engineFault(msg, c.opts.Package) {
+		c.internal("fuzzbox's own code panicked while running an input:\n" + msg)
+		return c.restart(p)
+	}
+	msg = cleanMessage(msg)
+	return c.recordFailure(p, &failure{kind: failureKind(msg), msg: msg, vals: vals, path: path}), nil
+}
+
+// testingPrefixRE matches the testing package's own file:line prefix on the
+// lines it reports a recovered panic with: noise in a failure's message.
+var testingPrefixRE = regexp.MustCompile(`(?m)^([ \t]*)testing\.go:\d+: `)
+
+func cleanMessage(msg string) string { return testingPrefixRE.ReplaceAllString(msg, "$1") }
+
+// confirmDeath handles a worker killed by a signal nobody in fuzzbox sent
+// (the OOM killer, a user's kill): it restarts the worker and re-runs the
+// input, and reports a failure only if the input fails again.
+func (c *coordinator) confirmDeath(p *proc, vals []any) (*proc, error) {
+	first := p.state.String()
+	np, err := c.restart(p)
+	if err != nil || c.stopping() {
+		return np, err
+	}
+	np.mem.SetValue(appendValues(nil, vals))
+	var resp ipc.RunResponse
+	if err := np.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
+		return c.lost(np, err, vals, "")
+	}
+	np.calls = int64(np.mem.Execs())
+	if resp.Err != "" {
+		return c.failed(np, resp.Err, vals, "")
+	}
+	fmt.Fprintf(c.opts.Log, "fuzz: warning: a worker was killed from outside (%s); its input did not fail again\n", first)
+	return np, nil
+}
+
+// recordFailure confirms a failure in fresh workers, minimizes it when its
+// process p is still alive, writes the reproducer and stops the run unless
+// KeepGoing. It returns the process to use next.
+func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
+	sig := signature(f.kind, f.msg)
+	if !c.claim(f, sig) {
+		return p
+	}
+	f.reruns, f.reproduced = c.confirm(f)
+	if f.reruns > 0 && f.reproduced == 0 && !c.opts.KeepFlaky {
+		c.unclaim(f, sig)
+		return p
+	}
+	// A race is reported once per process, so a shrunk candidate never
+	// fails again: races are not minimized.
+	if p != nil && f.path == "" && f.kind != KindRace && c.minimizing() {
+		p = c.minimizeFailure(p, f)
+	}
+	c.mu.Lock()
+	c.sigs[signature(f.kind, f.msg)] = true // the minimized message may differ
+	c.mu.Unlock()
+	path, err := c.writeReproducer(f)
+	if err != nil {
+		c.internalError(fmt.Errorf("engine: writing the reproducer of a %s failure: %w\n%s", f.kind, err, f.msg))
+		return p
+	}
+	c.mu.Lock()
+	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg, path: path})
+	c.mu.Unlock()
+	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path,
+		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized})
+	if !c.opts.KeepGoing {
+		c.cancel()
+	}
+	return p
+}
+
+// claim reports whether f is to be recorded: not a duplicate (reported as
+// one), not after the failure that ends the run, not a signature that was
+// flaky too often. It claims the run's one failure without KeepGoing.
+func (c *coordinator) claim(f *failure, sig string) bool {
+	c.mu.Lock()
+	dup := c.sigs[sig]
+	stopped := !c.opts.KeepGoing && c.claimed
+	tooFlaky := c.flaky[sig] >= maxFlakyReports
+	if !dup && !stopped && !tooFlaky {
+		c.sigs[sig], c.claimed = true, true // before confirming and minimizing, which take a while
+	}
+	c.mu.Unlock()
+	if dup && !stopped {
+		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true})
+	}
+	return !dup && !stopped && !tooFlaky
+}
+
+// unclaim reports f as flaky and releases its claim: the run goes on.
+func (c *coordinator) unclaim(f *failure, sig string) {
+	c.mu.Lock()
+	delete(c.sigs, sig)
+	c.claimed = false
+	c.flaky[sig]++
+	c.mu.Unlock()
+	c.rep.emit(event.Event{Type: event.Flaky, Kind: f.kind, Message: f.msg, Reruns: f.reruns, Reproduced: f.reproduced})
+}
+
+// confirm re-runs f's input in fresh workers until it fails the same way
+// again, confirmRuns times at most, and returns how many re-runs it took
+// and how many failed. OOM is not re-run: stock go test has no memory
+// limit, so the reproducer stands for the memory the input asked for.
+func (c *coordinator) confirm(f *failure) (reruns, reproduced int) {
+	if f.kind == KindOOM {
+		return 0, 0
+	}
+	for reruns < confirmRuns && !c.stopping() {
+		reruns++
+		kind, _, ok := c.rerun(f.vals)
+		if ok && kind == f.kind {
+			return reruns, 1
+		}
+	}
+	return reruns, 0
+}
+
+// rerun runs vals once in a fresh worker and returns the kind and message
+// of its failure, and whether it failed at all (an internal error is
+// reported and counts as not failing).
+func (c *coordinator) rerun(vals []any) (kind, msg string, failed bool) {
+	p, err := c.startRawProc(false)
+	if err != nil {
+		c.internal(fmt.Sprintf("starting a worker to re-run a failing input: %v", err))
+		return "", "", false
+	}
+	defer p.stop(time.Second)
+	p.mem.SetValue(appendValues(nil, vals))
+	var resp ipc.RunResponse
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
+		if why := c.internalCause(p, err); why != "" {
+			c.internal(why)
+			return "", "", false
+		}
+		kind, msg = p.death(c.opts.Timeout, c.opts.RSSLimitMB)
+		return kind, msg, true
+	}
+	switch {
+	case resp.InternalErr != "":
+		c.internal("worker: " + resp.InternalErr)
+		return "", "", false
+	case resp.Err == "":
+		return "", "", false
+	case engineFault(resp.Err, c.opts.Package):
+		c.internal("fuzzbox's own code panicked while re-running an input:\n" + resp.Err)
+		return "", "", false
+	}
+	return failureKind(resp.Err), cleanMessage(resp.Err), true
+}
+
+func (c *coordinator) minimizing() bool {
+	return c.opts.MinimizeDuration > 0 || c.opts.MinimizeLimit > 0
+}
+
+// minimizeFailure shrinks f.vals on p while it keeps failing the same way,
+// and keeps the smaller input only if it fails again in a fresh worker.
+func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
+	c.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
+	f.minimized = "no"
+	p.mem.SetValue(appendValues(nil, f.vals))
+	var resp ipc.MinimizeResponse
+	args := &ipc.MinimizeArgs{Limit: c.opts.MinimizeLimit, Duration: c.opts.MinimizeDuration, Kind: f.kind}
+	if err := p.call(ipc.Call{Minimize: args}, &resp); err != nil {
+		// A candidate killed the worker: keep the input as found.
+		np, err := c.restart(p)
+		if err != nil {
+			c.internalError(err)
+			return p
+		}
+		return np
+	}
+	c.execs.Add(resp.Execs)
+	p.calls = int64(p.mem.Execs())
+	if !resp.Smaller || resp.InternalErr != "" {
+		return p
+	}
+	vals, err := decodeValues(p.mem.Value())
+	if err != nil {
+		return p
+	}
+	if kind, msg, ok := c.rerun(vals); ok && kind == f.kind {
+		f.vals, f.msg, f.minimized = vals, msg, "yes" // the message of the fresh run, as go test will show it
+	}
+	return p
+}
+
+// writeReproducer writes f's input to CorpusDir (or keeps its seed file)
+// and returns the path.
+func (c *coordinator) writeReproducer(f *failure) (string, error) {
+	if f.path != "" {
+		return f.path, nil
+	}
+	data, err := corpus.Marshal(f.vals...)
+	if err != nil {
+		return "", err
+	}
+	return corpus.Write(c.opts.CorpusDir, data)
+}

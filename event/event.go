@@ -1,0 +1,110 @@
+package event
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// Event types, in the order a run produces them. Keep docs/engine.md's event
+// table in sync (event_test.go checks it).
+const (
+	Build         = "build"          // the driver is about to build the packages
+	Baseline      = "baseline"       // the seed and generated corpus start running
+	Start         = "start"          // fuzzing starts
+	Stats         = "stats"          // periodic statistics
+	Coverage      = "coverage"       // an input found new coverage
+	Minimizing    = "minimizing"     // a confirmed failure is being minimized
+	Failure       = "failure"        // a failure was recorded
+	Flaky         = "flaky"          // a failing input did not fail again when re-run
+	InternalError = "internal_error" // fuzzbox itself failed (not the code under test); the run goes on
+	Done          = "done"           // a target's run ended
+	Output        = "output"         // a line the test binary printed
+	Exit          = "exit"           // the driver's last event
+)
+
+// Types lists every event type.
+var Types = []string{Build, Baseline, Start, Stats, Coverage, Minimizing, Failure, Flaky, InternalError, Done, Output, Exit}
+
+// Event is one record of the stream. Fields are added over time, never
+// renamed; zero-valued fields are omitted from the JSON form.
+type Event struct {
+	Type    string    `json:"type"`              // one of the constants above
+	Time    time.Time `json:"time"`              // wall clock
+	Target  string    `json:"target,omitempty"`  // fuzz test name ("FuzzX")
+	Package string    `json:"package,omitempty"` // import path (added by the driver)
+	Elapsed int64     `json:"elapsed_ms"`        // milliseconds since the driver started
+
+	Workers     int     `json:"workers,omitempty"`         // start: worker processes
+	Execs       int64   `json:"execs,omitempty"`           // stats, done: executions so far
+	ExecsPerSec float64 `json:"execs_per_sec,omitempty"`   // stats: over the last interval; done: over the run
+	Corpus      int     `json:"corpus,omitempty"`          // corpus entries
+	New         int     `json:"new_interesting,omitempty"` // entries found since the baseline
+	Edges       int     `json:"edges,omitempty"`           // stats, done: edges covered; coverage: new bucket bits
+	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"
+
+	Kind       string `json:"kind,omitempty"`       // failure, flaky, minimizing: panic, fail, fatal, exit, hang, oom, race
+	Message    string `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error: the text
+	Reproducer string `json:"reproducer,omitempty"` // failure: the reproducer's path; coverage: the new cache entry; flaky: the file kept with -keepflaky
+	Duplicate  bool   `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
+	Reruns     int    `json:"reruns,omitempty"`     // failure, flaky: re-runs of the input in fresh workers
+	Reproduced int    `json:"reproduced,omitempty"` // failure, flaky: how many of them failed the same way
+	Minimized  string `json:"minimized,omitempty"`  // failure: "yes", "no" (not attempted or nothing smaller) or "cut short" (budget spent)
+	Failures   int    `json:"failures,omitempty"`   // done: unique failures found
+	Pruned     int    `json:"pruned,omitempty"`     // done: redundant generated-corpus entries deleted
+	Found      bool   `json:"found,omitempty"`      // done: at least one failure
+	Internal   int    `json:"internal,omitempty"`   // done: internal errors survived
+	Error      string `json:"error,omitempty"`      // done: the run stopped on an internal error; exit: the reason for exit code 2
+	Output     string `json:"output,omitempty"`     // output: the line, with its newline
+	ExitCode   *int   `json:"exit_code,omitempty"`  // exit: the driver's exit status
+}
+
+// A Decoder reads an event stream.
+type Decoder struct {
+	sc   *bufio.Scanner
+	line int
+}
+
+// NewDecoder returns a decoder reading JSON lines from r.
+func NewDecoder(r io.Reader) *Decoder {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 64<<20)
+	return &Decoder{sc: sc}
+}
+
+// Next returns the next event. It returns io.EOF at the end of the stream,
+// and an error naming the line for a line that is not an event; the decoder
+// can go on after such an error.
+func (d *Decoder) Next() (Event, error) {
+	for d.sc.Scan() {
+		d.line++
+		b := d.sc.Bytes()
+		if len(b) == 0 {
+			continue
+		}
+		var e Event
+		if err := json.Unmarshal(b, &e); err != nil {
+			return Event{}, fmt.Errorf("event: line %d: %w", d.line, err)
+		}
+		if e.Type == "" {
+			return Event{}, fmt.Errorf("event: line %d: no type", d.line)
+		}
+		return e, nil
+	}
+	if err := d.sc.Err(); err != nil {
+		return Event{}, fmt.Errorf("event: line %d: %w", d.line+1, err)
+	}
+	return Event{}, io.EOF
+}
+
+// Encode writes e as one JSON line.
+func Encode(w io.Writer, e Event) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("event: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}

@@ -1,0 +1,115 @@
+package event_test
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// TestDocsListEveryType checks docs/engine.md's event table against Types,
+// both ways and in order.
+func TestDocsListEveryType(t *testing.T) {
+	doc, err := os.ReadFile("../docs/engine.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, table, ok := strings.Cut(string(doc), "## The `-json` event stream")
+	if !ok {
+		t.Fatal("docs/engine.md has no event stream section")
+	}
+	var documented []string
+	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z_]+)` \\|").FindAllStringSubmatch(table, -1) {
+		documented = append(documented, m[1])
+	}
+	if !slices.Equal(documented, event.Types) {
+		t.Errorf("docs/engine.md lists event types %v, the event package %v", documented, event.Types)
+	}
+}
+
+func TestEncodeDecode(t *testing.T) {
+	code := 1
+	in := []event.Event{
+		{Type: event.Stats, Time: time.Unix(100, 0).UTC(), Target: "FuzzX", Execs: 42, ExecsPerSec: 1.5, Edges: 7},
+		{Type: event.Flaky, Time: time.Unix(101, 0).UTC(), Kind: "panic", Message: "panic: x\nstack", Reruns: 3},
+		{Type: event.Exit, Time: time.Unix(102, 0).UTC(), ExitCode: &code},
+	}
+	var buf bytes.Buffer
+	for _, e := range in {
+		if err := event.Encode(&buf, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(buf.String(), "\n"); n != len(in) {
+		t.Fatalf("%d lines for %d events:\n%s", n, len(in), buf.String())
+	}
+	if strings.Contains(buf.String(), `"reproduced"`) {
+		t.Errorf("zero fields are not omitted:\n%s", buf.String())
+	}
+	dec := event.NewDecoder(&buf)
+	for i, want := range in {
+		got, err := dec.Next()
+		if err != nil {
+			t.Fatalf("event %d: %v", i, err)
+		}
+		if got.Type != want.Type || !got.Time.Equal(want.Time) || got.Message != want.Message || got.Execs != want.Execs ||
+			got.Reruns != want.Reruns || (want.ExitCode != nil && (got.ExitCode == nil || *got.ExitCode != *want.ExitCode)) {
+			t.Errorf("event %d = %+v, want %+v", i, got, want)
+		}
+	}
+	if _, err := dec.Next(); err != io.EOF {
+		t.Errorf("after the last event: %v, want io.EOF", err)
+	}
+}
+
+func TestDecoderReportsBadLinesAndGoesOn(t *testing.T) {
+	dec := event.NewDecoder(strings.NewReader("{\"type\":\"start\"}\nnot json\n{}\n\n{\"type\":\"done\"}\n"))
+	var types, errs []string
+	for {
+		e, err := dec.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		types = append(types, e.Type)
+	}
+	if !slices.Equal(types, []string{"start", "done"}) {
+		t.Errorf("decoded %v, want [start done]", types)
+	}
+	if len(errs) != 2 || !strings.Contains(errs[0], "line 2") || !strings.Contains(errs[1], "line 3: no type") {
+		t.Errorf("errors = %q, want line 2 (not JSON) and line 3 (no type)", errs)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for _, tc := range []struct {
+		e    event.Event
+		want string // "" means no line
+	}{
+		{event.Event{Type: event.Baseline, Progress: "0/4", Elapsed: 1500}, "fuzz: elapsed: 2s, gathering baseline coverage: 0/4 completed"},
+		{event.Event{Type: event.Stats, Elapsed: 61000, Execs: 10, ExecsPerSec: 3.4, New: 1, Corpus: 5, Edges: 9},
+			"fuzz: elapsed: 1m1s, execs: 10 (3/sec), new interesting: 1 (total: 5), edges: 9"},
+		{event.Event{Type: event.Failure, Kind: "panic", Message: "--- FAIL: FuzzX\n    panic: boom\n", Reproducer: "testdata/fuzz/FuzzX/ab"},
+			"fuzz: elapsed: 0s, found panic failure: panic: boom (written to testdata/fuzz/FuzzX/ab)"},
+		{event.Event{Type: event.Failure, Duplicate: true, Kind: "panic"}, ""},
+		{event.Event{Type: event.Flaky, Kind: "fail", Message: "x_test.go:3: odd", Reruns: 3},
+			"fuzz: elapsed: 0s, flaky fail failure: x_test.go:3: odd: failed again in 0 of 3 re-runs in a fresh worker; not written (-keepflaky writes it)"},
+		{event.Event{Type: event.InternalError, Message: "worker: panic in the worker: boom\nstack"},
+			"fuzz: elapsed: 0s, internal error in fuzzbox (a fuzzbox bug, not a failure of your code; please report it): worker: panic in the worker: boom; the worker was replaced, fuzzing goes on"},
+		{event.Event{Type: event.Output, Output: "ok\n"}, ""},
+		{event.Event{Type: event.Exit}, ""},
+	} {
+		if got := event.Format(tc.e); got != tc.want {
+			t.Errorf("Format(%s) =\n  %q\nwant\n  %q", tc.e.Type, got, tc.want)
+		}
+	}
+}

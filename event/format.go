@@ -1,0 +1,74 @@
+package event
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Format renders e as the status line people see (in go test -fuzz's shape
+// where it has one), or "" for events that have no line of their own:
+// output (printed as is), build, exit and duplicate failures.
+func Format(e Event) string {
+	el := fmtDur(time.Duration(e.Elapsed) * time.Millisecond)
+	switch e.Type {
+	case Baseline:
+		return fmt.Sprintf("fuzz: elapsed: %s, gathering baseline coverage: %s completed", el, e.Progress)
+	case Start:
+		return fmt.Sprintf("fuzz: elapsed: %s, gathering baseline coverage: %s completed, now fuzzing with %d workers", el, e.Progress, e.Workers)
+	case Stats, Done:
+		return statsLine(el, e)
+	case Minimizing:
+		return fmt.Sprintf("fuzz: elapsed: %s, minimizing %s failure: %s", el, e.Kind, FirstLine(e.Message))
+	case Failure:
+		if e.Duplicate {
+			return ""
+		}
+		line := fmt.Sprintf("fuzz: elapsed: %s, found %s failure: %s (written to %s)", el, e.Kind, FirstLine(e.Message), e.Reproducer)
+		if e.Reruns > 0 && e.Reproduced == 0 {
+			line += fmt.Sprintf("; FLAKY: it did not fail again in %d re-runs in a fresh worker (kept by -keepflaky)", e.Reruns)
+		}
+		return line
+	case Flaky:
+		kept := "not written (-keepflaky writes it)"
+		if e.Reproducer != "" {
+			kept = "written to " + e.Reproducer + " (-keepflaky)"
+		}
+		return fmt.Sprintf("fuzz: elapsed: %s, flaky %s failure: %s: failed again in %d of %d re-runs in a fresh worker; %s",
+			el, e.Kind, FirstLine(e.Message), e.Reproduced, e.Reruns, kept)
+	case InternalError:
+		return fmt.Sprintf("fuzz: elapsed: %s, internal error in fuzzbox (a fuzzbox bug, not a failure of your code; please report it): %s; the worker was replaced, fuzzing goes on",
+			el, FirstLine(e.Message))
+	}
+	return ""
+}
+
+func statsLine(el string, e Event) string {
+	line := fmt.Sprintf("fuzz: elapsed: %s, execs: %d (%.0f/sec), new interesting: %d (total: %d), edges: %d",
+		el, e.Execs, e.ExecsPerSec, e.New, e.Corpus, e.Edges)
+	if e.Pruned > 0 {
+		line += fmt.Sprintf(", pruned: %d redundant cache entries", e.Pruned)
+	}
+	return line
+}
+
+func fmtDur(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	}
+	return d.String()
+}
+
+// FirstLine returns the first non-empty line of a message that is not a
+// "--- FAIL" header, trimmed.
+func FirstLine(s string) string {
+	s = strings.TrimSpace(s)
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && !strings.HasPrefix(l, "---") {
+			return l
+		}
+	}
+	return s
+}
