@@ -2,7 +2,10 @@ module github.com/fuzzbox/fuzzbox
 
 go 1.26
 
-require golang.org/x/tools v0.49.0
+require (
+	github.com/sourcegraph/jsonrpc2 v0.2.1
+	golang.org/x/tools v0.49.0
+)
 
 require (
 	golang.org/x/mod v0.39.0 // indirect

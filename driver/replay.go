@@ -1,0 +1,252 @@
+package driver
+
+// Replay runs a fuzz test's seed corpus, or one corpus entry, with stock
+// go test, the way a person checks a reproducer: go test -run=^FuzzX$ (every
+// f.Add seed and testdata/fuzz/FuzzX file) or go test -run=^FuzzX$/^NAME$
+// (exactly that file). Front ends (the LSP sidecar's "run seeds" and "rerun
+// this input") share it. It imports only the standard library and corpus.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
+)
+
+// ReplayConfig says what to replay. The zero value of each field is valid
+// unless noted.
+type ReplayConfig struct {
+	Dir   string        // package directory, where go test runs; "" = the current directory
+	Fuzz  string        // the fuzz test, "FuzzX" (required)
+	Entry string        // a file name under Dir/testdata/fuzz/Fuzz to run alone; "" = the whole seed corpus
+	Tags  string        // go test -tags
+	Race  bool          // go test -race
+	Limit time.Duration // go test -timeout (a hang fails with kind "hang"); 0 = 10 minutes
+}
+
+// ReplayResult is the outcome of a replay that built and ran.
+type ReplayResult struct {
+	Passed  bool   // the test passed (exit status 0)
+	Kind    string // when it failed: panic, fail, fatal, hang, race or exit (as the engine's failure kinds)
+	Message string // when it failed: the panic value, the t.Error text or the runtime's report, first lines
+	Entry   string // the failing input's subtest name ("crash1", "seed#0"), when go test names it
+	// Frame is the first stack frame of the failure inside the package's
+	// module (not the standard library, not dependencies); zero when none is
+	// known. For kind "fail" it is the file:line of the t.Error call.
+	Frame  Frame
+	Output string // go test's complete output
+}
+
+// A Frame is a source position.
+type Frame struct {
+	File string // absolute path
+	Line int    // 1-based
+}
+
+// Replay runs cfg with go test and reports the result. It returns an error
+// when the entry does not exist, the package does not build or go test cannot
+// run; a failing test is a result, not an error. Cancelling ctx kills go test.
+func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
+	if !fuzzName.MatchString(cfg.Fuzz) {
+		return ReplayResult{}, fmt.Errorf("driver: replay: %q is not a fuzz test name", cfg.Fuzz)
+	}
+	dir, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		return ReplayResult{}, fmt.Errorf("driver: replay: %w", err)
+	}
+	run := "^" + cfg.Fuzz + "$"
+	if cfg.Entry != "" {
+		if err := checkEntry(dir, cfg.Fuzz, cfg.Entry); err != nil {
+			return ReplayResult{}, err
+		}
+		run += "/^" + regexp.QuoteMeta(cfg.Entry) + "$"
+	}
+	out, code, built, err := goTest(ctx, dir, run, cfg)
+	switch {
+	case err != nil:
+		return ReplayResult{}, err
+	case !built:
+		return ReplayResult{Output: out}, fmt.Errorf("driver: replay: build failed:\n%s", strings.TrimSpace(out))
+	case code == 0:
+		return ReplayResult{Passed: true, Output: out}, nil
+	}
+	res := parseFailure(out, cfg.Fuzz, moduleRoot(dir), dir)
+	res.Output = out
+	return res, nil
+}
+
+var fuzzName = regexp.MustCompile(`^Fuzz[\p{L}\p{N}_]*$`)
+
+// checkEntry refuses entry names that are not plain files of the seed
+// directory, and reports a missing or malformed file before go test runs.
+func checkEntry(dir, fuzz, entry string) error {
+	if entry != filepath.Base(entry) || entry == "." || entry == ".." {
+		return fmt.Errorf("driver: replay: entry %q is not a file name", entry)
+	}
+	_, err := corpus.ReadFile(filepath.Join(dir, "testdata", "fuzz", fuzz, entry), nil)
+	if err != nil {
+		return fmt.Errorf("driver: replay: %w", err)
+	}
+	return nil
+}
+
+// goTest builds the package's test binary with go test -c and runs it in
+// dir, as go test would; running the binary directly (not under go test)
+// means cancelling ctx kills the one process that runs the test, leaving no
+// orphan behind. It returns the combined output, the exit status and
+// whether the binary was built.
+func goTest(ctx context.Context, dir, run string, cfg ReplayConfig) (out string, code int, built bool, err error) {
+	tmp, err := os.MkdirTemp("", "fuzzbox-replay-")
+	if err != nil {
+		return "", -1, false, fmt.Errorf("driver: replay: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	bin := filepath.Join(tmp, "replay.test")
+	args := []string{"test", "-c", "-o", bin}
+	if cfg.Tags != "" {
+		args = append(args, "-tags="+cfg.Tags)
+	}
+	if cfg.Race {
+		args = append(args, "-race")
+	}
+	out, code, err = runCmd(ctx, dir, "go", append(args, ".")...)
+	if err != nil || code != 0 {
+		return out, code, false, err
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return out + "no test files\n", 1, false, nil // go test -c writes nothing for a package without tests
+	}
+	limit := cfg.Limit
+	if limit == 0 {
+		limit = 10 * time.Minute
+	}
+	out, code, err = runCmd(ctx, dir, bin, "-test.count=1", "-test.run="+run, "-test.timeout="+limit.String())
+	return out, code, true, err
+}
+
+// runCmd runs a command in dir and returns its combined output and exit status.
+func runCmd(ctx context.Context, dir, name string, args ...string) (string, int, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	var exit *exec.ExitError
+	switch {
+	case ctx.Err() != nil:
+		return buf.String(), -1, fmt.Errorf("driver: replay: %w", ctx.Err())
+	case errors.As(err, &exit):
+		return buf.String(), exit.ExitCode(), nil
+	case err != nil:
+		return buf.String(), -1, fmt.Errorf("driver: replay: running %s: %w", filepath.Base(name), err)
+	}
+	return buf.String(), 0, nil
+}
+
+// moduleRoot returns the directory of the go.mod governing dir, or dir.
+func moduleRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+var (
+	failLine  = regexp.MustCompile(`^\s*--- FAIL: (\S+)`)
+	frameLine = regexp.MustCompile(`^\t(/.*\.go):(\d+)`)
+	logLine   = regexp.MustCompile(`^\s+(\S+\.go):(\d+): (.*)`)
+)
+
+// parseFailure reads go test's output of a failed run: the failing subtest,
+// the kind (panic, fatal error, timeout, race, t.Error, exit) and the first
+// frame inside root.
+func parseFailure(out, fuzz, root, dir string) ReplayResult {
+	var res ReplayResult
+	lines := strings.Split(out, "\n")
+	var logs []string
+	for _, l := range lines {
+		if m := failLine.FindStringSubmatch(l); m != nil {
+			if name, ok := strings.CutPrefix(m[1], fuzz+"/"); ok {
+				res.Entry = name
+			}
+			continue
+		}
+		if m := logLine.FindStringSubmatch(l); m != nil {
+			if res.Frame.File == "" {
+				n, _ := strconv.Atoi(m[2])
+				res.Frame = Frame{filepath.Join(dir, m[1]), n}
+			}
+			logs = append(logs, m[3])
+		}
+	}
+	res.Kind, res.Message = kindOf(lines, logs)
+	if res.Kind != "fail" {
+		if f, ok := firstFrame(lines, root); ok {
+			res.Frame = f
+		}
+	}
+	return res
+}
+
+// kindOf classifies the failure and returns its message.
+func kindOf(lines, logs []string) (kind, msg string) {
+	for i, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "panic: test timed out after"):
+			return "hang", l
+		case strings.HasPrefix(l, "WARNING: DATA RACE"), strings.Contains(l, "race detected during execution of test"):
+			return "race", strings.Join(nonEmpty(lines[i:min(i+4, len(lines))]), "\n")
+		case strings.HasPrefix(l, "fatal error: "):
+			return "fatal", l
+		case strings.HasPrefix(l, "panic: "):
+			return "panic", strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(l, "panic: "), " [recovered, repanicked]"), " [recovered]")
+		}
+	}
+	if len(logs) > 0 {
+		return "fail", strings.Join(logs, "\n")
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "exit status ") {
+			return "exit", l
+		}
+	}
+	return "fail", "the test failed"
+}
+
+// firstFrame returns the first stack frame under root, skipping the
+// frames of the toolchain (GOROOT lies outside any user module).
+func firstFrame(lines []string, root string) (Frame, bool) {
+	for _, l := range lines {
+		m := frameLine.FindStringSubmatch(l)
+		if m == nil || !strings.HasPrefix(m[1], root+string(filepath.Separator)) {
+			continue
+		}
+		n, _ := strconv.Atoi(m[2])
+		return Frame{m[1], n}, true
+	}
+	return Frame{}, false
+}
+
+func nonEmpty(ls []string) []string {
+	var out []string
+	for _, l := range ls {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/fuzzbox/fuzzbox/analyzers/fuzzvet"
+	"github.com/fuzzbox/fuzzbox/lsp/protocol"
+)
+
+// Diagnostics come from producers, each owning its set per file: fuzzvet
+// for a package ("vet:" + dir) and the last run of a fuzz test ("run:" +
+// dir + name). A file's published list is the union over producers.
+
+// diagnostic is a published diagnostic with the code actions it offers.
+type diagnostic struct {
+	protocol.Diagnostic
+	fixes []protocol.CodeAction
+}
+
+// setDiagnostics replaces a producer's diagnostics and publishes every file
+// whose list changed.
+func (s *Server) setDiagnostics(ctx context.Context, producer string, byPath map[string][]diagnostic) {
+	s.mu.Lock()
+	touched := map[string]bool{}
+	for p := range s.diags[producer] {
+		touched[p] = true
+	}
+	for p := range byPath {
+		touched[p] = true
+	}
+	if len(byPath) == 0 {
+		delete(s.diags, producer)
+	} else {
+		s.diags[producer] = byPath
+	}
+	s.mu.Unlock()
+	paths := make([]string, 0, len(touched))
+	for p := range touched {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		s.notify(ctx, "textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: pathURI(p), Diagnostics: s.fileDiagnostics(p)})
+	}
+}
+
+// fileDiagnostics is the union of every producer's diagnostics of path.
+func (s *Server) fileDiagnostics(path string) []protocol.Diagnostic {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := []protocol.Diagnostic{}
+	producers := make([]string, 0, len(s.diags))
+	for p := range s.diags {
+		producers = append(producers, p)
+	}
+	sort.Strings(producers)
+	for _, p := range producers {
+		for _, d := range s.diags[p][path] {
+			out = append(out, d.Diagnostic)
+		}
+	}
+	return out
+}
+
+// vetLater runs fuzzvet on the package of a Go or corpus file in the
+// background; an older request for the same package is superseded.
+func (s *Server) vetLater(path string) {
+	var dir string
+	switch {
+	case strings.HasSuffix(path, ".go"):
+		dir = filepath.Dir(path)
+	case isCorpusFile(path):
+		dir, _ = corpusTest(path)
+	default:
+		return
+	}
+	if _, err := s.workspacePath(string(pathURI(path))); err != nil {
+		return // fuzzvet only the user's own packages
+	}
+	s.mu.Lock()
+	s.vetGen[dir]++
+	gen := s.vetGen[dir]
+	s.runsWG.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.runsWG.Done()
+		byPath, err := s.vet(dir)
+		s.mu.Lock()
+		stale := s.vetGen[dir] != gen || s.state == stateShutdown
+		s.mu.Unlock()
+		if err != nil {
+			s.logf("fuzzvet %s: %v", dir, err)
+			return
+		}
+		if !stale {
+			s.setDiagnostics(context.Background(), "vet:"+dir, byPath)
+		}
+	}()
+}
+
+// vet loads the package in dir with its tests (open documents as overlays)
+// and returns the fuzzvet diagnostics by file.
+func (s *Server) vet(dir string) (map[string][]diagnostic, error) {
+	s.mu.Lock()
+	overlay := map[string][]byte{}
+	for p, text := range s.open {
+		if filepath.Dir(p) == dir && strings.HasSuffix(p, ".go") {
+			overlay[p] = []byte(text)
+		}
+	}
+	s.mu.Unlock()
+	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: dir, Tests: true, Overlay: overlay}
+	pkgs, err := packages.Load(cfg, ".")
+	if err != nil {
+		return nil, fmt.Errorf("loading packages: %w", err)
+	}
+	g, err := checker.Analyze(fuzzvet.Analyzers, pkgs, nil)
+	if err != nil {
+		return nil, fmt.Errorf("running fuzzvet: %w", err)
+	}
+	out := map[string][]diagnostic{}
+	seen := map[string]bool{}
+	for act := range g.All() {
+		if !act.IsRoot || act.Err != nil {
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			pos := act.Package.Fset.Position(d.Pos)
+			key := fmt.Sprintf("%s:%d:%d:%s", pos.Filename, pos.Line, pos.Column, d.Message)
+			if seen[key] || pos.Filename == "" {
+				continue
+			}
+			seen[key] = true
+			out[pos.Filename] = append(out[pos.Filename], s.convert(act.Package.Fset, act.Analyzer, d))
+		}
+	}
+	return out, nil
+}
+
+// convert turns an analysis diagnostic into a protocol one with its fixes.
+func (s *Server) convert(fset *token.FileSet, a *analysis.Analyzer, d analysis.Diagnostic) diagnostic {
+	rng := s.span(fset, d.Pos, d.End)
+	out := diagnostic{Diagnostic: protocol.Diagnostic{Range: rng, Severity: protocol.SeverityWarning,
+		Source: "fuzzvet", Code: a.Name, Message: d.Message}}
+	for _, f := range d.SuggestedFixes {
+		edit := &protocol.WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{}}
+		for _, te := range f.TextEdits {
+			p := fset.Position(te.Pos)
+			edit.Changes[pathURI(p.Filename)] = append(edit.Changes[pathURI(p.Filename)],
+				protocol.TextEdit{Range: s.span(fset, te.Pos, te.End), NewText: string(te.NewText)})
+		}
+		out.fixes = append(out.fixes, protocol.CodeAction{Title: f.Message, Kind: protocol.QuickFix,
+			Diagnostics: []protocol.Diagnostic{out.Diagnostic}, IsPreferred: len(d.SuggestedFixes) == 1, Edit: edit})
+	}
+	return out
+}
+
+// span converts a token range into a protocol range using the file's text.
+func (s *Server) span(fset *token.FileSet, pos, end token.Pos) protocol.Range {
+	start := fset.Position(pos)
+	stop := start
+	if end.IsValid() {
+		stop = fset.Position(end)
+	}
+	text, err := s.readFile(start.Filename)
+	if err != nil {
+		return protocol.Range{}
+	}
+	return protocol.Range{Start: position(text, start.Line, start.Column), End: position(text, stop.Line, stop.Column)}
+}
+
+// failureDiagnostic places a run's failure at its frame, if that file exists.
+func (s *Server) failureDiagnostic(f *failure) map[string][]diagnostic {
+	if f.file == "" {
+		return nil
+	}
+	text, err := s.readFile(f.file)
+	if err != nil {
+		if _, serr := os.Stat(f.file); serr != nil {
+			return nil
+		}
+	}
+	msg := fmt.Sprintf("%s fails (%s): %s", f.test, f.kind, f.message)
+	if f.reproducer != "" {
+		msg += "\nreproducer: " + f.reproducer
+	}
+	d := diagnostic{Diagnostic: protocol.Diagnostic{Range: lineRange(text, f.line), Severity: protocol.SeverityError,
+		Source: "fuzzbox", Code: f.kind, Message: msg}}
+	return map[string][]diagnostic{f.file: {d}}
+}

@@ -1,0 +1,277 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/fuzzbox/fuzzbox/lsp/protocol"
+)
+
+// Options configure a Server. The zero value is valid.
+type Options struct {
+	// FuzzTime bounds a fuzz run started from a lens; 0 = until stopped.
+	FuzzTime time.Duration
+	// Parallel is the number of fuzzing workers; 0 = GOMAXPROCS.
+	Parallel int
+	// Gopls, when set, is the gopls binary to run behind the sidecar in
+	// proxy mode (proxy.go).
+	Gopls string
+	// GoplsArgs are extra arguments for gopls.
+	GoplsArgs []string
+	// Logf, when set, receives the server's own log lines (never the
+	// protocol stream); the command sends them to stderr.
+	Logf func(format string, args ...any)
+}
+
+// A Server is one LSP session. Its methods are called by the jsonrpc2
+// connection's handler goroutine (in order) and by the goroutines of runs
+// and diagnostics; mu guards the state below it.
+type Server struct {
+	opts Options
+	conn *jsonrpc2.Conn // the client; set once by Serve before any request
+	// calls is the context of the server's own requests to the client; it
+	// is cancelled at shutdown, so that a run waiting for an answer (which
+	// the handler goroutine, busy with shutdown, would read) ends.
+	calls       context.Context
+	cancelCalls context.CancelFunc
+
+	mu          sync.Mutex
+	state       serverState
+	caps        protocol.ClientCapabilities
+	roots       []string                           // workspace folders, absolute, symlinks resolved
+	open        map[string]string                  // open documents: path -> text
+	runs        map[testKey]*run                   // the run of each fuzz test, while it runs
+	failures    map[testKey]*failure               // the last failure of each fuzz test
+	diags       map[string]map[string][]diagnostic // producer -> path -> diagnostics
+	vetGen      map[string]int                     // package dir -> generation of the newest fuzzvet request
+	nextToken   int
+	runsWG      sync.WaitGroup // runs and diagnostics in flight
+	exited      chan struct{}  // closed on exit
+	shutdownReq bool
+}
+
+type serverState int
+
+const (
+	stateNew serverState = iota
+	stateInitialized
+	stateShutdown
+)
+
+// New returns a server; Serve connects it to a client.
+func New(opts Options) *Server {
+	calls, cancel := context.WithCancel(context.Background())
+	return &Server{
+		opts:        opts,
+		calls:       calls,
+		cancelCalls: cancel,
+		open:        map[string]string{},
+		runs:        map[testKey]*run{},
+		failures:    map[testKey]*failure{},
+		diags:       map[string]map[string][]diagnostic{},
+		vetGen:      map[string]int{},
+		exited:      make(chan struct{}),
+	}
+}
+
+// Serve runs the session on rwc (stdio, or one end of net.Pipe in tests)
+// until the client sends exit or closes the stream. It returns nil after
+// shutdown and exit, and an error when the client went away without them.
+// Every run is stopped before Serve returns.
+func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var h jsonrpc2.Handler = jsonrpc2.HandlerWithError(s.handle)
+	var p *proxy
+	if s.opts.Gopls != "" {
+		var err error
+		if p, err = startProxy(ctx, s); err != nil {
+			return err
+		}
+		h = p
+	}
+	codec := &lenientCodec{}
+	stream := jsonrpc2.NewBufferedStream(rwc, codec)
+	codec.reply = stream.WriteObject
+	s.conn = jsonrpc2.NewConn(ctx, stream, h, jsonrpc2.SetLogger(discardLogger{s}))
+	select {
+	case <-s.conn.DisconnectNotify():
+	case <-s.exited:
+		s.conn.Close()
+	}
+	s.stopAll()
+	if p != nil {
+		p.close()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.shutdownReq {
+		return errors.New("lsp: client exited without shutdown")
+	}
+	return nil
+}
+
+// handle is the one method switch of the sidecar (STYLE rule 11).
+func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	if err := s.checkState(req.Method); err != nil {
+		return nil, err
+	}
+	switch req.Method {
+	case "initialize":
+		return s.initialize(ctx, req)
+	case "initialized":
+		return nil, nil
+	case "shutdown":
+		return s.shutdown(ctx)
+	case "exit":
+		return s.exit(ctx)
+	case "textDocument/didOpen":
+		return s.didOpen(ctx, req)
+	case "textDocument/didChange":
+		return s.didChange(ctx, req)
+	case "textDocument/didSave":
+		return s.didSave(ctx, req)
+	case "textDocument/didClose":
+		return s.didClose(ctx, req)
+	case "textDocument/codeLens":
+		return s.codeLens(ctx, req)
+	case "textDocument/hover":
+		return s.hover(ctx, req)
+	case "textDocument/codeAction":
+		return s.codeAction(ctx, req)
+	case "workspace/executeCommand":
+		return s.executeCommand(ctx, req)
+	case "window/workDoneProgress/cancel":
+		return s.cancelProgress(ctx, req)
+	case "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration", "workspace/didChangeWatchedFiles",
+		"workspace/didChangeWorkspaceFolders":
+		return s.ignored(ctx, req)
+	}
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not found: " + req.Method}
+}
+
+// checkState refuses requests before initialize and after shutdown.
+func (s *Server) checkState(method string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case method == "exit":
+		return nil
+	case s.state == stateNew && method != "initialize":
+		return &jsonrpc2.Error{Code: protocol.CodeServerNotInitialized, Message: "server not initialized"}
+	case s.state != stateNew && method == "initialize":
+		return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: "initialize sent twice"}
+	case s.state == stateShutdown:
+		return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: "server is shut down"}
+	}
+	return nil
+}
+
+// decode unmarshals a request's params, answering InvalidParams on error.
+func decode(req *jsonrpc2.Request, v any) error {
+	if req.Params == nil {
+		return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: req.Method + ": missing params"}
+	}
+	if err := json.Unmarshal(*req.Params, v); err != nil {
+		return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: fmt.Sprintf("%s: %v", req.Method, err)}
+	}
+	return nil
+}
+
+func invalidParams(format string, args ...any) error {
+	return &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidParams, Message: fmt.Sprintf(format, args...)}
+}
+
+func (s *Server) logf(format string, args ...any) {
+	if s.opts.Logf != nil {
+		s.opts.Logf(format, args...)
+	}
+}
+
+// notify sends a notification to the client, logging a failure.
+func (s *Server) notify(ctx context.Context, method string, params any) {
+	if err := s.conn.Notify(ctx, method, params); err != nil {
+		s.logf("notify %s: %v", method, err)
+	}
+}
+
+type discardLogger struct{ s *Server }
+
+func (l discardLogger) Printf(format string, v ...any) {
+	l.s.logf(strings.TrimSuffix(format, "\n"), v...)
+}
+
+// lenientCodec is jsonrpc2.VSCodeObjectCodec that survives a malformed
+// message: it reads whole frames, and a frame that is not a JSON-RPC message
+// gets a parse error (or invalid request) response instead of closing the
+// connection, as jsonrpc2.Conn does on any read error.
+type lenientCodec struct {
+	jsonrpc2.VSCodeObjectCodec
+	reply func(any) error // writes a message to the client
+}
+
+// ReadObject implements jsonrpc2.ObjectCodec.
+func (c *lenientCodec) ReadObject(r *bufio.Reader, v any) error {
+	for {
+		body, err := readFrame(r)
+		if err != nil {
+			return err
+		}
+		err = json.Unmarshal(body, v)
+		if err == nil {
+			return nil
+		}
+		code, id := int64(protocol.CodeParseError), json.RawMessage("null")
+		var probe struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(body, &probe) == nil {
+			code = protocol.CodeInvalidRequest
+			if len(probe.ID) > 0 {
+				id = probe.ID
+			}
+		}
+		c.reply(map[string]any{"jsonrpc": "2.0", "id": id,
+			"error": map[string]any{"code": code, "message": "lsp: bad message: " + err.Error()}})
+	}
+}
+
+// maxFrame bounds one message (64 MiB).
+const maxFrame = 64 << 20
+
+// readFrame reads one Content-Length framed body.
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	n := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if n < 0 {
+				continue // a stray blank line; wait for a header
+			}
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
+			n, err = strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 0 || n > maxFrame {
+				return nil, fmt.Errorf("lsp: bad Content-Length %q", v)
+			}
+		}
+	}
+	body := make([]byte, n)
+	_, err := io.ReadFull(r, body)
+	return body, err
+}
