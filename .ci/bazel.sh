@@ -229,10 +229,12 @@ write_offline_bazelrc() {
 			$cmd --override_repository=rules_java=/usr/share/bazel/rules/java
 			$cmd --override_repository=rules_cc=$CACHE/deps/rules_cc
 			$cmd --override_repository=remote_coverage_tools=$CACHE/deps/remote_coverage_tools
-			$cmd --override_repository=org_golang_x_tools=$CACHE/deps/org_golang_x_tools
 			$cmd --override_repository=fuzzbox=$ROOT
 			$cmd --repo_env=GOROOT=$SDK_DIR
 		EOF
+		for repo in "$CACHE"/deps/org_golang_x_*; do
+			echo "$cmd --override_repository=${repo##*/}=$repo" >>"$rc.tmp"
+		done
 	done
 	cat >>"$rc.tmp" <<-EOF
 		build --disk_cache=$CACHE/disk-cache
@@ -250,3 +252,118 @@ prepare_go_repos
 write_offline_bazelrc
 step "installed: $(bazel --version 2>/dev/null || echo bazel), rules_go $RULES_GO_VERSION, Go $GO_VERSION"
 [ "${1:-}" = install ] && exit 0
+
+# ------------------------------------------------------------------ checks
+
+# BUILD files of fuzzbox's own packages list exactly the imports go list sees.
+check_build_deps() {
+	step "check: BUILD deps of fuzzbox's packages match their imports"
+	local build dir want have bad=0
+	for build in $(git ls-files -co --exclude-standard '*BUILD.bazel' | grep -v '^examples/'); do
+		grep -q 'go_library\|go_binary' "$build" || continue
+		dir=$(dirname "$build")
+		want=$(GOFLAGS=-mod=mod "$GO" list -f '{{join .Imports "\n"}}' "./$dir" | while read -r i; do
+			case $i in
+			github.com/fuzzbox/fuzzbox) echo '"//:fuzzbox"' ;;
+			github.com/fuzzbox/fuzzbox/*) echo "\"//${i#github.com/fuzzbox/fuzzbox/}\"" ;;
+			golang.org/x/*) go_label "$i" ;;
+			esac
+		done | sort -u)
+		have=$(sed -n '/deps = \[/,/\]/p' "$build" | { grep -o '"[^"]*"' || true; } | sort -u)
+		if [ "$want" != "$have" ]; then
+			echo "$build: deps are"; echo "${have:-  (none)}"; echo "but the imports need"; echo "${want:-  (none)}"
+			bad=1
+		fi
+	done
+	return $bad
+}
+
+# expect_fail DESCRIPTION LOG PATTERN COMMAND...: COMMAND must fail and its
+# output must match PATTERN (grep -E).
+expect_fail() {
+	local what=$1 log=$2 pattern=$3
+	shift 3
+	if "$@" >"$log" 2>&1; then
+		cat "$log"; echo "FAIL: $what: succeeded, want a failure"; return 1
+	fi
+	if ! grep -Eq "$pattern" "$log"; then
+		cat "$log"; echo "FAIL: $what: output does not match $pattern"; return 1
+	fi
+	echo "ok: $what (failed as expected: $(grep -Eo "$pattern" "$log" | head -1))"
+}
+
+LOGS=$CACHE/logs
+CLEANUP=()
+cleanup() { local p; for p in "${CLEANUP[@]}"; do rm -rf "$p"; done; }
+trap cleanup EXIT
+
+check_build_deps
+cd "$EXAMPLE"
+mkdir -p "$LOGS"
+CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/badmacro")
+rm -rf parse/testdata badmacro
+
+step "bazel build @fuzzbox//... (the libraries, commands and tools)"
+bazel build @fuzzbox//:all @fuzzbox//analyzers/... @fuzzbox//cmd/... @fuzzbox//corpus/... @fuzzbox//driver/... @fuzzbox//engine/... @fuzzbox//event/... @fuzzbox//rules/...
+
+step "bazel test: the replay targets pass"
+bazel test //parse:parse_fuzz //multi:multi_fuzz
+
+step "bazel test: the fuzzing target finds the planted bug"
+expect_fail "bazel test //parse:parse_fuzz_fuzz" "$LOGS/fuzz.log" 'into the source tree: unzip' \
+	bazel test //parse:parse_fuzz_fuzz
+zip=$(bazel info bazel-testlogs)/parse/parse_fuzz_fuzz/test.outputs/outputs.zip
+unzip -l "$zip"
+repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzHeader/.' | head -1)
+unzip -Z1 "$zip" | grep -qx events.json && unzip -Z1 "$zip" | grep -qx summary.txt
+[ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
+grep -q '"type":"failure"' <(unzip -p "$zip" events.json) || { echo "FAIL: no failure event in events.json"; exit 1; }
+unzip -o -q "$zip" "$repro" -d parse
+expect_fail "stock go test replays the reproducer" "$LOGS/replay.log" 'slice bounds out of range' \
+	bash -c "cd parse && GOFLAGS=-mod=mod $GO test -run=FuzzHeader/$(basename "$repro") ."
+expect_fail "bazel test --test_filter replays the reproducer" "$LOGS/replay-bazel.log" 'slice bounds out of range' \
+	bazel test //parse:parse_fuzz --test_filter="FuzzHeader/$(basename "$repro")" --test_output=errors
+rm -rf parse/testdata
+
+step "bazel run: fuzzes in the source tree and writes the reproducer there"
+expect_fail "bazel run //parse:parse_fuzz_run" "$LOGS/run.log" 'found panic failure' \
+	bazel run //parse:parse_fuzz_run -- -fuzztime=60s -cachedir="$CACHE/run-cache"
+ls parse/testdata/fuzz/FuzzHeader/* || { echo "FAIL: bazel run wrote no reproducer into the source tree"; exit 1; }
+rm -rf parse/testdata
+
+step "bazel run: Ctrl-C stops it cleanly"
+bazel build //multi:multi_fuzz_run
+bazel run //multi:multi_fuzz_run -- -fuzztime=10m -cachedir="$CACHE/run-cache" >"$LOGS/interrupt.log" 2>&1 &
+pid=$!
+for _ in $(seq 60); do grep -q 'elapsed: [1-9]' "$LOGS/interrupt.log" && break; sleep 1; done
+kill -INT $pid
+code=0
+wait $pid || code=$?
+tail -3 "$LOGS/interrupt.log"
+[ "$code" = 0 ] || { cat "$LOGS/interrupt.log"; echo "FAIL: exit status $code after SIGINT, want 0"; exit 1; }
+echo "ok: SIGINT: exit status 0"
+
+step "bazel test: a sharded fuzzing target (two fuzz tests, two shards)"
+bazel test //multi:multi_fuzz_fuzz --nocache_test_results
+testlogs=$(bazel info bazel-testlogs)
+for s in 1 2; do
+	grep -H 'shard [12] of 2' "$testlogs/multi/multi_fuzz_fuzz/shard_${s}_of_2/test.log"
+done
+
+step "nogo: fuzzvet fails the build of a bad f.Add"
+expect_fail "bazel build //badadd:badadd_test" "$LOGS/nogo.log" 'f\.Add value 42 has type int.*\(fuzzadd\)' \
+	bazel build //badadd:badadd_test
+
+step "go_fuzz_test: nonsense arguments fail at load time"
+mkdir -p badmacro
+cat >badmacro/BUILD.bazel <<-'BUILD'
+	load("@fuzzbox//rules:defs.bzl", "go_fuzz_test")
+
+	go_fuzz_test(name = "bad", srcs = ["bad_test.go"], embed = ["//parse"], fuzztime = "soon")
+BUILD
+expect_fail "fuzztime = \"soon\"" "$LOGS/macro.log" \
+	'go_fuzz_test\(name = "bad"\): fuzztime must be a duration such as "30s" or "5m", or "Nx" executions, not "soon"' \
+	bazel query //badmacro:all
+rm -rf badmacro
+
+step "all Bazel checks passed"

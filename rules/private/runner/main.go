@@ -1,0 +1,135 @@
+// Command runner is the program the fuzzbox Bazel rules' fuzzing targets run
+// (rules/private/runner.bzl): `bazel test //pkg:x_fuzz` and `bazel run
+// //pkg:x_run`. It is a thin Bazel front end of package driver, which does the
+// fuzzing exactly as `fuzzbox fuzz -bin` does; the runner only does what is
+// Bazel's:
+//
+//   - test mode: copies the package's read-only runfiles into TEST_TMPDIR and
+//     fuzzes there with the generated corpus in TEST_TMPDIR (hermetic), splits
+//     the fuzz tests over TEST_TOTAL_SHARDS (touching TEST_SHARD_STATUS_FILE),
+//     and copies the reproducers, the event stream and a summary into
+//     TEST_UNDECLARED_OUTPUTS_DIR;
+//   - run mode: fuzzes in $BUILD_WORKSPACE_DIRECTORY/<package>, so reproducers
+//     land in the source tree and the generated corpus in fuzzbox's persistent
+//     cache; relative paths in flags are relative to BUILD_WORKING_DIRECTORY.
+//
+// Its flags are the rules' -bazel.* flags, then fuzzbox fuzz's (see flags.go).
+// It imports the standard library, driver, event and engine/ipc.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/fuzzbox/fuzzbox/driver"
+)
+
+// Exit codes, as fuzzbox fuzz's.
+const (
+	exitOK    = driver.ExitOK
+	exitUsage = driver.ExitError
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// bazelFlags are the flags the rules pass; users do not set them.
+type bazelFlags struct {
+	mode       string // "test" or "run"
+	bin        string // the fuzzing binary, relative to the runfiles directory of the workspace
+	pkgDir     string // the package's directory in runfiles
+	pkg        string // the package's directory in its workspace
+	importPath string // the package's import path
+}
+
+func (b *bazelFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&b.mode, "bazel.mode", "", "test (bazel test) or run (bazel run); set by the rules")
+	fs.StringVar(&b.bin, "bazel.bin", "", "the fuzzing binary; set by the rules")
+	fs.StringVar(&b.pkgDir, "bazel.pkgdir", "", "the package's directory in runfiles; set by the rules")
+	fs.StringVar(&b.pkg, "bazel.pkg", "", "the package's directory in the workspace; set by the rules")
+	fs.StringVar(&b.importPath, "bazel.importpath", "", "the package's import path; set by the rules")
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	var b bazelFlags
+	var f fuzzFlags
+	fs := flag.NewFlagSet("fuzzbox (bazel)", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	b.register(fs)
+	f.register(fs)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fmt.Fprintln(stdout, "usage: bazel run //pkg:x_run -- [fuzzbox fuzz flags], or bazel test //pkg:x_fuzz --test_arg=FLAG\n\nFlags:")
+			fs.PrintDefaults()
+			return exitOK
+		}
+		return usageError(stderr, err)
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, fmt.Errorf("unexpected arguments %q: the package is the target's", fs.Args()))
+	}
+	if b.bin == "" || b.pkgDir == "" || b.pkg == "" {
+		return usageError(stderr, errors.New("-bazel.bin, -bazel.pkgdir and -bazel.pkg are required (run the rules' targets, not the runner)"))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	switch b.mode {
+	case "test":
+		return runTest(ctx, &b, &f, stdout, stderr)
+	case "run":
+		return runRun(ctx, &b, &f, stdout, stderr)
+	}
+	return usageError(stderr, fmt.Errorf("-bazel.mode must be test or run, not %q", b.mode))
+}
+
+func usageError(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "fuzzbox (bazel): %v\n", err)
+	return exitUsage
+}
+
+// config returns the driver configuration for the flags and the binary.
+func config(b *bazelFlags, f *fuzzFlags, stderr io.Writer) (driver.Config, error) {
+	cfg, err := f.config(stderr)
+	if err != nil {
+		return cfg, err
+	}
+	if cfg.Binary, err = filepath.Abs(b.bin); err != nil {
+		return cfg, err
+	}
+	cfg.ImportPath = b.importPath
+	return cfg, cfg.Check()
+}
+
+// runRun fuzzes in the source tree, as fuzzbox fuzz -bin would there.
+func runRun(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io.Writer) int {
+	ws := os.Getenv("BUILD_WORKSPACE_DIRECTORY")
+	if ws == "" {
+		return usageError(stderr, errors.New("BUILD_WORKSPACE_DIRECTORY is not set: start this target with bazel run"))
+	}
+	if wd := os.Getenv("BUILD_WORKING_DIRECTORY"); wd != "" {
+		f.relativeTo(wd)
+	}
+	cfg, err := config(b, f, stderr)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	dir := filepath.Join(ws, filepath.FromSlash(b.pkg))
+	p := &printer{w: stdout, json: f.json}
+	res := driver.Fuzz(ctx, cfg, []string{dir}, p.print)
+	if res.Err != nil {
+		fmt.Fprintf(stderr, "fuzzbox: %s\n", oneLine(res.Err))
+	}
+	if !f.json && len(res.Targets) > 1 {
+		printSummary(stdout, res)
+	}
+	return res.ExitCode
+}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fuzzbox/fuzzbox/driver"
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// runTest fuzzes as a Bazel test action: hermetic, sharded, outputs saved.
+func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io.Writer) int {
+	tmp := os.Getenv("TEST_TMPDIR")
+	if tmp == "" {
+		return usageError(stderr, errors.New("TEST_TMPDIR is not set: run this target with bazel test"))
+	}
+	if status := os.Getenv("TEST_SHARD_STATUS_FILE"); status != "" {
+		if err := os.WriteFile(status, nil, 0o666); err != nil {
+			return usageError(stderr, fmt.Errorf("touching TEST_SHARD_STATUS_FILE: %w", err))
+		}
+	}
+	outputs := os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR")
+	if outputs == "" {
+		outputs = filepath.Join(tmp, "outputs")
+	}
+	cfg, err := config(b, f, stderr)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	dir := filepath.Join(tmp, "fuzzbox", "src", filepath.FromSlash(b.pkg))
+	if err := copyTree(b.pkgDir, dir, cfg.Binary); err != nil {
+		return usageError(stderr, fmt.Errorf("copying the package's runfiles to TEST_TMPDIR: %w", err))
+	}
+	if cfg.CacheDir == "" {
+		cfg.CacheDir = filepath.Join(tmp, "fuzzbox", "cache")
+	}
+	shard, err := shardFuzz(ctx, cfg, dir, stdout)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	if shard == "" {
+		return exitOK // nothing for this shard
+	}
+	cfg.Fuzz = shard
+	events, err := os.Create(filepath.Join(outputs, "events.json"))
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	defer events.Close()
+	w := bufio.NewWriter(events)
+	p := &printer{w: stdout, json: f.json, tee: func(e event.Event) { event.Encode(w, e) }}
+	res := driver.Fuzz(ctx, cfg, []string{dir}, p.print)
+	w.Flush()
+	if res.Err != nil {
+		fmt.Fprintf(stderr, "fuzzbox: %s\n", oneLine(res.Err))
+	}
+	if err := saveOutputs(res, b, dir, outputs, stdout); err != nil {
+		fmt.Fprintf(stderr, "fuzzbox: saving the test outputs: %v\n", err)
+		if res.ExitCode == exitOK {
+			return exitUsage
+		}
+	}
+	return res.ExitCode
+}
+
+// shardFuzz returns the -fuzz regexp of this shard's fuzz tests ("" = none).
+// Without sharding it is cfg.Fuzz. With N shards and at least N fuzz tests,
+// shard i takes every N-th test from i on; with fewer fuzz tests than shards,
+// shard i runs its own campaign of test i mod count (its own corpus cache and
+// random seed in its own TEST_TMPDIR).
+func shardFuzz(ctx context.Context, cfg driver.Config, dir string, stdout io.Writer) (string, error) {
+	total, _ := strconv.Atoi(os.Getenv("TEST_TOTAL_SHARDS"))
+	index, _ := strconv.Atoi(os.Getenv("TEST_SHARD_INDEX"))
+	if total <= 1 {
+		return cfg.Fuzz, nil
+	}
+	names, err := fuzzTests(ctx, cfg, dir)
+	if err != nil {
+		return "", err
+	}
+	if len(names) == 0 {
+		return cfg.Fuzz, nil // let the driver report that nothing matches
+	}
+	var mine []string
+	if len(names) >= total {
+		for i := index; i < len(names); i += total {
+			mine = append(mine, names[i])
+		}
+	} else {
+		mine = []string{names[index%len(names)]}
+	}
+	fmt.Fprintf(stdout, "fuzzbox: shard %d of %d: %s\n", index+1, total, strings.Join(mine, ", "))
+	for i := range mine {
+		mine[i] = regexp.QuoteMeta(mine[i])
+	}
+	return "^(" + strings.Join(mine, "|") + ")$", nil
+}
+
+// fuzzTests lists the binary's fuzz tests that cfg.Fuzz matches, sorted.
+func fuzzTests(ctx context.Context, cfg driver.Config, dir string) ([]string, error) {
+	re, err := regexp.Compile(cfg.Fuzz)
+	if err != nil {
+		return nil, fmt.Errorf("-fuzz: %v", err)
+	}
+	cmd := exec.CommandContext(ctx, cfg.Binary, "-test.list=^Fuzz")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("listing the fuzz tests of %s: %w", cfg.Binary, err)
+	}
+	var names []string
+	for _, l := range strings.Fields(string(out)) {
+		if strings.HasPrefix(l, "Fuzz") && re.MatchString(l) {
+			names = append(names, l)
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// copyTree copies the directory src (runfiles: symlinks to read-only files)
+// to dst as writable files, skipping skip (the fuzzing binary).
+func copyTree(src, dst, skip string) error {
+	skipInfo, _ := os.Stat(skip)
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		fi, err := os.Stat(path) // follows the runfiles symlink
+		if err != nil {
+			return err
+		}
+		switch {
+		case fi.IsDir():
+			return os.MkdirAll(target, 0o777)
+		case skipInfo != nil && os.SameFile(fi, skipInfo):
+			return nil
+		}
+		return copyFile(path, target, fi.Mode().Perm()|0o200)
+	})
+}
+
+func copyFile(src, dst string, perm fs.FileMode) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o777); err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, perm)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// saveOutputs copies each reproducer to outputs/testdata/fuzz/FuzzX/ (so
+// that unzipping the outputs into the package puts it in place), writes
+// outputs/summary.txt and prints where they are and how to use them.
+func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, stdout io.Writer) error {
+	var sum strings.Builder
+	var firstErr error
+	keep := func(err error) {
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	zip := testOutputsZip(b.pkg)
+	for _, r := range res.Targets {
+		status, detail := targetStatus(r)
+		fmt.Fprintf(&sum, "%s %s.%s: %s\n", strings.TrimSpace(status), r.Target.Package, r.Target.Name, detail)
+		for _, e := range r.Failures {
+			repro := e.Reproducer
+			if !filepath.IsAbs(repro) {
+				repro = filepath.Join(dir, repro) // relative to the package directory
+			}
+			rel, err := filepath.Rel(dir, repro)
+			if err != nil || strings.HasPrefix(rel, "..") {
+				keep(fmt.Errorf("reproducer %s is not in the package directory", e.Reproducer))
+				continue
+			}
+			if err := copyFile(repro, filepath.Join(outputs, rel), 0o666); err != nil {
+				keep(err)
+				continue
+			}
+			name := filepath.Base(rel)
+			fmt.Fprintf(&sum, "  failure (%s): %s (minimized: %s)\n  reproducer: %s (in the test outputs)\n", e.Kind, event.FirstLine(e.Message), orDash(e.Minimized), filepath.ToSlash(rel))
+			fmt.Fprintf(&sum, "  into the source tree: unzip -o %s '%s' -d %s\n", zip, filepath.ToSlash(rel), b.pkg)
+			fmt.Fprintf(&sum, "  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n", b.pkg, r.Target.Name, name, r.Target.Name, name)
+		}
+	}
+	if res.Err != nil {
+		fmt.Fprintf(&sum, "error: %s\n", oneLine(res.Err))
+	}
+	fmt.Fprintf(&sum, "exit code: %d\n", res.ExitCode)
+	if err := os.WriteFile(filepath.Join(outputs, "summary.txt"), []byte(sum.String()), 0o666); err != nil {
+		keep(err)
+	}
+	fmt.Fprintf(stdout, "\nfuzzbox summary (also in the test outputs: summary.txt, events.json):\n%s", sum.String())
+	return firstErr
+}
+
+// testOutputsZip returns where bazel test puts this test's outputs.zip,
+// relative to the workspace.
+func testOutputsZip(pkg string) string {
+	target := os.Getenv("TEST_TARGET") // //pkg:name or @repo//pkg:name
+	name := target[strings.LastIndexByte(target, ':')+1:]
+	if name == "" {
+		name = "<target>"
+	}
+	p := "bazel-testlogs/" + pkg + "/" + name
+	if total, _ := strconv.Atoi(os.Getenv("TEST_TOTAL_SHARDS")); total > 1 {
+		index, _ := strconv.Atoi(os.Getenv("TEST_SHARD_INDEX"))
+		p += fmt.Sprintf("/shard_%d_of_%d", index+1, total)
+	}
+	return p + "/test.outputs/outputs.zip"
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
