@@ -26,6 +26,7 @@ type proc struct {
 	toProc *os.File // write end of the call pipe; closing it tells the worker to exit
 	out    *tailBuffer
 	exited chan struct{} // closed when the process has exited
+	dogged chan struct{} // closed when the watchdog, which reads mem, has returned
 	state  *os.ProcessState
 	reason atomic.Value // string: why the watchdog killed it ("hang", "oom")
 	busy   atomic.Bool  // a call is in flight
@@ -53,7 +54,7 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 		inW.Close()
 		return nil, fmt.Errorf("engine: starting worker: %w", err)
 	}
-	p := &proc{mem: mem, toProc: inW, out: newTailBuffer(256 << 10), exited: make(chan struct{})}
+	p := &proc{mem: mem, toProc: inW, out: newTailBuffer(256 << 10), exited: make(chan struct{}), dogged: make(chan struct{})}
 	p.cmd = exec.Command(name, args...)
 	p.cmd.ExtraFiles = []*os.File{inR, outW, mem.File()} // ipc.FdIn, FdOut, FdMem
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
@@ -75,7 +76,10 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 		outR.Close()
 		close(p.exited)
 	}()
-	go p.watchdog(timeout, rssLimitMB)
+	go func() {
+		defer close(p.dogged)
+		p.watchdog(timeout, rssLimitMB)
+	}()
 	return p, nil
 }
 
@@ -262,6 +266,7 @@ func (p *proc) stop(grace time.Duration) {
 		p.cmd.Process.Kill()
 		<-p.exited
 	}
+	<-p.dogged // the watchdog may be reading the region
 	p.mem.Close()
 }
 

@@ -2,16 +2,20 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/driver"
 	"golang.org/x/tools/cover"
 	"golang.org/x/tools/txtar"
 )
@@ -241,5 +245,52 @@ func TestCoverUsage(t *testing.T) {
 					code, &out, &errb, tc.code, tc.stdout, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestCoverJSON: -json reports per-file and per-function statements, and
+// which entries reach each function, consistently with the text report.
+func TestCoverJSON(t *testing.T) {
+	coverModule(t)
+	cache := t.TempDir()
+	magic := cacheEntry(t, filepath.Join(cache, "FuzzKind"), "magic:abc")
+	_, total := runCoverOK(t, exitOK, "-fuzz=^FuzzKind$", "-cachedir", cache, "-o", filepath.Join(t.TempDir(), "r.html"), "./kind")
+
+	var out, errb bytes.Buffer
+	if code := runCover([]string{"-json", "-fuzz=^FuzzKind$", "-cachedir", cache, "./kind"}, &out, &errb); code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, &out, &errb)
+	}
+	var rep driver.CoverReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("not a JSON report: %v\n%s", err, &out)
+	}
+	if rep.Target != "FuzzKind" || rep.Package != "example.com/cov/kind" || rep.HTML != "" {
+		t.Errorf("report header %+v", rep)
+	}
+	if math.Abs(rep.Percent-total) > 0.05 {
+		t.Errorf("JSON coverage %.2f%%, text report %.1f%%", rep.Percent, total)
+	}
+	sum := 0
+	var kind *driver.FuncCover
+	for _, f := range rep.Files {
+		sum += f.Statements
+		for i, fn := range f.Funcs {
+			if fn.Name == "Kind" && strings.HasSuffix(f.Path, filepath.Join("kind", "kind.go")) {
+				kind = &f.Funcs[i]
+			}
+		}
+	}
+	if sum != rep.Statements || rep.Covered > rep.Statements || rep.Statements == 0 {
+		t.Errorf("statements: files add up to %d, report says %d covered of %d", sum, rep.Covered, rep.Statements)
+	}
+	if kind == nil {
+		t.Fatalf("no function Kind in kind/kind.go:\n%s", &out)
+	}
+	// Every statement but the fail-only one: the cache entry reaches the magic branch, no entry fails.
+	if kind.Statements != 5 || kind.Covered != 4 || kind.Line != 6 {
+		t.Errorf("Kind: %+v, want line 6 and 4 of its 5 statements covered", *kind)
+	}
+	if rep.Entries.PerEntry != 3 || !slices.Contains(kind.Entries, magic) || len(kind.Entries) != 3 {
+		t.Errorf("Kind reached by %v (%d entries replayed alone), want all 3 entries including %s", kind.Entries, rep.Entries.PerEntry, magic)
 	}
 }

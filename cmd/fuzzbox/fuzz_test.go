@@ -445,8 +445,11 @@ func TestFuzzJSON(t *testing.T) {
 			}
 		}
 	}
-	if i := e2eFirstOfType(evs, "exit"); i >= 0 && (evs[i].ExitCode == nil || *evs[i].ExitCode != 1 || i != len(evs)-1) {
-		t.Errorf("exit event %+v at %d of %d", evs[i], i, len(evs))
+	if i := e2eFirstOfType(evs, "exit"); i < 0 || evs[i].ExitCode == nil || *evs[i].ExitCode != 1 || i != len(evs)-1 {
+		t.Errorf("no exit event with exit code 1 last (index %d of %d)", i, len(evs))
+	}
+	if i := e2eFirstOfType(evs, "failure"); i >= 0 && regexp.MustCompile(`(?m)^\s*testing\.go:\d+: `).MatchString(evs[i].Message) {
+		t.Errorf("failure message keeps the testing package's prefix: %q", evs[i].Message)
 	}
 }
 

@@ -91,9 +91,13 @@ func mapMem(f *os.File, size int) (*Mem, error) {
 // File returns the backing file, to pass to a worker.
 func (m *Mem) File() *os.File { return m.f }
 
-// Close unmaps the region and closes its file.
+// Close unmaps the region and closes its file; later calls do nothing.
 func (m *Mem) Close() error {
+	if m.buf == nil {
+		return nil // closed already: a second munmap could unmap a later mapping
+	}
 	err := munmap(m.buf)
+	m.buf = nil
 	if cerr := m.f.Close(); err == nil {
 		err = cerr
 	}

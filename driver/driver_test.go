@@ -1,0 +1,206 @@
+package driver
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+func TestConfigCheck(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		want string // "" means valid
+	}{
+		{Config{Fuzz: "."}, ""},
+		{Config{}, "-fuzz is required"},
+		{Config{Fuzz: "("}, "-fuzz: "},
+		{Config{Fuzz: ".", FuzzTime: "10"}, `-fuzztime: "10" is neither a duration nor Nx`},
+		{Config{Fuzz: ".", FuzzTime: "100x", MinimizeTime: "0x"}, ""},
+		{Config{Fuzz: ".", MinimizeTime: "-1s"}, "-fuzzminimizetime"},
+		{Config{Fuzz: ".", Parallel: -1}, "-parallel must be >= 0"},
+		{Config{Fuzz: ".", Schedule: "fifo"}, `-schedule: "fifo"`},
+		{Config{Fuzz: ".", Binary: "/nonexistent/bin"}, "-bin: /nonexistent/bin is not a file"},
+	} {
+		err := tc.cfg.Check()
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%+v: unexpected error %v", tc.cfg, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%+v: error %v, want %q", tc.cfg, err, tc.want)
+		}
+	}
+}
+
+// TestChildArgs checks the flag contract with the fuzzing binary: names
+// from engine/ipc, defaults for the zero Config, and the options.
+func TestChildArgs(t *testing.T) {
+	tg := Target{Package: "example.com/p", Name: "FuzzX", dict: "/tmp/p.dict"}
+	args, err := (&Config{Fuzz: ".", CacheDir: "/c"}).childArgs(tg, "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"-test.fuzz=^FuzzX$", "-test.fuzzcachedir=/c", "-test.fuzzminimizetime=60s",
+		"-" + ipc.FlagTimeout + "=" + ipc.DefaultTimeout.String(),
+		"-" + ipc.FlagRSSLimit + "=" + strconv.Itoa(ipc.DefaultRSSLimitMB),
+		"-" + ipc.FlagEventsFD + "=" + strconv.Itoa(ipc.EventsFD),
+		"-" + ipc.FlagDict + "=/tmp/p.dict",
+	} {
+		if !slices.Contains(args, want) {
+			t.Errorf("zero config: args %q lack %q", args, want)
+		}
+	}
+	cfg := Config{Fuzz: ".", CacheDir: "/c", RSSLimitMB: -1, KeepFlaky: true, NoCmp: true, Schedule: "power", PruneOnly: true, Parallel: 3}
+	args, _ = cfg.childArgs(tg, "5s", true)
+	for _, want := range []string{
+		"-" + ipc.FlagRSSLimit + "=0", "-" + ipc.FlagKeepFlaky + "=true", "-" + ipc.FlagNoCmp + "=true",
+		"-" + ipc.FlagSchedule + "=power", "-" + ipc.FlagPruneOnly + "=true", "-test.run=^$", "-test.fuzztime=5s", "-test.parallel=3",
+	} {
+		if !slices.Contains(args, want) {
+			t.Errorf("%+v: args %q lack %q", cfg, args, want)
+		}
+	}
+}
+
+func TestFuzzShare(t *testing.T) {
+	for _, tc := range []struct {
+		ft       string
+		n        int
+		want     string
+		wantOpen bool
+	}{
+		{"", 1, "", false},
+		{"10s", 1, "10s", false},
+		{"", 3, RotationSlice.String(), true},
+		{"30s", 3, "10s", false},
+		{"1000x", 3, "333x", false},
+		{"2x", 3, "1x", false},
+	} {
+		got, open := fuzzShare(Config{FuzzTime: tc.ft}, tc.n)
+		if got != tc.want || open != tc.wantOpen {
+			t.Errorf("fuzzShare(%q, %d) = %q, %v; want %q, %v", tc.ft, tc.n, got, open, tc.want, tc.wantOpen)
+		}
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	ok := &TargetResult{Target: Target{Name: "FuzzA"}}
+	failed := &TargetResult{Target: Target{Name: "FuzzB"}, Failures: []event.Event{{Type: event.Failure}}}
+	broken := &TargetResult{Target: Target{Name: "FuzzC"}, Err: "engine: giving up"}
+	for _, tc := range []struct {
+		rs   []*TargetResult
+		want int
+	}{
+		{[]*TargetResult{ok}, ExitOK},
+		{[]*TargetResult{ok, failed}, ExitFailure},
+		{[]*TargetResult{failed, broken}, ExitError},
+	} {
+		if got := summarize(tc.rs); got.ExitCode != tc.want || (tc.want == ExitError) != (got.Err != nil) {
+			t.Errorf("summarize: exit %d, err %v; want exit %d", got.ExitCode, got.Err, tc.want)
+		}
+	}
+}
+
+// testFuzzbox builds the fuzzbox command for the build's -toolexec.
+func testFuzzbox(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds a fuzzing binary")
+	}
+	bin := filepath.Join(t.TempDir(), "fuzzbox")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/fuzzbox").CombinedOutput(); err != nil {
+		t.Fatalf("building fuzzbox: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestFuzzCancel: cancelling the context stops a run promptly, the exit
+// event comes last, and no process of the fuzzing binary is left.
+func TestFuzzCancel(t *testing.T) {
+	fuzzbox := testFuzzbox(t)
+	dir := filepath.Join(t.TempDir(), "targets")
+	if err := os.CopyFS(dir, os.DirFS("../cmd/fuzzbox/testdata/fuzz/targets")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var types []string
+	var binary string
+	cfg := Config{Fuzz: "^FuzzNever$", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Parallel: 2, Stderr: os.Stderr}
+	done := make(chan Result)
+	go func() {
+		done <- Fuzz(ctx, cfg, []string{dir}, func(e event.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			types = append(types, e.Type)
+			if e.Type == event.Start {
+				cancel() // as an editor's stop button would
+			}
+		})
+	}()
+	var res Result
+	select {
+	case res = <-done:
+	case <-time.After(4 * time.Minute):
+		t.Fatal("Fuzz did not return after the context was cancelled")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if res.ExitCode != ExitOK || len(res.Targets) != 1 {
+		t.Fatalf("result %+v, want exit 0 for one target (events %v)", res, types)
+	}
+	binary = res.Targets[0].Binary
+	if !slices.Contains(types, event.Start) || types[len(types)-1] != event.Exit || types[0] != event.Build {
+		t.Errorf("events %v: want build first, start, exit last", types)
+	}
+	// Workers die with their coordinator (parent-death signal): give the
+	// kernel a moment to deliver it.
+	deadline := time.Now().Add(3 * time.Second)
+	for len(processesOf(binary)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if procs := processesOf(binary); len(procs) > 0 {
+		t.Errorf("processes of %s left after cancel: %v", binary, procs)
+	}
+}
+
+// processesOf returns the pids whose executable is bin (Linux /proc).
+func processesOf(bin string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var pids []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe"))
+		if err == nil && (exe == bin || strings.TrimSuffix(exe, " (deleted)") == bin) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestResolveErrors: what a user gets for patterns with nothing to fuzz.
+func TestResolveErrors(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Resolve(context.Background(), Config{Fuzz: "."}, []string{"../event"}, dir)
+	if err == nil || !strings.Contains(err.Error(), "no fuzz tests") {
+		t.Errorf("package without fuzz tests: %v", err)
+	}
+	_, err = Resolve(context.Background(), Config{Fuzz: ".", Binary: "driver_test.go"}, []string{"a", "b"}, dir)
+	if err == nil || !strings.Contains(err.Error(), "one package directory") {
+		t.Errorf("-bin with two directories: %v", err)
+	}
+}
