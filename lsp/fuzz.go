@@ -1,9 +1,159 @@
 package lsp
 
-// Fuzzing from the editor runs through the driver package's Fuzz (the event
-// stream as values, no text scraping). Until it exists the fuzz command
-// answers with an error that says so.
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fuzzbox/fuzzbox/driver"
+	"github.com/fuzzbox/fuzzbox/event"
+	"github.com/fuzzbox/fuzzbox/lsp/protocol"
+)
+
+// Fuzzing from the editor: driver.Fuzz runs the test's fuzzing binary (a
+// child process, so a crash cannot take the sidecar down) and hands its
+// event stream to onEvent as values. Stats become the lens's live state and
+// progress reports; every event's status line goes to the output log; a
+// failure becomes the test's failure (lens, diagnostic, reproducer).
 
 func (s *Server) fuzz(key testKey, _ string) (any, error) {
-	return nil, invalidParams("fuzzbox.fuzz: fuzzing from the editor needs driver.Fuzz, which this build does not have yet")
+	r := &run{kind: runFuzz, test: key.name}
+	err := s.startRun(key, r, "fuzzbox: fuzzing "+key.name, func(ctx context.Context, r *run) protocol.ShowMessageParams {
+		return s.fuzzRun(ctx, key, r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return RunStarted{Started: key.name}, nil
+}
+
+func (s *Server) fuzzRun(ctx context.Context, key testKey, r *run) protocol.ShowMessageParams {
+	cfg := driver.Config{
+		Fuzz:     "^" + key.name + "$",
+		Parallel: s.opts.Parallel,
+		Dir:      key.dir,
+		Fuzzbox:  s.opts.Fuzzbox,
+	}
+	stderr := s.logWriter()
+	defer stderr.Close()
+	cfg.Stderr = stderr
+	if s.opts.FuzzTime > 0 {
+		cfg.FuzzTime = s.opts.FuzzTime.String()
+	}
+	var found *failure
+	res := driver.Fuzz(ctx, cfg, []string{"."}, func(e event.Event) {
+		if f := s.onEvent(key, r, e); f != nil && found == nil {
+			found = f
+		}
+	})
+	var execs int64
+	for _, t := range res.Targets {
+		execs += t.Execs
+	}
+	switch {
+	case found != nil:
+		s.setFailure(key, found)
+		msg := fmt.Sprintf("%s: found %s failure: %s", key.name, found.kind, found.message)
+		if found.reproducer != "" {
+			msg += " (reproducer " + relTo(key.dir, found.reproducer) + ")"
+		}
+		return protocol.ShowMessageParams{Type: protocol.MessageError, Message: msg}
+	case res.ExitCode == driver.ExitError:
+		return protocol.ShowMessageParams{Type: protocol.MessageError, Message: fmt.Sprintf("%s: %v", key.name, res.Err)}
+	case ctx.Err() != nil:
+		return protocol.ShowMessageParams{Type: protocol.MessageInfo, Message: fmt.Sprintf("%s: stopped after %d executions, no failure", key.name, execs)}
+	case res.ExitCode == driver.ExitFailure:
+		return protocol.ShowMessageParams{Type: protocol.MessageError, Message: key.name + ": the package's tests failed (see the output log)"}
+	}
+	return protocol.ShowMessageParams{Type: protocol.MessageInfo, Message: fmt.Sprintf("%s: no failure in %d executions", key.name, execs)}
+}
+
+// onEvent logs an event, updates the run's live state, and returns the
+// failure it reports, if any.
+func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
+	if e.Type == event.Output {
+		s.logMessage("%s", strings.TrimRight(e.Output, "\n"))
+	} else if line := event.Format(e); line != "" {
+		s.logMessage("%s", line)
+	}
+	switch e.Type {
+	case event.Build:
+		s.progressReport(r, "building")
+	case event.Baseline, event.Start:
+		s.progressReport(r, "baseline coverage "+e.Progress)
+	case event.Stats:
+		st := fmt.Sprintf("%.0f execs/s, corpus %d, new %d", e.ExecsPerSec, e.Corpus, e.New)
+		r.setState(st)
+		s.progressReport(r, fmt.Sprintf("%d execs, %s, %d edges", e.Execs, st, e.Edges))
+		s.refreshLenses()
+	case event.Coverage:
+		s.progressReport(r, fmt.Sprintf("new coverage: corpus %d", e.Corpus))
+	case event.Minimizing:
+		r.setState("minimizing " + e.Kind + " failure")
+		s.progressReport(r, "minimizing "+e.Kind+" failure: "+event.FirstLine(e.Message))
+		s.refreshLenses()
+	case event.Failure:
+		if e.Duplicate {
+			return nil
+		}
+		f := &failure{test: key.name, kind: e.Kind, message: strings.TrimPrefix(event.FirstLine(e.Message), e.Kind+": "), reproducer: e.Reproducer}
+		if f.reproducer != "" && !filepath.IsAbs(f.reproducer) {
+			f.reproducer = filepath.Join(key.dir, f.reproducer)
+		}
+		f.file, f.line = userFrame(e.Message, key.dir)
+		return f
+	}
+	return nil
+}
+
+var stackFrame = regexp.MustCompile(`(?m)^\s+(/\S+\.go):(\d+)`)
+
+// userFrame returns the first frame of a stack inside the module of dir.
+func userFrame(stack, dir string) (string, int) {
+	root := moduleRoot(dir)
+	for _, m := range stackFrame.FindAllStringSubmatch(stack, -1) {
+		if strings.HasPrefix(m[1], root+string(filepath.Separator)) {
+			n, _ := strconv.Atoi(m[2])
+			return m[1], n
+		}
+	}
+	return "", 0
+}
+
+// moduleRoot returns the directory of the go.mod governing dir, or dir.
+func moduleRoot(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+// logWriter is an io.Writer whose lines go to the client's output log.
+// Close it when done.
+func (s *Server) logWriter() io.WriteCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			s.logMessage("%s", sc.Text())
+		}
+	}()
+	return pw
+}
+
+func relTo(dir, p string) string {
+	if r, err := filepath.Rel(dir, p); err == nil {
+		return r
+	}
+	return p
 }

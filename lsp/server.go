@@ -23,6 +23,10 @@ type Options struct {
 	FuzzTime time.Duration
 	// Parallel is the number of fuzzing workers; 0 = GOMAXPROCS.
 	Parallel int
+	// Fuzzbox is the fuzzbox executable the fuzzing build runs as its
+	// -toolexec (driver.Config.Fuzzbox); "" means this executable, which
+	// must be fuzzbox itself (fuzzbox lsp is).
+	Fuzzbox string
 	// Gopls, when set, is the gopls binary to run behind the sidecar in
 	// proxy mode (proxy.go).
 	Gopls string
@@ -37,8 +41,9 @@ type Options struct {
 // connection's handler goroutine (in order) and by the goroutines of runs
 // and diagnostics; mu guards the state below it.
 type Server struct {
-	opts Options
-	conn *jsonrpc2.Conn // the client; set once by Serve before any request
+	opts  Options
+	conn  *jsonrpc2.Conn // the client; set once by Serve, then ready is closed
+	ready chan struct{}  // handlers wait for it before they use conn
 	// calls is the context of the server's own requests to the client; it
 	// is cancelled at shutdown, so that a run waiting for an answer (which
 	// the handler goroutine, busy with shutdown, would read) ends.
@@ -81,6 +86,7 @@ func New(opts Options) *Server {
 		diags:       map[string]map[string][]diagnostic{},
 		vetGen:      map[string]int{},
 		exited:      make(chan struct{}),
+		ready:       make(chan struct{}),
 	}
 }
 
@@ -104,6 +110,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	stream := jsonrpc2.NewBufferedStream(rwc, codec)
 	codec.reply = stream.WriteObject
 	s.conn = jsonrpc2.NewConn(ctx, stream, h, jsonrpc2.SetLogger(discardLogger{s}))
+	close(s.ready)
 	select {
 	case <-s.conn.DisconnectNotify():
 	case <-s.exited:
@@ -123,6 +130,7 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 
 // handle is the one method switch of the sidecar (STYLE rule 11).
 func (s *Server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
+	<-s.ready // NewConn starts reading before Serve has stored the connection
 	if err := s.checkState(req.Method); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,54 @@
+// extension.ts activates the fuzzbox extension: it starts `fuzzbox lsp` (the
+// sidecar beside the Go extension's gopls, or in proxy mode gopls behind it)
+// through vscode-languageclient. Every lens, command, progress bar and
+// diagnostic comes from the server; the commands it runs are the ones of
+// lsp/command (src/commands.ts, generated), registered by the language client.
+import * as vscode from 'vscode';
+import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { defaults, documentSelector, serverCommand, Settings, settingKeys } from './config';
+
+let client: LanguageClient | undefined;
+
+function readSettings(): Settings {
+  const c = vscode.workspace.getConfiguration('fuzzbox');
+  const s: Settings = { ...defaults };
+  for (const k of settingKeys) {
+    (s as any)[k] = c.get(k, (defaults as any)[k]);
+  }
+  return s;
+}
+
+async function start(context: vscode.ExtensionContext): Promise<void> {
+  const settings = readSettings();
+  const { command, args } = serverCommand(settings);
+  const serverOptions: ServerOptions = { command, args };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: documentSelector(settings),
+    outputChannelName: 'fuzzbox',
+  };
+  client = new LanguageClient('fuzzbox', 'fuzzbox', serverOptions, clientOptions);
+  await client.start();
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('fuzzbox.restartServer', async () => {
+      await client?.stop();
+      await start(context);
+    }),
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (e.affectsConfiguration('fuzzbox')) {
+        await vscode.commands.executeCommand('fuzzbox.restartServer');
+      }
+    }),
+  );
+  try {
+    await start(context);
+  } catch (e) {
+    vscode.window.showErrorMessage(`fuzzbox: cannot start the language server: ${e}`);
+  }
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+}

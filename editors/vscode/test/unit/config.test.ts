@@ -1,0 +1,60 @@
+// Unit tests of the extension without VS Code (mocha under plain Node).
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as path from 'path';
+import { defaults, documentSelector, serverCommand, settingKeys } from '../../src/config';
+import { commands } from '../../src/commands';
+
+const root = path.join(__dirname, '..', '..', '..');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+describe('serverCommand', () => {
+  it('starts fuzzbox lsp with the defaults', () => {
+    assert.deepStrictEqual(serverCommand(defaults), { command: 'fuzzbox', args: ['lsp'] });
+  });
+  it('passes fuzz time, parallelism and proxy mode', () => {
+    const s = { ...defaults, path: '/opt/fuzzbox', fuzzTime: '5m', parallel: 2, mode: 'proxy' as const, goplsPath: '/go/bin/gopls' };
+    assert.deepStrictEqual(serverCommand(s), {
+      command: '/opt/fuzzbox',
+      args: ['lsp', '-fuzztime=5m', '-parallel=2', '-gopls=/go/bin/gopls'],
+    });
+  });
+  it('refuses a fuzz time that is not a Go duration', () => {
+    assert.throws(() => serverCommand({ ...defaults, fuzzTime: '5 minutes' }), /not a Go duration/);
+  });
+  it('accepts compound durations', () => {
+    assert.deepStrictEqual(serverCommand({ ...defaults, fuzzTime: '1h30m' }).args, ['lsp', '-fuzztime=1h30m']);
+  });
+});
+
+describe('documentSelector', () => {
+  it('serves Go files and corpus files', () => {
+    const sel = documentSelector(defaults);
+    assert.ok(sel.some((f) => f.language === 'go'));
+    assert.ok(sel.some((f) => f.pattern === '**/testdata/fuzz/Fuzz*/*'));
+  });
+});
+
+describe('package.json', () => {
+  it('declares exactly the settings config.ts reads, with the same defaults', () => {
+    const props = manifest.contributes.configuration.properties;
+    assert.deepStrictEqual(Object.keys(props).sort(), settingKeys.map((k) => 'fuzzbox.' + k).sort());
+    for (const k of settingKeys) {
+      assert.deepStrictEqual(props['fuzzbox.' + k].default, (defaults as any)[k], k);
+    }
+  });
+  it('does not claim the server commands (the language client registers them)', () => {
+    const names = new Set(Object.values(commands).map((c) => c.name));
+    for (const c of manifest.contributes.commands) {
+      assert.ok(!names.has(c.command), `${c.command} is a server command`);
+    }
+  });
+});
+
+describe('commands.ts', () => {
+  it('names every command fuzzbox.*', () => {
+    for (const c of Object.values(commands)) {
+      assert.match(c.name, /^fuzzbox\.[a-zA-Z]+$/);
+    }
+  });
+});

@@ -1,0 +1,106 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/lsp"
+	"github.com/fuzzbox/fuzzbox/lsp/command"
+)
+
+var (
+	fuzzboxOnce sync.Once
+	fuzzboxBin  string
+	fuzzboxErr  error
+)
+
+// fuzzbox builds the fuzzbox command once, for the fuzzing build's -toolexec.
+func fuzzbox(t *testing.T) string {
+	fuzzboxOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "fuzzbox-lsp-test-")
+		if err != nil {
+			fuzzboxErr = err
+			return
+		}
+		fuzzboxBin = filepath.Join(dir, "fuzzbox")
+		out, err := exec.Command("go", "build", "-o", fuzzboxBin, "github.com/fuzzbox/fuzzbox/cmd/fuzzbox").CombinedOutput()
+		if err != nil {
+			fuzzboxErr = err
+			fuzzboxBin = string(out)
+		}
+	})
+	if fuzzboxErr != nil {
+		t.Fatalf("building fuzzbox: %v\n%s", fuzzboxErr, fuzzboxBin)
+	}
+	return fuzzboxBin
+}
+
+// TestFuzz fuzzes the planted bug from the lens command through the real
+// driver: progress, live lens state, the failure with its reproducer, its
+// diagnostic at the first frame in the module, and a stop of a second run.
+func TestFuzz(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes; skipped with -short")
+	}
+	root := fixture(t)
+	c := start(t, root, lsp.Options{Fuzzbox: fuzzbox(t), Parallel: 2, FuzzTime: 3 * time.Minute})
+	test := filepath.Join(root, "parse_test.go")
+	args := command.FuzzArgs{URI: string(uri(test)), Name: "FuzzParse"}
+	from := c.mark()
+	if _, err := c.execute(command.Fuzz, args); err != nil {
+		t.Fatal(err)
+	}
+	if got := titles(c.lenses(test)); len(got) != 1 || !strings.HasPrefix(got[0], "stop (fuzzing") {
+		t.Errorf("lenses while fuzzing: %q", got)
+	}
+	c.waitFor(from, "$/progress", `"kind":"begin"`)
+	m, _ := c.waitFor(from, "window/showMessage", "FuzzParse: found panic failure")
+	t.Logf("showMessage: %s", *m.Params)
+	c.waitFor(from, "window/logMessage", "fuzz: elapsed")
+	c.waitFor(from, "textDocument/publishDiagnostics", filepath.Join(root, "parse.go"))
+	c.waitFor(from, "$/progress", `"kind":"end"`)
+	entries, _ := os.ReadDir(filepath.Join(root, "testdata/fuzz/FuzzParse"))
+	if len(entries) != 2 {
+		t.Errorf("testdata/fuzz/FuzzParse has %d files, want ok1 and the reproducer", len(entries))
+	}
+	if got := titles(c.lenses(test)); len(got) != 3 || !strings.HasPrefix(got[2], "open reproducer (panic: runtime error: index out of range") {
+		t.Errorf("lenses after the failure: %q", got)
+	}
+	c.stop()
+}
+
+// TestFuzzStop: a run that finds nothing shows its live state in the lens
+// and stops on window/workDoneProgress/cancel, leaving no process behind.
+func TestFuzzStop(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes; skipped with -short")
+	}
+	root := fixture(t)
+	os.WriteFile(filepath.Join(root, "nobug_test.go"), []byte("package planted\n\nimport \"testing\"\n\n"+
+		"func FuzzNobug(f *testing.F) {\n\tf.Add(\"a\")\n\tf.Fuzz(func(t *testing.T, s string) { _ = len(s) })\n}\n"), 0o644)
+	c := start(t, root, lsp.Options{Fuzzbox: fuzzbox(t), Parallel: 1})
+	test := filepath.Join(root, "nobug_test.go")
+	from := c.mark()
+	if _, err := c.execute(command.Fuzz, command.FuzzArgs{URI: string(uri(test)), Name: "FuzzNobug"}); err != nil {
+		t.Fatal(err)
+	}
+	begin, _ := c.waitFor(from, "$/progress", `"kind":"begin"`)
+	c.waitFor(from, "$/progress", `execs/s`)
+	if got := titles(c.lenses(test)); len(got) != 1 || !strings.Contains(got[0], "execs/s, corpus") {
+		t.Errorf("lens while fuzzing: %q", got)
+	}
+	var p struct{ Token json.RawMessage }
+	json.Unmarshal(*begin.Params, &p)
+	c.notify("window/workDoneProgress/cancel", map[string]any{"token": p.Token})
+	c.waitFor(from, "window/showMessage", "FuzzNobug: stopped after")
+	if out, _ := exec.Command("pgrep", "-f", "FuzzNobug").Output(); len(out) > 0 {
+		t.Errorf("processes left behind: %s", out)
+	}
+	c.stop()
+}
