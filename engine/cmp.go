@@ -228,12 +228,30 @@ func indexFold(s []byte, a string) []span {
 	}
 	var out []span
 	steps := 0
+	first, quick := a[0], asciiFoldsInASCII(a[0])
 	for at := 0; at < len(s) && len(out) < 8 && steps < maxFoldSteps; at++ {
+		if quick && asciiLower(s[at]) != asciiLower(first) {
+			continue // a cheap test rules out most offsets
+		}
 		if n, ok := foldPrefix(s[at:], a, &steps); ok {
 			out = append(out, span{at, n})
 		}
 	}
 	return out
+}
+
+// asciiFoldsInASCII reports whether c is an ASCII character whose case
+// variants are all ASCII: every one but k and s (the Kelvin sign and the
+// long s fold with them).
+func asciiFoldsInASCII(c byte) bool {
+	return c < utf8.RuneSelf && c|0x20 != 'k' && c|0x20 != 's'
+}
+
+func asciiLower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // foldPrefix reports whether s starts with a case-insensitive match of a,
@@ -247,13 +265,16 @@ func foldPrefix(s []byte, a string, steps *int) (int, bool) {
 		}
 		ra, wa := utf8.DecodeRuneInString(a)
 		rs, ws := utf8.DecodeRune(s[n:])
-		if invalid(ra, wa) || invalid(rs, ws) {
-			// Invalid UTF-8 matches only the same byte (EqualFold would
-			// take any invalid byte for any other).
-			if wa != ws || a[0] != s[n] {
+		switch {
+		case invalid(ra, wa):
+			// An invalid byte of the operand matches only itself
+			// (EqualFold would take any invalid byte for any other),
+			// even where the input's next byte makes it a valid rune.
+			if a[0] != s[n] {
 				return 0, false
 			}
-		} else if !sameFoldRune(ra, rs) {
+			ws = 1
+		case invalid(rs, ws) || !sameFoldRune(ra, rs):
 			return 0, false
 		}
 		a, n = a[wa:], n+ws

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -210,7 +211,7 @@ func isStrOperand(tr *cmpTrace, s string) bool {
 
 // FuzzIndexFold checks the case-insensitive search against a simple
 // reference (every offset, rune by rune, each pair of runes compared with
-// strings.EqualFold, invalid bytes only equal to themselves) and, for valid
+// strings.EqualFold, an invalid byte of a only equal to itself) and, for valid
 // UTF-8, against strings.EqualFold of the whole match. With plant, an
 // ASCII-case-swapped copy of a is put into s first, so a match must exist.
 func FuzzIndexFold(f *testing.F) {
@@ -275,13 +276,13 @@ func refFoldPrefix(s []byte, a string) (int, bool) {
 		}
 		ra, wa := utf8.DecodeRuneInString(a)
 		rs, ws := utf8.DecodeRune(s[n:])
-		badA, badS := ra == utf8.RuneError && wa == 1, rs == utf8.RuneError && ws == 1
 		switch {
-		case badA || badS:
-			if !badA || !badS || a[0] != s[n] {
+		case ra == utf8.RuneError && wa == 1: // invalid in a: that very byte
+			if a[0] != s[n] {
 				return 0, false
 			}
-		case !strings.EqualFold(string(ra), string(rs)):
+			ws = 1
+		case rs == utf8.RuneError && ws == 1, !strings.EqualFold(string(ra), string(rs)):
 			return 0, false
 		}
 		a, n = a[wa:], n+ws
@@ -352,5 +353,19 @@ func checkApplied(t *testing.T, vals, cand []any, s cmpSub, ok bool) {
 		checkSubApplies(t, vals, s) // from was in place; the effect is exact
 	} else if !sameValue(cand[s.arg], s.ival) {
 		t.Fatalf("whole-value substitution %+v gave %#v", s, cand[s.arg])
+	}
+}
+
+// TestASCIIFoldsInASCII checks indexFold's shortcut against the Unicode
+// tables: the characters it names have only ASCII case variants.
+func TestASCIIFoldsInASCII(t *testing.T) {
+	for c := range byte(utf8.RuneSelf) {
+		onlyASCII := true
+		for r := unicode.SimpleFold(rune(c)); r != rune(c); r = unicode.SimpleFold(r) {
+			onlyASCII = onlyASCII && r < utf8.RuneSelf
+		}
+		if got := asciiFoldsInASCII(c); got != onlyASCII {
+			t.Errorf("asciiFoldsInASCII(%q) = %v, want %v", c, got, onlyASCII)
+		}
 	}
 }

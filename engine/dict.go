@@ -24,6 +24,9 @@ func loadDicts(file, corpusDir string) ([][]byte, error) {
 		}
 		out = append(out, toks...)
 	}
+	if corpusDir == "" {
+		return out, nil // no seed directory, so nothing beside it (not ".dict" in the working directory)
+	}
 	toks, err := readDict(dictBeside(corpusDir))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, err
@@ -75,5 +78,9 @@ func writeDictFile(path string, toks [][]byte) error {
 		os.Remove(tmp.Name())
 		return err
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name()) // else every failed save leaves a .dict-* file behind
+		return err
+	}
+	return nil
 }
