@@ -160,7 +160,8 @@ func (rp *replay) dropUnreadable(out []byte) bool {
 
 // entries reports what was replayed.
 func (rp *replay) entries() EntryReport {
-	e := EntryReport{Seeds: rp.seeds, Generated: rp.fromCache, Passed: rp.passed, Failed: rp.failed, Crashed: rp.crashed}
+	e := EntryReport{Seeds: rp.seeds, Generated: rp.fromCache, Passed: nonNil(rp.passed), Failed: nonNil(rp.failed),
+		Crashed: nonNil(rp.crashed), Unreadable: []Unreadable{}} // [] rather than null in JSON
 	for _, n := range rp.crashed {
 		if rp.cache[n] {
 			e.crashedGenerated++
@@ -180,4 +181,11 @@ func tail(out []byte, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }
