@@ -121,3 +121,18 @@ func FuzzNever(f *testing.F) {
 		}
 	})
 }
+
+// flakyRuns counts the executions of FuzzFlaky in this process.
+var flakyRuns int
+
+// FuzzFlaky fails only in a process that has run many inputs: its
+// failures do not fail again in a fresh worker (or under go test -run).
+func FuzzFlaky(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		flakyRuns++
+		if flakyRuns > 200 {
+			t.Fatalf("fuzzbox-e2e: flaky after %d runs", flakyRuns)
+		}
+	})
+}
