@@ -40,8 +40,8 @@ func TestFuzzEveryEventType(t *testing.T) {
 	dir := e2eModule(t, "targets")
 	seen := map[string]bool{}
 	for _, args := range [][]string{
-		{"-fuzz=^FuzzNever$", "-fuzztime=4s"}, // stats every 3 s, coverage
-		{"-fuzz=^FuzzFlaky$", "-fuzztime=2s"}, // flaky
+		{"-fuzz=^FuzzNever$", "-fuzztime=4s"},  // stats every 3 s, coverage
+		{"-fuzz=^FuzzFlaky$", "-fuzztime=2s"},  // flaky
 		{"-fuzz=^FuzzPanic$", "-fuzztime=60s"}, // minimizing, failure
 	} {
 		r := e2eFuzz(t, dir, append(append([]string{"-json"}, args...), ".")...)
