@@ -145,24 +145,27 @@ prepare_stubs() {
 	EOF
 }
 
-# Go repositories for nogo and the fuzzvet analyzers: golang.org/x/tools (and
-# any other golang.org/x module they import) at fuzzbox's go.mod version, with BUILD files
-# written from "go list" (gazelle's naming: //go/analysis, plus a
-# :go_default_library alias that rules_go 0.34's own BUILD files use).
+# Go repositories of fuzzbox's external imports (golang.org/x/tools for nogo,
+# the analyzers and the commands, its own dependencies, jsonrpc2 for the LSP
+# sidecar) at fuzzbox's go.mod versions, with BUILD files written from go list
+# (gazelle's naming: @org_golang_x_tools//go/analysis, plus the
+# :go_default_library aliases rules_go 0.34's own BUILD files use).
 prepare_go_repos() {
 	local stamp
 	stamp=$( (cat go.sum; sed -n '/^prepare_go_repos/,/^}/p' "$0") | sha256sum | cut -c1-16)
 	if [ -f "$CACHE/deps/go-repos-$stamp" ]; then
-		step "golang.org/x repositories already prepared"
+		step "Go repositories already prepared: $(cat "$CACHE/deps/go-repos.list" | tr '\n' ' ')"
 		return
 	fi
-	step "golang.org/x/tools (and what the analyzers need of golang.org/x): BUILD files from go list"
-	GOFLAGS=-mod=mod "$GO" mod download golang.org/x/tools
+	step "Go repositories of fuzzbox's imports: BUILD files from go list"
+	GOFLAGS=-mod=mod "$GO" mod download
 	local lines
 	lines=$(GOFLAGS=-mod=mod "$GO" list -deps -f \
 		'{{if .Module}}{{.Module.Path}}|{{.Module.Dir}}|{{.ImportPath}}|{{.Dir}}|{{join .GoFiles " "}}|{{join .Imports " "}}|{{join .EmbedFiles " "}}{{end}}' \
-		./analyzers/... ./cmd/fuzzvet golang.org/x/tools/internal/facts golang.org/x/tools/go/gcexportdata | grep '^golang.org/x/')
+		./analyzers/... ./cmd/... ./lsp/... golang.org/x/tools/internal/facts golang.org/x/tools/go/gcexportdata |
+		grep -v '^github.com/fuzzbox/fuzzbox|')
 	local mod mdir ip dir files imports embeds repo
+	rm -f "$CACHE/deps/go-repos.list"
 	for mod in $(echo "$lines" | cut -d'|' -f1 | sort -u); do
 		repo=$(go_repo_name "$mod")
 		mdir=$(echo "$lines" | awk -F'|' -v m="$mod" '$1==m {print $2; exit}')
@@ -172,11 +175,14 @@ prepare_go_repos() {
 		find "$CACHE/deps/$repo" -name 'BUILD' -o -name 'BUILD.bazel' | xargs -r rm -f
 		echo "workspace(name = \"$repo\")" >"$CACHE/deps/$repo/WORKSPACE"
 		touch "$CACHE/deps/$repo/BUILD.bazel"
+		echo "$repo" >>"$CACHE/deps/go-repos.list"
 	done
 	while IFS='|' read -r mod mdir ip dir files imports embeds; do
 		repo=$(go_repo_name "$mod")
-		local rel=${ip#"$mod"/} name
+		local rel=${ip#"$mod"} name
+		rel=${rel#/}
 		name=${rel##*/}
+		name=${name:-${mod##*/}}
 		{
 			echo 'load("@io_bazel_rules_go//go:def.bzl", "go_library")'
 			echo
@@ -186,27 +192,29 @@ prepare_go_repos() {
 			[ -n "$embeds" ] && echo "    embedsrcs = [$(quote_list $embeds)],"
 			echo "    importpath = \"$ip\","
 			echo '    visibility = ["//visibility:public"],'
-			echo "    deps = [$(for i in $imports; do case $i in golang.org/x/*) go_label "$i";; esac; done | paste -sd, -)],"
+			echo "    deps = [$(for i in $imports; do is_std "$i" || go_label "$i"; done | paste -sd, -)],"
 			echo ')'
 			echo
 			echo "alias(name = \"go_default_library\", actual = \":$name\", visibility = [\"//visibility:public\"])"
-		} >"$CACHE/deps/$repo/$rel/BUILD.bazel"
+		} >"$CACHE/deps/$repo/${rel:+$rel/}BUILD.bazel"
 	done <<<"$lines"
 	rm -f "$CACHE"/deps/go-repos-*
 	touch "$CACHE/deps/go-repos-$stamp"
 }
 
-go_repo_name() { # golang.org/x/tools -> org_golang_x_tools
-	case $1 in
-	golang.org/x/*) echo "org_golang_x_${1#golang.org/x/}" ;;
-	*) echo "unknown module $1" >&2; return 1 ;;
-	esac
+is_std() { case ${1%%/*} in *.*) return 1 ;; esac; }
+
+go_repo_name() { # golang.org/x/tools -> org_golang_x_tools, github.com/a/b -> com_github_a_b (gazelle's names)
+	local host=${1%%/*} rest=${1#*/}
+	echo "$(echo "$host" | awk -F. '{for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? "_" : "")}')_$(echo "$rest" | tr '/.-' '___')"
 }
 
-go_label() { # golang.org/x/tools/go/analysis -> "@org_golang_x_tools//go/analysis"
+go_label() { # golang.org/x/tools/go/analysis -> "@org_golang_x_tools//go/analysis" (module paths of three elements)
 	local mod
 	mod=$(echo "$1" | cut -d/ -f1-3)
-	printf '"@%s//%s"\n' "$(go_repo_name "$mod")" "${1#"$mod"/}"
+	local rel=${1#"$mod"}
+	rel=${rel#/}
+	printf '"@%s//%s"\n' "$(go_repo_name "$mod")" "${rel:-:${mod##*/}}"
 }
 
 quote_list() { local f; for f in "$@"; do printf '"%s", ' "$f"; done; }
@@ -232,8 +240,8 @@ write_offline_bazelrc() {
 			$cmd --override_repository=fuzzbox=$ROOT
 			$cmd --repo_env=GOROOT=$SDK_DIR
 		EOF
-		for repo in "$CACHE"/deps/org_golang_x_*; do
-			echo "$cmd --override_repository=${repo##*/}=$repo" >>"$rc.tmp"
+		for repo in $(cat "$CACHE/deps/go-repos.list"); do
+			echo "$cmd --override_repository=$repo=$CACHE/deps/$repo" >>"$rc.tmp"
 		done
 	done
 	cat >>"$rc.tmp" <<-EOF
@@ -259,14 +267,14 @@ step "installed: $(bazel --version 2>/dev/null || echo bazel), rules_go $RULES_G
 check_build_deps() {
 	step "check: BUILD deps of fuzzbox's packages match their imports"
 	local build dir want have bad=0
-	for build in $(git ls-files -co --exclude-standard '*BUILD.bazel' | grep -v '^examples/'); do
+	for build in $(find . -name BUILD.bazel -not -path './examples/*' -not -path './.git/*' | sort); do
 		grep -q 'go_library\|go_binary' "$build" || continue
 		dir=$(dirname "$build")
 		want=$(GOFLAGS=-mod=mod "$GO" list -f '{{join .Imports "\n"}}' "./$dir" | while read -r i; do
 			case $i in
 			github.com/fuzzbox/fuzzbox) echo '"//:fuzzbox"' ;;
 			github.com/fuzzbox/fuzzbox/*) echo "\"//${i#github.com/fuzzbox/fuzzbox/}\"" ;;
-			golang.org/x/*) go_label "$i" ;;
+			*) is_std "$i" || go_label "$i" ;;
 			esac
 		done | sort -u)
 		have=$(sed -n '/deps = \[/,/\]/p' "$build" | { grep -o '"[^"]*"' || true; } | sort -u)
