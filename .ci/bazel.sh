@@ -318,6 +318,7 @@ step "bazel test: the replay targets pass"
 bazel test //parse:parse_fuzz //multi:multi_fuzz
 
 step "bazel test: the fuzzing target finds the planted bug"
+touch "$LOGS/before-fuzz-tests"
 expect_fail "bazel test //parse:parse_fuzz_fuzz" "$LOGS/fuzz.log" 'into the source tree: unzip' \
 	bazel test //parse:parse_fuzz_fuzz
 zip=$(bazel info bazel-testlogs)/parse/parse_fuzz_fuzz/test.outputs/outputs.zip
@@ -358,20 +359,33 @@ for s in 1 2; do
 	grep -H 'shard [12] of 2' "$testlogs/multi/multi_fuzz_fuzz/shard_${s}_of_2/test.log"
 done
 
+step "the fuzzing tests are hermetic: nothing written to the user's fuzzbox cache"
+touched=$(find "${XDG_CACHE_HOME:-$HOME/.cache}/fuzzbox" -newer "$LOGS/before-fuzz-tests" 2>/dev/null | grep 'fuzzbox-bazel-example' || true)
+[ -z "$touched" ] || { echo "FAIL: the fuzzing tests wrote $touched"; exit 1; }
+echo "ok: no writes outside TEST_TMPDIR and the outputs to the fuzzbox cache"
+
 step "nogo: fuzzvet fails the build of a bad f.Add"
 expect_fail "bazel build //badadd:badadd_test" "$LOGS/nogo.log" 'f\.Add value 42 has type int.*\(fuzzadd\)' \
 	bazel build //badadd:badadd_test
 
 step "go_fuzz_test: nonsense arguments fail at load time"
-mkdir -p badmacro
-cat >badmacro/BUILD.bazel <<-'BUILD'
-	load("@fuzzbox//rules:defs.bzl", "go_fuzz_test")
-
-	go_fuzz_test(name = "bad", srcs = ["bad_test.go"], embed = ["//parse"], fuzztime = "soon")
-BUILD
-expect_fail "fuzztime = \"soon\"" "$LOGS/macro.log" \
-	'go_fuzz_test\(name = "bad"\): fuzztime must be a duration such as "30s" or "5m", or "Nx" executions, not "soon"' \
-	bazel query //badmacro:all
+# bad_macro ARGS MESSAGE: go_fuzz_test(name = "bad", ARGS) must fail loading with MESSAGE.
+bad_macro() {
+	mkdir -p badmacro
+	printf 'load("@fuzzbox//rules:defs.bzl", "go_fuzz_test")\n\ngo_fuzz_test(name = "bad", %s)\n' "$1" >badmacro/BUILD.bazel
+	expect_fail "go_fuzz_test($1)" "$LOGS/macro.log" "$(printf '%s' "go_fuzz_test(name = \"bad\"): $2" | sed 's/[][().*+?{}|^$\\]/\\&/g')" \
+		bazel query //badmacro:all
+}
+bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], fuzztime = "soon"' \
+	'fuzztime must be a duration such as "30s" or "5m", or "Nx" executions, not "soon"'
+bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], fuzztime = "10m", timeout = "short"' \
+	'fuzztime = "10m" does not fit timeout "short" (60s, and fuzzing needs about 90s more for the baseline and minimization): raise the timeout or shorten fuzztime'
+bad_macro 'srcs = ["bad_test.go"]' \
+	'embed must name the go_library under test: it is the package the fuzzing binary instruments'
+bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], fuzz_args = ["-fuzztime=1m"]' \
+	'set -fuzztime with the fuzztime attribute, not in fuzz_args'
+bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], shard_count = 0' \
+	'shard_count must be a positive integer, not 0'
 rm -rf badmacro
 
 step "all Bazel checks passed"

@@ -30,6 +30,9 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 			return usageError(stderr, fmt.Errorf("touching TEST_SHARD_STATUS_FILE: %w", err))
 		}
 	}
+	// Temporary files (the driver's, the engine's shared memory, the
+	// fuzzing binary's) stay in the test's own directory too.
+	os.Setenv("TMPDIR", tmp)
 	outputs := os.Getenv("TEST_UNDECLARED_OUTPUTS_DIR")
 	if outputs == "" {
 		outputs = filepath.Join(tmp, "outputs")
