@@ -315,7 +315,7 @@ step "bazel build @fuzzbox//... (the libraries, commands and tools)"
 bazel build @fuzzbox//:all @fuzzbox//analyzers/... @fuzzbox//cmd/... @fuzzbox//corpus/... @fuzzbox//driver/... @fuzzbox//engine/... @fuzzbox//event/... @fuzzbox//rules/...
 
 step "bazel test: the replay targets pass"
-bazel test //parse:parse_fuzz //multi:multi_fuzz
+bazel test //parse:parse_fuzz //multi:multi_fuzz //multi:reverse_fuzz
 
 step "bazel test: the fuzzing target finds the planted bug"
 touch "$LOGS/before-fuzz-tests"
@@ -352,12 +352,14 @@ tail -3 "$LOGS/interrupt.log"
 [ "$code" = 0 ] || { cat "$LOGS/interrupt.log"; echo "FAIL: exit status $code after SIGINT, want 0"; exit 1; }
 echo "ok: SIGINT: exit status 0"
 
-step "bazel test: a sharded fuzzing target (two fuzz tests, two shards)"
-bazel test //multi:multi_fuzz_fuzz --nocache_test_results
+step "bazel test: sharded fuzzing targets (two fuzz tests over two shards; one fuzz test, two campaigns)"
+bazel test //multi:multi_fuzz_fuzz //multi:reverse_fuzz_fuzz --nocache_test_results
 testlogs=$(bazel info bazel-testlogs)
-for s in 1 2; do
-	grep -H 'shard [12] of 2' "$testlogs/multi/multi_fuzz_fuzz/shard_${s}_of_2/test.log"
-done
+grep -q 'shard 1 of 2: FuzzReverse$' "$testlogs/multi/multi_fuzz_fuzz/shard_1_of_2/test.log"
+grep -q 'shard 2 of 2: FuzzWords$' "$testlogs/multi/multi_fuzz_fuzz/shard_2_of_2/test.log"
+grep -q 'shard 1 of 2: FuzzReverse$' "$testlogs/multi/reverse_fuzz_fuzz/shard_1_of_2/test.log"
+grep -q 'shard 2 of 2: FuzzReverse$' "$testlogs/multi/reverse_fuzz_fuzz/shard_2_of_2/test.log"
+echo "ok: shards split the fuzz tests, or run campaigns of the one"
 
 step "the fuzzing tests are hermetic: nothing written to the user's fuzzbox cache"
 touched=$(find "${XDG_CACHE_HOME:-$HOME/.cache}/fuzzbox" -newer "$LOGS/before-fuzz-tests" 2>/dev/null | grep 'fuzzbox-bazel-example' || true)
