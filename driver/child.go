@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -47,11 +48,20 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 	wg.Add(2)
 	go func() { defer wg.Done(); readEvents(evR, r, s) }()
 	go func() { defer wg.Done(); copyOutput(outR, r.Target, s) }()
+	r.started = false
 	err = waitChild(ctx, cmd)
 	outW.Close()
 	wg.Wait()
-	if c := childExit(err); c > r.ExitCode {
+	c := childExit(err)
+	if c > r.ExitCode {
 		r.ExitCode = c
+	}
+	if c != ExitOK && !r.started && ctx.Err() == nil {
+		// The package's tests or seeds failed before the engine started;
+		// a test that calls os.Exit leaves nothing else to explain it.
+		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+			"fuzzbox: the fuzzing binary of %s stopped (%v) before fuzzing %s started: a test or seed input of the package failed; run go test in %s to see which (fuzzbox fuzz -run='^$' runs no tests first)\n",
+			r.Package, err, r.Name, r.Dir)})
 	}
 }
 
@@ -122,6 +132,8 @@ func record(r *TargetResult, e event.Event) {
 		r.Flaky = append(r.Flaky, e)
 	case event.InternalError:
 		r.Internal = append(r.Internal, e)
+	case event.Baseline:
+		r.started = true
 	case event.Done:
 		r.Execs += e.Execs
 		if e.Error != "" {

@@ -35,6 +35,8 @@ type TargetResult struct {
 	Internal []event.Event // the internal_error events
 	Err      string        // why the target could not run ("" = it ran)
 	ExitCode int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
+
+	started bool // the engine reported its baseline in the last turn
 }
 
 // A Handler receives the events of a run, from several goroutines but one

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -45,6 +46,8 @@ func once(dir, name string) bool {
 	return true
 }
 
+var fakeSpin int
+
 // fakeWorker serves the coordinator as a worker in the given mode. Inputs
 // are one []byte; the seed is empty, mutants rarely are.
 func fakeWorker(mode, dir string) int {
@@ -70,6 +73,12 @@ func fakeWorker(mode, dir string) int {
 			return errors.New("flaky failure: this process has run many inputs")
 		case strings.Contains(mode, "bug") && len(b) >= 3:
 			return errors.New("real failure: an input of 3 bytes or more")
+		case strings.Contains(mode, "exit3") && len(b) >= 3:
+			os.Exit(3)
+		case strings.Contains(mode, "hang") && len(b) >= 3:
+			for {
+				fakeSpin++
+			}
 		}
 		return nil
 	}
@@ -236,5 +245,43 @@ func TestKeepFlakyWrites(t *testing.T) {
 	}
 	if !strings.Contains(event.Format(fails[0]), "did not fail again in 3 re-runs") {
 		t.Errorf("failure line %q does not say the failure is flaky", event.Format(fails[0]))
+	}
+}
+
+// TestMinimizeDeath: a failure that kills its worker is minimized in fresh
+// workers, keeping its kind.
+func TestMinimizeDeath(t *testing.T) {
+	r := runFake(t, "exit3", 20*time.Second, func(o *Options) { o.MinimizeDuration = 10 * time.Second })
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindExit {
+		t.Fatalf("failures = %+v, want one of kind exit", fails)
+	}
+	data, err := os.ReadFile(fails[0].Reproducer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := corpus.Unmarshal(data)
+	if err != nil || len(vals) != 1 || len(vals[0].([]byte)) != 3 {
+		t.Errorf("reproducer %q: want an input of exactly 3 bytes (%v)", data, err)
+	}
+	if m := fails[0].Minimized; m != minimizedYes && !(m == minimizedNo && len(r.ofType(event.Minimizing)) == 1) {
+		t.Errorf("minimized = %q", m)
+	}
+	if len(r.ofType(event.Minimizing)) != 1 {
+		t.Errorf("want one minimizing event: %+v", r.events)
+	}
+}
+
+// TestMinimizeCutShort: a minimization whose budget is spent says so.
+func TestMinimizeCutShort(t *testing.T) {
+	r := runFake(t, "hang", 20*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration = 300*time.Millisecond, time.Nanosecond
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Minimized != minimizedCutShort {
+		t.Fatalf("failures = %+v, want one hang whose minimization was cut short; events %+v", fails, r.events)
+	}
+	if !strings.Contains(event.Format(fails[0]), "minimization was cut short") {
+		t.Errorf("the failure line does not say so: %s", event.Format(fails[0]))
 	}
 }

@@ -97,8 +97,12 @@ func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
 	}
 	// A race is reported once per process, so a shrunk candidate never
 	// fails again: races are not minimized.
-	if p != nil && f.path == "" && f.kind != KindRace && c.minimizing() {
+	switch {
+	case f.path != "" || f.kind == KindRace || !c.minimizing():
+	case p != nil:
 		p = c.minimizeFailure(p, f)
+	default:
+		c.minimizeDeath(f)
 	}
 	c.mu.Lock()
 	c.sigs[signature(f.kind, f.msg)] = true // the minimized message may differ
@@ -206,7 +210,7 @@ func (c *coordinator) minimizing() bool {
 // and keeps the smaller input only if it fails again in a fresh worker.
 func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 	c.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
-	f.minimized = "no"
+	f.minimized = minimizedNo
 	p.mem.SetValue(appendValues(nil, f.vals))
 	var resp ipc.MinimizeResponse
 	args := &ipc.MinimizeArgs{Limit: c.opts.MinimizeLimit, Duration: c.opts.MinimizeDuration, Kind: f.kind}
@@ -221,6 +225,9 @@ func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 	}
 	c.execs.Add(resp.Execs)
 	p.calls = int64(p.mem.Execs())
+	if resp.CutShort {
+		f.minimized = minimizedCutShort
+	}
 	if !resp.Smaller || resp.InternalErr != "" {
 		return p
 	}
@@ -228,10 +235,112 @@ func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 	if err != nil {
 		return p
 	}
-	if kind, msg, ok := c.rerun(vals); ok && kind == f.kind {
-		f.vals, f.msg, f.minimized = vals, msg, "yes" // the message of the fresh run, as go test will show it
-	}
+	c.adoptMinimized(f, vals, resp.CutShort)
 	return p
+}
+
+// Values of failure.minimized and of the failure event's minimized field.
+const (
+	minimizedYes      = "yes"
+	minimizedNo       = "no"
+	minimizedCutShort = "cut short" // the budget ran out: a smaller input may exist
+)
+
+// adoptMinimized makes vals, a smaller input that failed like f, f's input
+// if it fails the same way again in a fresh worker (the message of that
+// run, as go test will show it). OOM is not re-run (see confirm).
+func (c *coordinator) adoptMinimized(f *failure, vals []any, cut bool) {
+	msg := f.msg
+	if f.kind != KindOOM {
+		kind, m, ok := c.rerun(vals)
+		if !ok || kind != f.kind {
+			return
+		}
+		msg = m
+	}
+	f.vals, f.msg, f.minimized = vals, msg, minimizedYes
+	if cut {
+		f.minimized = minimizedCutShort
+	}
+}
+
+// minimizeDeath minimizes a failure that kills its worker (hang, oom,
+// fatal, exit): a fresh worker runs the candidates, written to shared
+// memory before each runs, until one kills it the same way; that candidate
+// is the new input, and a fresh worker goes on from it. A hang stays a
+// hang at the same timeout, an oom at the same memory limit.
+func (c *coordinator) minimizeDeath(f *failure) {
+	c.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
+	f.minimized = minimizedNo
+	start, execs := time.Now(), int64(0)
+	best, msg, smaller := f.vals, f.msg, false
+	for !c.stopping() {
+		args := &ipc.MinimizeArgs{Kind: f.kind}
+		if !c.minimizeBudget(args, start, execs) {
+			f.minimized = minimizedCutShort
+			break
+		}
+		cand, m, n, done := c.minimizeRound(best, args)
+		execs += n
+		if done != "" {
+			if done == minimizedCutShort {
+				f.minimized = done
+			}
+			break
+		}
+		best, msg, smaller = cand, m, true
+	}
+	if smaller {
+		f.msg = msg
+		c.adoptMinimized(f, best, f.minimized == minimizedCutShort)
+	}
+}
+
+// minimizeBudget sets args' limits from what is left of the minimization
+// budget, reporting false when nothing is.
+func (c *coordinator) minimizeBudget(args *ipc.MinimizeArgs, start time.Time, execs int64) bool {
+	if d := c.opts.MinimizeDuration; d > 0 {
+		if args.Duration = d - time.Since(start); args.Duration <= 0 {
+			return false
+		}
+	}
+	if l := c.opts.MinimizeLimit; l > 0 {
+		if args.Limit = l - execs; args.Limit <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// minimizeRound runs one Minimize call on a fresh worker from vals. It
+// returns the candidate that killed the worker the same way (with its
+// message) and the executions spent, or why minimization is over: "no"
+// (every candidate tried), minimizedCutShort, or "other" (a candidate
+// failed another way, or the worker could not start).
+func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, msg string, execs int64, done string) {
+	p, err := c.startRawProc(false)
+	if err != nil {
+		return nil, "", 0, "other"
+	}
+	defer p.stop(time.Second)
+	p.mem.SetValue(appendValues(nil, vals))
+	var resp ipc.MinimizeResponse
+	if err := p.call(ipc.Call{Minimize: args}, &resp); err == nil {
+		if resp.CutShort {
+			return nil, "", resp.Execs, minimizedCutShort
+		}
+		return nil, "", resp.Execs, minimizedNo
+	} else if why := c.internalCause(p, err); why != "" {
+		c.internal(why)
+		return nil, "", 0, "other"
+	}
+	execs = int64(p.mem.Execs())
+	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
+	cand, err = decodeValues(p.mem.Value())
+	if err != nil || kind != args.Kind || p.killedFromOutside() {
+		return nil, "", execs, "other"
+	}
+	return cand, msg, execs, ""
 }
 
 // writeReproducer writes f's input to CorpusDir (or keeps its seed file)

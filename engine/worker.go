@@ -320,7 +320,7 @@ func (w *worker) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 		return true
 	}
 	best, smaller := shrinkUntil(vals, keep, spent)
-	resp.Smaller = smaller
+	resp.Smaller, resp.CutShort = smaller, spent()
 	w.mem.SetValue(appendValues(w.buf[:0], best))
 	resp.Duration = time.Since(start)
 	return resp

@@ -51,7 +51,7 @@ type Event struct {
 	Duplicate  bool   `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
 	Reruns     int    `json:"reruns,omitempty"`     // failure, flaky: re-runs of the input in fresh workers
 	Reproduced int    `json:"reproduced,omitempty"` // failure, flaky: how many of them failed the same way
-	Minimized  string `json:"minimized,omitempty"`  // failure: "yes", "no" (not attempted or nothing smaller) or "cut short" (budget spent)
+	Minimized  string `json:"minimized,omitempty"`  // failure: "yes", "no" (nothing smaller found) or "cut short" (budget spent); omitted when not attempted
 	Failures   int    `json:"failures,omitempty"`   // done: unique failures found
 	Pruned     int    `json:"pruned,omitempty"`     // done: redundant generated-corpus entries deleted
 	Found      bool   `json:"found,omitempty"`      // done: at least one failure

@@ -25,6 +25,9 @@ func Format(e Event) string {
 			return ""
 		}
 		line := fmt.Sprintf("fuzz: elapsed: %s, found %s failure: %s (written to %s)", el, e.Kind, FirstLine(e.Message), e.Reproducer)
+		if e.Minimized == "cut short" {
+			line += "; minimization was cut short by -fuzzminimizetime (a smaller input may exist)"
+		}
 		if e.Reruns > 0 && e.Reproduced == 0 {
 			line += fmt.Sprintf("; FLAKY: it did not fail again in %d re-runs in a fresh worker (kept by -keepflaky)", e.Reruns)
 		}

@@ -229,15 +229,15 @@ func TestFuzzFailures(t *testing.T) {
 		{target: "FuzzTFatal", kind: "fail", msg: "fuzzbox-e2e: t.Fatal reached",
 			input: []any{"F"}, replay: []string{}, again: "fuzzbox-e2e: t.Fatal reached"},
 		{target: "FuzzMapWrites", kind: "fatal", msg: "fatal error: concurrent map writes",
-			replay: []string{}, again: "fatal error: concurrent map writes"},
+			input: []any{[]byte("M")}, replay: []string{}, again: "fatal error: concurrent map writes"},
 		// -timeout=60s: under load growing a 256 MB stack can take more than
 		// the default 10 s, which would be reported as a hang.
 		{target: "FuzzStackOverflow", flags: []string{"-timeout=60s"}, kind: "fatal", msg: "fatal error: stack overflow",
-			replay: []string{}, again: "fatal error: stack overflow"},
+			input: []any{[]byte("S")}, replay: []string{}, again: "fatal error: stack overflow"},
 		{target: "FuzzExit", kind: "exit", msg: "exit status 3",
-			replay: []string{}, again: "exit status 3"},
+			input: []any{[]byte("E")}, replay: []string{}, again: "exit status 3"},
 		{target: "FuzzHang", flags: []string{"-timeout=2s"}, kind: "hang", msg: "example.com/targets.FuzzHang.func1",
-			replay: []string{"-timeout=5s"}, again: "test timed out after 5s"},
+			input: []any{[]byte("H")}, replay: []string{"-timeout=5s"}, again: "test timed out after 5s"},
 		{target: "FuzzOOM", flags: []string{"-rss_limit_mb=1024"}, kind: "oom", msg: "out of memory"},
 		// Comparison guidance: native fuzzing finds neither in minutes.
 		{target: "FuzzMagic", flags: []string{"-fuzztime=30s"}, kind: "panic", msg: "fuzzbox-e2e: magic found",
@@ -286,8 +286,8 @@ func TestFuzzOOMReproducer(t *testing.T) {
 	// replaying it. FuzzOOM allocates 4*n bytes, n from bytes 1..4.
 	vals := e2eReadReproducer(t, dir, "FuzzOOM", e2eOnlyReproducer(t, dir, "FuzzOOM", r))
 	b, ok := vals[0].([]byte)
-	if !ok || len(b) < 5 || b[0] != 'A' {
-		t.Fatalf("reproducer %#v does not reach the allocation", vals)
+	if !ok || len(b) != 5 || b[0] != 'A' {
+		t.Fatalf("reproducer %#v does not reach the allocation or is not minimized to 5 bytes", vals)
 	}
 	if n := uint64(b[1]) | uint64(b[2])<<8 | uint64(b[3])<<16 | uint64(b[4])<<24; n < 1<<30 {
 		t.Errorf("reproducer allocates only 4*%d bytes", n)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -53,5 +55,26 @@ func TestFuzzEveryEventType(t *testing.T) {
 		if !seen[typ] && typ != event.InternalError {
 			t.Errorf("no %s event in the runs (seen: %v)", typ, seen)
 		}
+	}
+}
+
+// TestFuzzTestsFailBeforeFuzzing: when the package's tests fail before the
+// engine starts (here a seed of another fuzz test exits the process, which
+// prints nothing), fuzzbox says so instead of exiting 1 in silence.
+func TestFuzzTestsFailBeforeFuzzing(t *testing.T) {
+	dir := e2eModule(t, "targets")
+	seeds := filepath.Join(dir, "testdata", "fuzz", "FuzzExit")
+	if err := os.MkdirAll(seeds, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(seeds, "exits"), []byte("go test fuzz v1\n[]byte(\"E\")\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=5s", ".")
+	if r.code != 1 || !strings.Contains(r.stdout, "(exit status 3) before fuzzing FuzzNever started: a test or seed input of the package failed") {
+		t.Errorf("want exit 1 and the reason\n%s", r)
+	}
+	if r = e2eFuzz(t, dir, "-run=^$", "-fuzz=^FuzzNever$", "-fuzztime=2s", "."); r.code != 0 {
+		t.Errorf("with -run=^$ the other fuzz test's seeds do not run: want exit 0\n%s", r)
 	}
 }

@@ -81,7 +81,9 @@ type RunResponse struct {
 // keeps failing with the same kind of failure (KeepCoverage false), or while
 // it keeps reaching the coverage in the region's coverage area (KeepCoverage
 // true). The worker writes every candidate into shared memory before running
-// it, so if a candidate kills the worker the coordinator has that candidate.
+// it, so if a candidate kills the worker the coordinator has that candidate:
+// that is how failures that kill the worker (hang, oom, fatal, exit) are
+// minimized, one fresh worker per smaller candidate found.
 type MinimizeArgs struct {
 	Limit        int64         // maximum executions; 0 means no count limit
 	Duration     time.Duration // wall-clock budget; 0 means no time limit
@@ -96,6 +98,7 @@ type MinimizeResponse struct {
 	Execs       int64         // executions done
 	Duration    time.Duration // wall-clock time spent
 	Smaller     bool          // a smaller input was found
+	CutShort    bool          // the budget ran out before every candidate was tried
 	Err         string        // failure message of the input left in memory ("" with KeepCoverage)
 	InternalErr string        // worker-side problem; "" means none
 }
