@@ -82,12 +82,10 @@ func TestFuzzStop(t *testing.T) {
 		t.Skip("builds and fuzzes; skipped with -short")
 	}
 	root := fixture(t)
-	os.WriteFile(filepath.Join(root, "nobug_test.go"), []byte("package planted\n\nimport \"testing\"\n\n"+
-		"func FuzzNobug(f *testing.F) {\n\tf.Add(\"a\")\n\tf.Fuzz(func(t *testing.T, s string) { _ = len(s) })\n}\n"), 0o644)
 	c := start(t, root, lsp.Options{Fuzzbox: fuzzbox(t), Parallel: 1})
 	test := filepath.Join(root, "nobug_test.go")
 	from := c.mark()
-	if _, err := c.execute(command.Fuzz, command.FuzzArgs{URI: string(uri(test)), Name: "FuzzNobug"}); err != nil {
+	if _, err := c.execute(command.Fuzz, command.FuzzArgs{URI: string(uri(test)), Name: "FuzzLength"}); err != nil {
 		t.Fatal(err)
 	}
 	begin, _ := c.waitFor(from, "$/progress", `"kind":"begin"`)
@@ -98,8 +96,8 @@ func TestFuzzStop(t *testing.T) {
 	var p struct{ Token json.RawMessage }
 	json.Unmarshal(*begin.Params, &p)
 	c.notify("window/workDoneProgress/cancel", map[string]any{"token": p.Token})
-	c.waitFor(from, "window/showMessage", "FuzzNobug: stopped after")
-	if out, _ := exec.Command("pgrep", "-f", "FuzzNobug").Output(); len(out) > 0 {
+	c.waitFor(from, "window/showMessage", "FuzzLength: stopped after")
+	if out, _ := exec.Command("pgrep", "-f", "FuzzLength").Output(); len(out) > 0 {
 		t.Errorf("processes left behind: %s", out)
 	}
 	c.stop()

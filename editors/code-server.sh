@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# code-server.sh - the fuzzbox VS Code extension in a real VS Code: builds
+# fuzzbox, runs the extension's unit tests, packages the .vsix, installs it
+# into code-server 4.100.3 (VS Code 1.100.3), opens a copy of
+# lsp/testdata/planted and drives the UI with Debian's chromium
+# (vscode/test/ui/drive.js): lenses, fuzz, progress, failure, open reproducer,
+# rerun. Screenshots and logs go to $OUT (default editors/out).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/.." && pwd)
+EDITORS_CACHE=${EDITORS_CACHE:-/var/cache/fuzzbox-editors}
+OUT=${OUT:-$HERE/out}
+PORT=${PORT:-8391}
+CS=$OUT/code-server
+mkdir -p "$OUT/bin"
+rm -rf "$CS" "$OUT/screenshots" "$OUT/ws"
+
+echo "--- go build ./cmd/fuzzbox"
+(cd "$REPO" && go build -o "$OUT/bin/fuzzbox" ./cmd/fuzzbox)
+
+echo "--- editors/vscode: npm ci, npm test, vsce package"
+cd "$HERE/vscode"
+npm ci --no-audit --no-fund --loglevel=error
+npm test
+"$EDITORS_CACHE/tools/node_modules/.bin/vsce" package --skip-license -o "$OUT/fuzzbox.vsix" | tail -1
+
+# the workspace: the planted module, with the extension pointed at this fuzzbox
+cp -r "$REPO/lsp/testdata/planted" "$OUT/ws"
+mkdir -p "$OUT/ws/.vscode"
+cat >"$OUT/ws/.vscode/settings.json" <<JSON
+{ "fuzzbox.path": "$OUT/bin/fuzzbox", "fuzzbox.fuzzTime": "3m", "fuzzbox.parallel": 2 }
+JSON
+
+# code-server's config and state stay in $CS (not $HOME)
+export XDG_CONFIG_HOME=$CS/xdg-config XDG_DATA_HOME=$CS/xdg-data
+cs_bin=$EDITORS_CACHE/code-server/node_modules/.bin/code-server
+CS_ARGS=(--user-data-dir "$CS/user-data" --extensions-dir "$CS/extensions")
+"$cs_bin" "${CS_ARGS[@]}" --force --install-extension "$OUT/fuzzbox.vsix" 2>&1 | grep -v 'Wrote default config' || true
+"$cs_bin" "${CS_ARGS[@]}" --list-extensions --show-versions | grep '^fuzzbox.fuzzbox@'
+mkdir -p "$CS/user-data/User"
+cat >"$CS/user-data/User/settings.json" <<'JSON'
+{
+  "workbench.startupEditor": "none",
+  "security.workspace.trust.enabled": false,
+  "telemetry.telemetryLevel": "off",
+  "update.mode": "none",
+  "extensions.autoCheckUpdates": false,
+  "extensions.autoUpdate": false,
+  "workbench.tips.enabled": false,
+  "editor.codeLens": true,
+  "window.restoreWindows": "none",
+  "git.enabled": false,
+  "editor.minimap.enabled": false
+}
+JSON
+
+echo "--- code-server on 127.0.0.1:$PORT"
+if curl -s -m 2 "http://127.0.0.1:$PORT/healthz" >/dev/null; then echo "port $PORT is taken; set PORT"; exit 1; fi
+# setsid: its own process group, so the stop below ends exactly what started here;
+# nice -n -10: code-server's parent waits only 10 s for its child on a loaded machine.
+setsid nice -n -10 "$cs_bin" --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry \
+	--disable-update-check --disable-workspace-trust --disable-getting-started-override \
+	"${CS_ARGS[@]}" "$OUT/ws" >"$OUT/code-server.log" 2>&1 &
+CS_PID=$!
+stop_cs() { kill -TERM -- "-$CS_PID" 2>/dev/null || true; wait "$CS_PID" 2>/dev/null || true; }
+trap stop_cs EXIT
+for _ in $(seq 1 120); do
+	curl -s -m 2 "http://127.0.0.1:$PORT/healthz" >/dev/null && break
+	kill -0 "$CS_PID" 2>/dev/null || { cat "$OUT/code-server.log"; echo "code-server died"; exit 1; }
+	sleep 1
+done
+
+echo "--- drive the UI (screenshots in $OUT/screenshots)"
+CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws SHOTS=$OUT/screenshots PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
+	nice -n -10 node "$HERE/vscode/test/ui/drive.js"
+stop_cs
+sleep 1
+if pgrep -af "$OUT/bin/fuzzbox" ; then
+	echo "FAIL: fuzzbox processes left after code-server stopped"
+	exit 1
+fi
