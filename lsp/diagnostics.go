@@ -50,8 +50,29 @@ func (s *Server) setDiagnostics(ctx context.Context, producer string, byPath map
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		s.notify(ctx, "textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: pathURI(p), Diagnostics: s.fileDiagnostics(p)})
+		s.publish(ctx, pathURI(p))
 	}
+}
+
+// publish sends a file's diagnostics: every producer's, and in proxy mode
+// gopls's too.
+func (s *Server) publish(ctx context.Context, uri protocol.DocumentURI) {
+	var ours []protocol.Diagnostic
+	if path, err := uriPath(uri); err == nil {
+		ours = s.fileDiagnostics(path)
+	}
+	if s.extraDiags == nil {
+		s.notify(ctx, "textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uri, Diagnostics: ours})
+		return
+	}
+	all := []any{}
+	for _, d := range s.extraDiags(uri) {
+		all = append(all, d)
+	}
+	for _, d := range ours {
+		all = append(all, d)
+	}
+	s.notify(ctx, "textDocument/publishDiagnostics", map[string]any{"uri": uri, "diagnostics": all})
 }
 
 // fileDiagnostics is the union of every producer's diagnostics of path.

@@ -24,6 +24,7 @@ type client struct {
 	t    *testing.T
 	conn *jsonrpc2.Conn
 	root string // the workspace folder
+	init json.RawMessage // the initialize result
 	done chan error
 
 	mu   sync.Mutex
@@ -56,8 +57,8 @@ func start(t *testing.T, root string, opts lsp.Options) *client {
 		jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(c.handle))) // async: net.Pipe has no buffer, so a client answering in its read loop could deadlock with a server writing in its own
 	t.Cleanup(func() { c.conn.Close() })
 	caps := json.RawMessage(`{"window":{"workDoneProgress":true,"showDocument":{"support":true}}}`)
-	var res protocol.InitializeResult
-	c.call("initialize", protocol.InitializeParams{RootURI: uri(root), Capabilities: caps}, &res)
+	c.call("initialize", protocol.InitializeParams{RootURI: uri(root), Capabilities: caps,
+		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: uri(root), Name: "ws"}}}, &c.init)
 	c.notify("initialized", struct{}{})
 	return c
 }
@@ -70,8 +71,14 @@ func (c *client) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 	case c.wake <- struct{}{}:
 	default:
 	}
-	if req.Method == "window/showDocument" {
+	switch req.Method {
+	case "window/showDocument":
 		return protocol.ShowDocumentResult{Success: true}, nil
+	case "workspace/configuration": // gopls asks; answer one empty object per item
+		var p struct{ Items []json.RawMessage }
+		json.Unmarshal(*req.Params, &p)
+		res := make([]struct{}, len(p.Items))
+		return res, nil
 	}
 	return nil, nil
 }

@@ -50,6 +50,10 @@ type Server struct {
 	calls       context.Context
 	cancelCalls context.CancelFunc
 
+	// extraDiags, in proxy mode, returns gopls's diagnostics of a file,
+	// published together with fuzzbox's; set before Serve connects.
+	extraDiags func(protocol.DocumentURI) []json.RawMessage
+
 	mu          sync.Mutex
 	state       serverState
 	caps        protocol.ClientCapabilities

@@ -1,0 +1,112 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/lsp"
+	"github.com/fuzzbox/fuzzbox/lsp/command"
+	"github.com/fuzzbox/fuzzbox/lsp/protocol"
+)
+
+// goplsVersion is the gopls the proxy tests are pinned to (editors/install.sh
+// installs it through the module proxy).
+const goplsVersion = "v0.23.0"
+
+// gopls returns the real gopls to test against: $FUZZBOX_GOPLS, else the
+// editors' cache, else PATH; the test is skipped when there is none (CI's
+// editors/ci.sh sets FUZZBOX_GOPLS, so it never skips there).
+func gopls(t *testing.T) string {
+	t.Helper()
+	path := os.Getenv("FUZZBOX_GOPLS")
+	if path == "" {
+		for _, p := range []string{"/var/cache/fuzzbox-editors/bin/gopls", "gopls"} {
+			if lp, err := exec.LookPath(p); err == nil {
+				path = lp
+				break
+			}
+		}
+	}
+	if path == "" {
+		t.Skip("no gopls: run editors/install.sh or set FUZZBOX_GOPLS")
+	}
+	out, err := exec.Command(path, "version").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s version: %v\n%s", path, err, out)
+	}
+	if !strings.Contains(string(out), "golang.org/x/tools/gopls "+goplsVersion) {
+		t.Fatalf("%s is not gopls %s:\n%s", path, goplsVersion, out)
+	}
+	return path
+}
+
+// TestProxy runs the sidecar in front of the real gopls: gopls's hover and
+// completion answer through it, code lenses and commands of both servers are
+// merged, and each file's diagnostics are gopls's plus fuzzvet's.
+func TestProxy(t *testing.T) {
+	root := fixture(t)
+	bad := filepath.Join(root, "bad_test.go")
+	os.WriteFile(bad, []byte("package planted\n\nimport \"testing\"\n\nfunc FuzzBad(f *testing.F) {\n\tf.Add(5)\n\tf.Fuzz(func(t *testing.T, n uint8) { t.Logf(\"%d\", \"x\") })\n}\n"), 0o644)
+	c := start(t, root, lsp.Options{Gopls: gopls(t)})
+
+	var init protocol.InitializeResult
+	json.Unmarshal(c.init, &init)
+	cmds := strings.Join(init.Capabilities.ExecuteCommandProvider.Commands, " ")
+	if !strings.Contains(cmds, command.Fuzz) || !strings.Contains(cmds, "gopls.") {
+		t.Errorf("merged commands lack fuzzbox's or gopls's: %s", cmds)
+	}
+	if !strings.Contains(string(c.init), `"completionProvider"`) {
+		t.Errorf("initialize result is not gopls's: %s", c.init)
+	}
+
+	test := filepath.Join(root, "parse_test.go")
+	c.open(test)
+	var hover protocol.Hover
+	c.call("textDocument/hover", protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri(test)},
+		Position: protocol.Position{Line: 7, Character: 3}}, &hover)
+	if !strings.Contains(hover.Contents.Value, "func Parse(s string) int") {
+		t.Errorf("gopls's hover on Parse: %q", hover.Contents.Value)
+	}
+	var completion struct {
+		Items []struct{ Label string } `json:"items"`
+	}
+	c.call("textDocument/completion", protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri(test)},
+		Position: protocol.Position{Line: 7, Character: 5}}, &completion)
+	found := false
+	for _, it := range completion.Items {
+		found = found || it.Label == "Parse"
+	}
+	if !found {
+		t.Errorf("gopls's completion at Par|se has no Parse: %+v", completion.Items)
+	}
+	if got := titles(c.lenses(test)); !strings.Contains(strings.Join(got, "|"), "fuzz|run seeds") {
+		t.Errorf("lenses through the proxy: %q", got)
+	}
+
+	from := c.mark()
+	c.open(bad)
+	for {
+		m, next := c.waitFor(from, "textDocument/publishDiagnostics", "bad_test.go")
+		from = next
+		s := string(*m.Params)
+		if strings.Contains(s, `"source":"fuzzvet"`) && strings.Contains(s, `"source":"printf"`) {
+			break
+		}
+	}
+
+	os.Remove(bad) // go test's vet would refuse to build the package with it
+	from = c.mark()
+	if _, err := c.execute(command.RunSeeds, command.FuzzArgs{URI: string(uri(test)), Name: "FuzzParse"}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(from, "window/showMessage", "FuzzParse: pass")
+	c.stop()
+	if out, err := exec.Command("pgrep", "-P", strconv.Itoa(os.Getpid()), "gopls").Output(); err == nil {
+		t.Errorf("gopls still running after exit: %s", out)
+	}
+}
