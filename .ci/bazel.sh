@@ -219,8 +219,9 @@ go_label() { # golang.org/x/tools/go/analysis -> "@org_golang_x_tools//go/analys
 
 quote_list() { local f; for f in "$@"; do printf '"%s", ' "$f"; done; }
 
-# offline.bazelrc (gitignored; imported by examples/bazel/.bazelrc) points the
-# repositories a user's WORKSPACE downloads at the prepared local copies.
+# offline.bazelrc (gitignored; imported by examples/bazel/.bazelrc, and a copy
+# by the repository's .bazelrc) points the repositories a user's WORKSPACE
+# downloads at the prepared local copies.
 write_offline_bazelrc() {
 	local rc=$EXAMPLE/offline.bazelrc
 	cat >"$rc.tmp" <<-EOF
@@ -249,6 +250,8 @@ write_offline_bazelrc() {
 		build --repository_cache=$CACHE/repository-cache
 	EOF
 	mv "$rc.tmp" "$rc"
+	# The repository's own workspace: the same, minus itself.
+	grep -v -- '--override_repository=fuzzbox=' "$rc" >"$ROOT/offline.bazelrc"
 }
 
 install_bazel
@@ -314,6 +317,9 @@ rm -rf parse/testdata badmacro
 step "bazel build @fuzzbox//... (the libraries, commands and tools)"
 bazel build @fuzzbox//:all @fuzzbox//analyzers/... @fuzzbox//cmd/... @fuzzbox//corpus/... @fuzzbox//driver/... @fuzzbox//engine/... @fuzzbox//event/... @fuzzbox//rules/...
 
+step "bazel build //... in the repository's own workspace"
+(cd "$ROOT" && bazel build //...)
+
 step "bazel test: the replay targets pass"
 bazel test //parse:parse_fuzz //multi:multi_fuzz //multi:reverse_fuzz
 
@@ -341,16 +347,19 @@ ls parse/testdata/fuzz/FuzzHeader/* || { echo "FAIL: bazel run wrote no reproduc
 rm -rf parse/testdata
 
 step "bazel run: Ctrl-C stops it cleanly"
-bazel build //multi:multi_fuzz_run
-bazel run //multi:multi_fuzz_run -- -fuzztime=10m -cachedir="$CACHE/run-cache" >"$LOGS/interrupt.log" 2>&1 &
+# The script bazel run would run (it execs the runner), so that SIGINT reaches
+# the runner as a terminal's Ctrl-C does, and its exit status is ours to see.
+bazel run --script_path="$LOGS/multi_fuzz_run.sh" //multi:multi_fuzz_run
+"$LOGS/multi_fuzz_run.sh" -fuzztime=10m -cachedir="$CACHE/run-cache" >"$LOGS/interrupt.log" 2>&1 &
 pid=$!
 for _ in $(seq 60); do grep -q 'elapsed: [1-9]' "$LOGS/interrupt.log" && break; sleep 1; done
 kill -INT $pid
 code=0
 wait $pid || code=$?
-tail -3 "$LOGS/interrupt.log"
+tail -4 "$LOGS/interrupt.log"
 [ "$code" = 0 ] || { cat "$LOGS/interrupt.log"; echo "FAIL: exit status $code after SIGINT, want 0"; exit 1; }
-echo "ok: SIGINT: exit status 0"
+grep -q '^PASS$' "$LOGS/interrupt.log" || { echo "FAIL: the fuzzing binary did not finish cleanly"; exit 1; }
+echo "ok: SIGINT: the run stops, exit status 0"
 
 step "bazel test: sharded fuzzing targets (two fuzz tests over two shards; one fuzz test, two campaigns)"
 bazel test //multi:multi_fuzz_fuzz //multi:reverse_fuzz_fuzz --nocache_test_results
