@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
@@ -75,7 +77,13 @@ func vet(dir string, patterns []string) ([]string, error) {
 		}
 	})
 	if len(loadErrs) > 0 {
-		return nil, fmt.Errorf("loading packages: %w", errors.Join(loadErrs...))
+		err := errors.Join(loadErrs...)
+		if strings.Contains(err.Error(), "export data version") {
+			// The go command is newer than the export data reader of the
+			// golang.org/x/tools release fuzzvet is built with.
+			return nil, fmt.Errorf("the go command compiles for a newer Go than fuzzvet reads (it is built with golang.org/x/tools %s, which reads up to Go 1.26's export data); run it with GOTOOLCHAIN=go1.26.8: %w", xtoolsVersion(), loadErrs[0])
+		}
+		return nil, fmt.Errorf("loading packages: %w", err)
 	}
 	g, err := checker.Analyze(fuzzvet.Analyzers, pkgs, nil)
 	if err != nil {
@@ -97,4 +105,16 @@ func vet(dir string, patterns []string) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// xtoolsVersion is the golang.org/x/tools version this binary is built with.
+func xtoolsVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range bi.Deps {
+			if m.Path == "golang.org/x/tools" {
+				return m.Version
+			}
+		}
+	}
+	return "(unknown version)"
 }

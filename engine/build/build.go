@@ -72,6 +72,10 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("build: toolexec command: %w", err)
 	}
 	g := goCmd{dir: opts.Dir, env: append(os.Environ(), "GOWORK=off")}
+	version, err := g.checkVersion(ctx)
+	if err != nil {
+		return nil, err
+	}
 	pkg, err := g.listPackage(ctx, opts.Package)
 	if err != nil {
 		return nil, err
@@ -99,7 +103,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	args = append(args, opts.Package)
 	if output, err := g.run(ctx, args...); err != nil {
 		opts.Stderr.Write(output)
-		return nil, fmt.Errorf("package does not build: %s", summary(output, err))
+		return nil, fmt.Errorf("package does not build: %s%s", summary(output, err), untested(version))
 	}
 	return &Result{Binary: out, PkgDir: pkg.Dir, ImportPath: pkg.ImportPath}, nil
 }
@@ -222,18 +226,11 @@ func ` + mainStartWrapper + `(importPath, modulePath string, tests []testing.Int
 // requires the runtime module and replaces it with the runtime directory,
 // and returns the go command flags that use it.
 func (g goCmd) writeModFile(ctx context.Context, tmp string) ([]string, error) {
-	out, err := g.run(ctx, "env", "GOMOD", "GOVERSION")
+	out, err := g.run(ctx, "env", "GOMOD")
 	if err != nil {
 		return nil, fmt.Errorf("build: go env: %s", summary(out, err))
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 2 {
-		return nil, fmt.Errorf("build: unexpected go env output %q", out)
-	}
-	gomod, version := strings.TrimSpace(lines[0]), strings.TrimSpace(lines[1])
-	if err := checkGoVersion(version); err != nil {
-		return nil, err
-	}
+	gomod := strings.TrimSpace(string(out))
 	if gomod == "" || gomod == os.DevNull {
 		return nil, errors.New("build: not in a module; fuzzbox needs a go.mod")
 	}
@@ -260,17 +257,6 @@ func (g goCmd) writeModFile(ctx context.Context, tmp string) ([]string, error) {
 		flags = append(flags, "-mod=mod")
 	}
 	return flags, nil
-}
-
-// checkGoVersion fails for a go command older than the runtime's language
-// version: the runtime uses the testing package's Go 1.26 internals.
-func checkGoVersion(v string) error {
-	minor, ok := goMinor(v)
-	want, _ := goMinor(runtimeLang)
-	if ok && minor < want {
-		return fmt.Errorf("build: fuzzbox needs Go %s or newer; the go command is %s", strings.TrimPrefix(runtimeLang, "go"), v)
-	}
-	return nil
 }
 
 // goMinor returns N of "go1.N[.P]" (ok false for other forms, such as devel).

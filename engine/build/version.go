@@ -1,0 +1,48 @@
+package build
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// The Go releases fuzzbox supports: their testing package's deps interface
+// (engine/fuzzmain implements it) and cmd/go's test main (RewriteTestmain
+// rewrites it) are the ones fuzzbox is built and tested against. CI runs the
+// end-to-end tests on both.
+const (
+	maxGoMinor    = 27 // newest tested: Go 1.27; the oldest supported is runtimeLang's
+	SupportedGo   = "Go 1.26 and Go 1.27"
+	goVersionHint = "set GOTOOLCHAIN=go1.27.4 (or any go1.26.x/go1.27.x) to have the go command fetch a supported toolchain"
+)
+
+// checkVersion refuses a go command older than the supported releases, with
+// a message that says what to do, instead of a compile or link error deep in
+// the build. It returns the version, for the build's error messages.
+func (g goCmd) checkVersion(ctx context.Context) (string, error) {
+	out, err := g.run(ctx, "env", "GOVERSION")
+	if err != nil {
+		return "", fmt.Errorf("build: go env GOVERSION: %s", summary(out, err))
+	}
+	v := strings.TrimSpace(string(out))
+	return v, checkGoVersion(v)
+}
+
+// checkGoVersion fails for a go command older than the runtime's language
+// version: the runtime uses the testing package's internals of that release.
+func checkGoVersion(v string) error {
+	oldest, _ := goMinor(runtimeLang)
+	if minor, ok := goMinor(v); ok && minor < oldest {
+		return fmt.Errorf("build: the go command here is %s, and fuzzbox supports %s; %s", v, SupportedGo, goVersionHint)
+	}
+	return nil
+}
+
+// untested returns a note for build errors under a Go release newer than
+// the tested ones, or "".
+func untested(v string) string {
+	if minor, ok := goMinor(v); ok && minor > maxGoMinor {
+		return fmt.Sprintf(" (fuzzbox is tested with %s; %s is newer and may not be supported yet: %s)", SupportedGo, v, goVersionHint)
+	}
+	return ""
+}
