@@ -30,6 +30,8 @@ var layers = []layerRule{
 	{"engine/instrument", nil},
 	{"engine", []string{"corpus", "event", "engine/ipc", "engine/instrument"}},
 	{"engine/fuzzmain", []string{"engine", "corpus", "event", "engine/ipc", "engine/instrument"}},
+	// Linked into libFuzzer binaries (fuzzbox build -libfuzzer): never the engine.
+	{"engine/libfuzzer", []string{"corpus"}},
 	{".", nil}, // the embedded runtime source
 	{"engine/build", []string{"."}},
 	// The driver runs fuzzing binaries; it never links the engine itself.

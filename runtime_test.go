@@ -30,11 +30,11 @@ func TestRuntimeFS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The runtime is exactly engine/fuzzmain and the module's packages it
-	// depends on, with or without the fuzzbox build tag.
+	// The runtime is exactly engine/fuzzmain, engine/libfuzzer and the
+	// module's packages they depend on, with or without the fuzzbox build tag.
 	want := map[string]bool{}
 	for _, tags := range []string{"", "fuzzbox"} {
-		out, err := exec.Command("go", "list", "-tags="+tags, "-deps", "-f", "{{.ImportPath}}", "./engine/fuzzmain").Output()
+		out, err := exec.Command("go", "list", "-tags="+tags, "-deps", "-f", "{{.ImportPath}}", "./engine/fuzzmain", "./engine/libfuzzer").Output()
 		if err != nil {
 			t.Fatalf("go list: %v", err)
 		}
@@ -48,7 +48,7 @@ func TestRuntimeFS(t *testing.T) {
 		t.Fatalf("go list found only %v", want)
 	}
 	if !maps.Equal(dirs, want) {
-		t.Errorf("runtime source from %v, want the packages engine/fuzzmain depends on: %v", dirs, want)
+		t.Errorf("runtime source from %v, want the packages engine/fuzzmain and engine/libfuzzer depend on: %v", dirs, want)
 	}
 }
 

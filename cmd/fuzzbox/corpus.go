@@ -32,6 +32,9 @@ Subcommands:
   encode [-o DIR]                      read JSON objects from stdin; print one entry, or write each to DIR
   import -type []byte|string -o DIR RAW...   turn raw files or directories into entries
   export -o DIR FILE|DIR...            write the raw bytes of single []byte/string entries
+  import -from-libfuzzer -fuzz=FuzzX [-types LIST] [-pkg DIR] [-o DIR] FILE...
+                                       libFuzzer inputs (crash files) to entries (docs/oss-fuzz.md)
+  export -to-libfuzzer -o DIR FILE|DIR...    entries to libFuzzer inputs (fuzzbox-libfuzzer-v1)
   check [-types 'string,int'] FILE|DIR...    validate files; exit 1 listing each bad file
   minimize -fuzz=FuzzX [-cachedir DIR] [package]   delete generated-corpus entries that add no coverage
 

@@ -1,0 +1,357 @@
+package build
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// The libFuzzer mode: "fuzzbox build -libfuzzer" (and the build.sh that
+// "fuzzbox oss-fuzz init" writes) builds each fuzz test of a package into a
+// binary that libFuzzer, AFL++'s libFuzzer driver or honggfuzz runs, with the
+// files OSS-Fuzz and ClusterFuzzLite expect beside it. The test package is
+// built once, as a c-archive, by the same go test -c, -overlay, -modfile and
+// toolexec machinery as a fuzzing binary, except that the overlay's test main
+// hook calls engine/libfuzzer, the build tags are "libfuzzer" (the runtime's
+// sanitizer coverage callbacks) instead of "fuzzbox", and cgo is on. Each fuzz
+// test is then linked from the archive with a one-line C file naming it.
+
+// libFuzzerPath is the runtime package linked into libFuzzer binaries.
+const libFuzzerPath = runtimeModule + "/engine/libfuzzer"
+
+// LibFuzzerEncoding is the input encoding of the binaries (corpus.LibFuzzerEncoding;
+// engine/build does not import corpus).
+const LibFuzzerEncoding = "fuzzbox-libfuzzer-v1"
+
+// LibFuzzerOptions configures BuildLibFuzzer. Zero values are the defaults
+// OSS-Fuzz's environment implies.
+type LibFuzzerOptions struct {
+	// Dir is the directory the go command runs in; "" means the current one.
+	Dir string
+	// Package names exactly one package, as the go command takes it; "" is ".".
+	Package string
+	// OutDir receives the binaries and their files. Required.
+	OutDir string
+	// Fuzz is a regexp selecting fuzz tests by name; "" selects all.
+	Fuzz string
+	// Tags are extra build tags (comma-separated); "" means none.
+	Tags string
+	// Toolexec runs "fuzzbox toolexec", as Options.Toolexec. Required.
+	Toolexec []string
+	// Linker is the C/C++ compiler that links; "" means $CXX, else clang,
+	// else clang-16 (whichever is found first).
+	Linker string
+	// EngineFlags link the fuzzing engine; nil means the fields of
+	// $LIB_FUZZING_ENGINE, else -fsanitize=fuzzer.
+	EngineFlags []string
+	// LinkFlags are added to each link; nil means the fields of $CXXFLAGS
+	// when $CXX is the linker, else none.
+	LinkFlags []string
+	// DictTokens, when set, returns extra dictionary tokens for a fuzz test
+	// (the saved automatic dictionary); the source literals are always added.
+	DictTokens func(importPath, fuzzTest string) [][]byte
+	// Stderr receives the go command's and the linker's output on failure;
+	// nil discards it.
+	Stderr io.Writer
+}
+
+// LibFuzzerTarget describes one built fuzz test.
+type LibFuzzerTarget struct {
+	Name    string // the fuzz test, FuzzX
+	Binary  string // OutDir/FuzzX
+	SeedZip string // OutDir/FuzzX_seed_corpus.zip: every f.Add seed and testdata/fuzz/FuzzX file, encoded
+	Seeds   int    // entries in SeedZip
+	Dict    string // OutDir/FuzzX.dict
+	Options string // OutDir/FuzzX.options
+}
+
+// BuildLibFuzzer builds the selected fuzz tests of opts.Package into
+// libFuzzer binaries in opts.OutDir, with their seed corpus zip, dictionary
+// and options files. It fails if no fuzz test is selected.
+func BuildLibFuzzer(ctx context.Context, opts LibFuzzerOptions) ([]LibFuzzerTarget, error) {
+	if err := opts.defaults(); err != nil {
+		return nil, err
+	}
+	g := goCmd{dir: opts.Dir, env: append(os.Environ(), "GOWORK=off", "CGO_ENABLED=1")}
+	pkg, names, err := g.listFuzzTests(ctx, opts.Package, opts.Fuzz)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "fuzzbox-libfuzzer-")
+	if err != nil {
+		return nil, fmt.Errorf("build: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	archive := filepath.Join(tmp, "fuzz.a")
+	if err := g.buildArchive(ctx, opts, pkg, archive, tmp); err != nil {
+		return nil, err
+	}
+	var targets []LibFuzzerTarget
+	for _, name := range names {
+		t, err := opts.target(ctx, pkg, name, archive, tmp)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, t)
+	}
+	return targets, nil
+}
+
+func (o *LibFuzzerOptions) defaults() error {
+	if o.OutDir == "" || len(o.Toolexec) == 0 {
+		return errors.New("build: LibFuzzerOptions.OutDir and Toolexec are required")
+	}
+	if o.Package == "" {
+		o.Package = "."
+	}
+	if o.Stderr == nil {
+		o.Stderr = io.Discard
+	}
+	if o.EngineFlags == nil {
+		o.EngineFlags = strings.Fields(os.Getenv("LIB_FUZZING_ENGINE"))
+		if len(o.EngineFlags) == 0 {
+			o.EngineFlags = []string{"-fsanitize=fuzzer"}
+		}
+	}
+	if o.Linker == "" {
+		o.Linker = os.Getenv("CXX")
+		if o.Linker != "" && o.LinkFlags == nil {
+			o.LinkFlags = strings.Fields(os.Getenv("CXXFLAGS"))
+		}
+	}
+	if o.Linker == "" {
+		for _, cc := range []string{"clang", "clang-16"} {
+			if p, err := exec.LookPath(cc); err == nil {
+				o.Linker = p
+				break
+			}
+		}
+	}
+	if o.Linker == "" {
+		return errors.New("build: no clang found to link libFuzzer binaries (set $CXX, or install clang-16 and libclang-rt-16-dev)")
+	}
+	out, err := filepath.Abs(o.OutDir)
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	o.OutDir = out
+	return os.MkdirAll(out, 0o777)
+}
+
+// fuzzPackage is the part of "go list -json" the libFuzzer mode uses.
+type fuzzPackage struct {
+	listedPackage
+	TestGoFiles, XTestGoFiles, GoFiles []string
+}
+
+// listFuzzTests lists the package and the names of its fuzz tests that
+// match the regexp fuzz ("" matches all).
+func (g goCmd) listFuzzTests(ctx context.Context, pattern, fuzz string) (*fuzzPackage, []string, error) {
+	re, err := regexp.Compile(fuzz)
+	if err != nil {
+		return nil, nil, fmt.Errorf("build: -fuzz: %w", err)
+	}
+	lp, err := g.listPackage(ctx, pattern)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := g.run(ctx, "list", "-json=TestGoFiles,XTestGoFiles,GoFiles", pattern)
+	if err != nil {
+		return nil, nil, fmt.Errorf("package does not build: %s", summary(out, err))
+	}
+	pkg := &fuzzPackage{listedPackage: *lp}
+	if err := json.Unmarshal(out, pkg); err != nil {
+		return nil, nil, fmt.Errorf("build: decoding go list output: %w", err)
+	}
+	all, err := fuzzTestNames(pkg.Dir, append(pkg.TestGoFiles, pkg.XTestGoFiles...))
+	if err != nil {
+		return nil, nil, err
+	}
+	names := slices.DeleteFunc(all, func(n string) bool { return !re.MatchString(n) })
+	if len(names) == 0 {
+		return nil, nil, fmt.Errorf("build: no fuzz test of %s matches -fuzz=%q (fuzz tests: %s)", pkg.ImportPath, fuzz, strings.Join(all, ", "))
+	}
+	return pkg, names, nil
+}
+
+// buildArchive runs go test -c -buildmode=c-archive on the package.
+func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuzzPackage, archive, tmp string) error {
+	toolexec, err := joinCommand(opts.Toolexec)
+	if err != nil {
+		return fmt.Errorf("build: toolexec command: %w", err)
+	}
+	more, err := g.prepareLibFuzzer(ctx, &pkg.listedPackage, tmp)
+	if err != nil {
+		return err
+	}
+	tags := "libfuzzer"
+	if opts.Tags != "" {
+		tags += "," + opts.Tags
+	}
+	args := append([]string{"test", "-c", "-buildmode=c-archive", "-o", archive, "-vet=off", "-toolexec=" + toolexec, "-tags=" + tags}, more...)
+	args = append(args, opts.Package)
+	if output, err := g.run(ctx, args...); err != nil {
+		opts.Stderr.Write(output)
+		return fmt.Errorf("package does not build: %s", summary(output, err))
+	}
+	return nil
+}
+
+// prepareLibFuzzer is prepare with the libFuzzer test main hook.
+func (g goCmd) prepareLibFuzzer(ctx context.Context, pkg *listedPackage, tmp string) ([]string, error) {
+	overlay, err := writeOverlaySource(pkg, tmp, libFuzzerXtestSource(pkg.Name))
+	if err != nil {
+		return nil, err
+	}
+	flags := []string{"-overlay=" + overlay}
+	if pkg.Module.Main && pkg.Module.Path == runtimeModule {
+		return flags, nil
+	}
+	modFlags, err := g.writeModFile(ctx, tmp)
+	if err != nil {
+		return nil, err
+	}
+	return append(flags, modFlags...), nil
+}
+
+// writeOverlaySource writes src as the injected external test file and the
+// overlay that adds it, and returns the overlay's path.
+func writeOverlaySource(pkg *listedPackage, tmp string, src []byte) (string, error) {
+	target := filepath.Join(pkg.Dir, xtestFile)
+	if _, err := os.Stat(target); err == nil {
+		return "", fmt.Errorf("build: %s exists; fuzzbox needs that name for its test main file", target)
+	}
+	file := filepath.Join(tmp, xtestFile)
+	if err := os.WriteFile(file, src, 0o666); err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	data, err := json.Marshal(map[string]map[string]string{"Replace": {target: file}})
+	if err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	overlay := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(overlay, data, 0o666); err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	return overlay, nil
+}
+
+// libFuzzerXtestSource is xtestSource for the libFuzzer runtime.
+func libFuzzerXtestSource(name string) []byte {
+	src := string(xtestSource(name))
+	src = strings.Replace(src, `"`+fuzzmainPath+`"`, `"`+libFuzzerPath+`"`, 1)
+	return []byte(strings.Replace(src, "return fuzzmain.MainStart(", "return libfuzzer.MainStart(", 1))
+}
+
+// target links one fuzz test and writes its seed corpus, dictionary and
+// options.
+func (o *LibFuzzerOptions) target(ctx context.Context, pkg *fuzzPackage, name, archive, tmp string) (LibFuzzerTarget, error) {
+	t := LibFuzzerTarget{
+		Name:    name,
+		Binary:  filepath.Join(o.OutDir, name),
+		SeedZip: filepath.Join(o.OutDir, name+"_seed_corpus.zip"),
+		Dict:    filepath.Join(o.OutDir, name+".dict"),
+		Options: filepath.Join(o.OutDir, name+".options"),
+	}
+	if err := o.link(ctx, name, archive, t.Binary, tmp); err != nil {
+		return t, err
+	}
+	n, err := writeSeedZip(ctx, t.Binary, pkg.Dir, t.SeedZip, filepath.Join(tmp, "seeds-"+name))
+	if err != nil {
+		return t, err
+	}
+	t.Seeds = n
+	toks := sourceLiterals(pkg.Dir, slices.Concat(pkg.GoFiles, pkg.TestGoFiles, pkg.XTestGoFiles))
+	if o.DictTokens != nil {
+		toks = append(toks, o.DictTokens(pkg.ImportPath, name)...)
+	}
+	if err := writeDict(t.Dict, toks); err != nil {
+		return t, err
+	}
+	return t, writeOptions(t.Options, name)
+}
+
+// link links the archive and a C file naming the fuzz test into out.
+func (o *LibFuzzerOptions) link(ctx context.Context, name, archive, out, tmp string) error {
+	csrc := filepath.Join(tmp, name+"_target.c")
+	c := "#ifdef __cplusplus\nextern \"C\"\n#endif\nconst char fuzzbox_libfuzzer_target[] = \"" + name + "\";\n"
+	if err := os.WriteFile(csrc, []byte(c), 0o666); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	args := slices.Concat(o.LinkFlags, o.EngineFlags, []string{csrc, archive, "-o", out, "-lpthread", "-ldl"})
+	cmd := exec.CommandContext(ctx, o.Linker, args...)
+	output, err := cmd.CombinedOutput()
+	if err != nil {
+		o.Stderr.Write(output)
+		return fmt.Errorf("build: linking %s with %s: %s", name, o.Linker, summary(output, err))
+	}
+	return nil
+}
+
+// writeSeedZip runs the binary in its seed corpus mode (in the package
+// directory, where testdata/fuzz is) and zips what it writes. It returns the
+// number of seeds.
+func writeSeedZip(ctx context.Context, bin, pkgDir, zipPath, seedDir string) (int, error) {
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Dir = pkgDir
+	cmd.Env = append(os.Environ(), "FUZZBOX_LIBFUZZER_SEEDS="+seedDir)
+	if output, err := cmd.CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("build: collecting the seeds of %s: %s", filepath.Base(bin), summary(output, err))
+	}
+	entries, err := os.ReadDir(seedDir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return 0, fmt.Errorf("build: %w", err)
+	}
+	if err := zipFiles(zipPath, seedDir, entries); err != nil {
+		return 0, fmt.Errorf("build: writing %s: %w", zipPath, err)
+	}
+	return len(entries), nil
+}
+
+func zipFiles(zipPath, dir string, entries []os.DirEntry) error {
+	f, err := os.Create(zipPath)
+	if err != nil {
+		return err
+	}
+	zw := zip.NewWriter(f)
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			f.Close()
+			return err
+		}
+		w, err := zw.Create(e.Name())
+		if err == nil {
+			_, err = w.Write(data)
+		}
+		if err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// writeOptions writes the libFuzzer options file OSS-Fuzz reads.
+func writeOptions(path, name string) error {
+	s := "# fuzzbox: inputs use the " + LibFuzzerEncoding + " encoding (docs/oss-fuzz.md);\n" +
+		"# fuzzbox corpus import -from-libfuzzer -fuzz=" + name + " FILE turns one into a go test reproducer.\n" +
+		"[libfuzzer]\ndict = " + name + ".dict\nuse_value_profile = 1\n"
+	if err := os.WriteFile(path, []byte(s), 0o666); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	return nil
+}

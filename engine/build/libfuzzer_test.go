@@ -1,0 +1,176 @@
+package build
+
+import (
+	"archive/zip"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestQuoteDictToken(t *testing.T) {
+	for in, want := range map[string]string{
+		"tomatos": `"tomatos"`, `a"b\c`: `"a\"b\\c"`, "\x00\xff\n": `"\x00\xff\x0a"`,
+	} {
+		if got := quoteDictToken([]byte(in)); got != want {
+			t.Errorf("quoteDictToken(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestFuzzTestNamesAndLiterals(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a_test.go": `package u
+
+import "testing"
+
+func FuzzA(f *testing.F)          { f.Fuzz(func(t *testing.T, s string) { _ = s == "magic" }) }
+func Fuzzlower(f *testing.F)      {}
+func FuzzB(t *testing.T)          {}
+func Fuzz(f *testing.F)           {}
+func helperFuzz(f *testing.F)     {}
+func FuzzTwo(a, b *testing.F)     {}
+func (x T) FuzzMethod(f *testing.F) {}
+
+type T int
+`})
+	names, err := fuzzTestNames(dir, []string{"a_test.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"FuzzA", "Fuzz"}; !slices.Equal(names, want) {
+		t.Errorf("fuzz tests = %v, want %v", names, want)
+	}
+	toks := sourceLiterals(dir, []string{"a_test.go", "missing.go"})
+	if len(toks) != 2 || string(toks[0]) != "testing" || string(toks[1]) != "magic" {
+		t.Errorf("source literals = %q, want testing and magic", toks)
+	}
+}
+
+func TestLibFuzzerXtestSource(t *testing.T) {
+	src := string(libFuzzerXtestSource("u"))
+	if !strings.Contains(src, `"`+libFuzzerPath+`"`) || !strings.Contains(src, "libfuzzer.MainStart(") || strings.Contains(src, "fuzzmain") {
+		t.Errorf("libFuzzer test main hook does not call engine/libfuzzer:\n%s", src)
+	}
+}
+
+// libFuzzerTests is a fuzz test with a multi-argument planted bug, two
+// f.Add seeds and (below) one testdata seed.
+const libFuzzerTests = `package u
+
+import "testing"
+
+func FuzzPair(f *testing.F) {
+	f.Add("key", 7, []byte("value"))
+	f.Add("other", -1, []byte{})
+	f.Fuzz(func(t *testing.T, s string, n int, b []byte) {
+		if s == "boom" && n == 3 && len(b) == 2 {
+			t.Fatalf("planted: %q %d %q", s, n, b)
+		}
+	})
+}
+
+func FuzzOther(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
+`
+
+// TestBuildLibFuzzer builds a real libFuzzer binary with clang and the real
+// runtime, checks the files beside it, runs the seeds and lets libFuzzer
+// find the planted bug.
+func TestBuildLibFuzzer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with clang (-short)")
+	}
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": libFuzzerTests,
+		"testdata/fuzz/FuzzPair/one": "go test fuzz v1\nstring(\"x\")\nint(1)\n[]byte(\"y\")\n"})
+	runtimeDirOverride = "" // the real, embedded runtime
+	lo := LibFuzzerOptions{Dir: opts.Dir, OutDir: t.TempDir(), Fuzz: "^FuzzPair$", Toolexec: opts.Toolexec}
+	if _, err := exec.LookPath("clang-16"); err != nil {
+		if _, err := exec.LookPath("clang"); err != nil {
+			t.Skip("no clang (CI installs clang-16 and libclang-rt-16-dev)")
+		}
+	}
+	var stderr strings.Builder
+	lo.Stderr = &stderr
+	targets, err := BuildLibFuzzer(context.Background(), lo)
+	if err != nil {
+		t.Fatalf("BuildLibFuzzer: %v\n%s", err, stderr.String())
+	}
+	if len(targets) != 1 || targets[0].Name != "FuzzPair" || targets[0].Seeds != 3 {
+		t.Fatalf("targets = %+v, want FuzzPair with 3 seeds", targets)
+	}
+	tg := targets[0]
+	checkZip(t, tg.SeedZip, []string{"seed-0", "seed-1", "testdata-one"})
+	checkFileHas(t, tg.Dict, `"boom"`)
+	checkFileHas(t, tg.Options, "dict = FuzzPair.dict")
+	seeds := filepath.Join(t.TempDir(), "seeds")
+	unzip(t, tg.SeedZip, seeds)
+	if out, code := runBinary(t, tg.Binary, t.TempDir(), filepath.Join(seeds, "seed-0"), filepath.Join(seeds, "seed-1"), filepath.Join(seeds, "testdata-one")); code != 0 {
+		t.Fatalf("seeds do not run cleanly (exit %d):\n%s", code, out)
+	}
+	work := t.TempDir()
+	out, code := runBinary(t, tg.Binary, work, "-runs=2000000", "-seed=1", "-use_value_profile=1", "-dict="+tg.Dict, seeds)
+	crashes, _ := filepath.Glob(filepath.Join(work, "crash-*"))
+	if code == 0 || len(crashes) != 1 || !strings.Contains(out, "planted: \"boom\" 3") {
+		t.Fatalf("libFuzzer did not find the planted bug (exit %d, crashes %v):\n%s", code, crashes, tail(out))
+	}
+}
+
+func checkZip(t *testing.T, path string, want []string) {
+	t.Helper()
+	r, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var names []string
+	for _, f := range r.File {
+		names = append(names, f.Name)
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("%s holds %v, want %v", filepath.Base(path), names, want)
+	}
+}
+
+func unzip(t *testing.T, path, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	r, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, f := range r.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data := make([]byte, f.UncompressedSize64)
+		if _, err := rc.Read(data); err != nil && len(data) > 0 && err.Error() != "EOF" {
+			t.Fatal(err)
+		}
+		rc.Close()
+		if err := os.WriteFile(filepath.Join(dir, f.Name), data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func checkFileHas(t *testing.T, path, want string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(data), want) {
+		t.Errorf("%s does not contain %q (err %v):\n%s", filepath.Base(path), want, err, data)
+	}
+}
+
+func tail(s string) string {
+	if len(s) > 3000 {
+		return "..." + s[len(s)-3000:]
+	}
+	return s
+}

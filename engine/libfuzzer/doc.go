@@ -1,0 +1,36 @@
+// Package libfuzzer turns a Go fuzz test into a libFuzzer-compatible fuzz
+// target: it exports LLVMFuzzerInitialize and LLVMFuzzerTestOneInput, so the
+// archive "fuzzbox build -libfuzzer" builds from a test package links with
+// clang -fsanitize=fuzzer (or AFL++'s libFuzzer driver, or honggfuzz) into a
+// binary that OSS-Fuzz and ClusterFuzzLite run.
+//
+// It is linked into those binaries only: engine/build's libFuzzer mode adds
+// an external test file whose FuzzboxMainStart calls MainStart, and the test
+// main rewrite of "fuzzbox toolexec" calls that. Nothing else imports it. It
+// imports only the standard library, cgo and corpus (deps_test.go).
+//
+// The binary is a c-archive: the C engine owns main. On the first call from
+// the engine, the package runs the test main (main.main) with testing flags
+// that make the testing package call back twice: once as a fuzzing
+// coordinator, whose CoordinateFuzzing hands over the fuzz function's
+// argument types and the seed corpus (the f.Add seeds and testdata/fuzz/FuzzX,
+// read from the current directory), and once as a fuzzing worker, whose
+// RunFuzzWorker hands over the function that runs one input through
+// testing (so t.Fatal, t.Error and panics fail the input, as with go test).
+// Each libFuzzer input is decoded with corpus.DecodeLibFuzzer (the
+// fuzzbox-libfuzzer-v1 encoding) and run; a failing input prints testing's
+// report and aborts, which the engine records as a crash.
+//
+// Coverage and comparison guidance come from the Go toolchain: the target is
+// compiled with -d=libfuzzer (edge counters in the __sancov_cntrs section)
+// and the "libfuzzer" build tag, under which the runtime registers the
+// counters with __sanitizer_cov_8bit_counters_init and forwards the
+// compiler's comparison hooks to __sanitizer_cov_trace_cmp* and
+// __sanitizer_weak_hook_strcmp (runtime/libfuzzer.go).
+//
+// Environment: FUZZBOX_LIBFUZZER_SEEDS=DIR makes the binary write its seed
+// corpus, encoded, into DIR and exit instead of fuzzing (engine/build uses it
+// for FuzzX_seed_corpus.zip). The fuzz test a binary runs is the one its link
+// step named (the C symbol fuzzbox_libfuzzer_target); without one, the
+// binary's base name.
+package libfuzzer

@@ -1,0 +1,64 @@
+package libfuzzer
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
+)
+
+// The exported entry points need a c-archive and a C engine; engine/build's
+// TestBuildLibFuzzer and .ci/ossfuzz.sh run them for real. These tests cover
+// the Go side that does not.
+
+func TestSeedName(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		i    int
+		want string
+	}{
+		{"seed#0", 0, "seed-0"},
+		{"seed#12", 3, "seed-12"},
+		{"testdata/fuzz/FuzzX/abc", 2, "testdata-abc"},
+		{"", 4, "seed-4"},
+	} {
+		if got := seedName(tc.path, tc.i); got != tc.want {
+			t.Errorf("seedName(%q, %d) = %q, want %q", tc.path, tc.i, got, tc.want)
+		}
+	}
+}
+
+// TestWriteSeedsAndRun: seeds are written in the libFuzzer encoding and each
+// written file, run through the target, reaches the function with the
+// seed's values.
+func TestWriteSeedsAndRun(t *testing.T) {
+	types := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[[]byte]()}
+	seeds := []seed{{"seed-0", []any{"key", 7, []byte("value")}}, {"testdata-x", []any{"", -1, []byte{}}}}
+	var got [][]any
+	tg := &target{name: "FuzzX", types: types, seeds: seeds, fn: func(e corpusEntry) error {
+		got = append(got, e.Values)
+		return nil
+	}}
+	dir := t.TempDir()
+	if err := tg.writeSeeds(dir); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range seeds {
+		data, err := os.ReadFile(filepath.Join(dir, s.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tg.run(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(got) != 2 || got[0][0] != "key" || got[0][1] != 7 || string(got[0][2].([]byte)) != "value" || got[1][1] != -1 {
+		t.Errorf("the function saw %v, want the seeds' values", got)
+	}
+	want, _ := corpus.EncodeLibFuzzer(seeds[0].values)
+	if data, _ := os.ReadFile(filepath.Join(dir, "seed-0")); string(data) != string(want) {
+		t.Errorf("seed-0 = %x, want %x", data, want)
+	}
+}
