@@ -19,13 +19,14 @@ func init() {
 	register(&command{name: "lsp", short: "run the editor sidecar (Language Server Protocol on stdio)", run: runLSP})
 }
 
-const lspUsage = `usage: fuzzbox lsp [-gopls=PATH] [-fuzztime=d] [-parallel=n]
+const lspUsage = `usage: fuzzbox lsp [-fuzztime=d] [-parallel=n] [-gopls=PATH [gopls arguments]]
 
 Lsp runs fuzzbox's Language Server Protocol sidecar on standard input and
 output: code lenses to fuzz a fuzz test, run its seeds, rerun a corpus entry
 and open a reproducer; fuzzvet diagnostics and fixes. Editors start it beside
 gopls, or, with -gopls, in place of gopls: it then runs gopls behind itself and
-merges both servers' answers (docs/editors.md).
+merges both servers' answers (docs/editors.md); arguments after the flags are
+passed to gopls.
 
 Flags:
   -gopls PATH     proxy mode: start this gopls and forward every message to it
@@ -50,6 +51,10 @@ func runLSP(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fuzzbox lsp: %v\n%s", err, lspUsage)
 		return exitUsage
 	}
+	if fs.NArg() > 0 && *gopls == "" {
+		fmt.Fprintf(stderr, "fuzzbox lsp: arguments %q without -gopls\n%s", fs.Args(), lspUsage)
+		return exitUsage
+	}
 	logw := stderr
 	if *logfile != "" {
 		f, err := os.OpenFile(*logfile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -63,7 +68,7 @@ func runLSP(args []string, stdout, stderr io.Writer) int {
 	logger := log.New(logw, "fuzzbox lsp: ", log.LstdFlags)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := lsp.New(lsp.Options{Gopls: *gopls, FuzzTime: *fuzztime, Parallel: *parallel, Logf: logger.Printf})
+	srv := lsp.New(lsp.Options{Gopls: *gopls, GoplsArgs: fs.Args(), FuzzTime: *fuzztime, Parallel: *parallel, Logf: logger.Printf})
 	if err := srv.Serve(ctx, stdio{}); err != nil {
 		logger.Print(err)
 		return exitFinding
