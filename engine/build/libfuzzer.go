@@ -287,7 +287,7 @@ func (o *LibFuzzerOptions) link(ctx context.Context, name, archive, out, tmp str
 	if err := os.WriteFile(csrc, []byte(c), 0o666); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	args := slices.Concat(o.LinkFlags, o.EngineFlags, []string{csrc, archive, "-o", out, "-lpthread", "-ldl"})
+	args := slices.Concat(o.LinkFlags, o.EngineFlags, []string{"-x", "c", csrc, "-x", "none", archive, "-o", out, "-lpthread", "-ldl"})
 	cmd := exec.CommandContext(ctx, o.Linker, args...)
 	output, err := cmd.CombinedOutput()
 	if err != nil {
