@@ -69,7 +69,8 @@ type coordinator struct {
 	internals int             // internal errors so far
 	fatalErr  error           // an internal error that stops the run
 
-	execs  atomic.Int64 // executions over all workers
+	execs          atomic.Int64 // executions over all workers
+	warnedModified atomic.Bool  // the fuzz function was seen changing its input (warned once)
 	budget atomic.Int64 // executions left under opts.Limit (when set)
 
 	// Two ways to stop. cancel (a failure, an internal error, a signal via

@@ -73,6 +73,8 @@ func fakeWorker(mode, dir string) int {
 			return errors.New("flaky failure: this process has run many inputs")
 		case strings.Contains(mode, "bug") && len(b) >= 3:
 			return errors.New("real failure: an input of 3 bytes or more")
+		case strings.Contains(mode, "modify") && len(b) >= 2:
+			b[1]++ // the testing package forbids it
 		case strings.Contains(mode, "exit3") && len(b) >= 3:
 			os.Exit(3)
 		case strings.Contains(mode, "hang") && len(b) >= 3:
@@ -165,7 +167,7 @@ func TestInternalErrorsAreNotFailures(t *testing.T) {
 		{"garbage", "broke the protocol"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			r := runFake(t, tc.mode, 2*time.Second, nil)
+			r := runFake(t, tc.mode, 3*time.Second, nil)
 			if r.err != nil {
 				t.Fatalf("run failed: %v", r.err)
 			}
@@ -180,8 +182,8 @@ func TestInternalErrorsAreNotFailures(t *testing.T) {
 				t.Errorf("files written under testdata: %v", w)
 			}
 			done := r.ofType(event.Done)
-			if len(done) != 1 || done[0].Internal != 1 || done[0].Execs < 100 {
-				t.Errorf("done = %+v, want internal 1 and the run going on (execs >= 100)", done)
+			if len(done) != 1 || done[0].Internal != 1 || done[0].Execs < 20 {
+				t.Errorf("done = %+v, want internal 1 and the run going on (execs >= 20)", done)
 			}
 		})
 	}
@@ -283,5 +285,30 @@ func TestMinimizeCutShort(t *testing.T) {
 	}
 	if !strings.Contains(event.Format(fails[0]), "minimization was cut short") {
 		t.Errorf("the failure line does not say so: %s", event.Format(fails[0]))
+	}
+}
+
+// TestInputModifiedWarning: a fuzz function that changes its []byte input
+// gets one warning per run, with the input saved to the cache, and no
+// failure.
+func TestInputModifiedWarning(t *testing.T) {
+	cache := t.TempDir()
+	r := runFake(t, "modify", 2*time.Second, func(o *Options) { o.CacheDir = cache })
+	if r.err != nil {
+		t.Fatalf("run failed: %v", r.err)
+	}
+	w := r.ofType(event.Warning)
+	if len(w) != 1 || !strings.Contains(w[0].Message, "changed its []byte argument 1") || filepath.Dir(w[0].Reproducer) != cache {
+		t.Fatalf("warnings = %+v, want one naming argument 1 with the input in %s", w, cache)
+	}
+	data, err := os.ReadFile(w[0].Reproducer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals, err := corpus.Unmarshal(data); err != nil || len(vals[0].([]byte)) < 2 {
+		t.Errorf("saved input %q: want the input as it was before the change (%v)", data, err)
+	}
+	if len(r.ofType(event.Failure))+len(r.ofType(event.Flaky)) > 0 || len(r.written(t)) > 0 {
+		t.Errorf("the change was reported as a failure: %+v", r.events)
 	}
 }

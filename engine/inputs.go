@@ -217,3 +217,33 @@ func (c *coordinator) saveCache(e *entry) string {
 	}
 	return path
 }
+
+// warnModified reports, once per run, that the fuzz function changed its
+// []byte argument arg (1-based) while running the encoded input enc, and
+// saves that input to the generated corpus so it can be looked at.
+//
+// It is a warning, not a failure: the testing package forbids changing the
+// arguments, but stock go test does not check it, so a reproducer in
+// testdata/ would pass there; and every execution here gets its own copy of
+// the input, so the change does not corrupt fuzzing. Callers of the code
+// that reuse their buffers may well be hurt, which is why it is reported.
+func (c *coordinator) warnModified(arg int, enc []byte) {
+	if !c.warnedModified.CompareAndSwap(false, true) {
+		return
+	}
+	path := ""
+	if vals, err := decodeValues(enc); err == nil {
+		if data, err := corpus.Marshal(vals...); err == nil {
+			path = c.saveCache(&entry{data: data})
+		}
+	}
+	c.rep.emit(event.Event{Type: event.Warning, Reproducer: path, Message: fmt.Sprintf(
+		"the fuzz function changed its []byte argument %d while running an input (saved to %s): the testing package forbids changing the arguments; stock go test does not check it, so this is not reported as a failure, and fuzzing goes on (each execution gets its own copy)", arg, orNone(path))})
+}
+
+func orNone(path string) string {
+	if path == "" {
+		return "no file: there is no cache directory"
+	}
+	return path
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -71,11 +72,17 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 
 // worker is the worker side of the protocol. It is used by one goroutine.
 type worker struct {
-	fn   func([]any) error
-	mem  *ipc.Mem
-	conn *ipc.Conn
-	seen []byte // bucket bits known to the coordinator plus found in this call
-	buf  []byte // encoding scratch
+	fn    func([]any) error
+	mem   *ipc.Mem
+	conn  *ipc.Conn
+	seen  []byte // bucket bits known to the coordinator plus found in this call
+	buf   []byte // encoding of the input being executed
+	check []byte // re-encoding after the execution, with checkInput
+
+	// Input modification checks (FuzzArgs.CheckInput), per fuzz call.
+	checkInput    bool
+	modified      int    // 1-based index of the first []byte argument an execution changed
+	modifiedInput []byte // that execution's input, encoded
 }
 
 func (w *worker) serve(ctx context.Context) error {
@@ -146,7 +153,38 @@ func (w *worker) exec(vals []any) error {
 		return nil // too large to record: skip rather than risk losing a crasher
 	}
 	w.mem.AddExec()
-	return w.fn(vals)
+	err := w.fn(vals)
+	if w.checkInput && w.modified == 0 {
+		w.checkModified(vals)
+	}
+	return err
+}
+
+// checkModified records the first []byte argument of vals that the
+// execution changed: vals no longer encode as w.buf, written before it ran.
+func (w *worker) checkModified(vals []any) {
+	hasBytes := false
+	for _, v := range vals {
+		_, ok := v.([]byte)
+		hasBytes = hasBytes || ok
+	}
+	if !hasBytes {
+		return // strings, numbers and bools are values: nothing to change
+	}
+	w.check = appendValues(w.check[:0], vals)
+	if bytes.Equal(w.check, w.buf) {
+		return
+	}
+	orig, err := decodeValues(w.buf)
+	if err != nil {
+		return
+	}
+	for i, v := range vals {
+		if b, ok := v.([]byte); ok && !bytes.Equal(b, orig[i].([]byte)) {
+			w.modified, w.modifiedInput = i+1, append([]byte(nil), w.buf...)
+			return
+		}
+	}
 }
 
 func (w *worker) input() ([]any, error) {
@@ -166,6 +204,14 @@ func (w *worker) maxLen(limit int) int {
 }
 
 func (w *worker) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
+	w.checkInput, w.modified, w.modifiedInput = args.CheckInput, 0, nil
+	defer func() { w.checkInput = false }()
+	resp := w.fuzzLoop(args)
+	resp.Modified, resp.ModifiedInput = w.modified, w.modifiedInput
+	return resp
+}
+
+func (w *worker) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	var resp ipc.FuzzResponse
 	base, err := w.input()
 	if err != nil {

@@ -153,7 +153,7 @@ func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
 	e := c.corpus.pick(rng)
 	args := &ipc.FuzzArgs{
 		Limit: limit, Duration: fuzzCallDuration, Seed: rng.Uint64(), Trace: !c.opts.NoCmp,
-		Splice: c.corpus.spliceSample(rng, 8), Dict: c.dict.tokens(),
+		Splice: c.corpus.spliceSample(rng, 8), Dict: c.dict.tokens(), CheckInput: !c.warnedModified.Load(),
 	}
 	p.mem.SetValue(e.enc)
 	copy(p.mem.Coverage(), c.global)
@@ -176,6 +176,9 @@ func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
 	if resp.InternalErr != "" {
 		c.internal("worker: " + resp.InternalErr)
 		return c.restart(p)
+	}
+	if resp.Modified > 0 {
+		c.warnModified(resp.Modified, resp.ModifiedInput)
 	}
 	c.mu.Lock()
 	c.dict.add(resp.Tokens)

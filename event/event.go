@@ -20,13 +20,14 @@ const (
 	Failure       = "failure"        // a failure was recorded
 	Flaky         = "flaky"          // a failing input did not fail again when re-run
 	InternalError = "internal_error" // fuzzbox itself failed (not the code under test); the run goes on
+	Warning       = "warning"        // the code under test did something the testing package forbids that stock go test does not check
 	Done          = "done"           // a target's run ended
 	Output        = "output"         // a line the test binary printed
 	Exit          = "exit"           // the driver's last event
 )
 
 // Types lists every event type.
-var Types = []string{Build, Baseline, Start, Stats, Coverage, Minimizing, Failure, Flaky, InternalError, Done, Output, Exit}
+var Types = []string{Build, Baseline, Start, Stats, Coverage, Minimizing, Failure, Flaky, InternalError, Warning, Done, Output, Exit}
 
 // Event is one record of the stream. Fields are added over time, never
 // renamed; zero-valued fields are omitted from the JSON form.
@@ -46,8 +47,8 @@ type Event struct {
 	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"
 
 	Kind       string `json:"kind,omitempty"`       // failure, flaky, minimizing: panic, fail, fatal, exit, hang, oom, race
-	Message    string `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error: the text
-	Reproducer string `json:"reproducer,omitempty"` // failure: the reproducer's path; coverage: the new cache entry; flaky: the file kept with -keepflaky
+	Message    string `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text
+	Reproducer string `json:"reproducer,omitempty"` // failure: the reproducer's path; coverage: the new cache entry; warning: the input, saved to the cache
 	Duplicate  bool   `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
 	Reruns     int    `json:"reruns,omitempty"`     // failure, flaky: re-runs of the input in fresh workers
 	Reproduced int    `json:"reproduced,omitempty"` // failure, flaky: how many of them failed the same way

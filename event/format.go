@@ -39,6 +39,8 @@ func Format(e Event) string {
 		}
 		return fmt.Sprintf("fuzz: elapsed: %s, flaky %s failure: %s: failed again in %d of %d re-runs in a fresh worker; %s",
 			el, e.Kind, FirstLine(e.Message), e.Reproduced, e.Reruns, kept)
+	case Warning:
+		return fmt.Sprintf("fuzz: elapsed: %s, warning: %s", el, FirstLine(e.Message))
 	case InternalError:
 		return fmt.Sprintf("fuzz: elapsed: %s, internal error in fuzzbox (a fuzzbox bug, not a failure of your code; please report it): %s; the worker was replaced, fuzzing goes on",
 			el, FirstLine(e.Message))

@@ -44,6 +44,7 @@ func TestFuzzEveryEventType(t *testing.T) {
 	for _, args := range [][]string{
 		{"-fuzz=^FuzzNever$", "-fuzztime=4s"},  // stats every 3 s, coverage
 		{"-fuzz=^FuzzFlaky$", "-fuzztime=2s"},  // flaky
+		{"-fuzz=^FuzzModify$", "-fuzztime=2s"}, // warning
 		{"-fuzz=^FuzzPanic$", "-fuzztime=60s"}, // minimizing, failure
 	} {
 		r := e2eFuzz(t, dir, append(append([]string{"-json"}, args...), ".")...)

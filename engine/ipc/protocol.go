@@ -44,6 +44,10 @@ type FuzzArgs struct {
 	// Dict holds dictionary tokens (from -dict and the coordinator's
 	// automatic dictionary) the mutator may insert. Nil means none.
 	Dict [][]byte
+	// CheckInput has the worker check, after each execution, that the fuzz
+	// function left its []byte arguments as it got them (the testing
+	// package forbids changing them). False means no check.
+	CheckInput bool
 }
 
 // FuzzResponse reports how a FuzzArgs call ended. On return the shared
@@ -60,6 +64,11 @@ type FuzzResponse struct {
 	// InternalErr reports a worker-side problem unrelated to the input
 	// (for instance a value that cannot be decoded); "" means none.
 	InternalErr string
+	// Modified is, with CheckInput, the 1-based index of a []byte argument
+	// that an execution of this call changed (0: none did), and
+	// ModifiedInput that execution's input, encoded as in shared memory.
+	Modified      int
+	ModifiedInput []byte
 }
 
 // RunArgs asks the worker to execute the input in shared memory once and
