@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -134,7 +135,7 @@ func (t *target) writeSeeds(dir string) error {
 	}
 	var errs []error
 	for _, s := range t.seeds {
-		data, err := corpus.EncodeLibFuzzer(s.values)
+		data, err := t.encodeChecked(s.values)
 		if err == nil {
 			err = os.WriteFile(filepath.Join(dir, s.name), data, 0o666)
 		}
@@ -143,4 +144,39 @@ func (t *target) writeSeeds(dir string) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// encodeChecked encodes a seed and checks that it decodes to the same
+// values, bit for bit, so that the binary runs exactly the seed.
+func (t *target) encodeChecked(vals []any) ([]byte, error) {
+	data, err := corpus.EncodeLibFuzzer(vals)
+	if err != nil {
+		return nil, err
+	}
+	back, err := corpus.DecodeLibFuzzer(data, t.types)
+	if err != nil {
+		return nil, err
+	}
+	for i := range vals {
+		if !sameBits(vals[i], back[i]) {
+			return nil, fmt.Errorf("argument %d: %#v decodes as %#v (a fuzzbox bug)", i, vals[i], back[i])
+		}
+	}
+	return data, nil
+}
+
+// sameBits reports whether a and b are the same value bit for bit.
+func sameBits(a, b any) bool {
+	switch x := a.(type) {
+	case []byte:
+		y, ok := b.([]byte)
+		return ok && string(x) == string(y)
+	case float32:
+		y, ok := b.(float32)
+		return ok && math.Float32bits(x) == math.Float32bits(y)
+	case float64:
+		y, ok := b.(float64)
+		return ok && math.Float64bits(x) == math.Float64bits(y)
+	}
+	return a == b
 }

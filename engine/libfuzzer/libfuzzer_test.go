@@ -1,6 +1,7 @@
 package libfuzzer
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -60,5 +61,20 @@ func TestWriteSeedsAndRun(t *testing.T) {
 	want, _ := corpus.EncodeLibFuzzer(seeds[0].values)
 	if data, _ := os.ReadFile(filepath.Join(dir, "seed-0")); string(data) != string(want) {
 		t.Errorf("seed-0 = %x, want %x", data, want)
+	}
+}
+
+func TestSameBits(t *testing.T) {
+	nan1, nan2 := math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0x7ff8000000000002)
+	for _, tc := range []struct {
+		a, b any
+		want bool
+	}{
+		{nan1, nan1, true}, {nan1, nan2, false}, {float32(0), float32(math.Copysign(0, -1)), false},
+		{[]byte("a"), []byte("a"), true}, {[]byte("a"), "a", false}, {int8(1), int8(1), true}, {int8(1), uint8(1), false},
+	} {
+		if got := sameBits(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameBits(%#v, %#v) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
 	}
 }
