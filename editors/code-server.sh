@@ -4,7 +4,9 @@
 # into code-server 4.100.3 (VS Code 1.100.3), opens a copy of
 # lsp/testdata/planted and drives the UI with Debian's chromium
 # (vscode/test/ui/drive.js): lenses, fuzz, progress, failure, open reproducer,
-# rerun. Screenshots and logs go to $OUT (default editors/out).
+# rerun; then runs the extension's integration suite inside the extension host
+# in proxy mode against gopls (vscode/test/integration). Screenshots and logs
+# go to $OUT (default editors/out).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
@@ -13,7 +15,7 @@ OUT=${OUT:-$HERE/out}
 PORT=${PORT:-8391}
 CS=$OUT/code-server
 mkdir -p "$OUT/bin"
-rm -rf "$CS" "$OUT/screenshots" "$OUT/ws"
+rm -rf "$CS" "$OUT/screenshots" "$OUT/ws" "$OUT/ws-proxy"
 
 echo "--- go build ./cmd/fuzzbox"
 (cd "$REPO" && go build -o "$OUT/bin/fuzzbox" ./cmd/fuzzbox)
@@ -73,6 +75,15 @@ done
 echo "--- drive the UI (screenshots in $OUT/screenshots)"
 CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws SHOTS=$OUT/screenshots PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
 	nice -n -10 node "$HERE/vscode/test/ui/drive.js"
+echo "--- extension integration tests in the extension host, proxy mode (gopls behind fuzzbox)"
+cp -r "$REPO/lsp/testdata/planted" "$OUT/ws-proxy"
+mkdir -p "$OUT/ws-proxy/.vscode"
+cat >"$OUT/ws-proxy/.vscode/settings.json" <<JSON
+{ "fuzzbox.path": "$OUT/bin/fuzzbox", "fuzzbox.mode": "proxy", "fuzzbox.goplsPath": "$EDITORS_CACHE/bin/gopls" }
+JSON
+CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws-proxy EXT_DEV=$HERE/vscode PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
+	nice -n -10 node "$HERE/vscode/test/integration/run.js"
+
 stop_cs
 sleep 1
 if pgrep -af "$OUT/bin/fuzzbox" ; then
