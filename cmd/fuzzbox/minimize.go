@@ -15,10 +15,10 @@ func corpusMinimize(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr
 	if code, ok := parseFlags(fs, args, 0, stdout, stderr); !ok {
 		return code
 	}
-	cfg, err := f.config(stderr)
+	cfg, err := f.Checked(stderr)
 	if err != nil {
 		return corpusUsageError(stderr, "minimize: "+err.Error())
 	}
 	cfg.PruneOnly = true
-	return fuzzMain(cfg, fs.Args(), f.json, stdout, stderr)
+	return fuzzMain(cfg, fs.Args(), f.JSON, stdout, stderr)
 }

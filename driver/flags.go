@@ -1,0 +1,91 @@
+package driver
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+)
+
+// Flags are the command-line flags every front end that fuzzes takes
+// (fuzzbox fuzz, fuzzbox corpus minimize, the Bazel runner), registered once
+// here so that they are the same everywhere. Front ends add their own
+// (fuzzbox fuzz: -race, -tags, -bin).
+type Flags struct {
+	Config          // the flags' values; Config() returns the checked result
+	JSON       bool // -json: print the event stream instead of text
+	rssLimitMB int  // -rss_limit_mb, where 0 means no limit (Config's 0 means the default)
+}
+
+// Register adds the flags to fs.
+func (f *Flags) Register(fs *flag.FlagSet) {
+	c := &f.Config
+	fs.StringVar(&c.Fuzz, "fuzz", "", "regexp matching the fuzz tests to fuzz (required)")
+	fs.StringVar(&c.FuzzTime, "fuzztime", "", "time to fuzz (duration, or Nx for N executions over all workers); default until stopped")
+	fs.StringVar(&c.MinimizeTime, "fuzzminimizetime", "60s", "time (or Nx executions) to minimize a failing input; 0x turns minimization off")
+	fs.IntVar(&c.Parallel, "parallel", 0, "worker processes (default GOMAXPROCS)")
+	fs.StringVar(&c.Run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all with one fuzz test, none with several)")
+	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
+	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang")
+	fs.IntVar(&f.rssLimitMB, "rss_limit_mb", ipc.DefaultRSSLimitMB, "per-worker memory limit in MiB (0 = off): exceeding it is a failure of kind oom")
+	fs.StringVar(&c.CacheDir, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
+	fs.BoolVar(&f.JSON, "json", false, "print the JSON event stream (docs/engine.md) instead of text")
+	fs.BoolVar(&c.KeepGoing, "keepgoing", false, "keep fuzzing after a failure; write one reproducer per unique failure")
+	fs.BoolVar(&c.KeepFlaky, "keepflaky", false, "write a reproducer for a failure that did not fail again when re-run in a fresh worker")
+	fs.StringVar(&c.Dict, "dict", "", "dictionary file in the AFL/libFuzzer format")
+	fs.StringVar(&c.Schedule, "schedule", "", "corpus schedule: roundrobin (default) or power")
+	fs.BoolVar(&c.NoCmp, "nocmp", false, "turn comparison guidance off (benchmark ablation)")
+	fs.BoolVar(&c.NoSourceDict, "nosourcedict", false, "no dictionary of the package's literals (benchmark ablation)")
+}
+
+// Checked returns the configuration the flags set, checked, with stderr
+// for build errors and the fuzzing binary's standard error.
+func (f *Flags) Checked(stderr io.Writer) (Config, error) {
+	c := f.Config
+	switch {
+	case f.rssLimitMB < 0:
+		return c, errors.New("-rss_limit_mb must be >= 0")
+	case c.Timeout <= 0:
+		return c, errors.New("-timeout must be > 0")
+	case f.rssLimitMB == 0:
+		c.RSSLimitMB = -1 // off
+	default:
+		c.RSSLimitMB = f.rssLimitMB
+	}
+	c.Stderr = stderr
+	return c, c.Check()
+}
+
+// WriteSummary writes the per-target results of a run of several fuzz
+// tests, as fuzzbox fuzz prints them at the end.
+func (r Result) WriteSummary(w io.Writer) {
+	fmt.Fprintf(w, "\nfuzzbox: %d fuzz tests:\n", len(r.Targets))
+	for _, t := range r.Targets {
+		status, detail := t.status()
+		fmt.Fprintf(w, "  %s  %-50s %s\n", status, t.Target, detail)
+	}
+}
+
+// status is a target's line in the summary.
+func (r TargetResult) status() (status, detail string) {
+	status, detail = "ok  ", fmt.Sprintf("%d execs", r.Execs)
+	switch {
+	case len(r.Failures) > 0:
+		var parts []string
+		for _, f := range r.Failures {
+			parts = append(parts, f.Kind+" -> "+f.Reproducer)
+		}
+		status, detail = "FAIL", strings.Join(parts, ", ")
+	case r.Err != "":
+		status, detail = "ERR ", r.Err
+	case r.ExitCode != ExitOK:
+		status, detail = "FAIL", "tests failed (see output)"
+	}
+	if len(r.Flaky) > 0 {
+		detail += fmt.Sprintf(" (%d flaky, not written)", len(r.Flaky))
+	}
+	return status, detail
+}
