@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // Failure kinds, as reported in messages and events.
@@ -94,16 +96,8 @@ func (e *multiCrashError) Unwrap() error { return nil }
 
 func (e *multiCrashError) CrashPath() string { return e.errs[0].path }
 
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimSpace(l)
-		if l != "" && !strings.HasPrefix(l, "---") {
-			return l
-		}
-	}
-	return s
-}
+// firstLine is the first line of a message that says something.
+var firstLine = event.FirstLine
 
 var (
 	frameRE   = regexp.MustCompile(`(?m)^[ \t]*([\w./\-]+(?:\.\(?\*?[\w]+\)?)?\.[\w.\-\[\]]+)\(.*\)$`)
