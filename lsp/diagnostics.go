@@ -197,6 +197,12 @@ func (s *Server) span(fset *token.FileSet, pos, end token.Pos) protocol.Range {
 	if err != nil {
 		return protocol.Range{}
 	}
+	if !end.IsValid() || stop == start {
+		// a position without an end (the corpus checks report a line): the rest of the line
+		rng := lineRange(text, start.Line)
+		rng.Start = position(text, start.Line, start.Column)
+		return rng
+	}
 	return protocol.Range{Start: position(text, start.Line, start.Column), End: position(text, stop.Line, stop.Column)}
 }
 

@@ -272,7 +272,8 @@ func TestFuzzvet(t *testing.T) {
 	}
 	m, _ = c.waitFor(from, "textDocument/publishDiagnostics", "FuzzBad/wrong")
 	json.Unmarshal(*m.Params, &pd)
-	if len(pd.Diagnostics) != 1 || pd.Diagnostics[0].Range.Start.Line != 1 || !strings.Contains(pd.Diagnostics[0].Message, "mismatched types") {
+	if len(pd.Diagnostics) != 1 || pd.Diagnostics[0].Range != (protocol.Range{Start: protocol.Position{Line: 1}, End: protocol.Position{Line: 1, Character: 11}}) ||
+		!strings.Contains(pd.Diagnostics[0].Message, "mismatched types") {
 		t.Errorf("corpus file diagnostic: %+v", pd)
 	}
 	var actions []protocol.CodeAction
@@ -282,6 +283,15 @@ func TestFuzzvet(t *testing.T) {
 		actions[0].Edit.Changes[uri(bad)][0].NewText != "uint8(5)" {
 		t.Errorf("code actions: %+v", actions)
 	}
+
+	// the fix applied and saved: the diagnostic goes
+	fixed := "package planted\n\nimport \"testing\"\n\nfunc FuzzBad(f *testing.F) {\n\tf.Add(uint8(5))\n\tf.Fuzz(func(t *testing.T, n uint8) {})\n}\n"
+	os.WriteFile(bad, []byte(fixed), 0o644)
+	from = c.mark()
+	c.notify("textDocument/didChange", protocol.DidChangeTextDocumentParams{TextDocument: protocol.VersionedTextDocumentIdentifier{URI: uri(bad), Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{{Text: fixed}}})
+	c.notify("textDocument/didSave", protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri(bad)}})
+	c.waitFor(from, "textDocument/publishDiagnostics", fmt.Sprintf(`"diagnostics":[],"uri":%q`, uri(bad)))
 	c.stop()
 }
 
