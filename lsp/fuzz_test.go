@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -97,8 +98,69 @@ func TestFuzzStop(t *testing.T) {
 	json.Unmarshal(*begin.Params, &p)
 	c.notify("window/workDoneProgress/cancel", map[string]any{"token": p.Token})
 	c.waitFor(from, "window/showMessage", "FuzzLength: stopped after")
-	if out, _ := exec.Command("pgrep", "-f", "FuzzLength").Output(); len(out) > 0 {
-		t.Errorf("processes left behind: %s", out)
+	if ps := descendants(); len(ps) > 0 {
+		t.Errorf("processes left behind: %q", ps)
 	}
 	c.stop()
+}
+
+// TestShutdownStopsFuzzing: shutdown and exit in the middle of a fuzz run
+// stop it and leave no fuzzing process behind.
+func TestShutdownStopsFuzzing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes; skipped with -short")
+	}
+	root := fixture(t)
+	c := start(t, root, lsp.Options{Fuzzbox: fuzzbox(t), Parallel: 2})
+	from := c.mark()
+	if _, err := c.execute(command.Fuzz, command.FuzzArgs{URI: string(uri(filepath.Join(root, "nobug_test.go"))), Name: "FuzzLength"}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(from, "$/progress", `execs/s`)
+	if ps := descendants(); len(ps) < 3 {
+		t.Errorf("want a coordinator and 2 workers running, got %q", ps)
+	}
+	t0 := time.Now()
+	c.stop()
+	t.Logf("shutdown and exit took %v", time.Since(t0))
+	if ps := descendants(); len(ps) > 0 {
+		t.Errorf("processes left behind: %q", ps)
+	}
+}
+
+// descendants lists the command lines of this test process's descendants
+// (the fuzzing binaries, their workers, go test), from /proc.
+func descendants() []string {
+	parent := map[int]int{}
+	cmdline := map[int]string{}
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so split after the last ')'
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) > 1 {
+			parent[pid], _ = strconv.Atoi(f[1])
+		}
+		b, _ := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		cmdline[pid] = strings.ReplaceAll(string(b), "\x00", " ")
+	}
+	var out []string
+	for pid := range parent {
+		for p := parent[pid]; p > 1; p = parent[p] {
+			if p == os.Getpid() {
+				if !strings.Contains(cmdline[pid], "pgrep") && cmdline[pid] != "" {
+					out = append(out, cmdline[pid])
+				}
+				break
+			}
+		}
+	}
+	return out
 }

@@ -23,7 +23,7 @@ import (
 type client struct {
 	t    *testing.T
 	conn *jsonrpc2.Conn
-	root string // the workspace folder
+	root string          // the workspace folder
 	init json.RawMessage // the initialize result
 	done chan error
 

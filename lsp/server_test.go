@@ -9,7 +9,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -312,7 +311,7 @@ func TestShutdownStopsRuns(t *testing.T) {
 	if d := time.Since(t0); d > 15*time.Second {
 		t.Errorf("shutdown took %v", d)
 	}
-	if out, _ := exec.Command("pgrep", "-f", "replay.test.*FuzzSlow").Output(); len(out) > 0 {
-		t.Errorf("test processes left behind: %s", out)
+	if ps := descendants(); len(ps) > 0 {
+		t.Errorf("processes left behind: %q", ps)
 	}
 }
