@@ -247,7 +247,11 @@ func (w *worker) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 		vals := cloneValues(base)
 		m.mutate(vals)
 		traced := args.Trace && resp.Execs&31 == 31
-		if w.try(vals, traced, &resp) {
+		run := vals
+		if traced {
+			run = cloneValues(vals) // fixUp works on the input as it was, whatever the function did to its copy
+		}
+		if w.try(run, traced, &resp) {
 			break
 		}
 		if traced && w.fixUp(vals, m, args.Limit, &resp) {
