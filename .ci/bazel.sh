@@ -227,6 +227,7 @@ write_offline_bazelrc() {
 	cat >"$rc.tmp" <<-EOF
 		# Written by .ci/bazel.sh: offline copies of what the WORKSPACE downloads.
 		startup --output_user_root=$CACHE/bazel-root
+		startup --max_idle_secs=600
 	EOF
 	local cmd
 	for cmd in build query fetch; do
@@ -266,10 +267,20 @@ step "installed: $(bazel --version 2>/dev/null || echo bazel), rules_go $RULES_G
 
 # ------------------------------------------------------------------ checks
 
-# BUILD files of fuzzbox's own packages list exactly the imports go list sees.
+# Every package of the module (but the benchmark runner) has a BUILD file, the
+# BUILD files list exactly the imports go list sees, and the root package's
+# embedsrcs cover its //go:embed patterns.
 check_build_deps() {
-	step "check: BUILD deps of fuzzbox's packages match their imports"
-	local build dir want have bad=0
+	step "check: BUILD files of fuzzbox's packages match the Go sources"
+	local build dir want have bad=0 pkg pat
+	for dir in $(GOFLAGS=-mod=mod "$GO" list -f '{{.Dir}}' ./... | sed "s#^$ROOT/*##"); do
+		case $dir in bench) continue ;; esac
+		[ -f "${dir:-.}/BUILD.bazel" ] || { echo "${dir:-.}: a Go package without BUILD.bazel"; bad=1; }
+	done
+	for pat in $(GOFLAGS=-mod=mod "$GO" list -f '{{join .EmbedPatterns " "}}' .); do
+		pkg=${pat%/*.go}
+		grep -q "\"//$pkg:runtime_srcs\"" BUILD.bazel || { echo "BUILD.bazel: embedsrcs lack //$pkg:runtime_srcs (runtime.go embeds $pat)"; bad=1; }
+	done
 	for build in $(find . -name BUILD.bazel -not -path './examples/*' -not -path './.git/*' | sort); do
 		grep -q 'go_library\|go_binary' "$build" || continue
 		dir=$(dirname "$build")
@@ -314,11 +325,13 @@ mkdir -p "$LOGS"
 CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/badmacro")
 rm -rf parse/testdata badmacro
 
-step "bazel build @fuzzbox//... (the libraries, commands and tools)"
-bazel build @fuzzbox//:all @fuzzbox//analyzers/... @fuzzbox//cmd/... @fuzzbox//corpus/... @fuzzbox//driver/... @fuzzbox//engine/... @fuzzbox//event/... @fuzzbox//rules/...
+step "bazel build @fuzzbox//... (the libraries, commands and tools) in the example workspace"
+# The repository's packages, named: //... would also walk a checkout's bazel-* symlinks.
+PACKAGES="//:all //analyzers/... //cmd/... //corpus/... //driver/... //engine/... //event/... //lsp/... //rules:all //rules/private/..."
+bazel build ${PACKAGES//\/\//@fuzzbox\/\/}
 
-step "bazel build //... in the repository's own workspace"
-(cd "$ROOT" && bazel build //...)
+step "bazel build //... and the Starlark unit tests in the repository's own workspace"
+(cd "$ROOT" && bazel build $PACKAGES && bazel test //rules/tests/...)
 
 step "bazel test: the replay targets pass"
 bazel test //parse:parse_fuzz //multi:multi_fuzz //multi:reverse_fuzz

@@ -55,7 +55,7 @@ def parse_fuzztime(name, fuzztime):
         _fail(name, "fuzztime must be positive, not %r" % (fuzztime,))
     return total
 
-def _timeout_for(name, fuzztime, size, timeout):
+def fuzz_timeout(name, fuzztime, size, timeout):
     """The timeout (and size) of the fuzzing test: the user's, checked, or the shortest that fits."""
     seconds = parse_fuzztime(name, fuzztime)
     need = (seconds or 0) + _OVERHEAD_SECONDS
@@ -168,7 +168,7 @@ def go_fuzz_test(
     for unsupported in ("cgo", "race", "msan", "linkmode", "goos", "goarch", "pure"):
         if kwargs.get(unsupported) not in (None, "auto", False):
             _fail(name, "%s is not supported by fuzzing targets yet; declare a plain go_test for it" % unsupported)
-    fuzz_timeout = _timeout_for(name, fuzztime, size, timeout)
+    fuzz_timeout_value = fuzz_timeout(name, fuzztime, size, timeout)
     data = _with_seed_corpus(data)
     testonly = kwargs.pop("testonly", True)
     internal_importpath, external_importpath = _importpaths(name, embed, kwargs.get("importpath"))
@@ -250,7 +250,7 @@ def go_fuzz_test(
         name = name + "_fuzz",
         shard_count = shard_count,
         size = size,
-        timeout = fuzz_timeout,
+        timeout = fuzz_timeout_value,
         tags = tags,
         visibility = visibility,
         **runner
