@@ -35,6 +35,8 @@ Subcommands:
   import -from-libfuzzer -fuzz=FuzzX [-types LIST] [-pkg DIR] [-o DIR] FILE...
                                        libFuzzer inputs (crash files) to entries (docs/oss-fuzz.md)
   export -to-libfuzzer -o DIR FILE|DIR...    entries to libFuzzer inputs (fuzzbox-libfuzzer-v1)
+  merge -fuzz=FuzzX [-pkg DIR] [-cachedir DIR] [-from-libfuzzer] DIR...
+                                       merge corpora (machines, shards, the cloud) into the cache, keep what adds coverage
   check [-types 'string,int'] FILE|DIR...    validate files; exit 1 listing each bad file
   minimize -fuzz=FuzzX [-cachedir DIR] [package]   delete generated-corpus entries that add no coverage
 
