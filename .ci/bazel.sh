@@ -277,9 +277,9 @@ check_build_deps() {
 		case $dir in bench) continue ;; esac
 		[ -f "${dir:-.}/BUILD.bazel" ] || { echo "${dir:-.}: a Go package without BUILD.bazel"; bad=1; }
 	done
-	for pat in $(GOFLAGS=-mod=mod "$GO" list -f '{{join .EmbedPatterns " "}}' .); do
-		pkg=${pat%/*.go}
-		grep -q "\"//$pkg:runtime_srcs\"" BUILD.bazel || { echo "BUILD.bazel: embedsrcs lack //$pkg:runtime_srcs (runtime.go embeds $pat)"; bad=1; }
+	for pat in $(GOFLAGS=-mod=mod "$GO" list -f '{{join .EmbedPatterns " "}}' . | sed 's#/[^/ ]*##g'); do
+		pkg=$pat # the pattern's directory
+		grep -q "\"//$pkg:runtime_srcs\"" BUILD.bazel || { echo "BUILD.bazel: embedsrcs lack //$pkg:runtime_srcs (runtime.go embeds $pkg/*.go)"; bad=1; }
 	done
 	for build in $(find . -name BUILD.bazel -not -path './examples/*' -not -path './.git/*' | sort); do
 		grep -q 'go_library\|go_binary' "$build" || continue

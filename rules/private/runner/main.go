@@ -13,8 +13,9 @@
 //     land in the source tree and the generated corpus in fuzzbox's persistent
 //     cache; relative paths in flags are relative to BUILD_WORKING_DIRECTORY.
 //
-// Its flags are the rules' -bazel.* flags, then fuzzbox fuzz's (see flags.go).
-// It imports the standard library, driver, event and engine/ipc.
+// Its flags are the rules' -bazel.* flags, then fuzzbox fuzz's (driver.Flags).
+// It prints as fuzzbox fuzz does (event.Printer, driver.Result.WriteSummary).
+// It imports the standard library, driver and event.
 package main
 
 import (
@@ -29,6 +30,7 @@ import (
 	"syscall"
 
 	"github.com/fuzzbox/fuzzbox/driver"
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // Exit codes, as fuzzbox fuzz's.
@@ -123,13 +125,13 @@ func runRun(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io.
 		return usageError(stderr, err)
 	}
 	dir := filepath.Join(ws, filepath.FromSlash(b.pkg))
-	p := &printer{w: stdout, json: f.json}
-	res := driver.Fuzz(ctx, cfg, []string{dir}, p.print)
+	p := &event.Printer{W: stdout, JSON: f.JSON}
+	res := driver.Fuzz(ctx, cfg, []string{dir}, p.Print)
 	if res.Err != nil {
 		fmt.Fprintf(stderr, "fuzzbox: %s\n", oneLine(res.Err))
 	}
-	if !f.json && len(res.Targets) > 1 {
-		printSummary(stdout, res)
+	if !f.JSON && len(res.Targets) > 1 {
+		res.WriteSummary(stdout)
 	}
 	return res.ExitCode
 }

@@ -62,8 +62,11 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	}
 	defer events.Close()
 	w := bufio.NewWriter(events)
-	p := &printer{w: stdout, json: f.json, tee: func(e event.Event) { event.Encode(w, e) }}
-	res := driver.Fuzz(ctx, cfg, []string{dir}, p.print)
+	p := &event.Printer{W: stdout, JSON: f.JSON}
+	res := driver.Fuzz(ctx, cfg, []string{dir}, func(e event.Event) { // called one at a time
+		event.Encode(w, e)
+		p.Print(e)
+	})
 	w.Flush()
 	if res.Err != nil {
 		fmt.Fprintf(stderr, "fuzzbox: %s\n", oneLine(res.Err))
@@ -191,9 +194,8 @@ func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, stdout i
 		}
 	}
 	zip := testOutputsZip(b.pkg)
+	res.WriteSummary(&sum) // a line per fuzz test, as fuzzbox fuzz prints it
 	for _, r := range res.Targets {
-		status, detail := targetStatus(r)
-		fmt.Fprintf(&sum, "%s %s.%s: %s\n", strings.TrimSpace(status), r.Target.Package, r.Target.Name, detail)
 		for _, e := range r.Failures {
 			repro := e.Reproducer
 			if !filepath.IsAbs(repro) {
@@ -209,7 +211,7 @@ func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, stdout i
 				continue
 			}
 			name := filepath.Base(rel)
-			fmt.Fprintf(&sum, "  failure (%s): %s (minimized: %s)\n  reproducer: %s (in the test outputs)\n", e.Kind, event.FirstLine(e.Message), orDash(e.Minimized), filepath.ToSlash(rel))
+			fmt.Fprintf(&sum, "\n%s: failure (%s): %s (minimized: %s)\n  reproducer: %s (in the test outputs)\n", r.Target.Name, e.Kind, event.FirstLine(e.Message), orDash(e.Minimized), filepath.ToSlash(rel))
 			fmt.Fprintf(&sum, "  into the source tree: unzip -o %s '%s' -d %s\n", zip, filepath.ToSlash(rel), b.pkg)
 			fmt.Fprintf(&sum, "  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n", b.pkg, r.Target.Name, name, r.Target.Name, name)
 		}
@@ -217,11 +219,11 @@ func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, stdout i
 	if res.Err != nil {
 		fmt.Fprintf(&sum, "error: %s\n", oneLine(res.Err))
 	}
-	fmt.Fprintf(&sum, "exit code: %d\n", res.ExitCode)
+	fmt.Fprintf(&sum, "\nexit code: %d\n", res.ExitCode)
 	if err := os.WriteFile(filepath.Join(outputs, "summary.txt"), []byte(sum.String()), 0o666); err != nil {
 		keep(err)
 	}
-	fmt.Fprintf(stdout, "\nfuzzbox summary (also in the test outputs: summary.txt, events.json):\n%s", sum.String())
+	fmt.Fprintf(stdout, "%s(also in the test outputs: summary.txt, events.json)\n", sum.String())
 	return firstErr
 }
 
