@@ -7,14 +7,15 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 export EDITORS_CACHE=${EDITORS_CACHE:-/var/cache/fuzzbox-editors}
 t0=$SECONDS
-echo "--- editors: install (cached in $EDITORS_CACHE)"
+phase() { echo "--- editors: $* (at $((SECONDS - t0)) s)"; }
+phase "install (cached in $EDITORS_CACHE)"
 bash "$HERE/install.sh"
-echo "--- editors: proxy mode against gopls $("$EDITORS_CACHE/bin/gopls" version | awk '/gopls/{print $2; exit}')"
+phase "proxy mode against gopls $("$EDITORS_CACHE/bin/gopls" version | awk '/gopls/{print $2; exit}')"
 (cd "$HERE/.." && FUZZBOX_GOPLS=$EDITORS_CACHE/bin/gopls go test -count=1 -run 'Proxy' ./lsp/)
-echo "--- editors: VS Code (code-server)"
+phase "VS Code (code-server)"
 bash "$HERE/code-server.sh"
 if [ -f "$HERE/neovim.sh" ]; then
-	echo "--- editors: Neovim"
+	phase "Neovim"
 	bash "$HERE/neovim.sh"
 fi
 echo "--- editors: done in $((SECONDS - t0)) s"

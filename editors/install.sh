@@ -24,10 +24,13 @@ if [ ${#need[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-# gopls, pinned, built through the module proxy.
+# gopls, pinned, built through the module proxy; in the background (it is CPU
+# bound, the npm installs below mostly wait on the network), joined at the end.
+gopls_pid=
 if [ "$("$EDITORS_CACHE/bin/gopls" version 2>/dev/null | awk '/golang.org\/x\/tools\/gopls/{print $2}')" != "$GOPLS_VERSION" ]; then
-	echo "--- go install golang.org/x/tools/gopls@$GOPLS_VERSION"
-	(cd / && GOBIN=$EDITORS_CACHE/bin GOFLAGS=-mod=mod go install "golang.org/x/tools/gopls@$GOPLS_VERSION")
+	echo "--- go install golang.org/x/tools/gopls@$GOPLS_VERSION (in the background)"
+	(cd / && GOBIN=$EDITORS_CACHE/bin GOFLAGS=-mod=mod go install "golang.org/x/tools/gopls@$GOPLS_VERSION") &
+	gopls_pid=$!
 fi
 
 # code-server, in a local folder (not -g: the nested postinstall then overwrites the package).
@@ -64,5 +67,8 @@ if [ ! -f "$TOOLS/node_modules/playwright-core/package.json" ] || [ ! -x "$TOOLS
 	echo "--- npm install playwright-core @vscode/vsce@3.9.1"
 	[ -f "$TOOLS/package.json" ] || echo '{ "name": "fuzzbox-editor-tools", "private": true }' >"$TOOLS/package.json"
 	(cd "$TOOLS" && npmq install playwright-core @vscode/vsce@3.9.1)
+fi
+if [ -n "$gopls_pid" ]; then
+	wait "$gopls_pid" || { echo "go install gopls@$GOPLS_VERSION failed"; exit 1; }
 fi
 echo "editor tools ready in $EDITORS_CACHE"

@@ -21,6 +21,7 @@
 // One file per LSP feature: server.go (connection and the handle switch),
 // lifecycle.go, files.go (text synchronization), codelens.go, hover.go,
 // diagnostics.go, codeaction.go, execute.go (workspace/executeCommand),
-// runs.go, progress.go, workspace.go (which files commands may name),
+// runs.go (run seeds, rerun this input), fuzz.go (fuzzing runs), progress.go,
+// workspace.go (which files commands may name), mapper.go (UTF-16 positions),
 // unimplemented.go and proxy.go (the gopls proxy).
 package lsp
