@@ -38,6 +38,7 @@ type config struct {
 	fuzzboxArgs  []string      // extra arguments for fuzzbox fuzz
 	minimizetime string        // -fuzzminimizetime of both engines
 	out          string        // JSON results file
+	libfuzzer    bool          // compare fuzzbox with libFuzzer on fuzzbox's and go-118-fuzz-build's binaries (libfuzzer.go)
 }
 
 func main() {
@@ -74,6 +75,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fuzzboxArgs := fs.String("fuzzboxargs", "", "extra space-separated arguments for fuzzbox fuzz")
 	minimize := fs.String("minimizetime", "10s", "-fuzzminimizetime for both engines (time to failure is measured before minimizing)")
 	out := fs.String("o", filepath.Join("bench", "results", "results.json"), "write every run as JSON to this file")
+	libfuzzer := fs.Bool("libfuzzer", false, "compare fuzzbox, libFuzzer on fuzzbox build -libfuzzer's binary and libFuzzer on go-118-fuzz-build's (one process each; -engines and -parallel do not apply)")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -82,7 +84,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg := config{targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
 		engines: splitList(*engines), fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs),
-		minimizetime: *minimize, out: *out}
+		minimizetime: *minimize, out: *out, libfuzzer: *libfuzzer}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
@@ -114,13 +116,16 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(logDir, 0o777); err != nil {
 		return fmt.Errorf("creating log directory: %w", err)
 	}
-	if contains(cfg.engines, engineFuzzbox) && cfg.fuzzbox == "" {
+	if (cfg.libfuzzer || contains(cfg.engines, engineFuzzbox)) && cfg.fuzzbox == "" {
 		bin, cleanup, err := buildFuzzbox(ctx)
 		if err != nil {
 			return err
 		}
 		defer cleanup()
 		cfg.fuzzbox = bin
+	}
+	if cfg.libfuzzer {
+		return benchLibFuzzer(ctx, cfg, targets, logDir, stdout, stderr)
 	}
 	var results []runResult
 	for _, t := range targets {

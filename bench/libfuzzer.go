@@ -1,0 +1,339 @@
+package main
+
+import (
+	"archive/zip"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The libFuzzer comparison (-libfuzzer): on the same targets and budget,
+// fuzzbox's own engine, libFuzzer running the binary "fuzzbox build
+// -libfuzzer" builds, and libFuzzer running the binary go-118-fuzz-build
+// builds (the way OSS-Fuzz builds Go native fuzz tests). Every engine runs
+// one process (-parallel=1 for fuzzbox): libFuzzer's -jobs/-fork modes
+// restart processes and overrun -max_total_time.
+
+const (
+	engineLibFuzzer = "libfuzzer" // libFuzzer on fuzzbox's binary: its seed corpus zip, .dict and .options
+	engineGo118     = "go118"     // libFuzzer on go-118-fuzz-build's binary, as OSS-Fuzz runs it: no seeds, no dict
+)
+
+// go118Version is the go-118-fuzz-build the comparison installs (through the
+// Go module proxy): the version OSS-Fuzz's base-builder-go uses.
+const go118Version = "v0.0.0-20250520111509-a70c2aa677fa"
+
+// lfBinaries are the per-target libFuzzer binaries and their files.
+type lfBinaries struct {
+	fuzzbox, go118 string // binaries; "" when that build failed (the reason is in note)
+	seedZip, dict  string // fuzzbox's seed corpus and dictionary
+	note           string
+}
+
+// benchLibFuzzer is bench's -libfuzzer mode.
+func benchLibFuzzer(ctx context.Context, cfg config, targets []target, logDir string, stdout, stderr io.Writer) error {
+	cfg.parallel = 1
+	work, err := os.MkdirTemp("", "fuzzbox-bench-libfuzzer-")
+	if err != nil {
+		return fmt.Errorf("libfuzzer mode: %w", err)
+	}
+	defer os.RemoveAll(work)
+	g118, err := installGo118(ctx, work)
+	if err != nil {
+		return err
+	}
+	var results []runResult
+	for _, t := range targets {
+		bins := buildLibFuzzerTargets(ctx, cfg, t, g118, filepath.Join(work, t.name))
+		if bins.note != "" {
+			fmt.Fprintf(stderr, "bench: %s: %s\n", t.name, bins.note)
+		}
+		for i := 1; i <= cfg.runs; i++ {
+			for _, e := range []string{engineFuzzbox, engineLibFuzzer, engineGo118} {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				r := runLibFuzzerMode(ctx, cfg, t, e, i, bins, logDir)
+				fmt.Fprintf(stderr, "bench: %s\n", r.summary())
+				results = append(results, r)
+				if err := writeResults(cfg.out, cfg, results); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	printLibFuzzerTable(stdout, cfg, targets, results)
+	return nil
+}
+
+// installGo118 installs go-118-fuzz-build into dir/bin.
+func installGo118(ctx context.Context, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "install", "github.com/AdamKorcz/go-118-fuzz-build@"+go118Version)
+	cmd.Env = append(os.Environ(), "GOBIN="+filepath.Join(dir, "bin"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("installing go-118-fuzz-build: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "bin", "go-118-fuzz-build"), nil
+}
+
+// buildLibFuzzerTargets builds both libFuzzer binaries of t into dir.
+func buildLibFuzzerTargets(ctx context.Context, cfg config, t target, g118, dir string) lfBinaries {
+	var b lfBinaries
+	out := filepath.Join(dir, "fuzzbox")
+	cmd := exec.CommandContext(ctx, cfg.fuzzbox, "build", "-libfuzzer", "-o", out, "-fuzz=^"+t.fuzz+"$", ".")
+	cmd.Dir = t.dir
+	if o, err := cmd.CombinedOutput(); err != nil {
+		b.note = fmt.Sprintf("fuzzbox build -libfuzzer: %v: %s", err, lastLine(o))
+	} else {
+		b.fuzzbox = filepath.Join(out, t.fuzz)
+		b.seedZip, b.dict = b.fuzzbox+"_seed_corpus.zip", b.fuzzbox+".dict"
+	}
+	bin, err := buildGo118(ctx, t, g118, dir)
+	if err != nil {
+		b.note = strings.TrimSpace(b.note + " go-118-fuzz-build: " + err.Error())
+	}
+	b.go118 = bin
+	return b
+}
+
+// buildGo118 builds t the way OSS-Fuzz's compile_native_go_fuzzer does: in
+// a copy of the module that requires go-118-fuzz-build/testing, the fuzz
+// test's file becomes a non-test file taking *go118fuzzbuildutils.F, then
+// go-118-fuzz-build and clang -fsanitize=fuzzer.
+func buildGo118(ctx context.Context, t target, g118, dir string) (string, error) {
+	mod := filepath.Join(dir, "module")
+	if err := os.CopyFS(mod, os.DirFS(targetsDir)); err != nil {
+		return "", err
+	}
+	if err := runIn(ctx, mod, "go", "get", "github.com/AdamKorcz/go-118-fuzz-build/testing@"+go118Version); err != nil {
+		return "", err
+	}
+	pkg := filepath.Join(mod, t.name)
+	if err := rewriteForGo118(pkg, t.fuzz); err != nil {
+		return "", err
+	}
+	archive := filepath.Join(dir, "go118.a")
+	if err := runIn(ctx, mod, g118, "-o", archive, "-func", t.fuzz, "./"+t.name); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "go118-"+t.fuzz)
+	if err := runIn(ctx, dir, linker(), "-fsanitize=fuzzer", archive, "-o", bin, "-lpthread"); err != nil {
+		return "", err
+	}
+	return bin, nil
+}
+
+// rewriteForGo118 is compile_native_go_fuzzer's rewrite_go_fuzz_harness.
+func rewriteForGo118(pkg, fuzz string) error {
+	files, _ := filepath.Glob(filepath.Join(pkg, "*_test.go"))
+	re := regexp.MustCompile(`func ` + fuzz + `\((\w+) \*testing\.F\)`)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil || !re.Match(src) {
+			continue
+		}
+		s := re.ReplaceAllString(string(src), "func "+fuzz+"($1 *go118fuzzbuildutils.F)")
+		s = strings.Replace(s, "import \"testing\"", "import (\n\t\"testing\"\n\n\tgo118fuzzbuildutils \"github.com/AdamKorcz/go-118-fuzz-build/testing\"\n)", 1)
+		if err := os.WriteFile(f+"_fuzz_.go", []byte(s), 0o666); err != nil {
+			return err
+		}
+		return os.Remove(f)
+	}
+	return fmt.Errorf("no file declares %s(*testing.F) with a plain testing import", fuzz)
+}
+
+func linker() string {
+	if p, err := exec.LookPath("clang-16"); err == nil {
+		return p
+	}
+	return "clang"
+}
+
+func runIn(ctx context.Context, dir, name string, args ...string) error {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("%s: %v: %s", filepath.Base(name), err, lastLine(out))
+	}
+	return nil
+}
+
+func lastLine(out []byte) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return lines[len(lines)-1]
+}
+
+// runLibFuzzerMode runs one engine once on t.
+func runLibFuzzerMode(ctx context.Context, cfg config, t target, engine string, run int, b lfBinaries, logDir string) runResult {
+	if engine == engineFuzzbox {
+		return runTarget(ctx, cfg, t, engine, run, logDir)
+	}
+	r := runResult{Target: t.name, Engine: engine, Run: run,
+		Log: filepath.Join(logDir, fmt.Sprintf("%s-%s-%d.log", t.name, engine, run))}
+	bin := map[string]string{engineLibFuzzer: b.fuzzbox, engineGo118: b.go118}[engine]
+	if bin == "" {
+		r.Note = "not built: " + b.note
+		return r
+	}
+	dir, err := os.MkdirTemp("", "fuzzbox-bench-lf-")
+	if err != nil {
+		r.Note = err.Error()
+		return r
+	}
+	defer os.RemoveAll(dir)
+	argv, err := libFuzzerArgs(cfg, engine, bin, b, dir)
+	if err != nil {
+		r.Note = err.Error()
+		return r
+	}
+	p := newLibFuzzerParser()
+	r.ExitCode, r.WallS, r.PeakMemGB, err = execute(ctx, dir, argv, true, p, r.Log, 2*cfg.fuzztime+time.Minute)
+	if err != nil {
+		r.Note = err.Error()
+	}
+	p.result(&r)
+	return r
+}
+
+// libFuzzerArgs is the libFuzzer command line: the budget, fuzzbox's 10 s
+// hang limit and 2048 MiB memory limit; fuzzbox's binary also gets its seed
+// corpus, dictionary and options (as OSS-Fuzz would), go-118's nothing.
+func libFuzzerArgs(cfg config, engine, bin string, b lfBinaries, dir string) ([]string, error) {
+	corpusDir := filepath.Join(dir, "corpus")
+	if err := os.MkdirAll(corpusDir, 0o777); err != nil {
+		return nil, err
+	}
+	argv := []string{bin, "-max_total_time=" + strconv.Itoa(int(cfg.fuzztime.Seconds())), "-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1"}
+	if engine == engineLibFuzzer {
+		if err := unzipTo(b.seedZip, corpusDir); err != nil {
+			return nil, err
+		}
+		argv = append(argv, "-dict="+b.dict, "-use_value_profile=1")
+	}
+	return append(argv, corpusDir), nil
+}
+
+func unzipTo(zipPath, dir string) error {
+	r, err := zip.OpenReader(zipPath)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for _, f := range r.File {
+		rc, err := f.Open()
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err == nil {
+			err = os.WriteFile(filepath.Join(dir, filepath.Base(f.Name)), data, 0o666)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+var (
+	lfExecsRE = regexp.MustCompile(`^#(\d+)\s`)
+	lfRateRE  = regexp.MustCompile(`exec/s: (\d+)`)
+	lfDoneRE  = regexp.MustCompile(`^stat::number_of_executed_units: (\d+)`)
+)
+
+// libFuzzerParser reads libFuzzer's output. It is not safe for concurrent use.
+type libFuzzerParser struct {
+	start, failAt, last time.Duration // INITED line, first ERROR line, last line; -1 before
+	execs               int64
+	kind, msg           string
+	reproducer          string
+}
+
+func newLibFuzzerParser() *libFuzzerParser {
+	return &libFuzzerParser{start: -1, failAt: -1}
+}
+
+func (p *libFuzzerParser) line(at time.Duration, s string) {
+	p.last = at
+	switch {
+	case strings.Contains(s, "INITED") && p.start < 0:
+		p.start = at
+	case strings.Contains(s, "ERROR: libFuzzer:") && p.failAt < 0:
+		p.failAt = at
+		p.kind, p.msg = libFuzzerKind(s), strings.TrimSpace(s)
+	case strings.Contains(s, "Test unit written to "):
+		p.reproducer = s[strings.Index(s, "Test unit written to ")+len("Test unit written to "):]
+	case strings.Contains(s, "panic: ") && p.kind == "" && p.msg == "":
+		p.msg = strings.TrimSpace(s)
+	}
+	if m := lfExecsRE.FindStringSubmatch(s); m != nil {
+		p.execs, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+	if m := lfDoneRE.FindStringSubmatch(s); m != nil {
+		p.execs, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+}
+
+func libFuzzerKind(s string) string {
+	switch {
+	case strings.Contains(s, "timeout"):
+		return "hang"
+	case strings.Contains(s, "out-of-memory"), strings.Contains(s, "malloc"):
+		return "oom"
+	}
+	return "crash"
+}
+
+func (p *libFuzzerParser) result(r *runResult) {
+	r.Execs = p.execs
+	end := p.last
+	if p.failAt >= 0 {
+		end = p.failAt
+	}
+	if p.start >= 0 && end > p.start {
+		r.FuzzS = (end - p.start).Seconds()
+		r.ExecsPerSec = float64(p.execs) / r.FuzzS
+	}
+	r.Found = p.reproducer != ""
+	r.Reproducer = p.reproducer
+	if r.Found {
+		r.Kind, r.Message = p.kind, p.msg
+		if p.start >= 0 {
+			r.TTF = (p.failAt - p.start).Seconds()
+		}
+	}
+}
+
+// printLibFuzzerTable writes the three-engine table.
+func printLibFuzzerTable(w io.Writer, cfg config, targets []target, results []runResult) {
+	engines := []string{engineFuzzbox, engineLibFuzzer, engineGo118}
+	fmt.Fprintln(w, "| target | fuzzbox found | libFuzzer+fuzzbox build found | libFuzzer+go-118 found | fuzzbox TTF | libFuzzer+fuzzbox TTF | libFuzzer+go-118 TTF | fuzzbox execs/s | libFuzzer+fuzzbox execs/s | libFuzzer+go-118 execs/s |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	total := map[string]int{}
+	for _, t := range targets {
+		var found, ttf, rates []string
+		for _, e := range engines {
+			s := summarize(results, t.name, e)
+			total[e] += s.found
+			found = append(found, foundCell(s))
+			ttf = append(ttf, secs(s.found, s.medianTTF))
+			rates = append(rates, rate(s.medianRate))
+		}
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", t.name, strings.Join(found, " | "), strings.Join(ttf, " | "), strings.Join(rates, " | "))
+	}
+	fmt.Fprintf(w, "\nBudget %s per run, one process per engine (fuzzbox -parallel=1), %d run(s) per target and engine, "+
+		"one at a time; bugs found in total: fuzzbox %d, libFuzzer on fuzzbox's build %d, libFuzzer on go-118-fuzz-build's %d.\n",
+		cfg.fuzztime, cfg.runs, total[engineFuzzbox], total[engineLibFuzzer], total[engineGo118])
+	fmt.Fprintln(w, "libFuzzer on fuzzbox's build starts from its seed corpus zip with its .dict and use_value_profile=1 "+
+		"(its .options), as OSS-Fuzz runs it; libFuzzer on go-118-fuzz-build's binary starts empty, as OSS-Fuzz runs it "+
+		"(its f.Add seeds are dropped). Both: -timeout=10 -rss_limit_mb=2048 (fuzzbox's defaults). libFuzzer's TTF and "+
+		"execs/s are measured from its INITED line; build time is excluded for all engines.")
+}

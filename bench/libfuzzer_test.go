@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLibFuzzerParser(t *testing.T) {
+	p := newLibFuzzerParser()
+	for i, s := range []string{
+		"INFO: Seed: 1",
+		"#2\tINITED cov: 79 ft: 79 corp: 1/14b exec/s: 0 rss: 32Mb",
+		"#4096\tpulse  cov: 81 ft: 81 corp: 3/26b lim: 43 exec/s: 2048 rss: 37Mb",
+		"    panic: BUG magic32: tag",
+		"==123== ERROR: libFuzzer: deadly signal",
+		"artifact_prefix='./'; Test unit written to ./crash-abc",
+		"stat::number_of_executed_units: 5000",
+	} {
+		p.line(time.Duration(i)*time.Second, s)
+	}
+	var r runResult
+	p.result(&r)
+	if !r.Found || r.Kind != "crash" || r.TTF != 3 || r.Execs != 5000 || r.Reproducer != "./crash-abc" {
+		t.Errorf("result = %+v", r)
+	}
+	p = newLibFuzzerParser()
+	p.line(0, "#2\tINITED cov: 1")
+	p.line(10*time.Second, "==1== ERROR: libFuzzer: timeout after 10 seconds")
+	p.line(11*time.Second, "Test unit written to ./timeout-1")
+	r = runResult{}
+	p.result(&r)
+	if r.Kind != "hang" || r.TTF != 10 {
+		t.Errorf("timeout: %+v", r)
+	}
+}
+
+func TestRewriteForGo118(t *testing.T) {
+	dir := t.TempDir()
+	src := "package x\n\nimport \"testing\"\n\nfunc FuzzX(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, b []byte) {})\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := rewriteForGo118(dir, "FuzzX"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "x_test.go_fuzz_.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got), "func FuzzX(f *go118fuzzbuildutils.F)") || !strings.Contains(string(got), `go118fuzzbuildutils "github.com/AdamKorcz/go-118-fuzz-build/testing"`) {
+		t.Errorf("rewritten file:\n%s", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x_test.go")); err == nil {
+		t.Error("the test file is still there")
+	}
+	if err := rewriteForGo118(dir, "FuzzMissing"); err == nil {
+		t.Error("no error for a missing fuzz test")
+	}
+}
