@@ -83,6 +83,14 @@ cat >"$OUT/ws-proxy/.vscode/settings.json" <<JSON
 JSON
 CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws-proxy EXT_DEV=$HERE/vscode PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
 	nice -n -10 node "$HERE/vscode/test/integration/run.js"
+echo "--- a deliberately failing suite must fail"
+if CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws-proxy EXT_DEV=$HERE/vscode EXT_TESTS=$HERE/vscode/test/integration/failing.js \
+	PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core TIMEOUT_S=120 node "$HERE/vscode/test/integration/run.js" >"$OUT/failing-suite.log" 2>&1; then
+	cat "$OUT/failing-suite.log"
+	echo "FAIL: the failing suite reported success"
+	exit 1
+fi
+grep 'exit code' "$OUT/failing-suite.log"
 
 stop_cs
 sleep 1

@@ -4,14 +4,15 @@
 // [["extensionDevelopmentPath",URI],["extensionTestsPath",URI]] (VS Code web's
 // development parameters); the workbench reports the result by calling
 // window.codeAutomationExit(code). Exit code = the suite's.
-// env: CS_URL, WS (workspace), EXT_DEV (this extension's folder), PW_CORE, TIMEOUT_S
+// env: CS_URL, WS (workspace), EXT_DEV (this extension's folder), EXT_TESTS (the suite
+// module; default out/test/integration/suite.js), PW_CORE, TIMEOUT_S
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { chromium } = require(process.env.PW_CORE || 'playwright-core');
 
 const EXT_DEV = process.env.EXT_DEV || path.resolve(__dirname, '..', '..');
-const TESTS = path.join(EXT_DEV, 'out', 'test', 'integration', 'suite.js');
+const TESTS = process.env.EXT_TESTS || path.join(EXT_DEV, 'out', 'test', 'integration', 'suite.js');
 const TIMEOUT_S = Number(process.env.TIMEOUT_S || 600);
 
 (async () => {
