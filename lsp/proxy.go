@@ -101,6 +101,11 @@ func (p *proxy) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 	go func() {
 		var raw json.RawMessage
 		err := w.Wait(ctx, &raw)
+		if err != nil && local != nil && req.Method != "initialize" && req.Method != "shutdown" {
+			// gopls has nothing for the file (a corpus file is not Go): fuzzbox's part alone
+			p.s.logf("gopls: %s: %v", req.Method, err)
+			raw, err = nil, nil
+		}
 		if local == nil || err != nil {
 			p.reply(ctx, req, raw, err)
 			return

@@ -88,6 +88,18 @@ func TestProxy(t *testing.T) {
 		t.Errorf("lenses through the proxy: %q", got)
 	}
 
+	entry := filepath.Join(root, "testdata/fuzz/FuzzParse/ok1")
+	c.open(entry)
+	if got := titles(c.lenses(entry)); strings.Join(got, "|") != `rerun this input|values: "fine"` {
+		t.Errorf("corpus file lenses through the proxy: %q", got)
+	}
+	var eh protocol.Hover
+	c.call("textDocument/hover", protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: uri(entry)},
+		Position: protocol.Position{Line: 1, Character: 2}}, &eh)
+	if !strings.Contains(eh.Contents.Value, "value 1 of 1") {
+		t.Errorf("corpus file hover through the proxy: %q", eh.Contents.Value)
+	}
+
 	from := c.mark()
 	c.open(bad)
 	for {
