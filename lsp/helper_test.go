@@ -91,7 +91,7 @@ func (c *client) call(method string, params, result any) {
 }
 
 func (c *client) callErr(method string, params, result any) error {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	return c.conn.Call(ctx, method, params, result)
 }
@@ -104,10 +104,10 @@ func (c *client) notify(method string, params any) {
 }
 
 // waitFor returns the first message from the server after index from whose
-// method is method and whose params contain sub; it fails the test after 90 s.
+// method is method and whose params contain sub; it fails the test after 5 minutes.
 func (c *client) waitFor(from int, method, sub string) (*jsonrpc2.Request, int) {
 	c.t.Helper()
-	deadline := time.After(90 * time.Second)
+	deadline := time.After(5 * time.Minute) // generous: the first fuzzing build of a cold cache builds an instrumented standard library
 	for {
 		c.mu.Lock()
 		for i := from; i < len(c.msgs); i++ {
