@@ -48,7 +48,13 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	if cfg.CacheDir == "" {
 		cfg.CacheDir = filepath.Join(tmp, "fuzzbox", "cache")
 	}
-	shard, err := shardFuzz(ctx, cfg, dir, stdout)
+	// With -json, standard output is the event stream alone; what the runner
+	// says itself goes to standard error.
+	say := stdout
+	if f.JSON {
+		say = stderr
+	}
+	shard, err := shardFuzz(ctx, cfg, dir, say)
 	if err != nil {
 		return usageError(stderr, err)
 	}
@@ -71,7 +77,7 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	if res.Err != nil {
 		fmt.Fprintf(stderr, "fuzzbox: %s\n", oneLine(res.Err))
 	}
-	if err := saveOutputs(res, b, dir, outputs, stdout); err != nil {
+	if err := saveOutputs(res, b, dir, outputs, say); err != nil {
 		fmt.Fprintf(stderr, "fuzzbox: saving the test outputs: %v\n", err)
 		if res.ExitCode == exitOK {
 			return exitUsage
@@ -85,7 +91,7 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 // shard i takes every N-th test from i on; with fewer fuzz tests than shards,
 // shard i runs its own campaign of test i mod count (its own corpus cache and
 // random seed in its own TEST_TMPDIR).
-func shardFuzz(ctx context.Context, cfg driver.Config, dir string, stdout io.Writer) (string, error) {
+func shardFuzz(ctx context.Context, cfg driver.Config, dir string, say io.Writer) (string, error) {
 	total, _ := strconv.Atoi(os.Getenv("TEST_TOTAL_SHARDS"))
 	index, _ := strconv.Atoi(os.Getenv("TEST_SHARD_INDEX"))
 	if total <= 1 {
@@ -106,7 +112,7 @@ func shardFuzz(ctx context.Context, cfg driver.Config, dir string, stdout io.Wri
 	} else {
 		mine = []string{names[index%len(names)]}
 	}
-	fmt.Fprintf(stdout, "fuzzbox: shard %d of %d: %s\n", index+1, total, strings.Join(mine, ", "))
+	fmt.Fprintf(say, "fuzzbox: shard %d of %d: %s\n", index+1, total, strings.Join(mine, ", "))
 	for i := range mine {
 		mine[i] = regexp.QuoteMeta(mine[i])
 	}
@@ -185,7 +191,7 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 // saveOutputs copies each reproducer to outputs/testdata/fuzz/FuzzX/ (so
 // that unzipping the outputs into the package puts it in place), writes
 // outputs/summary.txt and prints where they are and how to use them.
-func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, stdout io.Writer) error {
+func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, say io.Writer) error {
 	var sum strings.Builder
 	var firstErr error
 	keep := func(err error) {
@@ -223,7 +229,7 @@ func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, stdout i
 	if err := os.WriteFile(filepath.Join(outputs, "summary.txt"), []byte(sum.String()), 0o666); err != nil {
 		keep(err)
 	}
-	fmt.Fprintf(stdout, "%s(also in the test outputs: summary.txt, events.json)\n", sum.String())
+	fmt.Fprintf(say, "%s(also in the test outputs: summary.txt, events.json)\n", sum.String())
 	return firstErr
 }
 
