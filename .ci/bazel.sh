@@ -353,10 +353,14 @@ expect_fail "bazel test --test_filter replays the reproducer" "$LOGS/replay-baze
 	bazel test //parse:parse_fuzz --test_filter="FuzzHeader/$(basename "$repro")" --test_output=errors
 rm -rf parse/testdata
 
-step "bazel run: fuzzes in the source tree and writes the reproducer there"
-expect_fail "bazel run //parse:parse_fuzz_run" "$LOGS/run.log" 'found panic failure' \
-	bazel run //parse:parse_fuzz_run -- -fuzztime=60s -cachedir="$CACHE/run-cache"
+step "bazel run: fuzzes in the source tree, writes the reproducer there, keeps the corpus in the user cache"
+rm -rf "$LOGS/xdg-cache"
+XDG_CACHE_HOME="$LOGS/xdg-cache" expect_fail "bazel run //parse:parse_fuzz_run" "$LOGS/run.log" 'found panic failure' \
+	bazel run //parse:parse_fuzz_run -- -fuzztime=60s
 ls parse/testdata/fuzz/FuzzHeader/* || { echo "FAIL: bazel run wrote no reproducer into the source tree"; exit 1; }
+ls -d "$LOGS/xdg-cache/fuzzbox/fuzz/example.com/fuzzbox-bazel-example/parse/FuzzHeader" ||
+	{ echo "FAIL: bazel run kept no generated corpus in \$XDG_CACHE_HOME/fuzzbox/fuzz/<import path>"; exit 1; }
+echo "ok: reproducer in the source tree, generated corpus in the persistent cache"
 rm -rf parse/testdata
 
 step "bazel run: Ctrl-C stops it cleanly"
