@@ -44,11 +44,11 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 		r.Err = oneLine(err)
 		return
 	}
+	r.started = false // before readEvents, which sets it, starts
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); readEvents(evR, r, s) }()
 	go func() { defer wg.Done(); copyOutput(outR, r.Target, s) }()
-	r.started = false
 	err = waitChild(ctx, cmd)
 	outW.Close()
 	wg.Wait()
