@@ -37,6 +37,9 @@ var layers = []layerRule{
 	// The driver runs fuzzing binaries; it never links the engine itself.
 	{"driver", []string{"corpus", "event", "engine/ipc", "engine/build", "."}},
 	{"analyzers/...", []string{"analyzers/...", "corpus", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
+	// The Bazel rules' Go programs: the runner is a shell over the driver.
+	{"rules/private/runner", []string{"driver", "event", "corpus", "engine/build", "engine/ipc", "."}},
+	{"rules/private/gentestmain", []string{"engine/build", "."}},
 	{"lsp/...", []string{"lsp/...", "corpus", "event", "driver", "engine/build", "engine/ipc", ".", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 }
 
