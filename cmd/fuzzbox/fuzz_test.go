@@ -228,8 +228,10 @@ func TestFuzzFailures(t *testing.T) {
 			input: []any{[]byte("P")}, replay: []string{}, again: "panic: fuzzbox-e2e: boom"},
 		{target: "FuzzTFatal", kind: "fail", msg: "fuzzbox-e2e: t.Fatal reached",
 			input: []any{"F"}, replay: []string{}, again: "fuzzbox-e2e: t.Fatal reached"},
+		// Not checked minimized: the map race crashes only some runs, so a
+		// shrunk candidate may pass by chance and minimization stop early.
 		{target: "FuzzMapWrites", kind: "fatal", msg: "fatal error: concurrent map writes",
-			input: []any{[]byte("M")}, replay: []string{}, again: "fatal error: concurrent map writes"},
+			replay: []string{}, again: "fatal error: concurrent map writes"},
 		// -timeout=60s: under load growing a 256 MB stack can take more than
 		// the default 10 s, which would be reported as a hang.
 		{target: "FuzzStackOverflow", flags: []string{"-timeout=60s"}, kind: "fatal", msg: "fatal error: stack overflow",
