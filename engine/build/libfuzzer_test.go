@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 func TestQuoteDictToken(t *testing.T) {
@@ -173,4 +175,12 @@ func tail(s string) string {
 		return "..." + s[len(s)-3000:]
 	}
 	return s
+}
+
+// TestLibFuzzerEncodingName: the name written into .options files is the
+// encoding package corpus implements (engine/build cannot import corpus).
+func TestLibFuzzerEncodingName(t *testing.T) {
+	if LibFuzzerEncoding != corpus.LibFuzzerEncoding {
+		t.Errorf("LibFuzzerEncoding = %q, corpus has %q", LibFuzzerEncoding, corpus.LibFuzzerEncoding)
+	}
 }
