@@ -176,7 +176,12 @@ func (g goCmd) listFuzzTests(ctx context.Context, pattern, fuzz string) (*fuzzPa
 	if err != nil {
 		return nil, nil, err
 	}
-	names := slices.DeleteFunc(all, func(n string) bool { return !re.MatchString(n) })
+	var names []string
+	for _, n := range all {
+		if re.MatchString(n) {
+			names = append(names, n)
+		}
+	}
 	if len(names) == 0 {
 		return nil, nil, fmt.Errorf("build: no fuzz test of %s matches -fuzz=%q (fuzz tests: %s)", pkg.ImportPath, fuzz, strings.Join(all, ", "))
 	}

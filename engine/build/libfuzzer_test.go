@@ -96,6 +96,11 @@ func TestBuildLibFuzzer(t *testing.T) {
 	}
 	var stderr strings.Builder
 	lo.Stderr = &stderr
+	bad := lo
+	bad.Fuzz = "^Nope$"
+	if _, err := BuildLibFuzzer(context.Background(), bad); err == nil || !strings.Contains(err.Error(), "fuzz tests: FuzzPair, FuzzOther") {
+		t.Errorf("-fuzz matching nothing: err = %v, want one listing the fuzz tests", err)
+	}
 	targets, err := BuildLibFuzzer(context.Background(), lo)
 	if err != nil {
 		t.Fatalf("BuildLibFuzzer: %v\n%s", err, stderr.String())
