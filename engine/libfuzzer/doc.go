@@ -1,8 +1,8 @@
 // Package libfuzzer turns a Go fuzz test into a libFuzzer-compatible fuzz
 // target: it exports LLVMFuzzerInitialize and LLVMFuzzerTestOneInput, so the
 // archive "fuzzbox build -libfuzzer" builds from a test package links with
-// clang -fsanitize=fuzzer (or AFL++'s libFuzzer driver, or honggfuzz) into a
-// binary that OSS-Fuzz and ClusterFuzzLite run.
+// clang -fsanitize=fuzzer into a binary that OSS-Fuzz and ClusterFuzzLite run
+// (any engine that defines the sanitizer coverage callbacks listed below).
 //
 // It is linked into those binaries only: engine/build's libFuzzer mode adds
 // an external test file whose FuzzboxMainStart calls MainStart, and the test
