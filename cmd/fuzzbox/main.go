@@ -1,11 +1,15 @@
 // Command fuzzbox ties the fuzzbox suite together: it fuzzes ordinary Go fuzz
 // tests with fuzzbox's engine (fuzzbox fuzz), reads and writes "go test fuzz v1"
-// corpus files (fuzzbox corpus), runs the fuzzvet checks (fuzzbox vet) and
+// corpus files (fuzzbox corpus, including libFuzzer import/export and merge),
+// reports what a corpus covers (fuzzbox cover), runs the fuzzvet checks
+// (fuzzbox vet), builds libFuzzer binaries for OSS-Fuzz (fuzzbox build
+// -libfuzzer, fuzzbox oss-fuzz init), serves editors (fuzzbox lsp) and
 // generates the test main that build systems link into a fuzzing binary
 // (fuzzbox testmain).
 //
-// Users run it from a shell, pre-commit hooks, the Bazel rules and the LSP
-// sidecar; each subcommand lives in its own file and registers itself in init.
+// Users run it from a shell, pre-commit hooks, the Bazel rules and editors;
+// each subcommand lives in its own file and registers itself in init, and the
+// fuzzing ones are thin shells over package driver.
 //
 // Exit codes are shared by every subcommand: 0 success, 1 a finding (a failing
 // input, a bad corpus file, a diagnostic), 2 a usage or build error.
