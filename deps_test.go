@@ -33,13 +33,13 @@ var layers = []layerRule{
 	// Linked into libFuzzer binaries (fuzzbox build -libfuzzer): never the engine.
 	{"engine/libfuzzer", []string{"corpus"}},
 	{".", nil}, // the embedded runtime source
-	{"engine/build", []string{"."}},
+	{"engine/build", []string{".", "corpus"}},
 	// The driver runs fuzzing binaries; it never links the engine itself.
 	{"driver", []string{"corpus", "event", "engine/ipc", "engine/build", "."}},
 	{"analyzers/...", []string{"analyzers/...", "corpus", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 	// The Bazel rules' Go programs: the runner is a shell over the driver.
 	{"rules/private/runner", []string{"driver", "event", "corpus", "engine/build", "engine/ipc", "."}},
-	{"rules/private/gentestmain", []string{"engine/build", "."}},
+	{"rules/private/gentestmain", []string{"engine/build", "corpus", "."}},
 	{"lsp/...", []string{"lsp/...", "corpus", "event", "driver", "engine/build", "engine/ipc", ".", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 }
 

@@ -195,7 +195,7 @@ func goFilesIn(dir string) []string {
 func packageDict(cfg Config, dir string, files []string, path string) (string, error) {
 	var toks [][]byte
 	if !cfg.NoSourceDict {
-		toks = sourceTokens(dir, files)
+		toks = build.SourceLiterals(dir, files)
 	}
 	return path, writeDict(path, cfg.Dict, toks)
 }

@@ -71,7 +71,7 @@ type coordinator struct {
 
 	execs          atomic.Int64 // executions over all workers
 	warnedModified atomic.Bool  // the fuzz function was seen changing its input (warned once)
-	budget atomic.Int64 // executions left under opts.Limit (when set)
+	budget         atomic.Int64 // executions left under opts.Limit (when set)
 
 	// Two ways to stop. cancel (a failure, an internal error, a signal via
 	// the parent context) is a hard stop: executions in flight are killed

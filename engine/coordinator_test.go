@@ -126,11 +126,11 @@ func runFake(t *testing.T, mode string, d time.Duration, edit func(*Options)) *f
 	var events bytes.Buffer
 	opts := Options{
 		Target: "FuzzFake", Package: "example.com/fake", Duration: d, Parallel: 2,
-		Types:     []reflect.Type{reflect.TypeOf([]byte(nil))},
-		Seeds:     []Seed{{Path: "seed#0", Values: []any{[]byte{}}}},
-		CorpusDir: filepath.Join(dir, "testdata", "fuzz", "FuzzFake"),
+		Types:            []reflect.Type{reflect.TypeOf([]byte(nil))},
+		Seeds:            []Seed{{Path: "seed#0", Values: []any{[]byte{}}}},
+		CorpusDir:        filepath.Join(dir, "testdata", "fuzz", "FuzzFake"),
 		MinimizeDuration: time.Second,
-		Log:       io.Discard, Events: &events,
+		Log:              io.Discard, Events: &events,
 	}
 	if edit != nil {
 		edit(&opts)

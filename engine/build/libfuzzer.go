@@ -275,7 +275,7 @@ func (o *LibFuzzerOptions) target(ctx context.Context, pkg *fuzzPackage, name, a
 		return t, err
 	}
 	t.Seeds = n
-	toks := sourceLiterals(pkg.Dir, slices.Concat(pkg.GoFiles, pkg.TestGoFiles, pkg.XTestGoFiles))
+	toks := SourceLiterals(pkg.Dir, slices.Concat(pkg.GoFiles, pkg.TestGoFiles, pkg.XTestGoFiles))
 	if o.DictTokens != nil {
 		toks = append(toks, o.DictTokens(pkg.ImportPath, name)...)
 	}

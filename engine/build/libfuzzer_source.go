@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
-	"go/scanner"
 	"go/token"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // fuzzTestNames returns the names of the fuzz tests (func FuzzX(*testing.F))
@@ -50,42 +50,6 @@ func isFuzzTest(fn *ast.FuncDecl) bool {
 	return ok && sel.Sel.Name == "F"
 }
 
-// Limits of the source-literal dictionary (as the driver's, driver/dict.go).
-const (
-	maxLiteralTokens = 1024
-	minLiteralLen    = 2
-	maxLiteralLen    = 64
-)
-
-// sourceLiterals returns the distinct string and character literals of the
-// named files in dir: the dictionary that lets the engine insert a keyword
-// the code compares against before any comparison of it has run.
-func sourceLiterals(dir string, files []string) [][]byte {
-	seen := map[string]bool{}
-	var toks [][]byte
-	for _, name := range files {
-		src, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			continue
-		}
-		var s scanner.Scanner
-		s.Init(token.NewFileSet().AddFile(name, -1, len(src)), src, nil, 0)
-		for len(toks) < maxLiteralTokens {
-			_, tok, lit := s.Scan()
-			if tok == token.EOF {
-				break
-			}
-			v, err := strconv.Unquote(lit)
-			if (tok != token.STRING && tok != token.CHAR) || err != nil || len(v) < minLiteralLen || len(v) > maxLiteralLen || seen[v] {
-				continue
-			}
-			seen[v] = true
-			toks = append(toks, []byte(v))
-		}
-	}
-	return toks
-}
-
 // writeDict writes toks as a libFuzzer/AFL dictionary, one quoted token a
 // line, duplicates dropped.
 func writeDict(path string, toks [][]byte) error {
@@ -96,31 +60,11 @@ func writeDict(path string, toks [][]byte) error {
 			continue
 		}
 		seen[string(t)] = true
-		b.WriteString(quoteDictToken(t))
+		b.WriteString(corpus.QuoteToken(t))
 		b.WriteByte('\n')
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o666); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
 	return nil
-}
-
-// quoteDictToken quotes t in the dictionary syntax: printable ASCII as is,
-// backslash and double quote escaped, everything else as \xNN.
-func quoteDictToken(t []byte) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, c := range t {
-		switch {
-		case c == '\\' || c == '"':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		case c >= 0x20 && c < 0x7f:
-			b.WriteByte(c)
-		default:
-			fmt.Fprintf(&b, "\\x%02x", c)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

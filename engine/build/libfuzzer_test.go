@@ -13,16 +13,6 @@ import (
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
-func TestQuoteDictToken(t *testing.T) {
-	for in, want := range map[string]string{
-		"tomatos": `"tomatos"`, `a"b\c`: `"a\"b\\c"`, "\x00\xff\n": `"\x00\xff\x0a"`,
-	} {
-		if got := quoteDictToken([]byte(in)); got != want {
-			t.Errorf("quoteDictToken(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 func TestFuzzTestNamesAndLiterals(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"a_test.go": `package u
@@ -46,7 +36,7 @@ type T int
 	if want := []string{"FuzzA", "Fuzz"}; !slices.Equal(names, want) {
 		t.Errorf("fuzz tests = %v, want %v", names, want)
 	}
-	toks := sourceLiterals(dir, []string{"a_test.go", "missing.go"})
+	toks := SourceLiterals(dir, []string{"a_test.go", "missing.go"})
 	if len(toks) != 2 || string(toks[0]) != "testing" || string(toks[1]) != "magic" {
 		t.Errorf("source literals = %q, want testing and magic", toks)
 	}
