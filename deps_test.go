@@ -29,9 +29,10 @@ var layers = []layerRule{
 	{"engine/ipc", nil},
 	{"engine/instrument", nil},
 	{"engine", []string{"corpus", "event", "engine/ipc", "engine/instrument"}},
-	{"engine/fuzzmain", []string{"engine", "corpus", "event", "engine/ipc", "engine/instrument"}},
+	{"engine/basedeps", []string{"corpus"}},
+	{"engine/fuzzmain", []string{"engine", "engine/basedeps", "corpus", "event", "engine/ipc", "engine/instrument"}},
 	// Linked into libFuzzer binaries (fuzzbox build -libfuzzer): never the engine.
-	{"engine/libfuzzer", []string{"corpus"}},
+	{"engine/libfuzzer", []string{"corpus", "engine/basedeps"}},
 	{".", nil}, // the embedded runtime source
 	{"engine/build", []string{".", "corpus"}},
 	// The driver runs fuzzing binaries; it never links the engine itself.

@@ -22,7 +22,7 @@ import (
 // runtimeFiles holds the runtime packages' .go files. The patterns match
 // *_test.go files too; RuntimeHash and the extraction in engine/build skip them.
 //
-//go:embed engine/*.go engine/fuzzmain/*.go engine/ipc/*.go engine/instrument/*.go engine/libfuzzer/*.go corpus/*.go event/*.go
+//go:embed engine/*.go engine/fuzzmain/*.go engine/basedeps/*.go engine/ipc/*.go engine/instrument/*.go engine/libfuzzer/*.go corpus/*.go event/*.go
 var runtimeFiles embed.FS
 
 // RuntimeFS returns the embedded runtime source, with paths relative to the

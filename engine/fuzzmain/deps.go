@@ -4,17 +4,14 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
-	"runtime/pprof"
-	"sync"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/engine"
+	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
@@ -44,60 +41,14 @@ var (
 	flagNoCmp     = flag.Bool(ipc.FlagNoCmp, false, "turn comparison tracing off (ablation)")
 )
 
-// deps implements the testing package's testDeps interface.
+// deps implements the testing package's testDeps interface: basedeps for
+// what is not fuzzing, the fuzzbox engine for fuzzing.
 type deps struct {
-	importPath, modulePath string
-
-	matchMu  sync.Mutex
-	matchPat string
-	matchRE  *regexp.Regexp
-}
-
-func (d *deps) ImportPath() string { return d.importPath }
-func (d *deps) ModulePath() string { return d.modulePath }
-
-// MatchString implements testDeps.
-func (d *deps) MatchString(pat, str string) (bool, error) {
-	d.matchMu.Lock()
-	defer d.matchMu.Unlock()
-	if pat != d.matchPat || d.matchRE == nil {
-		re, err := regexp.Compile(pat)
-		if err != nil {
-			return false, err
-		}
-		d.matchPat, d.matchRE = pat, re
-	}
-	return d.matchRE.MatchString(str), nil
-}
-
-// SetPanicOnExit0 implements testDeps. The stock implementation reaches
-// into internal/testlog, which a non-standard package cannot; os.Exit(0)
-// in a test is therefore not turned into a panic here.
-func (d *deps) SetPanicOnExit0(bool) {}
-
-func (d *deps) StartCPUProfile(w io.Writer) error { return pprof.StartCPUProfile(w) }
-func (d *deps) StopCPUProfile()                   { pprof.StopCPUProfile() }
-func (d *deps) WriteProfileTo(name string, w io.Writer, debug int) error {
-	return pprof.Lookup(name).WriteTo(w, debug)
-}
-
-// StartTestLog and StopTestLog implement testDeps; test logs only serve go
-// test's result cache, which does not apply to fuzzing binaries.
-func (d *deps) StartTestLog(io.Writer) {}
-func (d *deps) StopTestLog() error     { return nil }
-
-// InitRuntimeCoverage implements testDeps: -cover is not supported.
-func (d *deps) InitRuntimeCoverage() (string, func(string, string) (string, error), func() float64) {
-	return "", nil, nil
+	basedeps.Deps
 }
 
 func (d *deps) ResetCoverage()    { engine.ResetCoverage() }
 func (d *deps) SnapshotCoverage() { engine.SnapshotCoverage() }
-
-// CheckCorpus implements testDeps.
-func (d *deps) CheckCorpus(vals []any, types []reflect.Type) error {
-	return corpus.CheckTypes(vals, types)
-}
 
 // ReadCorpus implements testDeps.
 func (d *deps) ReadCorpus(dir string, types []reflect.Type) ([]corpusEntry, error) {
@@ -123,7 +74,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		CacheDir:         cacheDir,
 		Timeout:          *flagTimeout,
 		RSSLimitMB:       *flagRSSLimit,
-		Package:          d.importPath,
+		Package:          d.Import,
 		KeepGoing:        *flagKeepGoing,
 		KeepFlaky:        *flagKeepFlaky,
 		PruneOnly:        *flagPruneOnly,

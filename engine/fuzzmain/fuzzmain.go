@@ -15,6 +15,8 @@ package fuzzmain
 
 import (
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
 // MainStart returns the testing.M of a test binary whose fuzz targets run on
@@ -23,6 +25,6 @@ import (
 // The package registers fuzzbox's own -fuzzbox.* flags on flag.CommandLine,
 // which M.Run parses with the testing flags.
 func MainStart(importPath, modulePath string, tests []testing.InternalTest, benchmarks []testing.InternalBenchmark, fuzzTargets []testing.InternalFuzzTarget, examples []testing.InternalExample) *testing.M {
-	d := &deps{importPath: importPath, modulePath: modulePath}
+	d := &deps{Deps: basedeps.Deps{Import: importPath, Module: modulePath}}
 	return testing.MainStart(d, tests, benchmarks, fuzzTargets, examples)
 }

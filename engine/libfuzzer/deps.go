@@ -2,16 +2,13 @@ package libfuzzer
 
 import (
 	"errors"
-	"io"
 	"os"
 	"reflect"
-	"regexp"
-	"runtime/pprof"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
 // corpusEntry must be identical to testing's unexported corpusEntry alias
@@ -28,59 +25,15 @@ type corpusEntry = struct {
 // deps implements the testing package's testDeps interface for both phases
 // of setup. t is set by coordinate before the worker phase starts.
 type deps struct {
-	importPath, modulePath string
-	targets                []testing.InternalFuzzTarget
-	t                      *target
-
-	matchMu  sync.Mutex
-	matchPat string
-	matchRE  *regexp.Regexp
-}
-
-func (d *deps) ImportPath() string { return d.importPath }
-func (d *deps) ModulePath() string { return d.modulePath }
-
-// MatchString implements testDeps.
-func (d *deps) MatchString(pat, str string) (bool, error) {
-	d.matchMu.Lock()
-	defer d.matchMu.Unlock()
-	if pat != d.matchPat || d.matchRE == nil {
-		re, err := regexp.Compile(pat)
-		if err != nil {
-			return false, err
-		}
-		d.matchPat, d.matchRE = pat, re
-	}
-	return d.matchRE.MatchString(str), nil
-}
-
-// SetPanicOnExit0 implements testDeps (as in engine/fuzzmain, not supported).
-func (d *deps) SetPanicOnExit0(bool) {}
-
-func (d *deps) StartCPUProfile(w io.Writer) error { return pprof.StartCPUProfile(w) }
-func (d *deps) StopCPUProfile()                   { pprof.StopCPUProfile() }
-func (d *deps) WriteProfileTo(name string, w io.Writer, debug int) error {
-	return pprof.Lookup(name).WriteTo(w, debug)
-}
-
-// StartTestLog and StopTestLog implement testDeps; no test log is kept.
-func (d *deps) StartTestLog(io.Writer) {}
-func (d *deps) StopTestLog() error     { return nil }
-
-// InitRuntimeCoverage implements testDeps: -cover is not supported.
-func (d *deps) InitRuntimeCoverage() (string, func(string, string) (string, error), func() float64) {
-	return "", nil, nil
+	basedeps.Deps
+	targets []testing.InternalFuzzTarget
+	t       *target
 }
 
 // ResetCoverage and SnapshotCoverage implement testDeps: the engine reads
 // and clears the edge counters itself.
 func (d *deps) ResetCoverage()    {}
 func (d *deps) SnapshotCoverage() {}
-
-// CheckCorpus implements testDeps.
-func (d *deps) CheckCorpus(vals []any, types []reflect.Type) error {
-	return corpus.CheckTypes(vals, types)
-}
 
 // ReadCorpus implements testDeps. A missing directory (a binary run away
 // from its package, as in the cloud) is an empty corpus.

@@ -15,6 +15,7 @@ import (
 	_ "unsafe" // for go:linkname
 
 	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
 // A target is the fuzz test this binary runs, as handed over by testing.
@@ -69,7 +70,7 @@ func setup(name string) (*target, error) {
 // package documentation). importPath and modulePath are what the go
 // command's generated main assigns to testdeps.ImportPath and ModulePath.
 func MainStart(importPath, modulePath string, tests []testing.InternalTest, benchmarks []testing.InternalBenchmark, fuzzTargets []testing.InternalFuzzTarget, examples []testing.InternalExample) *testing.M {
-	d := &deps{importPath: importPath, modulePath: modulePath, targets: fuzzTargets}
+	d := &deps{Deps: basedeps.Deps{Import: importPath, Module: modulePath}, targets: fuzzTargets}
 	return testing.MainStart(d, tests, benchmarks, fuzzTargets, examples)
 }
 
