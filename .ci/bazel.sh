@@ -311,7 +311,7 @@ expect_fail() {
 	if ! grep -Eq "$pattern" "$log"; then
 		cat "$log"; echo "FAIL: $what: output does not match $pattern"; return 1
 	fi
-	echo "ok: $what (failed as expected: $(grep -Eo "$pattern" "$log" | head -1))"
+	echo "ok: $what (failed as expected: $(grep -Eo "$pattern" "$log" | sed -n 1p))"
 }
 
 LOGS=$CACHE/logs
@@ -342,8 +342,8 @@ expect_fail "bazel test //parse:parse_fuzz_fuzz" "$LOGS/fuzz.log" 'into the sour
 	bazel test //parse:parse_fuzz_fuzz
 zip=$(bazel info bazel-testlogs)/parse/parse_fuzz_fuzz/test.outputs/outputs.zip
 unzip -l "$zip"
-repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzHeader/.' | head -1)
-unzip -Z1 "$zip" | grep -qx events.json && unzip -Z1 "$zip" | grep -qx summary.txt
+repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzHeader/.' | sed -n 1p)
+unzip -Z1 "$zip" | grep -x events.json >/dev/null && unzip -Z1 "$zip" | grep -x summary.txt >/dev/null
 [ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
 grep -q '"type":"failure"' <(unzip -p "$zip" events.json) || { echo "FAIL: no failure event in events.json"; exit 1; }
 unzip -o -q "$zip" "$repro" -d parse

@@ -38,8 +38,8 @@ set +e
 (cd "$work/crash" && "$work/out/FuzzFrame" -runs=1000000 -seed=1 -use_value_profile=1 -dict="$work/out/FuzzFrame.dict" "$work/corpus" "$work/seeds" >"$work/fuzz.log" 2>&1)
 status=$?
 set -e
-grep -a -E "^#[0-9]+[[:space:]]+(INITED|DONE)|deadly signal|Test unit written|slice bounds" "$work/fuzz.log" | head -10
-crash=$(ls "$work"/crash/crash-* 2>/dev/null | head -1)
+grep -a -E "^#[0-9]+[[:space:]]+(INITED|DONE)|deadly signal|Test unit written|slice bounds" "$work/fuzz.log" | sed -n 1,10p
+crash=$(ls "$work"/crash/crash-* 2>/dev/null | sed -n 1p)
 if [ "$status" -eq 0 ] || [ -z "$crash" ]; then tail -40 "$work/fuzz.log"; echo "FAIL: libFuzzer did not find the planted bug"; exit 1; fi
 
 echo "--- fuzzbox corpus import -from-libfuzzer"

@@ -6,7 +6,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
 OUT=${OUT:-$HERE/out}
 dpkg -s neovim >/dev/null 2>&1 || bash "$HERE/install.sh"
-nvim --version | head -1
+nvim --version | sed -n 1p
 mkdir -p "$OUT/bin"
 (cd "$REPO" && go build -o "$OUT/bin/fuzzbox" ./cmd/fuzzbox)
 rm -rf "$OUT/nvim-ws"
