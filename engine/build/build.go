@@ -181,23 +181,7 @@ func (g goCmd) prepare(ctx context.Context, pkg *listedPackage, tmp string) ([]s
 // writeOverlay writes the external test file and the overlay that adds it
 // to the package directory, and returns the overlay's path.
 func writeOverlay(pkg *listedPackage, tmp string) (string, error) {
-	target := filepath.Join(pkg.Dir, xtestFile)
-	if _, err := os.Stat(target); err == nil {
-		return "", fmt.Errorf("build: %s exists; fuzzbox needs that name for its test main file", target)
-	}
-	src := filepath.Join(tmp, xtestFile)
-	if err := os.WriteFile(src, xtestSource(pkg.Name), 0o666); err != nil {
-		return "", fmt.Errorf("build: %w", err)
-	}
-	data, err := json.Marshal(map[string]map[string]string{"Replace": {target: src}})
-	if err != nil {
-		return "", fmt.Errorf("build: %w", err)
-	}
-	overlay := filepath.Join(tmp, "overlay.json")
-	if err := os.WriteFile(overlay, data, 0o666); err != nil {
-		return "", fmt.Errorf("build: %w", err)
-	}
-	return overlay, nil
+	return writeOverlaySource(pkg, tmp, xtestSource(pkg.Name))
 }
 
 // xtestSource returns the external test file added to package name. Its
