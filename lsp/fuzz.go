@@ -94,6 +94,10 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 		s.refreshLenses()
 	case event.Coverage:
 		s.progressReport(r, fmt.Sprintf("new coverage: corpus %d", e.Corpus))
+	case event.Flaky, event.Warning, event.InternalError:
+		// Not failures, but the user should see them without opening the log.
+		s.notify(context.Background(), "window/showMessage", protocol.ShowMessageParams{
+			Type: protocol.MessageWarning, Message: key.name + ": " + strings.TrimPrefix(event.Format(e), "fuzz: ")})
 	case event.Minimizing:
 		r.setState("minimizing " + e.Kind + " failure")
 		s.progressReport(r, "minimizing "+e.Kind+" failure: "+event.FirstLine(e.Message))

@@ -104,6 +104,27 @@ func TestFuzzStop(t *testing.T) {
 	c.stop()
 }
 
+// TestFuzzWarning: what a run reports that is not a failure (here the
+// fuzz function changing its input) reaches the user as a message.
+func TestFuzzWarning(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes; skipped with -short")
+	}
+	root := fixture(t)
+	c := start(t, root, lsp.Options{Fuzzbox: fuzzbox(t), Parallel: 1, FuzzTime: 3 * time.Second})
+	test := filepath.Join(root, "modify_test.go")
+	from := c.mark()
+	if _, err := c.execute(command.Fuzz, command.FuzzArgs{URI: string(uri(test)), Name: "FuzzModify"}); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := c.waitFor(from, "window/showMessage", "FuzzModify: elapsed")
+	if !strings.Contains(string(*m.Params), "warning: the fuzz function changed its []byte argument 1") || !strings.Contains(string(*m.Params), `"type":2`) {
+		t.Errorf("showMessage %s: want the input-modification warning, as a warning", *m.Params)
+	}
+	c.waitFor(from, "$/progress", `"kind":"end"`)
+	c.stop()
+}
+
 // TestShutdownStopsFuzzing: shutdown and exit in the middle of a fuzz run
 // stop it and leave no fuzzing process behind.
 func TestShutdownStopsFuzzing(t *testing.T) {
