@@ -4,8 +4,8 @@ import (
 	"io/fs"
 	"maps"
 	"os/exec"
-	"strings"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/fuzzbox/fuzzbox"
