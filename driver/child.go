@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -144,13 +145,10 @@ func record(r *TargetResult, e event.Event) {
 
 // copyOutput turns the fuzzing binary's standard output into output events.
 func copyOutput(rd io.Reader, t Target, s *stream) {
-	dec := newLineReader(rd)
-	for {
-		line, ok := dec()
-		if !ok {
-			break
-		}
-		s.emit(event.Event{Type: event.Output, Target: t.Name, Package: t.Package, Output: line})
+	sc := bufio.NewScanner(rd)
+	sc.Buffer(make([]byte, 64<<10), 64<<20) // longer lines are cut
+	for sc.Scan() {
+		s.emit(event.Event{Type: event.Output, Target: t.Name, Package: t.Package, Output: sc.Text() + "\n"})
 	}
 	io.Copy(io.Discard, rd)
 }

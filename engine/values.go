@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -205,4 +206,34 @@ func valuesSize(vals []any) int {
 		}
 	}
 	return n
+}
+
+// changedBytesArg returns the 1-based index of the first []byte value of
+// vals whose contents differ from their encoding in enc (appendValues of
+// the same values, made earlier), or 0. It walks enc in place.
+func changedBytesArg(enc []byte, vals []any) int {
+	for i, v := range vals {
+		if len(enc) == 0 {
+			return 0
+		}
+		size := 9 // kind and 8 bytes of bits
+		switch enc[0] {
+		case kBytes, kString:
+			n, w := binary.Uvarint(enc[1:])
+			if w <= 0 || n > uint64(len(enc)-1-w) {
+				return 0
+			}
+			if b, ok := v.([]byte); ok && !bytes.Equal(b, enc[1+w:1+w+int(n)]) {
+				return i + 1
+			}
+			size = 1 + w + int(n)
+		case kBool:
+			size = 2
+		}
+		if size > len(enc) {
+			return 0
+		}
+		enc = enc[size:]
+	}
+	return 0
 }

@@ -192,3 +192,22 @@ func FuzzDecodeValues(f *testing.F) {
 		}
 	})
 }
+
+func TestChangedBytesArg(t *testing.T) {
+	vals := []any{"s", []byte("ab"), true, int16(-3), []byte("cd")}
+	enc := appendValues(nil, vals)
+	if i := changedBytesArg(enc, vals); i != 0 {
+		t.Errorf("unchanged values: %d", i)
+	}
+	vals[4].([]byte)[1] = 'x'
+	if i := changedBytesArg(enc, vals); i != 5 {
+		t.Errorf("fifth argument changed: got %d", i)
+	}
+	vals[1].([]byte)[0] = 'x'
+	if i := changedBytesArg(enc, vals); i != 2 {
+		t.Errorf("second and fifth changed: got %d, want the first, 2", i)
+	}
+	if i := changedBytesArg(enc[:3], vals); i != 0 {
+		t.Errorf("truncated encoding: got %d", i)
+	}
+}

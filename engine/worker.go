@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -161,29 +160,11 @@ func (w *worker) exec(vals []any) error {
 }
 
 // checkModified records the first []byte argument of vals that the
-// execution changed: vals no longer encode as w.buf, written before it ran.
+// execution changed: its contents no longer equal their encoding in w.buf,
+// written before it ran. It compares in place: no copy per execution.
 func (w *worker) checkModified(vals []any) {
-	hasBytes := false
-	for _, v := range vals {
-		_, ok := v.([]byte)
-		hasBytes = hasBytes || ok
-	}
-	if !hasBytes {
-		return // strings, numbers and bools are values: nothing to change
-	}
-	w.check = appendValues(w.check[:0], vals)
-	if bytes.Equal(w.check, w.buf) {
-		return
-	}
-	orig, err := decodeValues(w.buf)
-	if err != nil {
-		return
-	}
-	for i, v := range vals {
-		if b, ok := v.([]byte); ok && !bytes.Equal(b, orig[i].([]byte)) {
-			w.modified, w.modifiedInput = i+1, append([]byte(nil), w.buf...)
-			return
-		}
+	if i := changedBytesArg(w.buf, vals); i > 0 {
+		w.modified, w.modifiedInput = i, append([]byte(nil), w.buf...)
 	}
 }
 

@@ -72,7 +72,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("build: toolexec command: %w", err)
 	}
 	g := goCmd{dir: opts.Dir, env: append(os.Environ(), "GOWORK=off")}
-	version, err := g.checkVersion(ctx)
+	version, err := g.readEnv(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -110,8 +110,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 
 // goCmd runs the go command in dir with env.
 type goCmd struct {
-	dir string
-	env []string
+	dir   string
+	env   []string
+	gomod string // the main module's go.mod, as readEnv found it
 }
 
 // run runs "go args..." and returns its combined output.
@@ -210,11 +211,7 @@ func ` + mainStartWrapper + `(importPath, modulePath string, tests []testing.Int
 // requires the runtime module and replaces it with the runtime directory,
 // and returns the go command flags that use it.
 func (g goCmd) writeModFile(ctx context.Context, tmp string) ([]string, error) {
-	out, err := g.run(ctx, "env", "GOMOD")
-	if err != nil {
-		return nil, fmt.Errorf("build: go env: %s", summary(out, err))
-	}
-	gomod := strings.TrimSpace(string(out))
+	gomod := g.gomod
 	if gomod == "" || gomod == os.DevNull {
 		return nil, errors.New("build: not in a module; fuzzbox needs a go.mod")
 	}
@@ -230,7 +227,7 @@ func (g goCmd) writeModFile(ctx context.Context, tmp string) ([]string, error) {
 	if err := copyFile(sum, filepath.Join(tmp, "go.sum")); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("build: %w", err)
 	}
-	out, err = g.run(ctx, "mod", "edit", "-modfile="+modfile,
+	out, err := g.run(ctx, "mod", "edit", "-modfile="+modfile,
 		"-require="+runtimeModule+"@v0.0.0", "-replace="+runtimeModule+"="+rt)
 	if err != nil {
 		return nil, fmt.Errorf("build: go mod edit: %s", summary(out, err))

@@ -82,6 +82,9 @@ func BuildLibFuzzer(ctx context.Context, opts LibFuzzerOptions) ([]LibFuzzerTarg
 		return nil, err
 	}
 	g := goCmd{dir: opts.Dir, env: append(os.Environ(), "GOWORK=off", "CGO_ENABLED=1")}
+	if _, err := g.readEnv(ctx); err != nil {
+		return nil, err
+	}
 	pkg, names, err := g.listFuzzTests(ctx, opts.Package, opts.Fuzz)
 	if err != nil {
 		return nil, err

@@ -12,14 +12,19 @@ import (
 // PATH: the build stops at once with a message that says what to do.
 func TestBuildRefusesOldGo(t *testing.T) {
 	bin := t.TempDir()
-	fake := "#!/bin/sh\nif [ \"$1 $2\" = \"env GOVERSION\" ]; then echo go1.25.3; exit 0; fi\necho unexpected go \"$@\" >&2; exit 1\n"
+	fake := "#!/bin/sh\nif [ \"$1 $2\" = \"env GOVERSION\" ]; then echo go1.25.3; echo /m/go.mod; exit 0; fi\necho unexpected go \"$@\" >&2; exit 1\n"
 	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	const want = "the go command here is go1.25.3, and fuzzbox supports Go 1.26 and Go 1.27; set GOTOOLCHAIN="
 	_, err := Build(context.Background(), Options{Dir: t.TempDir(), Out: filepath.Join(t.TempDir(), "x.test"), Toolexec: []string{"fuzzbox", "toolexec"}})
-	if err == nil || !strings.Contains(err.Error(), "the go command here is go1.25.3, and fuzzbox supports Go 1.26 and Go 1.27; set GOTOOLCHAIN=") {
+	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("Build with Go 1.25: %v", err)
+	}
+	_, err = BuildLibFuzzer(context.Background(), LibFuzzerOptions{Dir: t.TempDir(), OutDir: t.TempDir(), Toolexec: []string{"fuzzbox", "toolexec"}, Linker: "cc"})
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("BuildLibFuzzer with Go 1.25: %v", err)
 	}
 }
 
