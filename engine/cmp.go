@@ -22,11 +22,28 @@ import (
 // cmpSub is one substitution for the current base input.
 type cmpSub struct {
 	arg  int    // index of the value to change
-	at   int    // byte offset in a []byte/string value; -1 replaces a whole value
+	at   int    // byte offset in a []byte/string value; atResize, or another negative number to replace a whole value
 	from []byte // bytes expected at at (for []byte/string values)
 	to   []byte // replacement bytes
-	ival any    // replacement for a whole value (at == -1)
+	ival any    // replacement for a whole value (at < 0 but not atResize)
+
+	// With at == atResize, a []byte/string value of lenFrom bytes becomes
+	// lenTo bytes long: truncated, or grown by repeating its last byte.
+	lenFrom, lenTo int
 }
+
+// atResize in cmpSub.at marks a resize: a traced len(x) compared with
+// another length asks for x to have that length.
+const atResize = -2
+
+// maxResizeLen bounds the length a resize substitution asks for; larger
+// operands are not lengths.
+const maxResizeLen = 1 << 16
+
+// maxLenSiteHits is how often a comparison site may occur in one trace
+// for its operands to be taken as lengths: a loop's i < len(s) compares
+// len(s) with every index, and each would become a resize.
+const maxLenSiteHits = 4
 
 const maxCmpSubs = 4096
 
@@ -87,19 +104,121 @@ func (t *cmpTrace) substitutions(vals []any) []cmpSub {
 			subs = append(subs, s)
 		}
 	}
+	lens := t.lenSubs(vals, add)
 	for _, c := range t.ints {
 		if !validCmpSize(c.Size) {
 			continue
 		}
 		intSubs(vals, c.A, c.B, int(c.Size), add)
 		intSubs(vals, c.B, c.A, int(c.Size), add)
+		lens(c)
 	}
 	for i, s := range t.strs {
 		fold := i < len(t.fold) && t.fold[i]
 		strSubs(vals, s[0], s[1], fold, add)
 		strSubs(vals, s[1], s[0], fold, add)
+		decimalSubs(vals, s[0], s[1], add)
+		decimalSubs(vals, s[1], s[0], add)
 	}
 	return subs
+}
+
+// lenSubs returns a function that adds, for one integer comparison, the
+// resize substitutions it asks for: an operand equal to the length of a
+// []byte/string argument, compared with another plausible length, resizes
+// that argument to the other operand (and ±1, for < and >). A length
+// computed from another argument (a record width derived from a slot
+// number) is met without knowing how it was computed. Sites that occur more
+// than maxLenSiteHits times are loops and give none; each argument gets
+// each new length once.
+func (t *cmpTrace) lenSubs(vals []any, add func(cmpSub)) func(instrument.IntCmp) {
+	var hits map[uint32]int
+	var done map[[2]int]bool
+	return func(c instrument.IntCmp) {
+		if c.Size < 2 || !hasBytesArg(vals) {
+			return
+		}
+		if hits == nil {
+			hits, done = map[uint32]int{}, map[[2]int]bool{}
+			for _, c := range t.ints {
+				hits[c.Site]++
+			}
+		}
+		if hits[c.Site] > maxLenSiteHits {
+			return
+		}
+		resizeSubs(vals, c.A, c.B, int(c.Size), done, add)
+		resizeSubs(vals, c.B, c.A, int(c.Size), done, add)
+	}
+}
+
+func hasBytesArg(vals []any) bool {
+	for _, v := range vals {
+		switch v.(type) {
+		case []byte, string:
+			return true
+		}
+	}
+	return false
+}
+
+// resizeSubs adds the substitutions that resize each []byte/string value of
+// length a to b, b+1 and b-1, skipping lengths done already.
+func resizeSubs(vals []any, a, b uint64, size int, done map[[2]int]bool, add func(cmpSub)) {
+	mask := uint64(1)<<(8*size) - 1 // all ones for 8 bytes: the shift gives 0
+	want := int64(signExtend(b&mask, size))
+	if want < 0 || want > maxResizeLen {
+		return
+	}
+	for i, v := range vals {
+		n := byteLen(v)
+		switch v.(type) {
+		case []byte, string:
+		default:
+			continue
+		}
+		if uint64(n)&mask != a&mask || uint64(n) > mask {
+			continue
+		}
+		for _, to := range []int64{want, want + 1, want - 1} {
+			if to < 0 || to > maxResizeLen || to == int64(n) || done[[2]int{i, int(to)}] {
+				continue
+			}
+			done[[2]int{i, int(to)}] = true
+			add(cmpSub{arg: i, at: atResize, lenFrom: n, lenTo: int(to)})
+		}
+	}
+}
+
+// decimalSubs carries a string comparison over to integer arguments: when
+// a is the decimal form of an integer argument's value (strconv.Itoa(n) ==
+// "1234") and b is decimal too, the argument becomes b's value.
+func decimalSubs(vals []any, a, b string, add func(cmpSub)) {
+	av, aok := parseDecimal(a)
+	bv, bok := parseDecimal(b)
+	if !aok || !bok {
+		return
+	}
+	for i, v := range vals {
+		switch v.(type) {
+		case []byte, string, bool, float32, float64:
+			continue
+		}
+		wholeIntSubs(i, v, av, bv, 8, add)
+	}
+}
+
+// parseDecimal parses s as a signed or unsigned decimal integer and
+// returns its bits.
+func parseDecimal(s string) (uint64, bool) {
+	if len(s) == 0 || len(s) > 20 {
+		return 0, false
+	}
+	if v, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return uint64(v), true
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	return v, err == nil
 }
 
 // intSubs adds substitutions that replace operand a by b (and b±1) where a
@@ -114,14 +233,20 @@ func intSubs(vals []any, a, b uint64, size int, add func(cmpSub)) {
 			byteIntSubs(i, []byte(v), a, b, size, add)
 		case bool, float32, float64:
 		default:
-			k, bits := numBits(v)
-			vs, _ := intShape(k)
-			mask := uint64(1)<<(8*min(size, vs)) - 1 // all ones for 8 bytes: the shift gives 0
-			if bits&mask == a&mask {
-				for _, d := range []uint64{0, 1, ^uint64(0)} {
-					add(cmpSub{arg: i, at: -1, ival: fromBits(k, signExtend(b+d, size))})
-				}
-			}
+			wholeIntSubs(i, v, a, b, size, add)
+		}
+	}
+}
+
+// wholeIntSubs adds the substitutions that replace the integer value v of
+// argument i by b (and b±1) when it equals a.
+func wholeIntSubs(i int, v any, a, b uint64, size int, add func(cmpSub)) {
+	k, bits := numBits(v)
+	vs, _ := intShape(k)
+	mask := uint64(1)<<(8*min(size, vs)) - 1 // all ones for 8 bytes: the shift gives 0
+	if bits&mask == a&mask {
+		for _, d := range []uint64{0, 1, ^uint64(0)} {
+			add(cmpSub{arg: i, at: -1, ival: fromBits(k, signExtend(b+d, size))})
 		}
 	}
 }
@@ -314,6 +439,9 @@ func (m *mutator) applyBounded(vals []any, s cmpSub) bool {
 	if s.arg < 0 || s.arg >= len(vals) {
 		return false
 	}
+	if s.at == atResize && s.lenTo > m.maxLen {
+		return false // refused before the value is built
+	}
 	old := vals[s.arg]
 	if !applySub(vals, s) {
 		return false
@@ -344,6 +472,9 @@ func applySub(vals []any, s cmpSub) bool {
 	if s.arg < 0 || s.arg >= len(vals) {
 		return false
 	}
+	if s.at == atResize {
+		return resizeValue(vals, s)
+	}
 	if s.at < 0 {
 		if reflect.TypeOf(s.ival) != reflect.TypeOf(vals[s.arg]) {
 			return false
@@ -366,6 +497,38 @@ func applySub(vals []any, s cmpSub) bool {
 		return ok
 	}
 	return false
+}
+
+// resizeValue applies a resize substitution: the value must be a []byte or
+// string of s.lenFrom bytes, and s.lenTo at most maxResizeLen.
+func resizeValue(vals []any, s cmpSub) bool {
+	if s.lenTo < 0 || s.lenTo > maxResizeLen || byteLen(vals[s.arg]) != s.lenFrom {
+		return false
+	}
+	switch v := vals[s.arg].(type) {
+	case []byte:
+		vals[s.arg] = resized(v, s.lenTo)
+	case string:
+		vals[s.arg] = string(resized([]byte(v), s.lenTo))
+	default:
+		return false
+	}
+	return true
+}
+
+// resized returns a copy of b that is n bytes long: b's first n bytes, or b
+// followed by copies of its last byte ('A' for an empty b).
+func resized(b []byte, n int) []byte {
+	out := make([]byte, n)
+	k := copy(out, b)
+	pad := byte('A')
+	if len(b) > 0 {
+		pad = b[len(b)-1]
+	}
+	for i := k; i < n; i++ {
+		out[i] = pad
+	}
+	return out
 }
 
 // replaceAt returns a copy of b with s.from at s.at replaced by s.to, or

@@ -95,9 +95,12 @@ func checkSubApplies(t *testing.T, vals []any, s cmpSub) {
 		t.Fatalf("substitution %+v for argument %d of %d", s, s.arg, len(vals))
 	}
 	want := cloneValues(vals)
-	if s.at < 0 {
+	switch {
+	case s.at == atResize:
+		want[s.arg] = wantResized(t, vals[s.arg], s)
+	case s.at < 0:
 		want[s.arg] = s.ival
-	} else {
+	default:
 		b, ok := argBytes(vals[s.arg])
 		if !ok || s.at > len(b) || len(s.from) > len(b)-s.at || !bytes.Equal(b[s.at:s.at+len(s.from)], s.from) {
 			t.Fatalf("substitution %+v does not match argument %d, %q", s, s.arg, vals[s.arg])
@@ -135,6 +138,17 @@ func FuzzSubstitutions(f *testing.F) {
 	}, nil), uint64(4), uint16(8))
 	f.Add(genValues("n=1234;", 1.5, true, uint64(math.MaxUint64)), genTrace([][]byte{genIntCmp(3, 0, 1234, math.MaxUint64)},
 		[][]byte{genStrCmp(0, "", "abc"), genStrCmp(genSwap, "n=", "")}), uint64(5), uint16(0))
+	// Lengths: len(arg 0) against 64 (grows it), len(arg 1) against 2
+	// (truncates it), and a 2-byte length against 0xffff (no length).
+	f.Add(genValues("rotate:k1", []byte("abcdef"), 24301, true), genTrace([][]byte{
+		genIntCmp(3, genDerive, 1<<25|0, 64),
+		genIntCmp(3, genDerive|genSwap, 1<<25|1, 2),
+		genIntCmp(1, genDerive, 1<<25|1, 0xffff),
+	}, nil), uint64(6), uint16(70))
+	// An integer argument's decimal form compared with another number.
+	f.Add(genValues(int16(-7), uint8(9), "x"), genTrace(nil, [][]byte{
+		genStrCmp(genDerive, "\x00\x00\x00", "300"), genStrCmp(genDerive|genSwap, "\x01\x00\x00", "-1"),
+	}), uint64(7), uint16(8))
 	f.Fuzz(func(t *testing.T, valsIn, traceIn []byte, seed uint64, maxLen uint16) {
 		vals := (&fuzzReader{valsIn}).values()
 		tr := (&fuzzReader{traceIn}).trace(vals)
@@ -302,12 +316,20 @@ func FuzzApplySub(f *testing.F) {
 	f.Add(genValues("héllo", int8(-2)), 1, -1, []byte{}, []byte{}, []byte{kInt16, 5}, false, uint16(64))
 	f.Add(genValues([]byte("\xff\xfe")), 0, 1, []byte("\xfe\x00"), []byte("a"), []byte{}, true, uint16(1))
 	f.Add(genValues(uint32(9)), -5, 1<<40, []byte("x"), []byte("y"), []byte{}, false, uint16(3))
+	f.Add(genValues("rotate:k1", 3), 0, atResize, []byte("123456789"), []byte("0123456789"), []byte{}, false, uint16(64))
+	f.Add(genValues([]byte("abc"), 3), 0, atResize, []byte("x"), []byte("0123456789"), []byte{}, true, uint16(8))
+	f.Add(genValues(""), 0, atResize, []byte{}, []byte("xy"), []byte{}, true, uint16(64))
+	f.Add(genValues(7, "abc"), 0, atResize, []byte("1234567"), []byte("xy"), []byte{}, false, uint16(64))
+	f.Add(genValues("abc"), 0, atResize, []byte("123"), []byte("x"), []byte("xyz"), false, uint16(64))
 	f.Fuzz(func(t *testing.T, valsIn []byte, arg, at int, from, to, ivalIn []byte, fromInput bool, maxLen uint16) {
 		vals := (&fuzzReader{valsIn}).values()
 		s := cmpSub{arg: arg, at: at, from: from, to: to}
 		if len(ivalIn) > 0 {
 			s.ival = (&fuzzReader{ivalIn}).value()
 		}
+		// A resize takes its lengths from from and to (less ivalIn's, for
+		// negative lengths); with fromInput, lenFrom is the argument's.
+		s.lenFrom, s.lenTo = len(from), len(to)-len(ivalIn)
 		if fromInput && len(vals) > 0 {
 			s = subFromInput(vals, s)
 		}
@@ -332,6 +354,10 @@ func subFromInput(vals []any, s cmpSub) cmpSub {
 	if !ok {
 		return s
 	}
+	if s.at == atResize {
+		s.lenFrom = len(b)
+		return s
+	}
 	s.at = int(uint(s.at) % uint(len(b)+1))
 	s.from = append([]byte(nil), b[s.at:s.at+min(len(s.from), len(b)-s.at)]...)
 	return s
@@ -349,11 +375,35 @@ func checkApplied(t *testing.T, vals, cand []any, s cmpSub, ok bool) {
 		}
 		return
 	}
-	if s.at >= 0 {
-		checkSubApplies(t, vals, s) // from was in place; the effect is exact
-	} else if !sameValue(cand[s.arg], s.ival) {
+	switch {
+	case s.at >= 0 || s.at == atResize:
+		checkSubApplies(t, vals, s) // from (or lenFrom) was in place; the effect is exact
+	case !sameValue(cand[s.arg], s.ival):
 		t.Fatalf("whole-value substitution %+v gave %#v", s, cand[s.arg])
 	}
+}
+
+// wantResized is what resizing v as s says gives: v's first s.lenTo bytes,
+// or v followed by copies of its last byte ('A' when empty). It reports a
+// substitution that does not fit v.
+func wantResized(t *testing.T, v any, s cmpSub) any {
+	t.Helper()
+	b, ok := argBytes(v)
+	if !ok || len(b) != s.lenFrom || s.lenTo < 0 || s.lenTo > maxResizeLen {
+		t.Fatalf("resize %+v does not fit %#v", s, v)
+	}
+	r := append([]byte(nil), b[:min(len(b), s.lenTo)]...)
+	for len(r) < s.lenTo {
+		if len(b) == 0 {
+			r = append(r, 'A')
+		} else {
+			r = append(r, b[len(b)-1])
+		}
+	}
+	if _, isStr := v.(string); isStr {
+		return string(r)
+	}
+	return r
 }
 
 // TestASCIIFoldsInASCII checks indexFold's shortcut against the Unicode

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -105,8 +106,9 @@ const (
 // 2, 4 or 8; from 0xf0 up it is the width minus 0xf0, so invalid widths (0,
 // 3, 9..15) occur too. With genDerive, A is read from the input: its low
 // byte picks the argument, the next two bytes the offset, bit 24 the byte
-// order; a string operand A's first three bytes pick the argument, offset
-// and length of an input slice, changed in case by genCase.
+// order, bit 25 the argument's length instead; a string operand A's first
+// three bytes pick the argument, offset and length of an input slice,
+// changed in case by genCase, or an integer argument's decimal form.
 func (r *fuzzReader) trace(vals []any) *cmpTrace {
 	tr := &cmpTrace{}
 	for range r.byte() % 9 {
@@ -144,7 +146,11 @@ func deriveInt(vals []any, sel uint64, size int) uint64 {
 	if len(vals) == 0 || size < 1 || size > 8 {
 		return sel
 	}
-	switch v := vals[int(sel&0xff)%len(vals)].(type) {
+	v := vals[int(sel&0xff)%len(vals)]
+	if n := byteLen(v); sel>>25&1 == 1 {
+		return uint64(n)
+	}
+	switch v := v.(type) {
 	case []byte:
 		return readAt(v, int(sel>>8&0xffff), size, sel>>24&1 == 1, sel)
 	case string:
@@ -196,8 +202,11 @@ func deriveStr(vals []any, sel string) string {
 		s = string(v)
 	case string:
 		s = v
-	default:
+	case bool, float32, float64:
 		return sel
+	default:
+		_, bits := numBits(v)
+		return strconv.FormatInt(int64(bits), 10)
 	}
 	off := int(sel[1]) % (len(s) + 1)
 	return s[off : off+min(int(sel[2]), len(s)-off)]

@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/engine/instrument"
+)
+
+// TestLenSubstitutions lists, for traced integer comparisons, every
+// substitution derived from them: the resizes of len(x) comparisons and
+// nothing else for these values.
+func TestLenSubstitutions(t *testing.T) {
+	resize := func(arg, from, to int) cmpSub {
+		return cmpSub{arg: arg, at: atResize, lenFrom: from, lenTo: to}
+	}
+	loop := make([]instrument.IntCmp, 6)
+	for i := range loop {
+		loop[i] = instrument.IntCmp{A: uint64(i), B: 6, Size: 8, Site: 9} // for i := 0; i < len(s); i++
+	}
+	tests := []struct {
+		name string
+		vals []any
+		ints []instrument.IntCmp
+		want []cmpSub
+	}{
+		{"width computed from another argument", []any{"rotate:k1", 24301, true},
+			[]instrument.IntCmp{{A: 9, B: 64, Size: 8, Site: 1}},
+			[]cmpSub{resize(0, 9, 64), resize(0, 9, 65), resize(0, 9, 63)}},
+		{"operands either way round, truncation", []any{[]byte("abcdef")},
+			[]instrument.IntCmp{{A: 2, B: 6, Size: 8, Const: true, Site: 1}},
+			[]cmpSub{resize(0, 6, 2), resize(0, 6, 3), resize(0, 6, 1)}},
+		{"to zero: no negative length", []any{"ab"},
+			[]instrument.IntCmp{{A: 2, B: 0, Size: 8, Site: 1}},
+			[]cmpSub{resize(0, 2, 0), resize(0, 2, 1)}},
+		{"empty grows", []any{[]byte{}},
+			[]instrument.IntCmp{{A: 0, B: 7, Size: 8, Site: 1}},
+			[]cmpSub{resize(0, 0, 7), resize(0, 0, 8), resize(0, 0, 6)}},
+		{"32-bit length", []any{"abc"},
+			[]instrument.IntCmp{{A: 3, B: 40, Size: 4, Site: 1}},
+			[]cmpSub{resize(0, 3, 40), resize(0, 3, 41), resize(0, 3, 39)}},
+		{"every argument of that length, each length once", []any{"abc", 5, []byte("xyz")},
+			[]instrument.IntCmp{{A: 3, B: 10, Size: 8, Site: 1}, {A: 10, B: 3, Size: 8, Site: 2}, {A: 3, B: 11, Size: 8, Site: 3}},
+			[]cmpSub{resize(0, 3, 10), resize(0, 3, 11), resize(0, 3, 9), resize(2, 3, 10), resize(2, 3, 11), resize(2, 3, 9),
+				resize(0, 3, 12), resize(2, 3, 12)}},
+		{"a loop's bound is no length", []any{"abcdef"}, loop, nil},
+		{"negative operand", []any{"abc"}, []instrument.IntCmp{{A: 3, B: 0xffff, Size: 2, Site: 1}}, nil},
+		{"too long to be a length", []any{"abc"}, []instrument.IntCmp{{A: 3, B: maxResizeLen + 2, Size: 8, Site: 1}}, nil},
+		{"1-byte comparisons are characters", []any{"abc"}, []instrument.IntCmp{{A: 3, B: 9, Size: 1, Site: 1}}, nil},
+		{"no []byte or string argument", []any{3, uint8(4)}, []instrument.IntCmp{{A: 9, B: 64, Size: 8, Site: 1}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := &cmpTrace{ints: tt.ints}
+			var got []cmpSub
+			for _, s := range tr.substitutions(tt.vals) {
+				if s.at == atResize {
+					got = append(got, s)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("resizes:\n got %+v\nwant %+v", got, tt.want)
+			}
+			for _, s := range tr.substitutions(tt.vals) {
+				checkSubApplies(t, tt.vals, s)
+			}
+		})
+	}
+}
+
+// TestLenSubstitutionsAlone checks that the coupled target's width check
+// gives the resizes and nothing besides.
+func TestLenSubstitutionsAlone(t *testing.T) {
+	tr := &cmpTrace{ints: []instrument.IntCmp{{A: 9, B: 64, Size: 8, Site: 1}}}
+	subs := tr.substitutions([]any{"rotate:k1", 24301, true})
+	if len(subs) != 3 {
+		t.Errorf("substitutions = %+v, want the 3 resizes only", subs)
+	}
+}
+
+func TestResizeApplies(t *testing.T) {
+	tests := []struct {
+		name string
+		in   any
+		s    cmpSub
+		want any // nil: refused
+	}{
+		{"grow repeats the last byte", "rotate:k1", cmpSub{at: atResize, lenFrom: 9, lenTo: 12}, "rotate:k1111"},
+		{"truncate keeps the prefix", []byte("rotate:k1"), cmpSub{at: atResize, lenFrom: 9, lenTo: 7}, []byte("rotate:")},
+		{"empty grows with A", "", cmpSub{at: atResize, lenFrom: 0, lenTo: 3}, "AAA"},
+		{"to empty", []byte("ab"), cmpSub{at: atResize, lenFrom: 2, lenTo: 0}, []byte{}},
+		{"another length", "abc", cmpSub{at: atResize, lenFrom: 4, lenTo: 8}, nil},
+		{"negative", "abc", cmpSub{at: atResize, lenFrom: 3, lenTo: -1}, nil},
+		{"too long", "abc", cmpSub{at: atResize, lenFrom: 3, lenTo: maxResizeLen + 1}, nil},
+		{"an integer", 3, cmpSub{at: atResize, lenFrom: 0, lenTo: 3}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vals := []any{tt.in}
+			ok := applySub(vals, tt.s)
+			switch {
+			case tt.want == nil && (ok || !sameValue(vals[0], tt.in)):
+				t.Errorf("applied: %#v", vals[0])
+			case tt.want != nil && (!ok || !sameValue(vals[0], tt.want)):
+				t.Errorf("got %#v (applied %v), want %#v", vals[0], ok, tt.want)
+			}
+		})
+	}
+	m := newMutator(1, 10)
+	vals := []any{"abc"}
+	if m.applyBounded(vals, cmpSub{at: atResize, lenFrom: 3, lenTo: 11}) || vals[0] != "abc" {
+		t.Errorf("applyBounded resized beyond maxLen 10: %q", vals[0])
+	}
+	if !m.applyBounded(vals, cmpSub{at: atResize, lenFrom: 3, lenTo: 10}) || vals[0] != "abc"+strings.Repeat("c", 7) {
+		t.Errorf("applyBounded did not resize to maxLen 10: %q", vals[0])
+	}
+}
+
+// TestDecimalSubstitutions: a string comparison of an integer argument's
+// decimal form (strconv.Itoa(n) == "300") replaces the argument.
+func TestDecimalSubstitutions(t *testing.T) {
+	tests := []struct {
+		name string
+		vals []any
+		a, b string
+		want []cmpSub
+	}{
+		{"signed", []any{"x", int16(-7)}, "-7", "300",
+			[]cmpSub{{arg: 1, at: -1, ival: int16(300)}, {arg: 1, at: -1, ival: int16(301)}, {arg: 1, at: -1, ival: int16(299)}}},
+		{"reversed, unsigned, negative operand wraps", []any{uint8(9)}, "-1", "9",
+			[]cmpSub{{arg: 0, at: -1, ival: uint8(255)}, {arg: 0, at: -1, ival: uint8(0)}, {arg: 0, at: -1, ival: uint8(254)}}},
+		{"large unsigned", []any{uint64(1)}, "1", "18446744073709551615",
+			[]cmpSub{{arg: 0, at: -1, ival: uint64(1<<64 - 1)}, {arg: 0, at: -1, ival: uint64(0)}, {arg: 0, at: -1, ival: uint64(1<<64 - 2)}}},
+		{"not a number", []any{5}, "5", "five", nil},
+		{"another value", []any{5}, "6", "7", nil},
+		{"not an integer argument", []any{true, 1.5}, "1", "2", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr := &cmpTrace{strs: [][2]string{{tt.a, tt.b}}, fold: []bool{false}}
+			var got []cmpSub
+			for _, s := range tr.substitutions(tt.vals) {
+				if s.at == -1 {
+					got = append(got, s)
+				}
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("whole-value substitutions:\n got %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
