@@ -7,7 +7,7 @@
 # SDK prepared for it, golang.org/x/{tools,mod,sync} with BUILD files (for nogo
 # and fuzzvet), and stub repositories for what Bazel 4 would download. Then it
 # runs, in examples/bazel (a workspace that uses @fuzzbox//rules:defs.bzl as a
-# user would), the replay, fuzzing, run, sharding and nogo checks.
+# user would), the replay, fuzzing, instrument_deps, run, sharding and nogo checks.
 #
 # Everything is cached in $FUZZBOX_BAZEL_CACHE (default /var/cache/fuzzbox-bazel):
 # a warm run only runs Bazel. Usage: .ci/bazel.sh [install]   ("install": stop
@@ -334,7 +334,7 @@ step "bazel build //... and the Starlark unit tests in the repository's own work
 (cd "$ROOT" && bazel build $PACKAGES && bazel test //rules/tests/...)
 
 step "bazel test: the replay targets pass"
-bazel test //parse:parse_fuzz //multi:multi_fuzz //multi:reverse_fuzz
+bazel test //parse:parse_fuzz //multi:multi_fuzz //multi:reverse_fuzz //magic:magic_fuzz
 
 step "bazel test: the fuzzing target finds the planted bug"
 touch "$LOGS/before-fuzz-tests"
@@ -352,6 +352,33 @@ expect_fail "stock go test replays the reproducer" "$LOGS/replay.log" 'slice bou
 expect_fail "bazel test --test_filter replays the reproducer" "$LOGS/replay-bazel.log" 'slice bounds out of range' \
 	bazel test //parse:parse_fuzz --test_filter="FuzzHeader/$(basename "$repro")" --test_output=errors
 rm -rf parse/testdata
+
+step "instrument_deps: a dependency instrumented in the fuzzing binary only; the fuzzing target finds the bug in it"
+# compiled all|instrumented TARGET: the packages go_fuzz_instrumented TARGET compiles (all
+# of them, or the ones with -d=libfuzzer), from the compile actions' command lines.
+compiled() {
+	bazel aquery "mnemonic(GoCompilePkg, $2)" --output=text 2>/dev/null | awk -v want="$1" '
+		/^action / { name = $3; sub(/^.*_instrumented\//, "", name); sub(/\.a.$/, "", name) }
+		want == "all" && /^action / { print name }
+		want == "instrumented" && /-d=libfuzzer/ { print name }' | sort | paste -sd' '
+}
+# expect_eq WHAT GOT WANT
+expect_eq() { [ "$2" = "$3" ] || { echo "FAIL: $1: got \"$2\", want \"$3\""; exit 1; }; echo "ok: $1: $2"; }
+ex=example.com/fuzzbox-bazel-example/magic
+expect_eq "instrument_deps = [\"//magic/frame\"] instruments" "$(compiled instrumented //magic:magic_fuzz_instrumented)" "$ex/frame"
+expect_eq "... and rebuilds what imports it" "$(compiled all //magic:magic_fuzz_instrumented)" "$ex/frame $ex/frametest"
+expect_eq "instrument_deps = True instruments" "$(compiled instrumented //magic:magic_all_fuzz_instrumented)" "$ex/frame $ex/frametest"
+# In the linked binaries: frame.Parse, which compares the magic number, calls the
+# comparison hooks only where frame is instrumented.
+bazel build //magic:magic_fuzz_bin //magic:magic_plain_fuzz_bin
+bin=$(bazel info bazel-bin)
+hooks() { "$GO" tool objdump -s "^$ex/frame\.Parse\$" "$bin/magic/$1_/$1" | grep -c 'CALL runtime\.libfuzzerTrace' || true; }
+n=$(hooks magic_fuzz_bin)
+[ "$n" -gt 0 ] || { echo "FAIL: frame.Parse in magic_fuzz_bin calls no comparison hook"; exit 1; }
+echo "ok: frame.Parse in magic_fuzz_bin calls the comparison hooks ($n calls)"
+expect_eq "comparison hook calls in frame.Parse of magic_plain_fuzz_bin (no instrument_deps)" "$(hooks magic_plain_fuzz_bin)" 0
+expect_fail "bazel test //magic:magic_fuzz_fuzz" "$LOGS/magic.log" 'FuzzDecode: failure \(panic\): panic: runtime error: slice bounds out of range' \
+	bazel test //magic:magic_fuzz_fuzz
 
 step "bazel run: fuzzes in the source tree, writes the reproducer there, keeps the corpus in the user cache"
 rm -rf "$LOGS/xdg-cache"
@@ -414,6 +441,15 @@ bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], fuzz_args = ["-fuzztime=
 	'set -fuzztime with the fuzztime attribute, not in fuzz_args'
 bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], shard_count = 0' \
 	'shard_count must be a positive integer, not 0'
+bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], instrument_deps = "all"' \
+	'instrument_deps must be True (every dependency but fuzzbox'"'"'s own packages) or a list of go_library labels, not "all"'
+bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], instrument_deps = ["//parse"]' \
+	'instrument_deps must not list "//parse", the library under test: it is always instrumented'
+# Whether a label is a dependency is known at analysis time only.
+printf 'load("@fuzzbox//rules:defs.bzl", "go_fuzz_test")\n\ngo_fuzz_test(name = "bad", srcs = ["bad_test.go"], embed = ["//parse"], instrument_deps = ["//multi"])\n' >badmacro/BUILD.bazel
+expect_fail "instrument_deps = [\"//multi\"] (not a dependency)" "$LOGS/macro.log" \
+	'//badmacro:bad_instrumented: instrument_deps lists //multi:multi, which is not a dependency of the library under test or of the test'"'"'s deps' \
+	bazel build --nobuild //badmacro:bad_instrumented
 rm -rf badmacro
 
 step "all Bazel checks passed"

@@ -1,6 +1,7 @@
 """The go_fuzz_test macro: a replay test, a fuzzing binary, a fuzzing test and a run target."""
 
 load("@io_bazel_rules_go//go:def.bzl", "go_binary", "go_library", "go_test")
+load(":instrument.bzl", "go_fuzz_instrumented", "go_fuzz_instrumented_dep")
 load(":runner.bzl", "go_fuzz_runner", "go_fuzz_runner_test")
 load(":testmain.bzl", "go_fuzz_test_split", "go_fuzz_testmain")
 
@@ -115,6 +116,26 @@ def _importpaths(name, embed, importpath):
     external = (known or "%s/%s" % (native.package_name(), name)) + "_test"
     return internal, external
 
+def check_instrument_deps(name, instrument_deps, embed, deps):
+    """Whether instrument_deps selects every dependency (True), and the listed ones."""
+    if instrument_deps == None or instrument_deps == False or instrument_deps == []:
+        return False, []
+    if instrument_deps != True and (type(instrument_deps) != "list" or
+                                    [d for d in instrument_deps if type(d) != "string" or not d]):
+        _fail(name, "instrument_deps must be True (every dependency but fuzzbox's own packages) or a list of go_library labels, not %r" % (instrument_deps,))
+    if type(embed) != "list" or len(embed) != 1:
+        _fail(name, "instrument_deps needs exactly one library in embed (the package under test), not %r" % (embed,))
+    if type(deps) != "list":
+        _fail(name, "instrument_deps does not support deps given as a select() yet")
+    if instrument_deps == True:
+        return True, []
+    for i, d in enumerate(instrument_deps):
+        if d in embed:
+            _fail(name, "instrument_deps must not list %r, the library under test: it is always instrumented" % d)
+        if d in instrument_deps[:i]:
+            _fail(name, "instrument_deps lists %r twice" % d)
+    return False, instrument_deps
+
 def go_fuzz_test(
         name,
         srcs,
@@ -128,6 +149,7 @@ def go_fuzz_test(
         size = None,
         timeout = None,
         gotags = [],
+        instrument_deps = None,
         tags = [],
         visibility = None,
         **kwargs):
@@ -152,6 +174,14 @@ def go_fuzz_test(
       size: size of `_fuzz`; default: from the timeout.
       timeout: timeout of `_fuzz`; default: the shortest that fits `fuzztime`.
       gotags: build tags for the replay test and the fuzzing binary (which adds `fuzzbox`).
+      instrument_deps: also instrument dependencies of the package under test in the fuzzing
+        binary (coverage counters and comparison hooks, `-d=libfuzzer`), so that fuzzing is
+        guided inside them too: a list of go_library labels (each a dependency of `embed`
+        or `deps`), or True for every dependency except fuzzbox's own packages. The
+        standard library is never instrumented. Default: only the package under test (and
+        its test files). The packages between the package under test and an instrumented
+        one are recompiled (uninstrumented) for the fuzzing binary too. Needs exactly one
+        library in `embed` and `deps` as a plain list.
       tags: tags of every target (`_run` and `_bin` are also `manual`).
       visibility: visibility of the replay and fuzzing tests.
       **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...).
@@ -168,6 +198,7 @@ def go_fuzz_test(
     for unsupported in ("cgo", "race", "msan", "linkmode", "goos", "goarch", "pure"):
         if kwargs.get(unsupported) not in (None, "auto", False):
             _fail(name, "%s is not supported by fuzzing targets yet; declare a plain go_test for it" % unsupported)
+    instrument_all, instrument_list = check_instrument_deps(name, instrument_deps, embed, deps)
     fuzz_timeout_value = fuzz_timeout(name, fuzztime, size, timeout)
     data = _with_seed_corpus(data)
     testonly = kwargs.pop("testonly", True)
@@ -190,13 +221,39 @@ def go_fuzz_test(
     native.filegroup(name = name + "_internal_srcs", srcs = [name + "_split"], output_group = "internal", tags = hidden, testonly = testonly, visibility = ["//visibility:private"])
     native.filegroup(name = name + "_external_srcs", srcs = [name + "_split"], output_group = "external", tags = hidden, testonly = testonly, visibility = ["//visibility:private"])
 
+    # With instrument_deps, the library under test as go_fuzz_instrumented returns it
+    # (its dependencies replaced by the recompiled ones), and each test dep likewise.
+    internal_embed, linked = embed, {}
+    if instrument_all or instrument_list:
+        go_fuzz_instrumented(
+            name = name + "_instrumented",
+            library = embed[0],
+            deps = deps,
+            instrument = instrument_list,
+            all = instrument_all,
+            testonly = testonly,
+            tags = hidden,
+            visibility = ["//visibility:private"],
+        )
+        internal_embed = [name + "_instrumented"]
+        for i, d in enumerate(deps):
+            linked[d] = "%s_dep%d" % (name, i)
+            go_fuzz_instrumented_dep(
+                name = linked[d],
+                dep = d,
+                instrumented = name + "_instrumented",
+                testonly = testonly,
+                tags = hidden,
+                visibility = ["//visibility:private"],
+            )
+
     # The package under test with its own test files, instrumented like cmd/go does
     # for the package it fuzzes. Its import path is the embedded library's (or importpath).
     go_library(
         name = name + "_internal",
         srcs = [name + "_internal_srcs"],
-        embed = embed,
-        deps = deps,
+        embed = internal_embed,
+        deps = [linked[d] for d in deps] if linked else deps,
         importpath = internal_importpath,
         gc_goopts = ["-d=libfuzzer"],
         testonly = testonly,
@@ -209,7 +266,7 @@ def go_fuzz_test(
         importpath = external_importpath,
         # Instrumented too: the package's small functions are inlined into it.
         gc_goopts = ["-d=libfuzzer"],
-        deps = [name + "_internal"] + [d for d in deps if d not in embed],
+        deps = [name + "_internal"] + [linked.get(d, d) for d in deps if d not in embed],
         testonly = testonly,
         tags = hidden,
         visibility = ["//visibility:private"],
