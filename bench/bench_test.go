@@ -59,9 +59,9 @@ FAIL	fuzzbox.dev/x [build failed]`},
 	}
 	for _, tt := range tests {
 		r := feed(newNativeParser(), tt.out)
-		if r.Found != tt.found || r.Kind != tt.kind || r.TTF != tt.ttf || r.ExecsPerSec != tt.rate {
-			t.Errorf("%s: found=%v kind=%q ttf=%v rate=%v, want %v %q %v %v", tt.desc,
-				r.Found, r.Kind, r.TTF, r.ExecsPerSec, tt.found, tt.kind, tt.ttf, tt.rate)
+		if r.Failed != tt.found || r.Kind != tt.kind || r.TTF != tt.ttf || r.ExecsPerSec != tt.rate {
+			t.Errorf("%s: failed=%v kind=%q ttf=%v rate=%v, want %v %q %v %v", tt.desc,
+				r.Failed, r.Kind, r.TTF, r.ExecsPerSec, tt.found, tt.kind, tt.ttf, tt.rate)
 		}
 	}
 }
@@ -75,15 +75,19 @@ not json
 {"type":"failure","elapsed_ms":7000,"kind":"panic"}
 {"type":"done","elapsed_ms":8000,"execs":60000,"found":true}`
 	r := feed(newFuzzboxParser(), out)
-	if !r.Found || r.Kind != "oom" || r.TTF != 4.5 || r.ExecsPerSec != 10000 || r.Execs != 60000 {
+	if !r.Failed || r.Kind != "oom" || r.TTF != 4.5 || r.ExecsPerSec != 10000 || r.Execs != 60000 {
 		t.Errorf("got %+v, want the first failure (oom at 4.5s) and 60000 execs in 6s", r)
+	}
+	// 30000 execs at 5 s, at 10000/s: 45000 at the failure at 6.5 s.
+	if r.ExecsToFailure != 45000 || r.FailText != "rss 2.1 GB" {
+		t.Errorf("got %d execs to failure and text %q, want 45000 and the failure message", r.ExecsToFailure, r.FailText)
 	}
 	if r.Note == "" {
 		t.Error("a non-JSON line was not noted")
 	}
 	r = feed(newFuzzboxParser(), `{"type":"start","elapsed_ms":0}
 {"type":"done","elapsed_ms":10000,"execs":5000}`)
-	if r.Found || r.ExecsPerSec != 500 {
+	if r.Failed || r.ExecsPerSec != 500 {
 		t.Errorf("got %+v, want not found at 500 execs/s", r)
 	}
 }

@@ -37,6 +37,7 @@ type fuzzboxParser struct {
 	start   *event // the start event
 	failure *event // the first failure event
 	caught  *event // the first minimizing or failure event: when the failing input was found
+	before  *event // the last stats event before caught, if any
 	last    *event // the last stats or done event
 	done    bool
 	bad     int // lines that are not JSON events
@@ -61,21 +62,39 @@ func (p *fuzzboxParser) line(_ time.Duration, s string) {
 			p.start = &e
 		}
 	case "minimizing":
-		if p.caught == nil {
-			p.caught = &e
-		}
+		p.catch(&e)
 	case "failure":
 		if p.failure == nil {
 			p.failure = &e
 		}
-		if p.caught == nil {
-			p.caught = &e
-		}
+		p.catch(&e)
 	case "stats":
 		p.last = &e
 	case "done":
 		p.last, p.done = &e, true
 	}
+}
+
+// catch records e as the moment the failing input was found, if it is the
+// first such event.
+func (p *fuzzboxParser) catch(e *event) {
+	if p.caught == nil {
+		p.caught, p.before = e, p.last
+	}
+}
+
+// execsAtCatch estimates the executions before the failing input: the last
+// stats event's count plus its rate times the time since, or, with no stats
+// event before the failure, the run's overall rate times the time to failure.
+func (p *fuzzboxParser) execsAtCatch(startMS float64) int64 {
+	if p.before != nil {
+		return p.before.Execs + int64(p.before.ExecsPerSec*(p.caught.ElapsedMS-p.before.ElapsedMS)/1000)
+	}
+	if p.last != nil && p.last.ElapsedMS > startMS {
+		rate := float64(p.last.Execs) / ((p.last.ElapsedMS - startMS) / 1000)
+		return int64(rate * (p.caught.ElapsedMS - startMS) / 1000)
+	}
+	return 0
 }
 
 // result fills the engine-specific fields of r.
@@ -94,11 +113,21 @@ func (p *fuzzboxParser) result(r *runResult) {
 		}
 	}
 	if p.failure != nil {
-		r.Found = true
-		r.Kind, r.Message, r.Reproducer = p.failure.Kind, p.failure.Message, p.failure.Reproducer
+		r.Failed = true
+		r.Kind, r.Message, r.Reproducer = p.failure.Kind, firstLine(p.failure.Message), p.failure.Reproducer
+		r.FailText = p.failure.Message
 		r.TTF = (p.caught.ElapsedMS - startMS) / 1000 // before minimizing, as for native
+		r.ExecsToFailure = p.execsAtCatch(startMS)
 	}
 	if p.bad > 0 && r.Note == "" {
 		r.Note = strconv.Itoa(p.bad) + " non-JSON stdout lines"
 	}
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

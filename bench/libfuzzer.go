@@ -3,6 +3,7 @@ package main
 import (
 	"archive/zip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -37,42 +38,6 @@ type lfBinaries struct {
 	note           string
 }
 
-// benchLibFuzzer is bench's -libfuzzer mode.
-func benchLibFuzzer(ctx context.Context, cfg config, targets []target, logDir string, stdout, stderr io.Writer) error {
-	cfg.parallel = 1
-	work, err := os.MkdirTemp("", "fuzzbox-bench-libfuzzer-")
-	if err != nil {
-		return fmt.Errorf("libfuzzer mode: %w", err)
-	}
-	defer os.RemoveAll(work)
-	g118, err := installGo118(ctx, work)
-	if err != nil {
-		return err
-	}
-	var results []runResult
-	for _, t := range targets {
-		bins := buildLibFuzzerTargets(ctx, cfg, t, g118, filepath.Join(work, t.name))
-		if bins.note != "" {
-			fmt.Fprintf(stderr, "bench: %s: %s\n", t.name, bins.note)
-		}
-		for i := 1; i <= cfg.runs; i++ {
-			for _, e := range []string{engineFuzzbox, engineLibFuzzer, engineGo118} {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				r := runLibFuzzerMode(ctx, cfg, t, e, i, bins, logDir)
-				fmt.Fprintf(stderr, "bench: %s\n", r.summary())
-				results = append(results, r)
-				if err := writeResults(cfg.out, cfg, results); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	printLibFuzzerTable(stdout, cfg, targets, results)
-	return nil
-}
-
 // installGo118 installs go-118-fuzz-build into dir/bin.
 func installGo118(ctx context.Context, dir string) (string, error) {
 	cmd := exec.CommandContext(ctx, "go", "install", "github.com/AdamKorcz/go-118-fuzz-build@"+go118Version)
@@ -83,8 +48,25 @@ func installGo118(ctx context.Context, dir string) (string, error) {
 	return filepath.Join(dir, "bin", "go-118-fuzz-build"), nil
 }
 
-// buildLibFuzzerTargets builds both libFuzzer binaries of t into dir.
-func buildLibFuzzerTargets(ctx context.Context, cfg config, t target, g118, dir string) lfBinaries {
+// buildLibFuzzerTargets builds the libFuzzer binaries of t that engines need
+// into dir; g118 is the go-118-fuzz-build binary.
+func buildLibFuzzerTargets(ctx context.Context, cfg config, t target, engines []string, g118, dir string) lfBinaries {
+	var b lfBinaries
+	if contains(engines, engineLibFuzzer) {
+		b = buildFuzzboxLibFuzzer(ctx, cfg, t, dir)
+	}
+	if contains(engines, engineGo118) {
+		bin, err := buildGo118(ctx, t, g118, dir)
+		if err != nil {
+			b.note = strings.TrimSpace(b.note + " go-118-fuzz-build: " + err.Error())
+		}
+		b.go118 = bin
+	}
+	return b
+}
+
+// buildFuzzboxLibFuzzer builds t with fuzzbox build -libfuzzer into dir.
+func buildFuzzboxLibFuzzer(ctx context.Context, cfg config, t target, dir string) lfBinaries {
 	var b lfBinaries
 	out := filepath.Join(dir, "fuzzbox")
 	cmd := exec.CommandContext(ctx, cfg.fuzzbox, "build", "-libfuzzer", "-o", out, "-fuzz=^"+t.fuzz+"$", ".")
@@ -95,25 +77,37 @@ func buildLibFuzzerTargets(ctx context.Context, cfg config, t target, g118, dir 
 		b.fuzzbox = filepath.Join(out, t.fuzz)
 		b.seedZip, b.dict = b.fuzzbox+"_seed_corpus.zip", b.fuzzbox+".dict"
 	}
-	bin, err := buildGo118(ctx, t, g118, dir)
-	if err != nil {
-		b.note = strings.TrimSpace(b.note + " go-118-fuzz-build: " + err.Error())
-	}
-	b.go118 = bin
 	return b
 }
 
 // buildGo118 builds t the way OSS-Fuzz's compile_native_go_fuzzer does: in
 // a copy of the module that requires go-118-fuzz-build/testing, the fuzz
 // test's file becomes a non-test file taking *go118fuzzbuildutils.F, then
-// go-118-fuzz-build and clang -fsanitize=fuzzer.
+// go-118-fuzz-build and clang -fsanitize=fuzzer. The module's direct
+// requirements (the old versions of a real-world target: the code under
+// test) must come through unchanged: adding go-118-fuzz-build must not
+// upgrade them. Indirect ones may move (go-118-fuzz-build needs a newer
+// golang.org/x/sys than the one an old golang.org/x/net of miekg/dns names).
 func buildGo118(ctx context.Context, t target, g118, dir string) (string, error) {
 	mod := filepath.Join(dir, "module")
-	if err := os.CopyFS(mod, os.DirFS(targetsDir)); err != nil {
+	if err := os.CopyFS(mod, os.DirFS(t.module)); err != nil {
+		return "", err
+	}
+	before, err := requirements(ctx, mod)
+	if err != nil {
 		return "", err
 	}
 	if err := runIn(ctx, mod, "go", "get", "github.com/AdamKorcz/go-118-fuzz-build/testing@"+go118Version); err != nil {
 		return "", err
+	}
+	after, err := buildList(ctx, mod)
+	if err != nil {
+		return "", err
+	}
+	for path, v := range before {
+		if after[path] != v {
+			return "", fmt.Errorf("adding go-118-fuzz-build changed %s from %s to %s", path, v, after[path])
+		}
 	}
 	pkg := filepath.Join(mod, t.name)
 	if err := rewriteForGo118(pkg, t.fuzz); err != nil {
@@ -130,6 +124,50 @@ func buildGo118(ctx context.Context, t target, g118, dir string) (string, error)
 	return bin, nil
 }
 
+// requirements are the direct (not // indirect) require lines of mod's
+// go.mod: module path to version.
+func requirements(ctx context.Context, mod string) (map[string]string, error) {
+	cmd := exec.CommandContext(ctx, "go", "mod", "edit", "-json")
+	cmd.Dir = mod
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go mod edit -json: %w", err)
+	}
+	var gomod struct {
+		Require []struct {
+			Path, Version string
+			Indirect      bool
+		}
+	}
+	if err := json.Unmarshal(out, &gomod); err != nil {
+		return nil, fmt.Errorf("go mod edit -json: %w", err)
+	}
+	req := map[string]string{}
+	for _, r := range gomod.Require {
+		if !r.Indirect {
+			req[r.Path] = r.Version
+		}
+	}
+	return req, nil
+}
+
+// buildList is go list -m all in mod: module path to version.
+func buildList(ctx context.Context, mod string) (map[string]string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-m", "all")
+	cmd.Dir = mod
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -m all: %w", err)
+	}
+	list := map[string]string{}
+	for _, l := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 {
+			list[f[0]] = f[1]
+		}
+	}
+	return list, nil
+}
+
 // rewriteForGo118 is compile_native_go_fuzzer's rewrite_go_fuzz_harness.
 func rewriteForGo118(pkg, fuzz string) error {
 	files, _ := filepath.Glob(filepath.Join(pkg, "*_test.go"))
@@ -140,13 +178,31 @@ func rewriteForGo118(pkg, fuzz string) error {
 			continue
 		}
 		s := re.ReplaceAllString(string(src), "func "+fuzz+"($1 *go118fuzzbuildutils.F)")
-		s = strings.Replace(s, "import \"testing\"", "import (\n\t\"testing\"\n\n\tgo118fuzzbuildutils \"github.com/AdamKorcz/go-118-fuzz-build/testing\"\n)", 1)
+		s = addGo118Import(s)
 		if err := os.WriteFile(f+"_fuzz_.go", []byte(s), 0o666); err != nil {
 			return err
 		}
 		return os.Remove(f)
 	}
-	return fmt.Errorf("no file declares %s(*testing.F) with a plain testing import", fuzz)
+	return fmt.Errorf("no file declares %s(*testing.F)", fuzz)
+}
+
+// go118Import is the import the rewritten fuzz test needs, as OSS-Fuzz's
+// addimport adds it.
+const go118Import = `go118fuzzbuildutils "github.com/AdamKorcz/go-118-fuzz-build/testing"`
+
+var importBlockRE = regexp.MustCompile(`(?m)^import \($`)
+
+// addGo118Import adds go118Import to src's imports: a plain import "testing"
+// becomes a block, or the import block gets one more line.
+func addGo118Import(src string) string {
+	if strings.Contains(src, "import \"testing\"") {
+		return strings.Replace(src, "import \"testing\"", "import (\n\t\"testing\"\n\n\t"+go118Import+"\n)", 1)
+	}
+	if loc := importBlockRE.FindStringIndex(src); loc != nil {
+		return src[:loc[1]] + "\n\t" + go118Import + src[loc[1]:]
+	}
+	return src
 }
 
 func linker() string {
@@ -170,11 +226,8 @@ func lastLine(out []byte) string {
 	return lines[len(lines)-1]
 }
 
-// runLibFuzzerMode runs one engine once on t.
-func runLibFuzzerMode(ctx context.Context, cfg config, t target, engine string, run int, b lfBinaries, logDir string) runResult {
-	if engine == engineFuzzbox {
-		return runTarget(ctx, cfg, t, engine, run, logDir)
-	}
+// runLibFuzzer runs one libFuzzer engine once on t.
+func runLibFuzzer(ctx context.Context, cfg config, t target, engine string, run int, b lfBinaries, logDir string) runResult {
 	r := runResult{Target: t.name, Engine: engine, Run: run,
 		Log: filepath.Join(logDir, fmt.Sprintf("%s-%s-%d.log", t.name, engine, run))}
 	bin := map[string]string{engineLibFuzzer: b.fuzzbox, engineGo118: b.go118}[engine]
@@ -254,6 +307,7 @@ type libFuzzerParser struct {
 	start, failAt, last time.Duration // INITED line, first ERROR line, last line; -1 before
 	execs               int64
 	kind, msg           string
+	text                []string // the failure report: from the first panic or ERROR line on
 	reproducer          string
 }
 
@@ -263,6 +317,10 @@ func newLibFuzzerParser() *libFuzzerParser {
 
 func (p *libFuzzerParser) line(at time.Duration, s string) {
 	p.last = at
+	if len(p.text) == 0 && (strings.Contains(s, "panic: ") || strings.Contains(s, "fatal error: ") ||
+		strings.Contains(s, "ERROR: libFuzzer:") || strings.Contains(s, "ALARM: ")) || len(p.text) > 0 && len(p.text) < 400 {
+		p.text = append(p.text, strings.TrimSpace(s))
+	}
 	switch {
 	case strings.Contains(s, "INITED") && p.start < 0:
 		p.start = at
@@ -302,38 +360,14 @@ func (p *libFuzzerParser) result(r *runResult) {
 		r.FuzzS = (end - p.start).Seconds()
 		r.ExecsPerSec = float64(p.execs) / r.FuzzS
 	}
-	r.Found = p.reproducer != ""
+	r.Failed = p.reproducer != ""
 	r.Reproducer = p.reproducer
-	if r.Found {
+	if r.Failed {
 		r.Kind, r.Message = p.kind, p.msg
+		r.FailText = strings.Join(p.text, "\n")
+		r.ExecsToFailure = p.execs
 		if p.start >= 0 {
 			r.TTF = (p.failAt - p.start).Seconds()
 		}
 	}
-}
-
-// printLibFuzzerTable writes the three-engine table.
-func printLibFuzzerTable(w io.Writer, cfg config, targets []target, results []runResult) {
-	engines := []string{engineFuzzbox, engineLibFuzzer, engineGo118}
-	fmt.Fprintln(w, "| target | fuzzbox found | libFuzzer+fuzzbox build found | libFuzzer+go-118 found | fuzzbox TTF | libFuzzer+fuzzbox TTF | libFuzzer+go-118 TTF | fuzzbox execs/s | libFuzzer+fuzzbox execs/s | libFuzzer+go-118 execs/s |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
-	total := map[string]int{}
-	for _, t := range targets {
-		var found, ttf, rates []string
-		for _, e := range engines {
-			s := summarize(results, t.name, e)
-			total[e] += s.found
-			found = append(found, foundCell(s))
-			ttf = append(ttf, secs(s.found, s.medianTTF))
-			rates = append(rates, rate(s.medianRate))
-		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", t.name, strings.Join(found, " | "), strings.Join(ttf, " | "), strings.Join(rates, " | "))
-	}
-	fmt.Fprintf(w, "\nBudget %s per run, one process per engine (fuzzbox -parallel=1), %d run(s) per target and engine, "+
-		"one at a time; bugs found in total: fuzzbox %d, libFuzzer on fuzzbox's build %d, libFuzzer on go-118-fuzz-build's %d.\n",
-		cfg.fuzztime, cfg.runs, total[engineFuzzbox], total[engineLibFuzzer], total[engineGo118])
-	fmt.Fprintln(w, "libFuzzer on fuzzbox's build starts from its seed corpus zip with its .dict and use_value_profile=1 "+
-		"(its .options), as OSS-Fuzz runs it; libFuzzer on go-118-fuzz-build's binary starts empty, as OSS-Fuzz runs it "+
-		"(its f.Add seeds are dropped). Both: -timeout=10 -rss_limit_mb=2048 (fuzzbox's defaults). libFuzzer's TTF and "+
-		"execs/s are measured from its INITED line; build time is excluded for all engines.")
 }

@@ -23,7 +23,8 @@ func TestLibFuzzerParser(t *testing.T) {
 	}
 	var r runResult
 	p.result(&r)
-	if !r.Found || r.Kind != "crash" || r.TTF != 3 || r.Execs != 5000 || r.Reproducer != "./crash-abc" {
+	if !r.Failed || r.Kind != "crash" || r.TTF != 3 || r.Execs != 5000 || r.ExecsToFailure != 5000 ||
+		r.Reproducer != "./crash-abc" || !strings.HasPrefix(r.FailText, "panic: BUG magic32") {
 		t.Errorf("result = %+v", r)
 	}
 	p = newLibFuzzerParser()
@@ -58,5 +59,17 @@ func TestRewriteForGo118(t *testing.T) {
 	}
 	if err := rewriteForGo118(dir, "FuzzMissing"); err == nil {
 		t.Error("no error for a missing fuzz test")
+	}
+}
+
+func TestAddGo118Import(t *testing.T) {
+	block := "package x\n\nimport (\n\t\"bytes\"\n\t\"testing\"\n)\n"
+	got := addGo118Import(block)
+	if want := "import (\n\t" + go118Import + "\n\t\"bytes\"\n\t\"testing\"\n)\n"; !strings.Contains(got, want) {
+		t.Errorf("import block: got\n%s", got)
+	}
+	plain := addGo118Import("package x\n\nimport \"testing\"\n")
+	if !strings.Contains(plain, "import (\n\t\"testing\"\n\n\t"+go118Import+"\n)") {
+		t.Errorf("plain import: got\n%s", plain)
 	}
 }

@@ -1,13 +1,16 @@
-// Command bench compares fuzzbox's engine (fuzzbox fuzz) with go test -fuzz on
-// the planted-bug targets in bench/targets, a separate module. It runs every
-// target with every engine several times, one run at a time, with the same
-// -fuzztime and -parallel, and prints one markdown table: how often each
-// engine found the bug, the median time to failure, execs/s, the failure
-// kind each engine reported, and the fuzzbox/native ratios.
+// Command bench compares fuzzbox's engine (fuzzbox fuzz) with go test -fuzz
+// and libFuzzer on a set of targets: the planted bugs in bench/targets or the
+// historical bugs of public modules in bench/realworld (-set), each a separate
+// module. It runs every target with every engine several times, one run at a
+// time, with the same -fuzztime and -parallel, and prints one markdown table:
+// how often each engine found the bug, the median time and executions to it,
+// execs/s, the failure kinds, other failures (a real-world target's failure
+// that is not its known bug), and the ratios of fuzzbox to every other engine.
 //
 // Run it from the repository root:
 //
 //	go run ./bench -runs=3 -fuzztime=60s -parallel=2
+//	go run ./bench -set=realworld -engines=all -runs=2 -fuzztime=30s
 //
 // Every run's numbers go to -o as JSON and every run's output to a log file
 // next to it. bench/README.md says how the numbers are computed.
@@ -29,16 +32,21 @@ import (
 
 // config is the parsed command line.
 type config struct {
+	set          string        // target set: a key of targetSets
 	targets      []string      // target names; empty means all
 	runs         int           // runs per target and engine
 	fuzztime     time.Duration // budget of one run
 	parallel     int           // workers per run
-	engines      []string      // "fuzzbox", "native"
+	engines      []string      // engineFuzzbox, engineNative, engineLibFuzzer, engineGo118
 	fuzzbox      string        // fuzzbox binary; "" means build ./cmd/fuzzbox
 	fuzzboxArgs  []string      // extra arguments for fuzzbox fuzz
 	minimizetime string        // -fuzzminimizetime of both engines
 	out          string        // JSON results file
-	libfuzzer    bool          // compare fuzzbox with libFuzzer on fuzzbox's and go-118-fuzz-build's binaries (libfuzzer.go)
+}
+
+// engineAliases are the -engines values that stand for several engines.
+var engineAliases = map[string][]string{
+	"all": {engineFuzzbox, engineNative, engineGo118}, // fuzzbox, native and libFuzzer as OSS-Fuzz builds it
 }
 
 func main() {
@@ -66,34 +74,73 @@ func run(args []string, stdout, stderr io.Writer) int {
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	targets := fs.String("targets", "", "comma-separated targets to run (default all in bench/targets)")
+	set := fs.String("set", "planted", "target set: planted (bench/targets) or realworld (bench/realworld)")
+	targets := fs.String("targets", "", "comma-separated targets to run (default all of the set)")
 	runs := fs.Int("runs", 3, "runs per target and engine")
 	fuzztime := fs.Duration("fuzztime", 60*time.Second, "fuzzing budget of one run")
-	parallel := fs.Int("parallel", 2, "fuzzing workers per run, for both engines")
-	engines := fs.String("engines", "fuzzbox,native", "comma-separated engines: fuzzbox, native")
+	parallel := fs.Int("parallel", 2, "fuzzing workers per run of fuzzbox and native (1 when a libFuzzer engine runs)")
+	engines := fs.String("engines", "fuzzbox,native", "comma-separated engines: fuzzbox, native, libfuzzer (on fuzzbox build -libfuzzer's binary), go118 (on go-118-fuzz-build's, as OSS-Fuzz builds it); all = fuzzbox,native,go118")
 	fuzzbox := fs.String("fuzzbox", "", "fuzzbox binary (default: build ./cmd/fuzzbox into a temporary directory)")
 	fuzzboxArgs := fs.String("fuzzboxargs", "", "extra space-separated arguments for fuzzbox fuzz")
 	minimize := fs.String("minimizetime", "10s", "-fuzzminimizetime for both engines (time to failure is measured before minimizing)")
 	out := fs.String("o", filepath.Join("bench", "results", "results.json"), "write every run as JSON to this file")
-	libfuzzer := fs.Bool("libfuzzer", false, "compare fuzzbox, libFuzzer on fuzzbox build -libfuzzer's binary and libFuzzer on go-118-fuzz-build's (one process each; -engines and -parallel do not apply)")
+	libfuzzer := fs.Bool("libfuzzer", false, "short for -engines=fuzzbox,libfuzzer,go118")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
 	if fs.NArg() > 0 {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	cfg := config{targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
-		engines: splitList(*engines), fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs),
-		minimizetime: *minimize, out: *out, libfuzzer: *libfuzzer}
+	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
+		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
-	for _, e := range cfg.engines {
-		if e != engineFuzzbox && e != engineNative {
-			return config{}, fmt.Errorf("unknown engine %q (want fuzzbox or native)", e)
-		}
+	if _, ok := targetSets[cfg.set]; !ok {
+		return config{}, fmt.Errorf("unknown target set %q (want planted or realworld)", cfg.set)
+	}
+	if *libfuzzer {
+		*engines = strings.Join([]string{engineFuzzbox, engineLibFuzzer, engineGo118}, ",")
+	}
+	var err error
+	if cfg.engines, err = parseEngines(*engines); err != nil {
+		return config{}, err
+	}
+	if cfg.hasLibFuzzer() {
+		cfg.parallel = 1
 	}
 	return cfg, nil
+}
+
+// parseEngines expands aliases and checks the engine names.
+func parseEngines(list string) ([]string, error) {
+	var out []string
+	for _, e := range splitList(list) {
+		names, ok := engineAliases[e]
+		if !ok {
+			names = []string{e}
+		}
+		for _, n := range names {
+			switch n {
+			case engineFuzzbox, engineNative, engineLibFuzzer, engineGo118:
+			default:
+				return nil, fmt.Errorf("unknown engine %q (want fuzzbox, native, libfuzzer, go118 or all)", n)
+			}
+			if !contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no engines")
+	}
+	return out, nil
+}
+
+// hasLibFuzzer reports whether a libFuzzer engine runs: then every engine
+// runs one process.
+func (cfg config) hasLibFuzzer() bool {
+	return contains(cfg.engines, engineLibFuzzer) || contains(cfg.engines, engineGo118)
 }
 
 func splitList(s string) []string {
@@ -108,7 +155,7 @@ func splitList(s string) []string {
 
 // bench runs every (target, engine, run) in turn and prints the table.
 func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
-	targets, err := findTargets(targetsDir, cfg.targets)
+	targets, err := findTargets(targetSets[cfg.set], cfg.targets)
 	if err != nil {
 		return err
 	}
@@ -116,7 +163,7 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(logDir, 0o777); err != nil {
 		return fmt.Errorf("creating log directory: %w", err)
 	}
-	if (cfg.libfuzzer || contains(cfg.engines, engineFuzzbox)) && cfg.fuzzbox == "" {
+	if (contains(cfg.engines, engineFuzzbox) || contains(cfg.engines, engineLibFuzzer)) && cfg.fuzzbox == "" {
 		bin, cleanup, err := buildFuzzbox(ctx)
 		if err != nil {
 			return err
@@ -124,17 +171,32 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 		defer cleanup()
 		cfg.fuzzbox = bin
 	}
-	if cfg.libfuzzer {
-		return benchLibFuzzer(ctx, cfg, targets, logDir, stdout, stderr)
+	work, err := os.MkdirTemp("", "fuzzbox-bench-libfuzzer-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	var g118 string
+	if contains(cfg.engines, engineGo118) {
+		if g118, err = installGo118(ctx, work); err != nil {
+			return err
+		}
 	}
 	var results []runResult
 	for _, t := range targets {
+		var bins lfBinaries
+		if cfg.hasLibFuzzer() {
+			bins = buildLibFuzzerTargets(ctx, cfg, t, cfg.engines, g118, filepath.Join(work, t.name))
+			if bins.note != "" {
+				fmt.Fprintf(stderr, "bench: %s: %s\n", t.name, bins.note)
+			}
+		}
 		for i := 1; i <= cfg.runs; i++ {
 			for _, e := range cfg.engines {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
-				r := runTarget(ctx, cfg, t, e, i, logDir)
+				r := runTarget(ctx, cfg, t, e, i, logDir, bins)
 				fmt.Fprintf(stderr, "bench: %s\n", r.summary())
 				results = append(results, r)
 				if err := writeResults(cfg.out, cfg, results); err != nil {

@@ -16,7 +16,7 @@ func nativeArgs(cfg config, t target, cachedir string) []string {
 }
 
 var (
-	nativeStatsRE  = regexp.MustCompile(`^fuzz: elapsed: (\S+), execs: (\d+) \(`)
+	nativeStatsRE  = regexp.MustCompile(`^fuzz: elapsed: (\S+), execs: (\d+) \((\d+)/sec\)`)
 	nativeFailedRE = regexp.MustCompile(`Failing input written to (\S+)`)
 )
 
@@ -26,9 +26,13 @@ type nativeParser struct {
 	start      time.Duration // when the first "fuzz: elapsed:" line arrived; -1 before
 	failAt     time.Duration // when minimizing or --- FAIL began; -1 before
 	execs      int64         // from the last stats line
+	rate       float64       // execs/s of the last stats line's interval
+	statsAt    time.Duration // when the last stats line arrived
 	elapsed    time.Duration // fuzzing time of the last stats line
+	execsAt    int64         // estimated executions when failAt was set
 	failing    bool          // a --- FAIL line was seen
 	kind, msg  string
+	text       []string // the failure report: the lines after --- FAIL
 	reproducer string
 }
 
@@ -41,16 +45,24 @@ func (p *nativeParser) line(at time.Duration, s string) {
 	if strings.HasPrefix(s, "fuzz: elapsed:") && p.start < 0 {
 		p.start = at
 	}
-	if m := nativeStatsRE.FindStringSubmatch(s); m != nil {
+	if m := nativeStatsRE.FindStringSubmatch(s); m != nil && p.failAt < 0 {
 		if d, err := time.ParseDuration(m[1]); err == nil {
-			p.elapsed = d
+			p.elapsed, p.statsAt = d, at
 			p.execs, _ = strconv.ParseInt(m[2], 10, 64)
+			p.rate, _ = strconv.ParseFloat(m[3], 64)
 		}
 	}
 	if strings.HasPrefix(s, "fuzz: minimizing") || strings.HasPrefix(trimmed, "--- FAIL:") {
 		if p.failAt < 0 {
 			p.failAt = at
+			p.execsAt = p.execs
+			if p.statsAt > 0 {
+				p.execsAt += int64(p.rate * (at - p.statsAt).Seconds())
+			}
 		}
+	}
+	if p.failing && len(p.text) < 400 {
+		p.text = append(p.text, trimmed)
 	}
 	if strings.HasPrefix(trimmed, "--- FAIL:") {
 		p.failing = true
@@ -94,10 +106,12 @@ func (p *nativeParser) result(r *runResult) {
 	if p.elapsed > 0 {
 		r.ExecsPerSec = float64(p.execs) / p.elapsed.Seconds()
 	}
-	r.Found = p.reproducer != ""
+	r.Failed = p.reproducer != ""
 	r.Reproducer = p.reproducer
-	if r.Found {
+	if r.Failed {
 		r.Kind, r.Message = p.kind, p.msg
+		r.FailText = strings.Join(p.text, "\n")
+		r.ExecsToFailure = p.execsAt
 		if r.Kind == "" {
 			r.Kind = "fail"
 		}

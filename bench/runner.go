@@ -22,28 +22,37 @@ const (
 
 // A runResult is one run of one engine on one target, as written to -o.
 type runResult struct {
-	Target      string  `json:"target"`
-	Engine      string  `json:"engine"`
-	Run         int     `json:"run"`
-	Found       bool    `json:"found"`
-	Kind        string  `json:"kind,omitempty"`    // engine's failure kind
-	Message     string  `json:"message,omitempty"` // engine's failure text
-	Reproducer  string  `json:"reproducer,omitempty"`
-	TTF         float64 `json:"ttf_s,omitempty"` // seconds from fuzzing start to failure; 0 if not found
-	WallS       float64 `json:"wall_s"`          // seconds the whole command ran, build included
-	FuzzS       float64 `json:"fuzz_s"`          // seconds of fuzzing the execs/s is computed over
-	Execs       int64   `json:"execs"`
-	ExecsPerSec float64 `json:"execs_per_sec"`
-	PeakMemGB   float64 `json:"peak_mem_used_gb,omitempty"` // machine-wide, from /proc/meminfo
-	ExitCode    int     `json:"exit_code"`
-	Note        string  `json:"note,omitempty"` // timeouts, parse problems
-	Log         string  `json:"log"`
+	Target     string  `json:"target"`
+	Engine     string  `json:"engine"`
+	Run        int     `json:"run"`
+	Found      bool    `json:"found"`                  // the target's known bug (target.isKnownBug); any failure for planted targets
+	Failed     bool    `json:"failed"`                 // the engine reported a failure, the known bug or another
+	Kind       string  `json:"kind,omitempty"`         // engine's failure kind
+	Message    string  `json:"message,omitempty"`      // engine's failure text, first line
+	FailText   string  `json:"failure_text,omitempty"` // engine's failure report (stack), at most maxFailText bytes
+	Reproducer string  `json:"reproducer,omitempty"`
+	TTF        float64 `json:"ttf_s,omitempty"` // seconds from fuzzing start to failure; 0 if no failure
+	// ExecsToFailure is the number of executions before the failure: exact
+	// for libFuzzer (its final stats), estimated for fuzzbox and native
+	// from their last stats line before the failure and that line's rate.
+	ExecsToFailure int64   `json:"execs_to_failure,omitempty"`
+	WallS          float64 `json:"wall_s"` // seconds the whole command ran, build included
+	FuzzS          float64 `json:"fuzz_s"` // seconds of fuzzing the execs/s is computed over
+	Execs          int64   `json:"execs"`
+	ExecsPerSec    float64 `json:"execs_per_sec"`
+	PeakMemGB      float64 `json:"peak_mem_used_gb,omitempty"` // machine-wide, from /proc/meminfo
+	ExitCode       int     `json:"exit_code"`
+	Note           string  `json:"note,omitempty"` // timeouts, parse problems
+	Log            string  `json:"log"`
 }
 
 func (r runResult) summary() string {
-	s := fmt.Sprintf("%-9s %-7s run %d: found=%v", r.Target, r.Engine, r.Run, r.Found)
-	if r.Found {
-		s += fmt.Sprintf(" kind=%q ttf=%.1fs", r.Kind, r.TTF)
+	s := fmt.Sprintf("%-9s %-9s run %d: found=%v", r.Target, r.Engine, r.Run, r.Found)
+	if r.Failed {
+		s += fmt.Sprintf(" kind=%q ttf=%.1fs execs=%d", r.Kind, r.TTF, r.ExecsToFailure)
+	}
+	if r.Failed && !r.Found {
+		s += fmt.Sprintf(" other failure %q", r.Message)
 	}
 	s += fmt.Sprintf(" execs/s=%.0f wall=%.0fs peakmem=%.1fGB", r.ExecsPerSec, r.WallS, r.PeakMemGB)
 	if r.Note != "" {
@@ -59,8 +68,29 @@ type lineParser interface {
 	result(r *runResult)
 }
 
-// runTarget runs one engine once on t and restores t's directory afterwards.
-func runTarget(ctx context.Context, cfg config, t target, engine string, run int, logDir string) runResult {
+// maxFailText bounds runResult.FailText.
+const maxFailText = 16 << 10
+
+// runTarget runs one engine once on t and decides whether its failure, if
+// any, is t's known bug. bins are t's libFuzzer binaries (libFuzzer engines
+// only).
+func runTarget(ctx context.Context, cfg config, t target, engine string, run int, logDir string, bins lfBinaries) runResult {
+	var r runResult
+	if engine == engineLibFuzzer || engine == engineGo118 {
+		r = runLibFuzzer(ctx, cfg, t, engine, run, bins, logDir)
+	} else {
+		r = runGoEngine(ctx, cfg, t, engine, run, logDir)
+	}
+	if len(r.FailText) > maxFailText {
+		r.FailText = r.FailText[:maxFailText]
+	}
+	r.Found = r.Failed && t.isKnownBug(r.Kind, r.Message+"\n"+r.FailText)
+	return r
+}
+
+// runGoEngine runs fuzzbox or native once on t and restores t's directory
+// afterwards.
+func runGoEngine(ctx context.Context, cfg config, t target, engine string, run int, logDir string) runResult {
 	r := runResult{Target: t.name, Engine: engine, Run: run,
 		Log: filepath.Join(logDir, fmt.Sprintf("%s-%s-%d.log", t.name, engine, run))}
 	snap, err := snapshot(t.dir)
@@ -154,10 +184,12 @@ func execute(ctx context.Context, dir string, argv []string, merge bool, p lineP
 // writeResults writes every run so far, with the configuration, as JSON.
 func writeResults(path string, cfg config, results []runResult) error {
 	out := struct {
+		Set      string      `json:"set"`
+		Engines  []string    `json:"engines"`
 		Fuzztime string      `json:"fuzztime"`
 		Parallel int         `json:"parallel"`
 		Runs     []runResult `json:"runs"`
-	}{cfg.fuzztime.String(), cfg.parallel, results}
+	}{cfg.set, cfg.engines, cfg.fuzztime.String(), cfg.parallel, results}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err

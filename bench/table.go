@@ -10,7 +10,10 @@ import (
 // A summary aggregates the runs of one engine on one target.
 type summary struct {
 	runs, found int
+	other       int     // runs whose failure was not the target's known bug
+	otherMsg    string  // the first such failure's kind and message
 	medianTTF   float64 // over runs that found the bug; 0 if none did
+	medianExecs float64 // executions to the bug, over runs that found it
 	medianRate  float64 // execs/s, see minRateSecs; 0 if no run has a rate
 	kinds       []string
 }
@@ -22,7 +25,7 @@ const minRateSecs = 5
 
 func summarize(results []runResult, target, engine string) summary {
 	var s summary
-	var ttfs, rates, shortRates []float64
+	var ttfs, execs, rates, shortRates []float64
 	kinds := map[string]bool{}
 	for _, r := range results {
 		if r.Target != target || r.Engine != engine {
@@ -38,13 +41,19 @@ func summarize(results []runResult, target, engine string) summary {
 		if r.Found {
 			s.found++
 			ttfs = append(ttfs, r.TTF)
+			execs = append(execs, float64(r.ExecsToFailure))
 			kinds[r.Kind] = true
+		} else if r.Failed {
+			s.other++
+			if s.otherMsg == "" {
+				s.otherMsg = r.Kind + ": " + r.Message
+			}
 		}
 	}
 	if len(rates) == 0 {
 		rates = shortRates
 	}
-	s.medianTTF, s.medianRate = median(ttfs), median(rates)
+	s.medianTTF, s.medianExecs, s.medianRate = median(ttfs), median(execs), median(rates)
 	for k := range kinds {
 		s.kinds = append(s.kinds, k)
 	}
@@ -68,31 +77,122 @@ func median(xs []float64) float64 {
 
 const dash = "—"
 
-// printTable writes the markdown table and its footer.
+// engineLabels are the table's names of the engines.
+var engineLabels = map[string]string{
+	engineFuzzbox:   "fuzzbox",
+	engineNative:    "native",
+	engineLibFuzzer: "libFuzzer+fuzzbox build",
+	engineGo118:     "libFuzzer (OSS-Fuzz build)",
+}
+
+// printTable writes the markdown table and its footer: per engine, the
+// runs that found the known bug, the median time and executions to it and
+// execs/s; then the ratios of fuzzbox to every other engine, the failure
+// kinds and the other failures.
 func printTable(w io.Writer, cfg config, targets []target, results []runResult) {
-	fmt.Fprintln(w, "| target | fuzzbox found | native found | fuzzbox median TTF | native median TTF | TTF ratio |"+
-		" fuzzbox execs/s | native execs/s | execs ratio | fuzzbox kind | native kind |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
-	var totalF, totalN int
-	for _, t := range targets {
-		f := summarize(results, t.name, engineFuzzbox)
-		n := summarize(results, t.name, engineNative)
-		totalF += f.found
-		totalN += n.found
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", t.name,
-			foundCell(f), foundCell(n), secs(f.found, f.medianTTF), secs(n.found, n.medianTTF),
-			ratio(f.found > 0 && n.found > 0, f.medianTTF, n.medianTTF),
-			rate(f.medianRate), rate(n.medianRate), ratio(true, f.medianRate, n.medianRate),
-			kindCell(f), kindCell(n))
+	engines := cfg.engines
+	var others []string // engines fuzzbox is compared with
+	if contains(engines, engineFuzzbox) {
+		for _, e := range engines {
+			if e != engineFuzzbox {
+				others = append(others, e)
+			}
+		}
 	}
-	fmt.Fprintf(w, "\nBudget %s per run, -parallel=%d, %d run(s) per target and engine, run one at a time; "+
-		"bugs found in total: fuzzbox %d, native %d.\n", cfg.fuzztime, cfg.parallel, cfg.runs, totalF, totalN)
-	fmt.Fprintln(w, "TTF (time to failure) is measured from the start of fuzzing, not of the command: native from its "+
-		"first \"fuzz: elapsed:\" line to its \"fuzz: minimizing\" (or \"--- FAIL\") line, fuzzbox from its start "+
-		"event's elapsed_ms to its first failure event's; build time is excluded for both. Median over the runs that "+
-		"found the bug. execs/s is execs/fuzzing time of a run (native: its last stats line; fuzzbox: its done or "+
-		"last stats event), median over the runs that fuzzed at least 5 s (all runs if none did). Ratios are fuzzbox/native: TTF ratio < 1 and execs ratio > 1 "+
-		"favour fuzzbox.")
+	var head []string
+	for _, col := range []string{"found", "median TTF", "median execs to bug", "execs/s"} {
+		for _, e := range engines {
+			head = append(head, engineLabels[e]+" "+col)
+		}
+	}
+	for _, col := range []string{"TTF", "execs/s"} {
+		for _, e := range others {
+			head = append(head, col+" fuzzbox/"+engineLabels[e])
+		}
+	}
+	head = append(head, "kinds", "other failures")
+	fmt.Fprintf(w, "| target | %s |\n", strings.Join(head, " | "))
+	fmt.Fprintf(w, "|---%s|\n", strings.Repeat("|---", len(head)))
+	total := map[string]int{}
+	for _, t := range targets {
+		sums := map[string]summary{}
+		for _, e := range engines {
+			sums[e] = summarize(results, t.name, e)
+			total[e] += sums[e].found
+		}
+		fmt.Fprintf(w, "| %s | %s |\n", t.name, strings.Join(tableRow(engines, others, sums), " | "))
+	}
+	var totals []string
+	for _, e := range engines {
+		totals = append(totals, fmt.Sprintf("%s %d", engineLabels[e], total[e]))
+	}
+	fmt.Fprintf(w, "\nSet %s, budget %s per run, -parallel=%d, %d run(s) per target and engine, one run at a time; "+
+		"known bugs found in total: %s.\n", cfg.set, cfg.fuzztime, cfg.parallel, cfg.runs, strings.Join(totals, ", "))
+	fmt.Fprintln(w, "Found counts the runs whose failure is the target's known bug (its package's Signature line; "+
+		"planted targets: any failure); other failures are listed apart. TTF (time to failure) is measured from the start "+
+		"of fuzzing, not of the command (native: first \"fuzz: elapsed:\" line to \"fuzz: minimizing\" or \"--- FAIL\"; "+
+		"fuzzbox: start event to first minimizing or failure event; libFuzzer: INITED line to its ERROR line); build time "+
+		"is excluded. Execs to bug: libFuzzer's final stats; fuzzbox and native: their last stats line before the failure "+
+		"plus its rate times the time since (an estimate). Medians over the runs that found the bug. execs/s is "+
+		"execs/fuzzing time of a run, median over the runs that fuzzed at least 5 s (all runs if none did). Ratios are "+
+		"fuzzbox/other: TTF ratio < 1 and execs/s ratio > 1 favour fuzzbox.")
+}
+
+// tableRow is one target's cells after its name.
+func tableRow(engines, others []string, sums map[string]summary) []string {
+	var cells []string
+	for _, e := range engines {
+		cells = append(cells, foundCell(sums[e]))
+	}
+	for _, e := range engines {
+		cells = append(cells, secs(sums[e].found, sums[e].medianTTF))
+	}
+	for _, e := range engines {
+		cells = append(cells, count(sums[e].found, sums[e].medianExecs))
+	}
+	for _, e := range engines {
+		cells = append(cells, rate(sums[e].medianRate))
+	}
+	f := sums[engineFuzzbox]
+	for _, e := range others {
+		cells = append(cells, ratio(f.found > 0 && sums[e].found > 0, f.medianTTF, sums[e].medianTTF))
+	}
+	for _, e := range others {
+		cells = append(cells, ratio(true, f.medianRate, sums[e].medianRate))
+	}
+	var kinds, other []string
+	for _, e := range engines {
+		if k := kindCell(sums[e]); k != dash {
+			kinds = append(kinds, engineLabels[e]+": "+k)
+		}
+		if s := sums[e]; s.other > 0 {
+			other = append(other, fmt.Sprintf("%s: %d (%s)", engineLabels[e], s.other, cellText(s.otherMsg)))
+		}
+	}
+	return append(cells, orDash(strings.Join(kinds, "; ")), orDash(strings.Join(other, "; ")))
+}
+
+func count(found int, v float64) string {
+	if found == 0 {
+		return dash
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return dash
+	}
+	return s
+}
+
+// cellText makes s fit a table cell: no pipes, at most 80 bytes.
+func cellText(s string) string {
+	s = strings.ReplaceAll(s, "|", "/")
+	if len(s) > 80 {
+		s = s[:80] + "…"
+	}
+	return s
 }
 
 func foundCell(s summary) string {

@@ -6,19 +6,33 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 )
 
-// targetsDir is the planted-bug module, relative to the repository root.
-var targetsDir = filepath.Join("bench", "targets")
-
-// A target is one package of bench/targets with one Fuzz function.
-type target struct {
-	name string // directory name, e.g. "magic32"
-	dir  string // package directory
-	fuzz string // name of its Fuzz function, e.g. "FuzzDecode"
+// targetSets are the target modules bench can run (-set), relative to the
+// repository root.
+var targetSets = map[string]string{
+	"planted":   filepath.Join("bench", "targets"),   // planted bugs, one per package
+	"realworld": filepath.Join("bench", "realworld"), // historical bugs of public modules at old versions
 }
 
-var fuzzFuncRE = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(\w+ \*testing\.F\)`)
+// A target is one package of a target module with one Fuzz function.
+type target struct {
+	name   string // directory name, e.g. "magic32"
+	module string // the target module's root directory, e.g. bench/targets
+	dir    string // package directory
+	fuzz   string // name of its Fuzz function, e.g. "FuzzDecode"
+	// signature, if not nil, tells the target's known bug from other
+	// failures: it is matched against "kind=<kind>\n<failure text>". A
+	// target without one (every planted target) counts any failure as its
+	// bug.
+	signature *regexp.Regexp
+}
+
+var (
+	fuzzFuncRE  = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(\w+ \*testing\.F\)`)
+	signatureRE = regexp.MustCompile(`(?m)^//\s*Signature:\s*(.+?)\s*$`)
+)
 
 // findTargets lists the targets under root, restricted to names if not empty.
 func findTargets(root string, names []string) ([]target, error) {
@@ -38,13 +52,12 @@ func findTargets(root string, names []string) ([]target, error) {
 		if !e.IsDir() || len(want) > 0 && !want[e.Name()] {
 			continue
 		}
-		dir := filepath.Join(root, e.Name())
-		fn, err := fuzzFunc(dir)
+		t, ok, err := loadTarget(root, e.Name())
 		if err != nil {
 			return nil, err
 		}
-		if fn != "" {
-			all[e.Name()] = target{name: e.Name(), dir: dir, fuzz: fn}
+		if ok {
+			all[e.Name()] = t
 		}
 	}
 	if len(names) == 0 {
@@ -62,6 +75,21 @@ func findTargets(root string, names []string) ([]target, error) {
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// loadTarget reads the target in root/name; ok is false if the directory has
+// no Fuzz function.
+func loadTarget(root, name string) (t target, ok bool, err error) {
+	dir := filepath.Join(root, name)
+	fn, err := fuzzFunc(dir)
+	if err != nil || fn == "" {
+		return target{}, false, err
+	}
+	sig, err := signature(dir)
+	if err != nil {
+		return target{}, false, err
+	}
+	return target{name: name, module: root, dir: dir, fuzz: fn, signature: sig}, true, nil
 }
 
 // fuzzFunc returns the one Fuzz function declared in dir's _test.go files,
@@ -88,4 +116,42 @@ func fuzzFunc(dir string) (string, error) {
 		return "", nil
 	}
 	return found[0], nil
+}
+
+// signature returns the regular expression of the "// Signature: <re>" line
+// in the comments of dir's non-test files, or nil if there is none.
+func signature(dir string) (*regexp.Regexp, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		return nil, err
+	}
+	var sigs []string
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("reading target: %w", err)
+		}
+		for _, m := range signatureRE.FindAllSubmatch(src, -1) {
+			sigs = append(sigs, string(m[1]))
+		}
+	}
+	switch len(sigs) {
+	case 0:
+		return nil, nil
+	case 1:
+		re, err := regexp.Compile(sigs[0])
+		if err != nil {
+			return nil, fmt.Errorf("target %s: bad signature: %w", dir, err)
+		}
+		return re, nil
+	}
+	return nil, fmt.Errorf("target %s has %d Signature lines, want at most one", dir, len(sigs))
+}
+
+// isKnownBug reports whether a failure of kind with text is t's known bug.
+func (t target) isKnownBug(kind, text string) bool {
+	return t.signature == nil || t.signature.MatchString("kind="+kind+"\n"+text)
 }

@@ -1,0 +1,16 @@
+// Package tiffpalette fuzzes the TIFF decoder of golang.org/x/image/tiff and
+// reads every pixel of the decoded image, as an image service that makes
+// thumbnails of uploaded TIFFs would. The seed is a small paletted TIFF
+// written by tiff.Encode.
+//
+// Module golang.org/x/image v0.0.0-20210216034530-4410531fe030 (the bug
+// dates from the package's start); fixed in v0.18.0 (commit 3bbf4a6 "tiff:
+// Validate palette indices when parsing palette-color images").
+// Upstream: https://github.com/golang/go/issues/67624, CVE-2024-24792.
+// Bug: Decode accepts a palette-color image whose pixels index past the end
+// of its color map (a ColorMap entry with fewer colors than the pixels use)
+// and returns an *image.Paletted that panics with "index out of range" in
+// image.(*Paletted).At when the pixel is read.
+//
+// Signature: \(\*Paletted\)\.At
+package tiffpalette

@@ -1,0 +1,150 @@
+//go:build verify
+
+// Package verify proves that every target's bug exists at the version go.mod
+// pins: each test runs the input from the upstream report (or one derived from
+// it) through the same API the target fuzzes and checks that it fails the way
+// the target's package comment says. The inputs are here, behind a build tag
+// and outside the target packages, so that no engine is handed them: the
+// benchmark never builds this package.
+//
+//	go test -tags=verify ./verify
+package verify
+
+import (
+	"bytes"
+	"image"
+	"image/color"
+	"os"
+	"os/exec"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/buger/jsonparser"
+	"github.com/miekg/dns"
+	"github.com/tidwall/gjson"
+	"golang.org/x/image/tiff"
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/language"
+)
+
+// wantPanic runs fn and checks that it panics with a stack that contains
+// frame.
+func wantPanic(t *testing.T, frame string, fn func()) {
+	t.Helper()
+	var stack string
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				stack = string(debug.Stack())
+				t.Logf("panic: %v", r)
+			}
+		}()
+		fn()
+	}()
+	if stack == "" {
+		t.Fatalf("no panic")
+	}
+	if !strings.Contains(stack, frame) {
+		t.Fatalf("panic without %s in its stack:\n%s", frame, stack)
+	}
+}
+
+// hangEnv names the test whose hanging call runs in a child process.
+const hangEnv = "VERIFY_HANG"
+
+// wantHang checks that fn does not return within 2 s. It runs fn in a child
+// process (this test binary running only test, with hangEnv set) and kills it,
+// so that a loop that also allocates cannot take the tests down with it.
+func wantHang(t *testing.T, test string, fn func()) {
+	t.Helper()
+	if os.Getenv(hangEnv) == test {
+		fn()
+		os.Exit(0)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+test+"$")
+	cmd.Env = append(os.Environ(), hangEnv+"="+test, "GOMEMLIMIT=512MiB")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("the call returned (child: %v)", err)
+	case <-time.After(2 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Log("the call was still running after 2s")
+	}
+}
+
+func TestJSONGet(t *testing.T) {
+	wantPanic(t, "jsonparser.searchKeys", func() { jsonparser.Get([]byte("["), "[") })
+}
+
+func TestJSONDelete(t *testing.T) {
+	wantPanic(t, "jsonparser.Delete", func() { jsonparser.Delete([]byte(`"0":"0":`), "0") })
+}
+
+func TestGJSONGet(t *testing.T) {
+	s := `0.#[[{}]].@valid:"000`
+	wantPanic(t, "gjson.squash", func() { gjson.Get(s, s) })
+}
+
+func TestLangTag(t *testing.T) {
+	wantPanic(t, "resizeRange", func() { language.Parse("00-t-0o") })
+}
+
+func TestUTF16(t *testing.T) {
+	wantHang(t, "TestUTF16", func() {
+		unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewDecoder().String("a")
+	})
+}
+
+func TestHZGB2312(t *testing.T) {
+	// A lone trailing '~' after something: a stale count, a panic.
+	wantPanic(t, "transform.String", func() { simplifiedchinese.HZGB2312.NewDecoder().String("~{<:~}~") })
+	// Only a lone '~': no progress, a hang.
+	wantHang(t, "TestHZGB2312", func() { simplifiedchinese.HZGB2312.NewDecoder().String("~") })
+}
+
+func TestDNSRR(t *testing.T) {
+	// The input of the report: a range of 5 billion steps, no template.
+	wantHang(t, "TestDNSRR", func() { dns.NewRR("$GENERATE 0-5414137360") })
+}
+
+func TestTIFFPalette(t *testing.T) {
+	pal := color.Palette{color.Black, color.White, color.Gray{Y: 0x80}, color.Gray{Y: 0x40}}
+	m := image.NewPaletted(image.Rect(0, 0, 4, 4), pal)
+	for i := range m.Pix {
+		m.Pix[i] = uint8(i % len(pal))
+	}
+	var buf bytes.Buffer
+	if err := tiff.Encode(&buf, m, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The ColorMap entry (tag 320, type SHORT) says 768 values, 256 colors;
+	// make it 3 values, one color: pixels 1, 2 and 3 now index past it.
+	b := buf.Bytes()
+	entry := []byte{0x40, 0x01, 0x03, 0x00, 0x00, 0x03, 0x00, 0x00}
+	i := bytes.Index(b, entry)
+	if i < 0 {
+		t.Fatal("no ColorMap entry in the encoded seed")
+	}
+	b[i+4], b[i+5] = 3, 0
+	img, err := tiff.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	wantPanic(t, "(*Paletted).At", func() {
+		r := img.Bounds()
+		for y := r.Min.Y; y < r.Max.Y; y++ {
+			for x := r.Min.X; x < r.Max.X; x++ {
+				img.At(x, y)
+			}
+		}
+	})
+}

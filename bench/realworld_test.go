@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSignature(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"go.mod":           "module x\n",
+		"a/doc.go":         "// Package a.\n//\n// Signature: jsonparser\\.searchKeys\npackage a\n",
+		"a/a_test.go":      "package a\nfunc FuzzA(f *testing.F) {}\n",
+		"b/doc.go":         "// Signature: kind=(hang|oom)|out of memory\npackage b\n",
+		"b/b_test.go":      "package b\nfunc FuzzB(f *testing.F) {}\n",
+		"c/c_test.go":      "// Signature: in a test file, ignored\npackage c\nfunc FuzzC(f *testing.F) {}\n",
+		"d/doc.go":         "// Signature: (\npackage d\n",
+		"d/d_test.go":      "package d\nfunc FuzzD(f *testing.F) {}\n",
+		"verify/v_test.go": "package verify\nfunc TestV(t *testing.T) {}\n",
+	})
+	ts, err := findTargets(root, []string{"a", "b", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := ts[0], ts[1], ts[2]
+	tests := []struct {
+		t          target
+		kind, text string
+		want       bool
+	}{
+		{a, "panic", "panic: runtime error: slice bounds out of range [1:0]\ngithub.com/buger/jsonparser.searchKeys(...)", true},
+		{a, "panic", "panic: runtime error\ngithub.com/buger/jsonparser.Delete(...)", false},
+		{a, "crash", "==1== ERROR: libFuzzer: deadly signal", false},
+		{b, "hang", "", true},
+		{b, "fatal", "fatal error: runtime: out of memory", true},
+		{b, "panic", "panic: index out of range", false},
+		{c, "fail", "anything", true}, // no signature: any failure is the bug
+	}
+	for _, tt := range tests {
+		if got := tt.t.isKnownBug(tt.kind, tt.text); got != tt.want {
+			t.Errorf("%s.isKnownBug(%q, %q) = %v, want %v", tt.t.name, tt.kind, tt.text, got, tt.want)
+		}
+	}
+	if _, err := findTargets(root, []string{"d"}); err == nil {
+		t.Error("findTargets accepted a signature that is not a regular expression")
+	}
+	if _, err := findTargets(root, []string{"verify"}); err == nil {
+		t.Error("findTargets took a package without a Fuzz function for a target")
+	}
+}
+
+func TestOtherFailuresAndTable(t *testing.T) {
+	results := []runResult{
+		{Target: "a", Engine: engineFuzzbox, Found: true, Failed: true, TTF: 2, ExecsToFailure: 1000, ExecsPerSec: 500, FuzzS: 2, Kind: "panic"},
+		{Target: "a", Engine: engineFuzzbox, Found: true, Failed: true, TTF: 4, ExecsToFailure: 3000, ExecsPerSec: 700, FuzzS: 4, Kind: "panic"},
+		{Target: "a", Engine: engineGo118, Failed: true, TTF: 1, Kind: "crash", Message: "panic: other | bug", ExecsPerSec: 900, FuzzS: 1},
+		{Target: "a", Engine: engineGo118, Found: true, Failed: true, TTF: 8, ExecsToFailure: 8000, ExecsPerSec: 1000, FuzzS: 8, Kind: "crash"},
+	}
+	f, g := summarize(results, "a", engineFuzzbox), summarize(results, "a", engineGo118)
+	if f.found != 2 || f.medianTTF != 3 || f.medianExecs != 2000 || f.other != 0 {
+		t.Errorf("fuzzbox summary = %+v, want 2 found, TTF 3, 2000 execs", f)
+	}
+	if g.found != 1 || g.other != 1 || g.medianTTF != 8 || !strings.Contains(g.otherMsg, "other") {
+		t.Errorf("go118 summary = %+v, want 1 found, 1 other failure, TTF 8", g)
+	}
+	var buf bytes.Buffer
+	cfg := config{set: "realworld", engines: []string{engineFuzzbox, engineGo118}, fuzztime: 30 * time.Second, parallel: 1, runs: 2}
+	printTable(&buf, cfg, []target{{name: "a"}}, results)
+	out := buf.String()
+	for _, want := range []string{
+		"fuzzbox found | libFuzzer (OSS-Fuzz build) found",
+		"| a | 2/2 | 1/2 | 3.0s | 8.0s | 2000 | 8000 | 600 | 1000 | 0.38 | 0.60 |",
+		"libFuzzer (OSS-Fuzz build): 1 (crash: panic: other / bug)",
+		"known bugs found in total: fuzzbox 2, libFuzzer (OSS-Fuzz build) 1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestParseEngines(t *testing.T) {
+	cfg, err := parseFlags([]string{"-set=realworld", "-engines=all"}, new(bytes.Buffer))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(cfg.engines, ",") != "fuzzbox,native,go118" || cfg.parallel != 1 {
+		t.Errorf("-engines=all: engines %v, parallel %d; want fuzzbox,native,go118 and 1", cfg.engines, cfg.parallel)
+	}
+	cfg, err = parseFlags([]string{"-libfuzzer"}, new(bytes.Buffer))
+	if err != nil || strings.Join(cfg.engines, ",") != "fuzzbox,libfuzzer,go118" || cfg.set != "planted" {
+		t.Errorf("-libfuzzer: %+v, %v", cfg, err)
+	}
+	for _, args := range [][]string{{"-engines=afl"}, {"-set=nope"}, {"-engines=,"}} {
+		if _, err := parseFlags(args, new(bytes.Buffer)); err == nil {
+			t.Errorf("parseFlags(%q) accepted", args)
+		}
+	}
+}
+
+// writeFiles writes files (path relative to root: contents) under root.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
