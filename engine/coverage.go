@@ -54,10 +54,44 @@ func hasNewBits(snap, seen []byte) bool {
 }
 
 // bucketize writes the bucket bits of the raw counters in snap to dst.
+// Most counters of an execution are zero: it skips them eight at a time.
 func bucketize(dst, snap []byte) {
-	for i, c := range snap {
-		dst[i] = bucketBit[c]
+	i := 0
+	for ; i+8 <= len(snap); i += 8 {
+		if binary.LittleEndian.Uint64(snap[i:]) == 0 {
+			binary.LittleEndian.PutUint64(dst[i:], 0)
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			dst[j] = bucketBit[snap[j]]
+		}
 	}
+	for ; i < len(snap); i++ {
+		dst[i] = bucketBit[snap[i]]
+	}
+}
+
+// rawCovers reports whether the raw counters in snap set every bucket bit
+// of want: covers(bucketize(snap), want) without writing the buckets out.
+// len(snap) must be at least len(want).
+func rawCovers(snap, want []byte) bool {
+	i := 0
+	for ; i+8 <= len(want); i += 8 {
+		if binary.LittleEndian.Uint64(want[i:]) == 0 {
+			continue
+		}
+		for j := i; j < i+8; j++ {
+			if want[j]&^bucketBit[snap[j]] != 0 {
+				return false
+			}
+		}
+	}
+	for ; i < len(want); i++ {
+		if want[i]&^bucketBit[snap[i]] != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // mergeBits ORs the bucket bits of cov into seen and returns how many bits

@@ -106,3 +106,30 @@ func TestMergeBitsCountsEachBit(t *testing.T) {
 		t.Errorf("mergeBits = %d, want 4 (2 + 2 + 0)", n)
 	}
 }
+
+// FuzzCoverageWords: the word-at-a-time bucketize, hasNewBits and rawCovers
+// agree with their byte-by-byte definitions on any counters and any length
+// (sparse inputs take the skip-zero-words path).
+func FuzzCoverageWords(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 200, 1}, []byte{0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 1})
+	f.Add([]byte{1}, []byte{})
+	f.Fuzz(func(t *testing.T, snap, seen []byte) {
+		seen = append(seen, make([]byte, max(0, len(snap)-len(seen)))...)[:len(snap)]
+		buckets := make([]byte, len(snap))
+		bucketize(buckets, snap)
+		newBits, coversSeen := false, true
+		for i, c := range snap {
+			if buckets[i] != bucketBit[c] {
+				t.Fatalf("bucketize: counter %d = %d gives %#x, want %#x", i, c, buckets[i], bucketBit[c])
+			}
+			newBits = newBits || bucketBit[c]&^seen[i] != 0
+			coversSeen = coversSeen && seen[i]&^bucketBit[c] == 0
+		}
+		if got := hasNewBits(snap, seen); got != newBits {
+			t.Errorf("hasNewBits = %v, want %v", got, newBits)
+		}
+		if got := rawCovers(snap, seen); got != coversSeen || got != covers(buckets, seen) {
+			t.Errorf("rawCovers = %v, want %v", got, coversSeen)
+		}
+	})
+}

@@ -19,9 +19,16 @@ import (
 // function. The worker loop waits for each execution to finish, so the two
 // never run at the same time.
 var execState struct {
-	snap  []byte // raw counters of the last execution
+	snap  []byte // raw counters of the last execution (not while fuzzing: see seen)
 	trace bool   // trace comparisons during the next execution
 	cmps  cmpTrace
+
+	// While fuzzing, seen holds the bucket bits known so far and
+	// SnapshotCoverage only sets newBits: whether the execution set a bit
+	// that seen lacks. It reads the live counters instead of copying them
+	// first, saving a pass over every counter of the binary per execution.
+	seen    []byte
+	newBits bool
 }
 
 // ResetCoverage is called by the test main right before each execution of
@@ -40,6 +47,10 @@ func SnapshotCoverage() {
 	if execState.trace {
 		execState.cmps.reset()
 		instrument.StopTrace(execState.cmps.onInt, execState.cmps.onStr)
+	}
+	if execState.seen != nil {
+		execState.newBits = hasNewBits(instrument.Counters(), execState.seen)
+		return
 	}
 	copy(execState.snap, instrument.Counters())
 }
@@ -152,6 +163,7 @@ func (w *worker) exec(vals []any) error {
 		return nil // too large to record: skip rather than risk losing a crasher
 	}
 	w.mem.AddExec()
+	execState.newBits = false
 	err := w.fn(vals)
 	if w.checkInput && w.modified == 0 {
 		w.checkModified(vals)
@@ -200,6 +212,8 @@ func (w *worker) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 		return resp
 	}
 	copy(w.seen, w.mem.Coverage())
+	execState.seen = w.seen
+	defer func() { execState.seen = nil }()
 	m := newMutator(args.Seed, w.maxLen(args.MaxLen))
 	m.dict = args.Dict
 	for _, s := range args.Splice {
@@ -254,7 +268,7 @@ func (w *worker) try(vals []any, traced bool, resp *ipc.FuzzResponse) bool {
 		resp.Err = err.Error()
 		return true
 	}
-	if hasNewBits(execState.snap, w.seen) {
+	if execState.newBits {
 		resp.Interesting = true
 		return true
 	}
@@ -326,7 +340,6 @@ func (w *worker) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 		return resp
 	}
 	want := append([]byte(nil), w.mem.Coverage()...)
-	got := make([]byte, len(want))
 	start := time.Now()
 	spent := func() bool {
 		return args.Limit > 0 && resp.Execs >= args.Limit || args.Duration > 0 && time.Since(start) > args.Duration
@@ -341,8 +354,7 @@ func (w *worker) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 			if err != nil {
 				return false
 			}
-			bucketize(got, execState.snap)
-			return covers(got, want)
+			return rawCovers(execState.snap, want)
 		}
 		if err == nil || failureKind(err.Error()) != args.Kind {
 			return false

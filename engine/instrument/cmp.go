@@ -32,6 +32,7 @@ type StrCmp struct {
 func StartTrace() {
 	nInts.Store(0)
 	nStrs.Store(0)
+	gen.Add(1) // forgets the operands seen by the previous trace
 	tracing.Store(1)
 }
 
@@ -57,11 +58,66 @@ var (
 	nStrs   atomic.Uint32 // slots claimed in strs (may exceed len(strs))
 	ints    [MaxIntCmps]IntCmp
 	strs    [MaxStrCmps]StrCmp
+	gen     atomic.Uint64 // trace generation, mixed into seen's tags
+	seen    [seenSlots]atomic.Uint32
 )
 
+// A trace records each distinct comparison once. A parser compares every
+// input byte with the same few characters, and a loop compares a counter
+// with the same bound on every turn: without this, those repeats fill the
+// tables (later comparisons, deeper in the input, are dropped) and the
+// worker derives the same substitutions over and over. seen is a
+// direct-mapped table of hashes of the operands recorded in this trace; a
+// collision only lets a repeat through.
+const seenSlots = 1 << 12
+
+// firstSight reports whether no comparison with hash h was recorded in this
+// trace, and remembers h.
+func firstSight(h uint64) bool {
+	h = mix(h ^ gen.Load()*0x9e3779b97f4a7c15)
+	slot := &seen[h&(seenSlots-1)]
+	tag := uint32(h>>32) | 1 // never 0, the value of a slot never used
+	if slot.Load() == tag {
+		return false
+	}
+	slot.Store(tag)
+	return true
+}
+
+// mix is a 64-bit finalizer (splitmix64's).
+func mix(h uint64) uint64 {
+	h = (h ^ h>>30) * 0xbf58476d1ce4e5b9
+	h = (h ^ h>>27) * 0x94d049bb133111eb
+	return h ^ h>>31
+}
+
+func intKey(a, b uint64, size uint8, isConst bool) uint64 {
+	k := mix(a)*31 ^ mix(b^0x51ed270b27a5d0f3) ^ uint64(size)<<1
+	if isConst {
+		k ^= 1
+	}
+	return k
+}
+
+// strKey hashes a and b (FNV-1a) and fold.
+func strKey(a, b string, fold bool) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(a); i++ {
+		h = (h ^ uint64(a[i])) * 1099511628211
+	}
+	h = (h ^ 0x100) * 1099511628211 // separator: ("ab","c") differs from ("a","bc")
+	for i := 0; i < len(b); i++ {
+		h = (h ^ uint64(b[i])) * 1099511628211
+	}
+	if fold {
+		h ^= 0x200
+	}
+	return h
+}
+
 func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
-	if a == b {
-		return // already equal: nothing to learn
+	if a == b || !firstSight(intKey(a, b, size, isConst)) {
+		return // already equal (nothing to learn), or a repeat
 	}
 	i := nInts.Add(1) - 1
 	if i >= MaxIntCmps {
@@ -71,7 +127,7 @@ func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
 }
 
 func recordStr(a, b string, fold bool, pc uint) {
-	if a == b || len(a) > MaxStrLen || len(b) > MaxStrLen {
+	if a == b || len(a) > MaxStrLen || len(b) > MaxStrLen || !firstSight(strKey(a, b, fold)) {
 		return
 	}
 	i := nStrs.Add(1) - 1

@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -60,8 +61,8 @@ func TestTraceLimits(t *testing.T) {
 	for i := range MaxIntCmps + 10 {
 		recordInt(uint64(i), uint64(i)+1, 8, false, 0)
 	}
-	for range MaxStrCmps + 10 {
-		recordStr("a", "b", false, 0)
+	for i := range MaxStrCmps + 10 {
+		recordStr("a", strconv.Itoa(i), false, 0)
 	}
 	long := strings.Repeat("x", MaxStrLen+1)
 	ints, strs := collect()
@@ -78,6 +79,40 @@ func TestTraceLimits(t *testing.T) {
 	_, strs = collect()
 	if len(strs) != 1 || strs[0].LenA != MaxStrLen {
 		t.Errorf("long operands: recorded %d, want only the %d-byte one", len(strs), MaxStrLen)
+	}
+}
+
+// TestTraceRepeats: a comparison repeated with the same operands (a parser's
+// character tests, a loop bound) is recorded once per trace, so that it
+// cannot crowd out the distinct comparisons that follow it; the next trace
+// records it again.
+func TestTraceRepeats(t *testing.T) {
+	StartTrace()
+	for range 10 * MaxIntCmps {
+		recordInt(';', 'x', 1, true, 1)
+		recordInt(7, 8, 4, false, 2)
+		recordStr("key", "kex", false, 3)
+	}
+	recordInt(7, 8, 4, true, 4)  // same operands, but a constant: distinct
+	recordInt(7, 8, 2, false, 5) // another width: distinct
+	recordStr("kex", "key", false, 6)
+	recordStr("key", "kex", true, 7) // EqualFold: distinct
+	for i := range 100 {
+		recordInt(uint64(i), 1000, 8, true, 8)
+	}
+	ints, strs := collect()
+	if len(ints) != 2+2+100 || len(strs) != 3 {
+		t.Fatalf("recorded %d ints and %d strings, want 104 and 3:\n%+v\n%+v", len(ints), len(strs), ints[:min(len(ints), 6)], strs)
+	}
+	if ints[103].A != 99 {
+		t.Errorf("last comparison %+v, want A=99: distinct comparisons after the repeats must be kept", ints[103])
+	}
+	StartTrace()
+	recordInt(';', 'x', 1, true, 1)
+	recordStr("key", "kex", false, 3)
+	ints, strs = collect()
+	if len(ints) != 1 || len(strs) != 1 {
+		t.Errorf("the next trace recorded %d ints and %d strings, want 1 and 1: it must forget the previous trace's operands", len(ints), len(strs))
 	}
 }
 
