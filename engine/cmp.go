@@ -30,6 +30,11 @@ type cmpSub struct {
 	// With at == atResize, a []byte/string value of lenFrom bytes becomes
 	// lenTo bytes long: truncated, or grown by repeating its last byte.
 	lenFrom, lenTo int
+
+	// site is the comparison the substitution comes from: an integer
+	// comparison's site (IntCmp.Site), or -1-i for the i-th string
+	// comparison of the trace. The fix-up draws sites, not substitutions.
+	site int64
 }
 
 // atResize in cmpSub.at marks a resize: a traced len(x) compared with
@@ -99,8 +104,10 @@ func (t *cmpTrace) tokens() [][]byte {
 // substitutions derives the substitutions for vals from the trace.
 func (t *cmpTrace) substitutions(vals []any) []cmpSub {
 	var subs []cmpSub
+	var site int64
 	add := func(s cmpSub) {
 		if len(subs) < maxCmpSubs {
+			s.site = site
 			subs = append(subs, s)
 		}
 	}
@@ -109,11 +116,13 @@ func (t *cmpTrace) substitutions(vals []any) []cmpSub {
 		if !validCmpSize(c.Size) {
 			continue
 		}
+		site = int64(c.Site)
 		intSubs(vals, c.A, c.B, int(c.Size), add)
 		intSubs(vals, c.B, c.A, int(c.Size), add)
 		lens(c)
 	}
 	for i, s := range t.strs {
+		site = int64(-1 - i)
 		fold := i < len(t.fold) && t.fold[i]
 		strSubs(vals, s[0], s[1], fold, add)
 		strSubs(vals, s[1], s[0], fold, add)
@@ -573,5 +582,39 @@ func indexAll(b, sub []byte) []int {
 // fix-up of a traced mutant.
 func (m *mutator) fixUpCandidate(vals []any, subs []cmpSub) ([]any, bool) {
 	cand := cloneValues(vals)
-	return cand, m.applyBounded(cand, subs[m.r.IntN(len(subs))])
+	return cand, m.applyBounded(cand, subs[m.pickBySite(subs)])
+}
+
+// pickBySite returns the index of a random substitution of subs (not
+// empty), each comparison site equally likely, then each of its
+// substitutions. A traced mutant that failed a check often also formatted
+// an error: fmt's loop compares every byte of the format with '%' and
+// gives dozens of substitutions from one site, which drawn uniformly would
+// outvote the one check that failed. It groups subs on each call (the
+// fix-up draws twice per traced mutant), reusing the mutator's buffers.
+func (m *mutator) pickBySite(subs []cmpSub) int {
+	if m.siteAt == nil {
+		m.siteAt = map[int64]int{}
+	}
+	clear(m.siteAt)
+	m.siteOf = m.siteOf[:0]
+	for _, s := range subs {
+		k, ok := m.siteAt[s.site]
+		if !ok {
+			k = len(m.siteAt)
+			m.siteAt[s.site] = k
+		}
+		m.siteOf = append(m.siteOf, int32(k))
+	}
+	// Draw a site, then one of its substitutions by reservoir sampling.
+	want, pick, seen := int32(m.r.IntN(len(m.siteAt))), 0, 0
+	for i, k := range m.siteOf {
+		if k == want {
+			seen++
+			if m.r.IntN(seen) == 0 {
+				pick = i
+			}
+		}
+	}
+	return pick
 }

@@ -12,8 +12,8 @@ import (
 // substitution derived from them: the resizes of len(x) comparisons and
 // nothing else for these values.
 func TestLenSubstitutions(t *testing.T) {
-	resize := func(arg, from, to int) cmpSub {
-		return cmpSub{arg: arg, at: atResize, lenFrom: from, lenTo: to}
+	resize := func(arg, from, to int, site int64) cmpSub {
+		return cmpSub{arg: arg, at: atResize, lenFrom: from, lenTo: to, site: site}
 	}
 	loop := make([]instrument.IntCmp, 6)
 	for i := range loop {
@@ -27,23 +27,23 @@ func TestLenSubstitutions(t *testing.T) {
 	}{
 		{"width computed from another argument", []any{"rotate:k1", 24301, true},
 			[]instrument.IntCmp{{A: 9, B: 64, Size: 8, Site: 1}},
-			[]cmpSub{resize(0, 9, 64), resize(0, 9, 65), resize(0, 9, 63)}},
+			[]cmpSub{resize(0, 9, 64, 1), resize(0, 9, 65, 1), resize(0, 9, 63, 1)}},
 		{"operands either way round, truncation", []any{[]byte("abcdef")},
 			[]instrument.IntCmp{{A: 2, B: 6, Size: 8, Const: true, Site: 1}},
-			[]cmpSub{resize(0, 6, 2), resize(0, 6, 3), resize(0, 6, 1)}},
+			[]cmpSub{resize(0, 6, 2, 1), resize(0, 6, 3, 1), resize(0, 6, 1, 1)}},
 		{"to zero: no negative length", []any{"ab"},
 			[]instrument.IntCmp{{A: 2, B: 0, Size: 8, Site: 1}},
-			[]cmpSub{resize(0, 2, 0), resize(0, 2, 1)}},
+			[]cmpSub{resize(0, 2, 0, 1), resize(0, 2, 1, 1)}},
 		{"empty grows", []any{[]byte{}},
 			[]instrument.IntCmp{{A: 0, B: 7, Size: 8, Site: 1}},
-			[]cmpSub{resize(0, 0, 7), resize(0, 0, 8), resize(0, 0, 6)}},
+			[]cmpSub{resize(0, 0, 7, 1), resize(0, 0, 8, 1), resize(0, 0, 6, 1)}},
 		{"32-bit length", []any{"abc"},
 			[]instrument.IntCmp{{A: 3, B: 40, Size: 4, Site: 1}},
-			[]cmpSub{resize(0, 3, 40), resize(0, 3, 41), resize(0, 3, 39)}},
+			[]cmpSub{resize(0, 3, 40, 1), resize(0, 3, 41, 1), resize(0, 3, 39, 1)}},
 		{"every argument of that length, each length once", []any{"abc", 5, []byte("xyz")},
 			[]instrument.IntCmp{{A: 3, B: 10, Size: 8, Site: 1}, {A: 10, B: 3, Size: 8, Site: 2}, {A: 3, B: 11, Size: 8, Site: 3}},
-			[]cmpSub{resize(0, 3, 10), resize(0, 3, 11), resize(0, 3, 9), resize(2, 3, 10), resize(2, 3, 11), resize(2, 3, 9),
-				resize(0, 3, 12), resize(2, 3, 12)}},
+			[]cmpSub{resize(0, 3, 10, 1), resize(0, 3, 11, 1), resize(0, 3, 9, 1), resize(2, 3, 10, 1), resize(2, 3, 11, 1), resize(2, 3, 9, 1),
+				resize(0, 3, 12, 3), resize(2, 3, 12, 3)}},
 		{"a loop's bound is no length", []any{"abcdef"}, loop, nil},
 		{"negative operand", []any{"abc"}, []instrument.IntCmp{{A: 3, B: 0xffff, Size: 2, Site: 1}}, nil},
 		{"too long to be a length", []any{"abc"}, []instrument.IntCmp{{A: 3, B: maxResizeLen + 2, Size: 8, Site: 1}}, nil},
@@ -127,11 +127,11 @@ func TestDecimalSubstitutions(t *testing.T) {
 		want []cmpSub
 	}{
 		{"signed", []any{"x", int16(-7)}, "-7", "300",
-			[]cmpSub{{arg: 1, at: -1, ival: int16(300)}, {arg: 1, at: -1, ival: int16(301)}, {arg: 1, at: -1, ival: int16(299)}}},
+			[]cmpSub{{arg: 1, at: -1, ival: int16(300), site: -1}, {arg: 1, at: -1, ival: int16(301), site: -1}, {arg: 1, at: -1, ival: int16(299), site: -1}}},
 		{"reversed, unsigned, negative operand wraps", []any{uint8(9)}, "-1", "9",
-			[]cmpSub{{arg: 0, at: -1, ival: uint8(255)}, {arg: 0, at: -1, ival: uint8(0)}, {arg: 0, at: -1, ival: uint8(254)}}},
+			[]cmpSub{{arg: 0, at: -1, ival: uint8(255), site: -1}, {arg: 0, at: -1, ival: uint8(0), site: -1}, {arg: 0, at: -1, ival: uint8(254), site: -1}}},
 		{"large unsigned", []any{uint64(1)}, "1", "18446744073709551615",
-			[]cmpSub{{arg: 0, at: -1, ival: uint64(1<<64 - 1)}, {arg: 0, at: -1, ival: uint64(0)}, {arg: 0, at: -1, ival: uint64(1<<64 - 2)}}},
+			[]cmpSub{{arg: 0, at: -1, ival: uint64(1<<64 - 1), site: -1}, {arg: 0, at: -1, ival: uint64(0), site: -1}, {arg: 0, at: -1, ival: uint64(1<<64 - 2), site: -1}}},
 		{"not a number", []any{5}, "5", "five", nil},
 		{"another value", []any{5}, "6", "7", nil},
 		{"not an integer argument", []any{true, 1.5}, "1", "2", nil},
@@ -150,4 +150,36 @@ func TestDecimalSubstitutions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCoupledTwoSteps is the coupled benchmark target's bug reached in two
+// substitutions: the base's trace moves the slot to the seed slot it was
+// compared with, which breaks the strict width check; the mutant's own
+// trace (len(record) 53 against the new width 64) resizes the record.
+func TestCoupledTwoSteps(t *testing.T) {
+	width := func(slot int) int { return 13 + slot%97 }
+	base := []any{"rotate:k1" + strings.Repeat(" ", width(40)-9), 40, true}
+	trace := func(vals []any) *cmpTrace { // the comparisons Apply makes that fail
+		rec, slot := vals[0].(string), vals[1].(int)
+		if len(rec) != width(slot) {
+			return &cmpTrace{ints: []instrument.IntCmp{{A: uint64(len(rec)), B: uint64(width(slot)), Size: 8, Site: 1}}}
+		}
+		return &cmpTrace{ints: []instrument.IntCmp{{A: uint64(slot), B: 0x5eed, Size: 8, Const: true, Site: 2}}}
+	}
+	bug := func(vals []any) bool {
+		return vals[0].(string)[:7] == "rotate:" && vals[1] == 0x5eed && len(vals[0].(string)) == width(0x5eed) && vals[2] == true
+	}
+	for _, s1 := range trace(base).substitutions(base) {
+		mutant := cloneValues(base)
+		if !applySub(mutant, s1) || mutant[1] != 0x5eed {
+			continue
+		}
+		for _, s2 := range trace(mutant).substitutions(mutant) {
+			fixed := cloneValues(mutant)
+			if applySub(fixed, s2) && bug(fixed) {
+				return
+			}
+		}
+	}
+	t.Error("no two substitutions reach the bug")
 }

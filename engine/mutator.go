@@ -16,6 +16,12 @@ type mutator struct {
 	dict   [][]byte // tokens to insert: -dict, auto-dictionary, comparison operands
 	splice [][]any  // other corpus entries to cross over with
 	cmp    []cmpSub // comparison-guided substitutions for the current base input
+
+	// cmpMutant reports whether the last mutate applied a substitution.
+	cmpMutant bool
+
+	siteAt map[int64]int // pickBySite's buffers: site to group number
+	siteOf []int32       // and each substitution's group
 }
 
 func newMutator(seed uint64, maxLen int) *mutator {
@@ -31,11 +37,13 @@ var (
 
 // mutate changes vals in place.
 func (m *mutator) mutate(vals []any) {
+	m.cmpMutant = false
 	if len(vals) == 0 {
 		return
 	}
 	if len(m.cmp) > 0 && m.r.IntN(4) == 0 {
 		if m.applyCmp(vals) {
+			m.cmpMutant = true
 			return
 		}
 	}
@@ -47,6 +55,17 @@ func (m *mutator) mutate(vals []any) {
 		i := m.r.IntN(len(vals))
 		vals[i] = m.mutateValue(vals, i)
 	}
+}
+
+// traceMutant reports whether the worker traces the mutant mutate just
+// made, to fix it up with substitutions from its own comparisons: every
+// 32nd execution (execs counts them), and one in 8 mutants made by a
+// substitution. Such a step often breaks a condition that depends on the
+// value it changed (a slot moved to the constant it was compared with
+// changes the length its record must have), and the mutant's own trace
+// holds the fix.
+func (m *mutator) traceMutant(execs int64) bool {
+	return execs&31 == 31 || m.cmpMutant && m.r.IntN(8) == 0
 }
 
 func (m *mutator) mutateValue(vals []any, i int) any {

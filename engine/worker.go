@@ -241,7 +241,7 @@ func (w *worker) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 		}
 		vals := cloneValues(base)
 		m.mutate(vals)
-		traced := args.Trace && resp.Execs&31 == 31
+		traced := args.Trace && m.traceMutant(resp.Execs)
 		run := vals
 		if traced {
 			run = cloneValues(vals) // fixUp works on the input as it was, whatever the function did to its copy

@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/engine/instrument"
+)
+
+// TestPickBySite: the fix-up draws comparison sites uniformly, so a site
+// with one substitution is drawn as often as a loop site with fifty.
+func TestPickBySite(t *testing.T) {
+	var subs []cmpSub
+	for i := range 50 {
+		subs = append(subs, cmpSub{arg: 0, at: i, site: 7}) // fmt's '%' loop
+	}
+	subs = append(subs, cmpSub{arg: 0, at: atResize, lenFrom: 9, lenTo: 64, site: 3}) // the check that failed
+	m := newMutator(1, 64)
+	hits := 0
+	const n = 4000
+	for range n {
+		if subs[m.pickBySite(subs)].site == 3 {
+			hits++
+		}
+	}
+	if hits < n*2/5 || hits > n*3/5 {
+		t.Errorf("the lone site was drawn %d times in %d, want about half", hits, n)
+	}
+	// Another slice is grouped anew, even at the same length.
+	other := make([]cmpSub, len(subs))
+	for i := range other {
+		other[i] = cmpSub{site: int64(i)}
+	}
+	seen := map[int]bool{}
+	for range 2000 {
+		seen[m.pickBySite(other)] = true
+	}
+	if len(seen) != len(other) {
+		t.Errorf("drew %d of %d single-substitution sites", len(seen), len(other))
+	}
+}
+
+// TestSubstitutionsCarrySites: each substitution names the comparison it
+// came from, integer ones by site and string ones by index.
+func TestSubstitutionsCarrySites(t *testing.T) {
+	tr := &cmpTrace{
+		ints: []instrument.IntCmp{{A: 7, B: 9, Size: 8, Site: 42}},
+		strs: [][2]string{{"x", "y"}, {"ab", "cd"}},
+		fold: []bool{false, false},
+	}
+	for _, s := range tr.substitutions([]any{7, "ab"}) {
+		want := int64(42)
+		if s.arg == 1 {
+			want = -2 // the second string comparison
+		}
+		if s.site != want {
+			t.Errorf("substitution %+v: site %d, want %d", s, s.site, want)
+		}
+	}
+}
+
+// TestTraceMutant: every 32nd execution is traced, and about one in 8
+// mutants made by a substitution; mutate says which mutants those are.
+func TestTraceMutant(t *testing.T) {
+	vals := []any{"tomatoz", 3}
+	tr := &cmpTrace{strs: [][2]string{{"tomatoz", "tomatos"}}, fold: []bool{false}}
+	m := newMutator(5, 64)
+	m.cmp = tr.substitutions(vals)
+	cmpMutants, traced := 0, 0
+	for i := range 8000 {
+		v := cloneValues(vals)
+		m.mutate(v)
+		if m.cmpMutant {
+			cmpMutants++
+			if v[0] != "tomatos" {
+				t.Fatalf("a substitution made %q", v[0])
+			}
+			if i&31 != 31 && m.traceMutant(int64(i)) {
+				traced++
+			}
+		}
+		if i&31 == 31 && !m.traceMutant(int64(i)) {
+			t.Fatalf("execution %d not traced", i)
+		}
+	}
+	if cmpMutants < 1600 || cmpMutants > 2400 {
+		t.Errorf("%d substitution mutants in 8000, want about a quarter", cmpMutants)
+	}
+	if want := cmpMutants / 8; traced < want/2 || traced > want*2 {
+		t.Errorf("%d of %d substitution mutants traced, want about %d", traced, cmpMutants, want)
+	}
+	m.cmp = nil
+	m.mutate(vals)
+	if m.cmpMutant || m.traceMutant(0) {
+		t.Error("a mutant without substitutions counts as one, or execution 0 is traced")
+	}
+}
