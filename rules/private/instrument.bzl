@@ -12,9 +12,10 @@ current releases both have:
   (`GoArchive.direct`), deepest first.
 - A selected package is recompiled from its own sources (`GoArchive.source`) with
   `-d=libfuzzer` added to its `gc_goopts`. A package that is not selected but imports a
-  recompiled one is recompiled unchanged against the new archives: a Go package must be
-  linked with the very dependencies it was compiled against (the linker checks each
-  import's fingerprint). Every other package keeps its archive.
+  recompiled one is recompiled unchanged against the new archives: its GoArchive's
+  transitive set would otherwise bring the original dependency to the link beside the
+  copy ("package conflict"), and only go.archive makes a GoArchive through public API.
+  Every other package keeps its archive.
 - It returns the library under test with its dependencies replaced (for the
   `_internal` go_library to embed; go_library lets an embedding library's deps override
   the embedded library's, and a struct GoArchive is a valid dep in both versions) and
