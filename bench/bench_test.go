@@ -71,7 +71,7 @@ func TestFuzzboxParser(t *testing.T) {
 not json
 {"type":"start","elapsed_ms":2000}
 {"type":"stats","elapsed_ms":5000,"execs":30000,"execs_per_sec":10000}
-{"type":"failure","elapsed_ms":6500,"kind":"oom","message":"rss 2.1 GB","reproducer":"testdata/fuzz/FuzzD/1"}
+{"type":"failure","elapsed_ms":6500,"kind":"oom","message":"--- FAIL: FuzzD (0.00s)\n    rss 2.1 GB","reproducer":"testdata/fuzz/FuzzD/1"}
 {"type":"failure","elapsed_ms":7000,"kind":"panic"}
 {"type":"done","elapsed_ms":8000,"execs":60000,"found":true}`
 	r := feed(newFuzzboxParser(), out)
@@ -79,7 +79,7 @@ not json
 		t.Errorf("got %+v, want the first failure (oom at 4.5s) and 60000 execs in 6s", r)
 	}
 	// 30000 execs at 5 s, at 10000/s: 45000 at the failure at 6.5 s.
-	if r.ExecsToFailure != 45000 || r.FailText != "rss 2.1 GB" {
+	if r.ExecsToFailure != 45000 || r.Message != "rss 2.1 GB" || !strings.HasSuffix(r.FailText, "rss 2.1 GB") {
 		t.Errorf("got %d execs to failure and text %q, want 45000 and the failure message", r.ExecsToFailure, r.FailText)
 	}
 	if r.Note == "" {

@@ -124,10 +124,13 @@ func (p *fuzzboxParser) result(r *runResult) {
 	}
 }
 
+// firstLine is the first line of a failure message that says something:
+// testing's "--- FAIL: FuzzX" header lines are skipped.
 func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "--- FAIL") {
+			return l
+		}
 	}
-	return s
+	return strings.TrimSpace(s)
 }

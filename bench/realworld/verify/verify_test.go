@@ -112,8 +112,17 @@ func TestHZGB2312(t *testing.T) {
 }
 
 func TestDNSRR(t *testing.T) {
-	// The input of the report: a range of 5 billion steps, no template.
-	wantHang(t, "TestDNSRR", func() { dns.NewRR("$GENERATE 0-5414137360") })
+	// A comment inside parentheses that fills the buffer to 2047 bytes, a
+	// newline, another comment.
+	s := "a TXT ( ;" + strings.Repeat("x", 2046) + "\n;"
+	wantPanic(t, "(*zlexer).Next", func() { dns.NewRR(s) })
+}
+
+// TestDNSRRGenerate is the other bug of v1.1.15 fixed in v1.1.21 (not the
+// target's): the input of miekg/dns#1019, a range of 5 billion steps with no
+// template.
+func TestDNSRRGenerate(t *testing.T) {
+	wantHang(t, "TestDNSRRGenerate", func() { dns.NewRR("$GENERATE 0-5414137360") })
 }
 
 func TestTIFFPalette(t *testing.T) {
