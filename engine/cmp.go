@@ -32,10 +32,14 @@ type cmpSub struct {
 	lenFrom, lenTo int
 
 	// site is the comparison the substitution comes from: an integer
-	// comparison's site (IntCmp.Site), or -1-i for the i-th string
-	// comparison of the trace. The fix-up draws sites, not substitutions.
+	// comparison's site (IntCmp.Site), or a string comparison's plus
+	// strSite. The fix-up draws sites, not substitutions.
 	site int64
 }
+
+// strSite is added to a string comparison's site in cmpSub.site, apart
+// from the integer comparisons' sites.
+const strSite = 1 << 32
 
 // atResize in cmpSub.at marks a resize: a traced len(x) compared with
 // another length asks for x to have that length.
@@ -57,10 +61,11 @@ type cmpTrace struct {
 	ints []instrument.IntCmp
 	strs [][2]string
 	fold []bool
+	site []uint32 // of each string comparison
 }
 
 func (t *cmpTrace) reset() {
-	t.ints, t.strs, t.fold = t.ints[:0], t.strs[:0], t.fold[:0]
+	t.ints, t.strs, t.fold, t.site = t.ints[:0], t.strs[:0], t.fold[:0], t.site[:0]
 }
 
 func (t *cmpTrace) onInt(c instrument.IntCmp) { t.ints = append(t.ints, c) }
@@ -69,6 +74,7 @@ func (t *cmpTrace) onStr(c *instrument.StrCmp) {
 	la, lb := min(int(c.LenA), len(c.A)), min(int(c.LenB), len(c.B))
 	t.strs = append(t.strs, [2]string{string(c.A[:la]), string(c.B[:lb])})
 	t.fold = append(t.fold, c.Fold)
+	t.site = append(t.site, c.Site)
 }
 
 // validCmpSize reports whether size is an operand width the hooks record;
@@ -122,7 +128,10 @@ func (t *cmpTrace) substitutions(vals []any) []cmpSub {
 		lens(c)
 	}
 	for i, s := range t.strs {
-		site = int64(-1 - i)
+		site = strSite
+		if i < len(t.site) {
+			site += int64(t.site[i])
+		}
 		fold := i < len(t.fold) && t.fold[i]
 		strSubs(vals, s[0], s[1], fold, add)
 		strSubs(vals, s[1], s[0], fold, add)
@@ -586,28 +595,46 @@ func (m *mutator) fixUpCandidate(vals []any, subs []cmpSub) ([]any, bool) {
 }
 
 // pickBySite returns the index of a random substitution of subs (not
-// empty), each comparison site equally likely, then each of its
-// substitutions. A traced mutant that failed a check often also formatted
-// an error: fmt's loop compares every byte of the format with '%' and
-// gives dozens of substitutions from one site, which drawn uniformly would
-// outvote the one check that failed. It groups subs on each call (the
-// fix-up draws twice per traced mutant), reusing the mutator's buffers.
+// empty), drawn by comparison site, then among the site's substitutions:
+//   - A traced mutant that failed a check often also formatted an error:
+//     fmt's loop compares every byte of the format with '%' and gives
+//     dozens of substitutions from one site, which drawn uniformly would
+//     outvote the one check that failed.
+//   - Three times in four it draws among the sites that the base input's
+//     trace did not have (m.cmp's), when there are any: the checks the
+//     mutation newly reached; the base's own were offered by m.cmp already.
+//
+// It groups subs on each call (the fix-up draws twice per traced mutant),
+// reusing the mutator's buffers.
 func (m *mutator) pickBySite(subs []cmpSub) int {
+	if m.baseSites == nil {
+		m.baseSites = map[int64]bool{}
+		for _, s := range m.cmp {
+			m.baseSites[s.site] = true
+		}
+	}
 	if m.siteAt == nil {
 		m.siteAt = map[int64]int{}
 	}
 	clear(m.siteAt)
-	m.siteOf = m.siteOf[:0]
+	m.siteOf, m.newSites = m.siteOf[:0], m.newSites[:0]
 	for _, s := range subs {
 		k, ok := m.siteAt[s.site]
 		if !ok {
 			k = len(m.siteAt)
 			m.siteAt[s.site] = k
+			if !m.baseSites[s.site] {
+				m.newSites = append(m.newSites, int32(k))
+			}
 		}
 		m.siteOf = append(m.siteOf, int32(k))
 	}
-	// Draw a site, then one of its substitutions by reservoir sampling.
-	want, pick, seen := int32(m.r.IntN(len(m.siteAt))), 0, 0
+	want := int32(m.r.IntN(len(m.siteAt)))
+	if len(m.newSites) > 0 && m.r.IntN(4) != 0 {
+		want = m.newSites[m.r.IntN(len(m.newSites))]
+	}
+	// One of the site's substitutions, by reservoir sampling.
+	pick, seen := 0, 0
 	for i, k := range m.siteOf {
 		if k == want {
 			seen++

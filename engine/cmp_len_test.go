@@ -127,11 +127,11 @@ func TestDecimalSubstitutions(t *testing.T) {
 		want []cmpSub
 	}{
 		{"signed", []any{"x", int16(-7)}, "-7", "300",
-			[]cmpSub{{arg: 1, at: -1, ival: int16(300), site: -1}, {arg: 1, at: -1, ival: int16(301), site: -1}, {arg: 1, at: -1, ival: int16(299), site: -1}}},
+			[]cmpSub{{arg: 1, at: -1, ival: int16(300), site: strSite}, {arg: 1, at: -1, ival: int16(301), site: strSite}, {arg: 1, at: -1, ival: int16(299), site: strSite}}},
 		{"reversed, unsigned, negative operand wraps", []any{uint8(9)}, "-1", "9",
-			[]cmpSub{{arg: 0, at: -1, ival: uint8(255), site: -1}, {arg: 0, at: -1, ival: uint8(0), site: -1}, {arg: 0, at: -1, ival: uint8(254), site: -1}}},
+			[]cmpSub{{arg: 0, at: -1, ival: uint8(255), site: strSite}, {arg: 0, at: -1, ival: uint8(0), site: strSite}, {arg: 0, at: -1, ival: uint8(254), site: strSite}}},
 		{"large unsigned", []any{uint64(1)}, "1", "18446744073709551615",
-			[]cmpSub{{arg: 0, at: -1, ival: uint64(1<<64 - 1), site: -1}, {arg: 0, at: -1, ival: uint64(0), site: -1}, {arg: 0, at: -1, ival: uint64(1<<64 - 2), site: -1}}},
+			[]cmpSub{{arg: 0, at: -1, ival: uint64(1<<64 - 1), site: strSite}, {arg: 0, at: -1, ival: uint64(0), site: strSite}, {arg: 0, at: -1, ival: uint64(1<<64 - 2), site: strSite}}},
 		{"not a number", []any{5}, "5", "five", nil},
 		{"another value", []any{5}, "6", "7", nil},
 		{"not an integer argument", []any{true, 1.5}, "1", "2", nil},

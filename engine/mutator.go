@@ -20,8 +20,13 @@ type mutator struct {
 	// cmpMutant reports whether the last mutate applied a substitution.
 	cmpMutant bool
 
-	siteAt map[int64]int // pickBySite's buffers: site to group number
-	siteOf []int32       // and each substitution's group
+	// pickBySite's state: the sites of cmp (made on first use), and
+	// buffers: site to group number, each substitution's group, the
+	// groups of sites not in baseSites.
+	baseSites map[int64]bool
+	siteAt    map[int64]int
+	siteOf    []int32
+	newSites  []int32
 }
 
 func newMutator(seed uint64, maxLen int) *mutator {

@@ -40,17 +40,18 @@ func TestPickBySite(t *testing.T) {
 }
 
 // TestSubstitutionsCarrySites: each substitution names the comparison it
-// came from, integer ones by site and string ones by index.
+// came from.
 func TestSubstitutionsCarrySites(t *testing.T) {
 	tr := &cmpTrace{
 		ints: []instrument.IntCmp{{A: 7, B: 9, Size: 8, Site: 42}},
 		strs: [][2]string{{"x", "y"}, {"ab", "cd"}},
 		fold: []bool{false, false},
+		site: []uint32{4, 5},
 	}
 	for _, s := range tr.substitutions([]any{7, "ab"}) {
 		want := int64(42)
 		if s.arg == 1 {
-			want = -2 // the second string comparison
+			want = strSite + 5 // the second string comparison
 		}
 		if s.site != want {
 			t.Errorf("substitution %+v: site %d, want %d", s, s.site, want)
@@ -92,5 +93,23 @@ func TestTraceMutant(t *testing.T) {
 	m.mutate(vals)
 	if m.cmpMutant || m.traceMutant(0) {
 		t.Error("a mutant without substitutions counts as one, or execution 0 is traced")
+	}
+}
+
+// TestPickBySiteNewFirst: the fix-up prefers the sites the base input's
+// trace did not have: the checks the mutation newly reached.
+func TestPickBySiteNewFirst(t *testing.T) {
+	m := newMutator(3, 64)
+	m.cmp = []cmpSub{{arg: 1, at: -1, ival: 1, site: 7}} // the base's trace had site 7
+	subs := []cmpSub{{arg: 1, at: -1, ival: 2, site: 7}, {arg: 0, at: atResize, lenFrom: 9, lenTo: 64, site: 3}}
+	hits := 0
+	const n = 4000
+	for range n {
+		if subs[m.pickBySite(subs)].site == 3 {
+			hits++
+		}
+	}
+	if want := n * 7 / 8; hits < want-200 || hits > want+200 {
+		t.Errorf("the new site was drawn %d times in %d, want about %d", hits, n, want)
 	}
 }
