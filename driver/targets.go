@@ -35,6 +35,10 @@ type listedPkg struct {
 	GoFiles      []string
 	TestGoFiles  []string
 	XTestGoFiles []string
+	Imports      []string
+	TestImports  []string
+	XTestImports []string
+	Standard     bool
 	Error        *struct{ Err string }
 }
 
@@ -104,8 +108,7 @@ func buildTargets(ctx context.Context, cfg Config, p listedPkg, fuzzRE *regexp.R
 	if err != nil {
 		return nil, err
 	}
-	files := append(append(append([]string(nil), p.GoFiles...), p.TestGoFiles...), p.XTestGoFiles...)
-	dict, err := packageDict(cfg, p.Dir, files, filepath.Join(workDir, fmt.Sprintf("pkg%d.dict", i)))
+	dict, err := packageDict(cfg, func() [][]byte { return sourceDict(ctx, p) }, filepath.Join(workDir, fmt.Sprintf("pkg%d.dict", i)))
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +158,7 @@ func resolveBinary(ctx context.Context, cfg Config, patterns []string, fuzzRE *r
 	if importPath == "" {
 		importPath = guessImportPath(ctx, dir)
 	}
-	dict, err := packageDict(cfg, dir, goFilesIn(dir), filepath.Join(workDir, "bin.dict"))
+	dict, err := packageDict(cfg, func() [][]byte { return build.SourceLiterals(dir, goFilesIn(dir)) }, filepath.Join(workDir, "bin.dict"))
 	if err != nil {
 		return nil, err
 	}
@@ -191,11 +194,12 @@ func goFilesIn(dir string) []string {
 }
 
 // packageDict writes the run's dictionary for a package to path: the
-// user's file plus the package's literals, and returns path.
-func packageDict(cfg Config, dir string, files []string, path string) (string, error) {
+// user's file plus the source literals (unless cfg.NoSourceDict), and
+// returns path.
+func packageDict(cfg Config, literals func() [][]byte, path string) (string, error) {
 	var toks [][]byte
 	if !cfg.NoSourceDict {
-		toks = build.SourceLiterals(dir, files)
+		toks = literals()
 	}
 	return path, writeDict(path, cfg.Dict, toks)
 }
@@ -244,7 +248,7 @@ func isLocalPattern(pat string) bool {
 
 // listPackages runs go list on pattern in dir.
 func listPackages(ctx context.Context, dir, pattern string) ([]listedPkg, error) {
-	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-json=ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,Error", pattern)
+	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-json=ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,Imports,TestImports,XTestImports,Error", pattern)
 	cmd.Dir = dir
 	out, err := goOutput(cmd)
 	if err != nil {

@@ -33,10 +33,14 @@ func SourceLiterals(dir string, files []string) [][]byte {
 		}
 		var s scanner.Scanner
 		s.Init(token.NewFileSet().AddFile(name, -1, len(src)), src, nil, 0)
+		var imp importSkipper
 		for len(toks) < maxLiteralTokens {
 			_, tok, lit := s.Scan()
 			if tok == token.EOF {
 				break
+			}
+			if imp.skip(tok) {
+				continue // an import path: no input is compared with it
 			}
 			v, err := strconv.Unquote(lit)
 			if (tok != token.STRING && tok != token.CHAR) || err != nil || len(v) < minLiteralLen || len(v) > maxLiteralLen || seen[v] {
@@ -47,4 +51,30 @@ func SourceLiterals(dir string, files []string) [][]byte {
 		}
 	}
 	return toks
+}
+
+// importSkipper follows the tokens of import declarations, whose strings
+// are import paths, not literals the code compares with.
+type importSkipper struct {
+	inDecl  bool // after "import"
+	inGroup bool // inside "import ( ... )"
+}
+
+// skip reports whether tok belongs to an import declaration.
+func (s *importSkipper) skip(tok token.Token) bool {
+	switch {
+	case tok == token.IMPORT:
+		s.inDecl = true
+	case s.inGroup:
+		s.inGroup, s.inDecl = tok != token.RPAREN, tok != token.RPAREN
+	case s.inDecl && tok == token.LPAREN:
+		s.inGroup = true
+	case s.inDecl:
+		// import "p", import name "p", import . "p": the spec ends at its
+		// string.
+		s.inDecl = tok != token.STRING
+	default:
+		return false
+	}
+	return true
 }
