@@ -288,6 +288,12 @@ func (o *LibFuzzerOptions) target(ctx context.Context, pkg *fuzzPackage, name, a
 	return t, writeOptions(t.Options, name)
 }
 
+// libFuzzerEntryPoints makes the linker take the entry points from the
+// archive even when the engine only refers to them weakly, as AFL++'s
+// driver (libAFLDriver.a) does: an archive member is not linked for a weak
+// reference, and the driver would call a null LLVMFuzzerTestOneInput.
+var libFuzzerEntryPoints = []string{"-Wl,-u,LLVMFuzzerTestOneInput", "-Wl,-u,LLVMFuzzerInitialize"}
+
 // link links the archive and a C file naming the fuzz test into out.
 func (o *LibFuzzerOptions) link(ctx context.Context, name, archive, out, tmp string) error {
 	csrc := filepath.Join(tmp, name+"_target.c")
@@ -295,7 +301,7 @@ func (o *LibFuzzerOptions) link(ctx context.Context, name, archive, out, tmp str
 	if err := os.WriteFile(csrc, []byte(c), 0o666); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	args := slices.Concat(o.LinkFlags, o.EngineFlags, []string{"-x", "c", csrc, "-x", "none", archive, "-o", out, "-lpthread", "-ldl"})
+	args := slices.Concat(o.LinkFlags, o.EngineFlags, libFuzzerEntryPoints, []string{"-x", "c", csrc, "-x", "none", archive, "-o", out, "-lpthread", "-ldl"})
 	cmd := exec.CommandContext(ctx, o.Linker, args...)
 	output, err := cmd.CombinedOutput()
 	if err != nil {

@@ -1,8 +1,8 @@
 // Package libfuzzer turns a Go fuzz test into a libFuzzer-compatible fuzz
-// target: it exports LLVMFuzzerInitialize and LLVMFuzzerTestOneInput, so the
-// archive "fuzzbox build -libfuzzer" builds from a test package links with
-// clang -fsanitize=fuzzer into a binary that OSS-Fuzz and ClusterFuzzLite run
-// (any engine that defines the sanitizer coverage callbacks listed below).
+// target: it defines LLVMFuzzerInitialize and LLVMFuzzerTestOneInput (in C,
+// shim.go), so the archive "fuzzbox build -libfuzzer" builds from a test
+// package links with clang -fsanitize=fuzzer into a binary that OSS-Fuzz and
+// ClusterFuzzLite run, or with AFL++'s libFuzzer driver.
 //
 // It is linked into those binaries only: engine/build's libFuzzer mode adds
 // an external test file whose FuzzboxMainStart calls MainStart, and the test
@@ -17,8 +17,8 @@
 // read from the current directory), and once as a fuzzing worker, whose
 // RunFuzzWorker hands over the function that runs one input through
 // testing (so t.Fatal, t.Error and panics fail the input, as with go test).
-// Each libFuzzer input is decoded with corpus.DecodeLibFuzzer (the
-// fuzzbox-libfuzzer-v1 encoding) and run; a failing input prints testing's
+// Each input is decoded with corpus.DecodeLibFuzzer (the fuzzbox-libfuzzer-v1
+// encoding) and run through that function; a failing input prints testing's
 // report and aborts, which the engine records as a crash.
 //
 // Coverage and comparison guidance come from the Go toolchain: the target is
@@ -26,7 +26,9 @@
 // and the "libfuzzer" build tag, under which the runtime registers the
 // counters with __sanitizer_cov_8bit_counters_init and forwards the
 // compiler's comparison hooks to __sanitizer_cov_trace_cmp* and
-// __sanitizer_weak_hook_strcmp (runtime/libfuzzer.go).
+// __sanitizer_weak_hook_strcmp (runtime/libfuzzer.go). For an engine that
+// does not define the counter callbacks (AFL++), shim.go defines them
+// weakly and adds the counters to AFL++'s map after each input.
 //
 // Environment: FUZZBOX_LIBFUZZER_SEEDS=DIR makes the binary write its seed
 // corpus, encoded, into DIR and exit instead of fuzzing (engine/build uses it

@@ -3,7 +3,6 @@ package libfuzzer
 /*
 #include <stddef.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 // Defined by the link step of "fuzzbox build -libfuzzer" (one small C file
 // per fuzz test); weak, so that a binary linked without it still links.
@@ -17,47 +16,21 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync"
 	"unsafe"
 )
 
 // seedsEnv names the environment variable of the seed corpus mode.
 const seedsEnv = "FUZZBOX_LIBFUZZER_SEEDS"
 
-var (
-	setupOnce sync.Once
-	the       *target
-)
+// the is the target, set by fuzzboxSetup before the first input.
+var the *target
 
-// LLVMFuzzerInitialize is called once by libFuzzer (and AFL++'s and
-// honggfuzz's drivers) before the first input.
+// fuzzboxSetup sets the binary up, or ends the process with the reason: the
+// C entry points (shim.go) call it once, before the first input. In the seed
+// corpus mode it writes the seeds and exits.
 //
-//export LLVMFuzzerInitialize
-func LLVMFuzzerInitialize(argc *C.int, argv ***C.char) C.int {
-	setupOnce.Do(initialize)
-	return 0
-}
-
-// LLVMFuzzerTestOneInput runs one input. A failure prints testing's report
-// and aborts: the engine records the input as a crash.
-//
-//export LLVMFuzzerTestOneInput
-func LLVMFuzzerTestOneInput(data *C.uint8_t, size C.size_t) C.int {
-	setupOnce.Do(initialize) // for drivers that do not call LLVMFuzzerInitialize
-	var in []byte
-	if size > 0 {
-		in = unsafe.Slice((*byte)(unsafe.Pointer(data)), int(size))
-	}
-	if err := the.run(in); err != nil {
-		fmt.Fprintf(os.Stderr, "\n--- fuzzbox: %s failed on this input:\n%s\n", the.name, err)
-		C.abort()
-	}
-	return 0
-}
-
-// initialize sets up the target, or ends the process with the reason. In
-// the seed corpus mode it writes the seeds and exits.
-func initialize() {
+//export fuzzboxSetup
+func fuzzboxSetup() {
 	t, err := setup(targetName())
 	if err == nil && os.Getenv(seedsEnv) != "" {
 		err = t.writeSeeds(os.Getenv(seedsEnv))
@@ -70,6 +43,25 @@ func initialize() {
 		os.Exit(2)
 	}
 	the = t
+}
+
+// fuzzboxRun runs one input (the engine's bytes, valid during the call) and
+// reports whether it failed, after printing testing's report. It runs on the
+// engine's thread, to which Go code called from C is locked: the goroutine
+// testing starts for the input runs on another thread meanwhile, so each
+// input costs two thread wake-ups (BenchmarkInput measures them).
+//
+//export fuzzboxRun
+func fuzzboxRun(data *C.uint8_t, size C.size_t) C.int {
+	var in []byte
+	if size > 0 {
+		in = unsafe.Slice((*byte)(unsafe.Pointer(data)), int(size))
+	}
+	if err := the.run(in); err != nil {
+		fmt.Fprintf(os.Stderr, "\n--- fuzzbox: %s failed on this input:\n%s\n", the.name, err)
+		return 1
+	}
+	return 0
 }
 
 // targetName returns the fuzz test's name: the one the link step set, or

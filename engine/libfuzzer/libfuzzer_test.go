@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -76,5 +77,49 @@ func TestSameBits(t *testing.T) {
 		if got := sameBits(tc.a, tc.b); got != tc.want {
 			t.Errorf("sameBits(%#v, %#v) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// goroutinePerInput stands in for testing's function of a fuzzing worker:
+// like testing, it runs each input in a new goroutine and waits for it.
+func goroutinePerInput(e corpusEntry) error {
+	done := make(chan struct{})
+	go func() {
+		_ = e.Values
+		close(done)
+	}()
+	<-done
+	return nil
+}
+
+// BenchmarkInput measures the binary's input path without an engine: an
+// input is decoded and run through a function that, like testing, runs each
+// input in a new goroutine. In the binary the caller is locked to the
+// engine's thread (Go code called from C is), so the goroutine runs on
+// another thread: "locked" is that path, "unlocked" the same from an
+// ordinary goroutine. The difference is the cost of the two thread wake-ups
+// per input (compare on a quiet machine).
+func BenchmarkInput(b *testing.B) {
+	tg := &target{name: "FuzzX", types: []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[[]byte]()}, fn: goroutinePerInput}
+	in, err := corpus.EncodeLibFuzzer([]any{"tag", 4, []byte("payload")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, locked := range []bool{true, false} {
+		name := "unlocked"
+		if locked {
+			name = "locked"
+		}
+		b.Run(name, func(b *testing.B) {
+			if locked {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
+			for b.Loop() {
+				if err := tg.run(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

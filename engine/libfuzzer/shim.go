@@ -1,0 +1,169 @@
+package libfuzzer
+
+// The C side of the binary: the engine's entry points, and what an engine
+// without libFuzzer's coverage callbacks (AFL++'s driver) needs. The entry
+// points call Go (export.go) on the engine's thread.
+
+/*
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern void fuzzboxSetup(void);                 // export.go
+extern int fuzzboxRun(uint8_t *data, size_t size); // export.go
+
+// ---- Coverage for engines without libFuzzer's callbacks ----
+
+// The Go runtime registers its edge counters (and their PCs) at start-up and
+// forwards string comparisons. libFuzzer and honggfuzz define these
+// callbacks; the weak definitions below are used only when the engine does
+// not (AFL++'s driver): they keep the counters' ranges, which
+// LLVMFuzzerTestOneInput folds into AFL++'s map.
+typedef struct {
+	uint8_t *start, *end;
+} fuzzbox_range;
+
+static fuzzbox_range fuzzbox_ranges[16];
+static int fuzzbox_nranges;
+
+__attribute__((weak)) void __sanitizer_cov_8bit_counters_init(uint8_t *start, uint8_t *end) {
+	if (fuzzbox_nranges < (int)(sizeof fuzzbox_ranges / sizeof fuzzbox_ranges[0]) && start < end) {
+		fuzzbox_ranges[fuzzbox_nranges++] = (fuzzbox_range){start, end};
+	}
+}
+
+__attribute__((weak)) void __sanitizer_cov_pcs_init(const uintptr_t *start, const uintptr_t *end) {}
+
+// AFL++'s CmpLog (afl-fuzz -c 0) records string operands with
+// __cmplog_rtn_hook_str, keyed by its return address. The Go runtime calls
+// the hook from one place and passes the comparison's site as pc; as the
+// runtime does for the integer hooks (runtime/libfuzzer_amd64.s), the hook
+// is called to return into a sled of ret instructions at pc mod 512, so that
+// the sites get different keys.
+extern void __cmplog_rtn_hook_str(uint8_t *s1, uint8_t *s2) __attribute__((weak));
+
+#if defined(__x86_64__) && defined(__linux__)
+// fuzzbox_call_with_pc(fn, s1, s2, pc) calls fn(s1, s2) with return address
+// fuzzbox_ret_sled + pc mod 512; that ret returns to the label below.
+void fuzzbox_call_with_pc(void (*fn)(uint8_t *, uint8_t *), const char *s1, const char *s2, uintptr_t pc);
+__asm__(
+	".text\n"
+	".p2align 4\n"
+	"fuzzbox_ret_sled:\n"
+	".rept 512\n"
+	"ret\n"
+	".endr\n"
+	".p2align 4\n"
+	"fuzzbox_call_with_pc:\n"
+	"push %rbp\n"
+	"mov %rsp, %rbp\n"
+	"and $-16, %rsp\n"
+	"sub $8, %rsp\n"
+	"mov %rdi, %rax\n"
+	"mov %rsi, %rdi\n"
+	"mov %rdx, %rsi\n"
+	"and $511, %rcx\n"
+	"lea fuzzbox_ret_sled(%rip), %rdx\n"
+	"add %rcx, %rdx\n"
+	"lea 1f(%rip), %rcx\n"
+	"push %rcx\n"
+	"push %rdx\n"
+	"jmp *%rax\n"
+	"1:\n"
+	"mov %rbp, %rsp\n"
+	"pop %rbp\n"
+	"ret\n");
+#endif
+
+__attribute__((weak)) void __sanitizer_weak_hook_strcmp(void *pc, const char *s1, const char *s2, int result) {
+	if (__cmplog_rtn_hook_str && result != 0) {
+#if defined(__x86_64__) && defined(__linux__)
+		fuzzbox_call_with_pc(__cmplog_rtn_hook_str, s1, s2, (uintptr_t)pc);
+#else
+		__cmplog_rtn_hook_str((uint8_t *)s1, (uint8_t *)s2);
+#endif
+	}
+}
+
+// AFL++'s runtime: the coverage map, its size, and its forkserver start.
+extern uint8_t *__afl_area_ptr __attribute__((weak));
+extern uint32_t __afl_map_size __attribute__((weak));
+extern void __afl_manual_init(void) __attribute__((weak));
+
+// fuzzbox_afl_start starts AFL++'s forkserver before the Go runtime starts
+// its threads (a prioritized constructor runs before the unprioritized one
+// that starts the Go runtime). AFL++'s driver would start it after
+// LLVMFuzzerInitialize, in a process whose Go runtime threads a fork does not
+// copy. Each forked child then starts the Go runtime and the fuzz test
+// itself and runs inputs in persistent mode.
+__attribute__((constructor(101))) static void fuzzbox_afl_start(void) {
+	if (__afl_manual_init && getenv("__AFL_SHM_ID")) {
+		__afl_manual_init();
+	}
+}
+
+static int fuzzbox_afl(void) {
+	return fuzzbox_nranges > 0 && &__afl_area_ptr && &__afl_map_size && __afl_area_ptr && __afl_map_size > 1;
+}
+
+static void fuzzbox_counters_clear(void) {
+	for (int r = 0; r < fuzzbox_nranges; r++) {
+		memset(fuzzbox_ranges[r].start, 0, fuzzbox_ranges[r].end - fuzzbox_ranges[r].start);
+	}
+}
+
+// fuzzbox_afl_fold adds the Go counters to AFL++'s map, counter i of all the
+// ranges at index 1 + i mod (size-1), saturating (index 0 is AFL++'s own).
+static void fuzzbox_afl_fold(void) {
+	uint8_t *area = __afl_area_ptr;
+	uint32_t n = __afl_map_size - 1;
+	uint64_t base = 0;
+	for (int r = 0; r < fuzzbox_nranges; r++) {
+		uint8_t *p = fuzzbox_ranges[r].start, *end = fuzzbox_ranges[r].end;
+		for (; p < end; p++) {
+			if (((uintptr_t)p & 7) == 0) {
+				while (p + 8 <= end && *(const uint64_t *)p == 0) {
+					p += 8;
+				}
+				if (p >= end) {
+					break;
+				}
+			}
+			if (*p) {
+				uint8_t *a = &area[1 + (base + (uint64_t)(p - fuzzbox_ranges[r].start)) % n];
+				unsigned v = *a + *p;
+				*a = v > 255 ? 255 : v;
+			}
+		}
+		base += (uint64_t)(end - fuzzbox_ranges[r].start);
+	}
+}
+
+// ---- The engine's entry points ----
+
+static pthread_once_t fuzzbox_once = PTHREAD_ONCE_INIT;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+	pthread_once(&fuzzbox_once, fuzzboxSetup);
+	return 0;
+}
+
+// LLVMFuzzerTestOneInput runs one input. A failing input has printed
+// testing's report; it aborts, which the engine records as a crash.
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+	pthread_once(&fuzzbox_once, fuzzboxSetup); // for engines that do not call LLVMFuzzerInitialize
+	int afl = fuzzbox_afl();
+	if (afl) {
+		fuzzbox_counters_clear();
+	}
+	if (fuzzboxRun((uint8_t *)data, size)) {
+		abort();
+	}
+	if (afl) {
+		fuzzbox_afl_fold();
+	}
+	return 0;
+}
+*/
+import "C"
