@@ -326,7 +326,10 @@ func (p *libFuzzerParser) line(at time.Duration, s string) {
 		p.start = at
 	case strings.Contains(s, "ERROR: libFuzzer:") && p.failAt < 0:
 		p.failAt = at
-		p.kind, p.msg = libFuzzerKind(s), strings.TrimSpace(s)
+		p.kind = libFuzzerKind(s)
+		if p.msg == "" { // a Go panic line before it says more
+			p.msg = strings.TrimSpace(s)
+		}
 	case strings.Contains(s, "Test unit written to "):
 		p.reproducer = s[strings.Index(s, "Test unit written to ")+len("Test unit written to "):]
 	case strings.Contains(s, "panic: ") && p.kind == "" && p.msg == "":

@@ -23,7 +23,7 @@ func TestLibFuzzerParser(t *testing.T) {
 	}
 	var r runResult
 	p.result(&r)
-	if !r.Failed || r.Kind != "crash" || r.TTF != 3 || r.Execs != 5000 || r.ExecsToFailure != 5000 ||
+	if !r.Failed || r.Kind != "crash" || r.TTF != 3 || r.Execs != 5000 || r.ExecsToFailure != 5000 || r.Message != "panic: BUG magic32: tag" ||
 		r.Reproducer != "./crash-abc" || !strings.HasPrefix(r.FailText, "panic: BUG magic32") {
 		t.Errorf("result = %+v", r)
 	}

@@ -2,16 +2,22 @@
 // golang.org/x/text/language (language.Parse), as an HTTP server that reads
 // the user's language from a query parameter or cookie would.
 //
-// Module golang.org/x/text v0.3.2; fixed in v0.3.5 (the fix of
-// golang/go#42536, commit 4482a91 "internal/language: fix resizeRange index
-// wrong way").
-// Upstream: https://github.com/golang/go/issues/42536, CVE-2020-28852.
-// Bug: scanner.resizeRange moves the bytes after a token the wrong way when
-// it shrinks a token (e.g. a short transformed-content -t- extension
-// subtag), and slices past the end of the tag: "slice bounds out of range"
-// in internal/language.(*scanner).resizeRange. (v0.3.2 has other parser
-// panics, fixed in v0.3.5, v0.3.6 and v0.3.7; they do not match the
-// signature and are reported as other failures.)
+// Module golang.org/x/text v0.3.2 (also v0.3.5); fixed in v0.3.6 (commit e3aa4ad
+// "language: allow variable number of types per key in -u- extension").
+// Upstream: https://github.com/golang/go/issues/42535, CVE-2020-28851.
+// Bug: in a -u- (Unicode locale) extension, an attribute followed by a key
+// without a type (e.g. "-u-abc-rg") makes Tag.findTypeForKey, which Parse
+// reaches through compact.Make and Tag.TypeForKey, read one subtag past the
+// end: "index out of range" in internal/language.Tag.findTypeForKey.
 //
-// Signature: resizeRange
+// v0.3.2 has other parser panics: scanner.resizeRange slicing past the end
+// of a tag with a short -t- subtag (golang/go#42536, CVE-2020-28852, fixed
+// in v0.3.5), and those fixed in v0.3.6 and v0.3.7 (CVE-2021-38561). They do
+// not match the signature and are reported as other failures. (This target
+// first named the resizeRange panic as its bug; in the first full run of the
+// benchmark every engine found the findTypeForKey panic within 4 s, in both
+// runs, and none found resizeRange, so the target names the bug fuzzing
+// reaches.)
+//
+// Signature: findTypeForKey
 package langtag

@@ -95,6 +95,12 @@ func TestGJSONGet(t *testing.T) {
 }
 
 func TestLangTag(t *testing.T) {
+	wantPanic(t, "findTypeForKey", func() { language.Parse("en-u-abc-rg") })
+}
+
+// TestLangTagResizeRange is another bug of v0.3.2 fixed in v0.3.5 (not the
+// target's): the input of golang/go#42536.
+func TestLangTagResizeRange(t *testing.T) {
 	wantPanic(t, "resizeRange", func() { language.Parse("00-t-0o") })
 }
 
