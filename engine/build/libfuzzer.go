@@ -301,7 +301,10 @@ func (o *LibFuzzerOptions) link(ctx context.Context, name, archive, out, tmp str
 	if err := os.WriteFile(csrc, []byte(c), 0o666); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	args := slices.Concat(o.LinkFlags, o.EngineFlags, libFuzzerEntryPoints, []string{"-x", "c", csrc, "-x", "none", archive, "-o", out, "-lpthread", "-ldl"})
+	// The engine after the archive: the archive's entry points are then
+	// linked before an engine library's weak stand-ins (honggfuzz's libhfuzz
+	// defines a weak LLVMFuzzerTestOneInput) could satisfy -u.
+	args := slices.Concat(o.LinkFlags, libFuzzerEntryPoints, []string{"-x", "c", csrc, "-x", "none", archive}, o.EngineFlags, []string{"-o", out, "-lpthread", "-ldl"})
 	cmd := exec.CommandContext(ctx, o.Linker, args...)
 	output, err := cmd.CombinedOutput()
 	if err != nil {
