@@ -179,3 +179,36 @@ func TestLibFuzzerEncodingName(t *testing.T) {
 		t.Errorf("LibFuzzerEncoding = %q, corpus has %q", LibFuzzerEncoding, corpus.LibFuzzerEncoding)
 	}
 }
+
+// TestLibFuzzerLinkOrder: the link asks for the entry points and names the
+// Go archive before the engine's flags, so that neither an engine's weak
+// reference (AFL++'s driver) nor its weak stand-in (honggfuzz's libhfuzz)
+// leaves the archive out. The linker here records its arguments.
+func TestLibFuzzerLinkOrder(t *testing.T) {
+	dir := t.TempDir()
+	argsFile := filepath.Join(dir, "args")
+	linker := filepath.Join(dir, "cc")
+	script := "#!/bin/sh\nfor a in \"$@\"; do echo \"$a\"; done > " + argsFile + "\n"
+	if err := os.WriteFile(linker, []byte(script), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	o := &LibFuzzerOptions{Linker: linker, LinkFlags: []string{"-O1"}, EngineFlags: []string{"engine.a", "-lrt"}}
+	if err := o.link(context.Background(), "FuzzX", "go.a", filepath.Join(dir, "FuzzX"), dir); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(argsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := strings.Fields(string(data))
+	pos := func(a string) int {
+		i := slices.Index(args, a)
+		if i < 0 {
+			t.Fatalf("link arguments %q lack %q", args, a)
+		}
+		return i
+	}
+	if !(pos("-O1") < pos("-Wl,-u,LLVMFuzzerTestOneInput") && pos("-Wl,-u,LLVMFuzzerInitialize") < pos("go.a") && pos("go.a") < pos("engine.a") && pos("engine.a") < pos("-lrt")) {
+		t.Errorf("link arguments %q: want flags, -u entry points, the archive, then the engine", args)
+	}
+}
