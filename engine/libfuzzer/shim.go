@@ -48,7 +48,7 @@ extern void __cmplog_rtn_hook_str(uint8_t *s1, uint8_t *s2) __attribute__((weak)
 // fuzzbox_ret_sled + pc mod 512; that ret returns to the label below.
 void fuzzbox_call_with_pc(void (*fn)(uint8_t *, uint8_t *), const char *s1, const char *s2, uintptr_t pc);
 __asm__(
-	".text\n"
+	".pushsection .text\n"
 	".p2align 4\n"
 	"fuzzbox_ret_sled:\n"
 	".rept 512\n"
@@ -73,7 +73,8 @@ __asm__(
 	"1:\n"
 	"mov %rbp, %rsp\n"
 	"pop %rbp\n"
-	"ret\n");
+	"ret\n"
+	".popsection\n");
 #endif
 
 __attribute__((weak)) void __sanitizer_weak_hook_strcmp(void *pc, const char *s1, const char *s2, int result) {
