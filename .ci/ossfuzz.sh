@@ -116,7 +116,8 @@ mkdir -p "$src" "$work/OUT"
 cp -r examples "$src/examples"
 "$work/fuzzbox" oss-fuzz init -dir "$src/examples"
 flags="-O1 -fno-omit-frame-pointer -gline-tables-only -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION -fsanitize=address -fsanitize-address-use-after-scope -fsanitize=fuzzer-no-link"
-# OSS-Fuzz's CXXFLAGS also have -stdlib=libc++, which Debian's clang-16 lacks without libc++-16-dev.
+# OSS-Fuzz's CXXFLAGS also have -stdlib=libc++, left out here: Debian's libclang_rt.fuzzer is built against
+# libstdc++ (with libc++-16-dev installed, -stdlib=libc++ leaves libFuzzer's std::string symbols undefined).
 PATH="$work:$PATH" SRC="$src" OUT="$work/OUT" CC=clang-16 CXX=clang++-16 CFLAGS="$flags" CXXFLAGS="$flags" \
 	LIB_FUZZING_ENGINE=-fsanitize=fuzzer SANITIZER=address FUZZING_LANGUAGE=go \
 	bash -eu "$src/examples/.clusterfuzzlite/build.sh"
