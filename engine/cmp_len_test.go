@@ -183,3 +183,19 @@ func TestCoupledTwoSteps(t *testing.T) {
 	}
 	t.Error("no two substitutions reach the bug")
 }
+
+// TestLenSubstitutionsOneHitSites: a site compared twice in one trace (a
+// parser's bound check at two positions) gives no resize.
+func TestLenSubstitutionsOneHitSites(t *testing.T) {
+	tr := &cmpTrace{ints: []instrument.IntCmp{{A: 2, B: 6, Size: 8, Site: 5}, {A: 4, B: 6, Size: 8, Site: 5}, {A: 6, B: 40, Size: 8, Site: 6}}}
+	var got []cmpSub
+	for _, s := range tr.substitutions([]any{"abcdef"}) {
+		if s.at == atResize {
+			got = append(got, s)
+		}
+	}
+	want := []cmpSub{{arg: 0, at: atResize, lenFrom: 6, lenTo: 40, site: 6}, {arg: 0, at: atResize, lenFrom: 6, lenTo: 41, site: 6}, {arg: 0, at: atResize, lenFrom: 6, lenTo: 39, site: 6}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("resizes:\n got %+v\nwant %+v", got, want)
+	}
+}
