@@ -42,6 +42,7 @@ type config struct {
 	fuzzboxArgs  []string      // extra arguments for fuzzbox fuzz
 	minimizetime string        // -fuzzminimizetime of both engines
 	out          string        // JSON results file
+	rescore      string        // results file to print again instead of running; "" runs
 }
 
 // engineAliases are the -engines values that stand for several engines.
@@ -64,7 +65,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := bench(ctx, cfg, stdout, stderr); err != nil {
+	if cfg.rescore != "" {
+		err = rescoreResults(cfg.rescore, stdout)
+	} else {
+		err = bench(ctx, cfg, stdout, stderr)
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "bench:", err)
 		return 1
 	}
@@ -85,6 +91,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	minimize := fs.String("minimizetime", "10s", "-fuzzminimizetime for both engines (time to failure is measured before minimizing)")
 	out := fs.String("o", filepath.Join("bench", "results", "results.json"), "write every run as JSON to this file")
 	libfuzzer := fs.Bool("libfuzzer", false, "short for -engines=fuzzbox,libfuzzer,go118")
+	rescore := fs.String("rescore", "", "run nothing: print the table of this results file (-o of an earlier run) again, matching every failure against the targets' current signatures")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
 	}
@@ -92,7 +99,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
 	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
-		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out}
+		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out,
+		rescore: *rescore}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}

@@ -115,3 +115,73 @@ func writeFiles(t *testing.T, root string, files map[string]string) {
 		}
 	}
 }
+
+func TestRescore(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"bench/realworld/go.mod":      "module x\n",
+		"bench/realworld/a/doc.go":    "// Signature: wanted\npackage a\n",
+		"bench/realworld/a/a_test.go": "package a\nfunc FuzzA(f *testing.F) {}\n",
+	})
+	results := `{"set":"realworld","engines":["fuzzbox"],"fuzztime":"30s","parallel":1,"runs":[
+{"target":"a","engine":"fuzzbox","run":1,"found":false,"failed":true,"kind":"panic","message":"panic: x","failure_text":"wanted.func1()","ttf_s":2},
+{"target":"a","engine":"fuzzbox","run":2,"found":true,"failed":true,"kind":"panic","message":"panic: y","failure_text":"other()","ttf_s":3}]}`
+	writeFiles(t, dir, map[string]string{"results.json": results})
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	var buf bytes.Buffer
+	if err := rescoreResults("results.json", &buf); err != nil {
+		t.Fatal(err)
+	}
+	// Run 1 matches the signature now, run 2 no longer does.
+	if !strings.Contains(buf.String(), "| a | 1/2 | 2.0s |") || !strings.Contains(buf.String(), "fuzzbox: 1 (panic: panic: y)") {
+		t.Errorf("rescored table:\n%s", buf.String())
+	}
+}
+
+// TestRealworldSignatures checks the signatures of bench/realworld against
+// failure reports in the engines' formats.
+func TestRealworldSignatures(t *testing.T) {
+	ts, err := findTargets("realworld", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byName := map[string]target{}
+	for _, tg := range ts {
+		if tg.signature == nil {
+			t.Errorf("%s has no Signature line", tg.name)
+		}
+		byName[tg.name] = tg
+	}
+	const nilDeref = "panic: runtime error: invalid memory address or nil pointer dereference\n" +
+		"panic({0x6dd3c0?, 0x8ed810?})\n\t/usr/local/go/src/runtime/panic.go:860 +0x13a\n"
+	tests := []struct {
+		target, kind, text string
+		want               bool
+	}{
+		{"tiffpalette", "panic", "panic: runtime error: index out of range [1] with length 1\nimage.(*Paletted).At(...)", true},
+		{"tiffpalette", "panic", nilDeref + "fuzzbox.dev/bench/realworld/tiffpalette.FuzzDecode.func1(0x0?)", true},
+		{"tiffpalette", "crash", "panic: runtime error: invalid memory address or nil pointer dereference [recovered]\n" +
+			"panic({0x55797c09a8a0?, 0x230fca4a21e0?})\nruntime/panic.go:860 +0x13a\n" +
+			"fuzzbox.dev/bench/realworld/tiffpalette.FuzzDecode.func1()", true}, // go-118's trimmed paths
+		{"tiffpalette", "panic", nilDeref + "golang.org/x/image/tiff.(*decoder).decode(...)\n\tx.go:1\nfuzzbox.dev/bench/realworld/tiffpalette.FuzzDecode.func1()", false},
+		{"tiffpalette", "oom", "==1== ERROR: libFuzzer: out-of-memory (used: 2370Mb; limit: 2048Mb)", false},
+		{"dnsrr", "panic", "panic: runtime error: index out of range [2048] with length 2048\n\ngoroutine 1\ngithub.com/miekg/dns.(*zlexer).Next(0x1)", true},
+		{"dnsrr", "hang", "", false},
+		{"langtag", "panic", "internal/language.Tag.findTypeForKey(...)", true},
+		{"langtag", "panic", "internal/language.(*scanner).resizeRange(...)", false},
+		{"utf16", "oom", "", true},
+		{"utf16", "fatal", "fatal error: runtime: out of memory", true},
+		{"hzgb2312", "hang", "", true},
+		{"gjsonget", "panic", "github.com/tidwall/gjson.squash(...)", true},
+		{"gjsonget", "panic", "github.com/tidwall/gjson.parseArray(...)", false},
+	}
+	for _, tt := range tests {
+		if got := byName[tt.target].isKnownBug(tt.kind, tt.text); got != tt.want {
+			t.Errorf("%s.isKnownBug(%q, %q) = %v, want %v", tt.target, tt.kind, tt.text, got, tt.want)
+		}
+	}
+}

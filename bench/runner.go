@@ -199,3 +199,51 @@ func writeResults(path string, cfg config, results []runResult) error {
 	}
 	return nil
 }
+
+// rescoreResults prints the table of the results file at path again, with
+// every failure matched against the current signature of its target (the
+// set and targets are looked up as the run found them).
+func rescoreResults(path string, stdout io.Writer) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("rescoring: %w", err)
+	}
+	var in struct {
+		Set      string      `json:"set"`
+		Engines  []string    `json:"engines"`
+		Fuzztime string      `json:"fuzztime"`
+		Parallel int         `json:"parallel"`
+		Runs     []runResult `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		return fmt.Errorf("rescoring %s: %w", path, err)
+	}
+	root, ok := targetSets[in.Set]
+	if !ok {
+		return fmt.Errorf("rescoring %s: unknown target set %q", path, in.Set)
+	}
+	cfg := config{set: in.Set, engines: in.Engines, parallel: in.Parallel}
+	if cfg.fuzztime, err = time.ParseDuration(in.Fuzztime); err != nil {
+		return fmt.Errorf("rescoring %s: %w", path, err)
+	}
+	var names []string
+	for _, r := range in.Runs {
+		if !contains(names, r.Target) {
+			names = append(names, r.Target)
+		}
+		cfg.runs = max(cfg.runs, r.Run)
+	}
+	targets, err := findTargets(root, names)
+	if err != nil {
+		return err
+	}
+	byName := map[string]target{}
+	for _, t := range targets {
+		byName[t.name] = t
+	}
+	for i, r := range in.Runs {
+		in.Runs[i].Found = r.Failed && byName[r.Target].isKnownBug(r.Kind, r.Message+"\n"+r.FailText)
+	}
+	printTable(stdout, cfg, targets, in.Runs)
+	return nil
+}

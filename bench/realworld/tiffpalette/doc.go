@@ -8,9 +8,13 @@
 // Validate palette indices when parsing palette-color images").
 // Upstream: https://github.com/golang/go/issues/67624, CVE-2024-24792.
 // Bug: Decode accepts a palette-color image whose pixels index past the end
-// of its color map (a ColorMap entry with fewer colors than the pixels use)
-// and returns an *image.Paletted that panics with "index out of range" in
-// image.(*Paletted).At when the pixel is read.
+// of its color map and returns an *image.Paletted that fails when the pixel
+// is read: with a ColorMap entry of fewer colors than the pixels use, "index
+// out of range" in image.(*Paletted).At; with no ColorMap entry, an empty
+// palette, for which At returns a nil color and the caller's RGBA call
+// dereferences nil (the signature wants this package's fuzz function, the
+// only code that uses the color, as the frame that faulted). The fix
+// rejects both ("invalid color index").
 //
-// Signature: \(\*Paletted\)\.At
+// Signature: (?s)\(\*Paletted\)\.At|nil pointer dereference.*?panic\.go:\d+[^\n]*\n\s*\S*tiffpalette\.FuzzDecode
 package tiffpalette

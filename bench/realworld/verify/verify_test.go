@@ -131,7 +131,10 @@ func TestDNSRRGenerate(t *testing.T) {
 	wantHang(t, "TestDNSRRGenerate", func() { dns.NewRR("$GENERATE 0-5414137360") })
 }
 
-func TestTIFFPalette(t *testing.T) {
+// palettedTIFF is the tiffpalette target's seed: a 4×4 paletted image with
+// four colors, as tiff.Encode writes it, and the offset of its ColorMap IFD
+// entry (tag 320, type SHORT, 768 values).
+func palettedTIFF(t *testing.T) (b []byte, colorMap int) {
 	pal := color.Palette{color.Black, color.White, color.Gray{Y: 0x80}, color.Gray{Y: 0x40}}
 	m := image.NewPaletted(image.Rect(0, 0, 4, 4), pal)
 	for i := range m.Pix {
@@ -141,25 +144,44 @@ func TestTIFFPalette(t *testing.T) {
 	if err := tiff.Encode(&buf, m, nil); err != nil {
 		t.Fatal(err)
 	}
-	// The ColorMap entry (tag 320, type SHORT) says 768 values, 256 colors;
-	// make it 3 values, one color: pixels 1, 2 and 3 now index past it.
-	b := buf.Bytes()
-	entry := []byte{0x40, 0x01, 0x03, 0x00, 0x00, 0x03, 0x00, 0x00}
-	i := bytes.Index(b, entry)
+	b = buf.Bytes()
+	i := bytes.Index(b, []byte{0x40, 0x01, 0x03, 0x00, 0x00, 0x03, 0x00, 0x00})
 	if i < 0 {
 		t.Fatal("no ColorMap entry in the encoded seed")
 	}
+	return b, i
+}
+
+// readPixels reads every pixel's color, as the target does.
+func readPixels(img image.Image) {
+	r := img.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			img.At(x, y).RGBA()
+		}
+	}
+}
+
+func TestTIFFPalette(t *testing.T) {
+	// The ColorMap says 768 values, 256 colors; make it 3 values, one
+	// color: pixels 1, 2 and 3 now index past it.
+	b, i := palettedTIFF(t)
 	b[i+4], b[i+5] = 3, 0
 	img, err := tiff.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatalf("Decode: %v", err)
 	}
-	wantPanic(t, "(*Paletted).At", func() {
-		r := img.Bounds()
-		for y := r.Min.Y; y < r.Max.Y; y++ {
-			for x := r.Min.X; x < r.Max.X; x++ {
-				img.At(x, y)
-			}
-		}
-	})
+	wantPanic(t, "(*Paletted).At", func() { readPixels(img) })
+}
+
+func TestTIFFPaletteMissing(t *testing.T) {
+	// No ColorMap at all (tag 320 becomes 321): an empty palette, a nil
+	// color, a nil dereference in the caller.
+	b, i := palettedTIFF(t)
+	b[i] = 0x41
+	img, err := tiff.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("Decode: %v", err)
+	}
+	wantPanic(t, "verify.readPixels", func() { readPixels(img) })
 }
