@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/fuzzbox/fuzzbox/engine/instrument"
 )
@@ -251,7 +252,7 @@ func intSubs(vals []any, a, b uint64, size int, add func(cmpSub)) {
 		case []byte:
 			byteIntSubs(i, v, a, b, size, add)
 		case string:
-			byteIntSubs(i, []byte(v), a, b, size, add)
+			byteIntSubs(i, readOnlyBytes(v), a, b, size, add)
 		case bool, float32, float64:
 		default:
 			wholeIntSubs(i, v, a, b, size, add)
@@ -281,33 +282,48 @@ func signExtend(v uint64, size int) uint64 {
 	return uint64(int64(v<<shift) >> shift)
 }
 
+// byteIntSubs adds the substitutions that put r where a occurs in b. It
+// runs for every traced comparison and every []byte/string argument, and a
+// comparison's operand is rarely in the input: it searches with encodings
+// on the stack and allocates only for an occurrence.
 func byteIntSubs(arg int, b []byte, a, r uint64, size int, add func(cmpSub)) {
-	if size == 1 {
+	if size == 1 && bytes.IndexByte(b, byte(a)) >= 0 {
 		// A byte compared with another (a parser's character tests): put
 		// the other byte where this one occurs (indexAll keeps it to 8).
 		for _, at := range indexAll(b, []byte{byte(a)}) {
 			add(cmpSub{arg: arg, at: at, from: []byte{byte(a)}, to: []byte{byte(r)}})
 		}
 	}
+	var buf [8]byte
 	if size >= 2 {
 		for _, big := range []bool{false, true} {
+			writeInt(buf[:], size, big, a)
+			if !bytes.Contains(b, buf[:size]) {
+				continue
+			}
 			from, to := enc(a, size, big), enc(r, size, big)
 			for _, at := range indexAll(b, from) {
 				add(cmpSub{arg: arg, at: at, from: from, to: to})
 			}
 		}
 	}
+	var text [20]byte
 	for _, base := range []int{10, 16} {
-		from := []byte(strconv.FormatUint(a, base))
-		if len(from) < 2 && size > 1 {
+		probe := strconv.AppendUint(text[:0], a, base)
+		if len(probe) < 2 && size > 1 || !bytes.Contains(b, probe) {
 			continue
 		}
+		from := bytes.Clone(probe)
 		for _, at := range indexAll(b, from) {
 			add(cmpSub{arg: arg, at: at, from: from, to: []byte(strconv.FormatUint(r, base))})
 			add(cmpSub{arg: arg, at: at, from: from, to: []byte(strconv.FormatInt(int64(signExtend(r, size)), base))})
 		}
 	}
 }
+
+// readOnlyBytes returns the bytes of s without a copy. The caller must not
+// modify them or keep them: byteIntSubs only searches them.
+func readOnlyBytes(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 func strSubs(vals []any, a, b string, fold bool, add func(cmpSub)) {
 	for i, v := range vals {
