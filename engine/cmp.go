@@ -290,8 +290,9 @@ func byteIntSubs(arg int, b []byte, a, r uint64, size int, add func(cmpSub)) {
 	if size == 1 && bytes.IndexByte(b, byte(a)) >= 0 {
 		// A byte compared with another (a parser's character tests): put
 		// the other byte where this one occurs (indexAll keeps it to 8).
-		for _, at := range indexAll(b, []byte{byte(a)}) {
-			add(cmpSub{arg: arg, at: at, from: []byte{byte(a)}, to: []byte{byte(r)}})
+		from, to := oneByte[byte(a)], oneByte[byte(r)]
+		for _, at := range indexAll(b, from) {
+			add(cmpSub{arg: arg, at: at, from: from, to: to})
 		}
 	}
 	var buf [8]byte
@@ -320,6 +321,16 @@ func byteIntSubs(arg int, b []byte, a, r uint64, size int, add func(cmpSub)) {
 		}
 	}
 }
+
+// oneByte holds every one-byte slice, shared by the substitutions of 1-byte
+// comparisons (a tokenizer gives thousands per trace). Substitutions never
+// modify their from and to.
+var oneByte = func() (t [256][]byte) {
+	for c := range t {
+		t[c] = []byte{byte(c)}
+	}
+	return t
+}()
 
 // readOnlyBytes returns the bytes of s without a copy. The caller must not
 // modify them or keep them: byteIntSubs only searches them.
