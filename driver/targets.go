@@ -38,7 +38,6 @@ type listedPkg struct {
 	Imports      []string
 	TestImports  []string
 	XTestImports []string
-	Standard     bool
 	Error        *struct{ Err string }
 }
 

@@ -28,8 +28,9 @@ Build compiles each fuzz test of PACKAGE (default ".") matching -fuzz into a
 libFuzzer-compatible binary DIR/FuzzX, linked with clang and the fuzzing engine
 ($CXX $CXXFLAGS $LIB_FUZZING_ENGINE as OSS-Fuzz sets them; by default clang
 -fsanitize=fuzzer), and writes beside it FuzzX_seed_corpus.zip (every f.Add seed
-and testdata/fuzz/FuzzX file), FuzzX.dict (the package's string literals and the
-saved automatic dictionary) and FuzzX.options. Inputs use the
+and testdata/fuzz/FuzzX file), FuzzX.dict (the string literals of the package
+and of the non-standard packages it imports, and the saved automatic
+dictionary) and FuzzX.options. Inputs use the
 fuzzbox-libfuzzer-v1 encoding (docs/oss-fuzz.md); "fuzzbox corpus import
 -from-libfuzzer" turns a crash file into a go test reproducer.
 

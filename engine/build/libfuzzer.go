@@ -154,6 +154,7 @@ func (o *LibFuzzerOptions) defaults() error {
 type fuzzPackage struct {
 	listedPackage
 	TestGoFiles, XTestGoFiles, GoFiles []string
+	Imports, TestImports, XTestImports []string
 }
 
 // listFuzzTests lists the package and the names of its fuzz tests that
@@ -167,7 +168,7 @@ func (g goCmd) listFuzzTests(ctx context.Context, pattern, fuzz string) (*fuzzPa
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := g.run(ctx, "list", "-json=TestGoFiles,XTestGoFiles,GoFiles", pattern)
+	out, err := g.run(ctx, "list", "-json=TestGoFiles,XTestGoFiles,GoFiles,Imports,TestImports,XTestImports", pattern)
 	if err != nil {
 		return nil, nil, fmt.Errorf("package does not build: %s", summary(out, err))
 	}
@@ -278,7 +279,11 @@ func (o *LibFuzzerOptions) target(ctx context.Context, pkg *fuzzPackage, name, a
 		return t, err
 	}
 	t.Seeds = n
-	toks := SourceLiterals(pkg.Dir, slices.Concat(pkg.GoFiles, pkg.TestGoFiles, pkg.XTestGoFiles))
+	toks := PackageLiterals(ctx, LiteralSource{
+		ImportPath: pkg.ImportPath, Dir: pkg.Dir,
+		GoFiles: pkg.GoFiles, TestGoFiles: pkg.TestGoFiles, XTestGoFiles: pkg.XTestGoFiles,
+		Imports: pkg.Imports, TestImports: pkg.TestImports, XTestImports: pkg.XTestImports,
+	})
 	if o.DictTokens != nil {
 		toks = append(toks, o.DictTokens(pkg.ImportPath, name)...)
 	}

@@ -1,10 +1,15 @@
 package build
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"go/scanner"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 )
 
@@ -51,6 +56,86 @@ func SourceLiterals(dir string, files []string) [][]byte {
 		}
 	}
 	return toks
+}
+
+// maxImportLiterals bounds the literals PackageLiterals takes from imported
+// packages, so that they do not crowd out the package's own in the
+// mutator's uniform choice of a token.
+const maxImportLiterals = 512
+
+// LiteralSource is what PackageLiterals needs of a package: fields of go
+// list's output.
+type LiteralSource struct {
+	ImportPath, Dir                    string
+	GoFiles, TestGoFiles, XTestGoFiles []string
+	Imports, TestImports, XTestImports []string
+}
+
+// PackageLiterals returns the source-literal dictionary of package p: its
+// own string and character literals (SourceLiterals of its files), then up
+// to maxImportLiterals of those of the packages outside the standard
+// library that p and its tests import directly. The code a fuzz test
+// exercises often lives there: a fuzz test of a parser from another module
+// compares its input with that module's keywords, which no comparison
+// reveals before the branch that makes it runs (a map lookup of a keyword is
+// no comparison the hooks see). fuzzbox fuzz and fuzzbox build -libfuzzer
+// both use it.
+func PackageLiterals(ctx context.Context, p LiteralSource) [][]byte {
+	toks := SourceLiterals(p.Dir, slices.Concat(p.GoFiles, p.TestGoFiles, p.XTestGoFiles))
+	seen := map[string]bool{}
+	for _, t := range toks {
+		seen[string(t)] = true
+	}
+	n := 0
+	for _, dep := range importedPackages(ctx, p) {
+		for _, t := range SourceLiterals(dep.Dir, dep.GoFiles) {
+			if n == maxImportLiterals {
+				return toks
+			}
+			if !seen[string(t)] {
+				seen[string(t)] = true
+				toks = append(toks, t)
+				n++
+			}
+		}
+	}
+	return toks
+}
+
+// importedPackages lists the packages outside the standard library that p
+// and its tests import, other than p itself, in import order. It returns
+// nil when go list fails: the dictionary only helps.
+func importedPackages(ctx context.Context, p LiteralSource) []LiteralSource {
+	var paths []string
+	for _, path := range slices.Concat(p.Imports, p.TestImports, p.XTestImports) {
+		if path != p.ImportPath && path != "C" && !slices.Contains(paths, path) {
+			paths = append(paths, path)
+		}
+	}
+	if len(paths) == 0 {
+		return nil
+	}
+	cmd := exec.CommandContext(ctx, "go", append([]string{"list", "-e", "-json=ImportPath,Dir,GoFiles,Standard", "--"}, paths...)...)
+	cmd.Dir = p.Dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil
+	}
+	var deps []LiteralSource
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for dec.More() {
+		var d struct {
+			LiteralSource
+			Standard bool
+		}
+		if dec.Decode(&d) != nil {
+			return deps
+		}
+		if !d.Standard && d.Dir != "" {
+			deps = append(deps, d.LiteralSource)
+		}
+	}
+	return deps
 }
 
 // importSkipper follows the tokens of import declarations, whose strings
