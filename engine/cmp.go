@@ -478,7 +478,10 @@ func sameFoldRune(a, b rune) bool {
 // applyCmp applies one random substitution to vals, reporting whether it
 // could.
 func (m *mutator) applyCmp(vals []any) bool {
-	return m.applyBounded(vals, m.cmp[m.r.IntN(len(m.cmp))])
+	s := m.cmp[m.r.IntN(len(m.cmp))]
+	ok := m.applyBounded(vals, s)
+	m.cmpMutant = ok && s.at < 0 // a whole value replaced, or resized
+	return ok
 }
 
 // applyBounded is applySub within the mutator's length limit: a

@@ -60,20 +60,30 @@ func TestSubstitutionsCarrySites(t *testing.T) {
 }
 
 // TestTraceMutant: every 32nd execution is traced, and about one in 8
-// mutants made by a substitution; mutate says which mutants those are.
+// mutants whose substitution replaced or resized a whole argument;
+// substitutions inside a string are not traced more.
 func TestTraceMutant(t *testing.T) {
-	vals := []any{"tomatoz", 3}
-	tr := &cmpTrace{strs: [][2]string{{"tomatoz", "tomatos"}}, fold: []bool{false}}
+	vals := []any{"a tomatoz", 3}
+	tr := &cmpTrace{
+		ints: []instrument.IntCmp{{A: 3, B: 0x5eed, Size: 8, Const: true, Site: 1}},
+		strs: [][2]string{{"tomatoz", "tomatos"}}, fold: []bool{false}, site: []uint32{2},
+	}
 	m := newMutator(5, 64)
 	m.cmp = tr.substitutions(vals)
-	cmpMutants, traced := 0, 0
+	whole, inside, traced := 0, 0, 0
 	for i := range 8000 {
 		v := cloneValues(vals)
 		m.mutate(v)
-		if m.cmpMutant {
-			cmpMutants++
-			if v[0] != "tomatos" {
-				t.Fatalf("a substitution made %q", v[0])
+		switch {
+		case v[0] == "a tomatos":
+			inside++
+			if m.cmpMutant {
+				t.Fatal("a substitution inside the string counts as a whole-value one")
+			}
+		case m.cmpMutant:
+			whole++
+			if v[1] != 0x5eed && v[1] != 0x5eee && v[1] != 0x5eec {
+				t.Fatalf("a whole-value substitution made %v", v)
 			}
 			if i&31 != 31 && m.traceMutant(int64(i)) {
 				traced++
@@ -83,11 +93,11 @@ func TestTraceMutant(t *testing.T) {
 			t.Fatalf("execution %d not traced", i)
 		}
 	}
-	if cmpMutants < 1600 || cmpMutants > 2400 {
-		t.Errorf("%d substitution mutants in 8000, want about a quarter", cmpMutants)
+	if whole < 700 || inside < 300 {
+		t.Errorf("%d whole-value and %d in-string substitution mutants in 8000", whole, inside)
 	}
-	if want := cmpMutants / 8; traced < want/2 || traced > want*2 {
-		t.Errorf("%d of %d substitution mutants traced, want about %d", traced, cmpMutants, want)
+	if want := whole / 8; traced < want/2 || traced > want*2 {
+		t.Errorf("%d of %d whole-value substitution mutants traced, want about %d", traced, whole, want)
 	}
 	m.cmp = nil
 	m.mutate(vals)
