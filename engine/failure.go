@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/event"
@@ -108,6 +109,11 @@ var (
 // line of its message with numbers removed, and the first few stack frames
 // outside the runtime and testing packages.
 func signature(kind, msg string) string {
+	if kind == KindHang {
+		if frames := hangFrames(msg); len(frames) > 0 {
+			return kind + "||" + strings.Join(frames, "|")
+		}
+	}
 	var frames []string
 	for _, m := range frameRE.FindAllStringSubmatch(msg, -1) {
 		fn := m[1]
@@ -125,4 +131,35 @@ func signature(kind, msg string) string {
 		head = ""
 	}
 	return kind + "|" + head + "|" + strings.Join(frames, "|")
+}
+
+// goroutineGapRE separates the goroutines of a stack dump.
+var goroutineGapRE = regexp.MustCompile(`\n[ \t]*\n`)
+
+// hangFrames returns, from a hang's dump of every goroutine, the fuzz
+// function and up to three of the calls it made on the way to the code that
+// did not return, outermost first, or nil if no goroutine was running the
+// fuzz function. A hang's innermost frames are wherever the watchdog's signal
+// caught the loop, and the dump starts with whichever goroutine the runtime
+// lists first: the way in is what stays the same from one kill to the next.
+// The fuzz function is the frame that testing's reflect call runs.
+func hangFrames(msg string) []string {
+	for _, block := range goroutineGapRE.Split(msg, -1) {
+		var fns []string
+		for _, m := range frameRE.FindAllStringSubmatch(block, -1) {
+			fns = append(fns, m[1])
+		}
+		call := slices.IndexFunc(fns, func(fn string) bool { return strings.HasPrefix(fn, "reflect.Value.call") })
+		if call < 0 {
+			continue
+		}
+		var path []string // outermost first: the fuzz function, then its callees
+		for i := call - 1; i >= 0 && len(path) < 4; i-- {
+			if fn := fns[i]; !strings.HasPrefix(fn, "runtime.") && (len(path) == 0 || path[len(path)-1] != fn) {
+				path = append(path, fn)
+			}
+		}
+		return path
+	}
+	return nil
 }

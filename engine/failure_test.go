@@ -222,3 +222,47 @@ func TestCrashErrors(t *testing.T) {
 		}
 	}
 }
+
+// hangDump is a hang report as the watchdog gets it: every goroutine, the
+// main goroutine first (or not), and the hung one caught at inner.
+func hangDump(mainFirst bool, inner ...string) string {
+	hung := "goroutine 9 gp=0x1 m=0 [running]:\n"
+	for _, fn := range inner {
+		hung += fn + "({0x1, 0x2})\n\t/m/x.go:1 +0x1\n"
+	}
+	hung += "example.com/m.Match(...)\n\t/m/x.go:9\n" +
+		"example.com/m.Get({0x1, 0x2})\n\t/m/x.go:20 +0x1\n" +
+		"example.com/m.FuzzGet.func1(0x0?, {0x1?, 0x0?})\n\t/m/x_test.go:15 +0x58\n" +
+		"runtime.call64(0x1, 0x2)\n\t/go/src/runtime/asm_amd64.s:837 +0x3a\n" +
+		"reflect.Value.call({0x6d55a0?, 0x725f30?, 0x13?}, {0x713a4c, 0x4}, {0x2, 0x3, 0x4?})\n\t/go/src/reflect/value.go:586 +0xf0c\n" +
+		"testing.(*F).Fuzz.func1.1(0x2?)\n\t/go/src/testing/fuzz.go:341 +0x365\n"
+	main := "goroutine 1 gp=0x2 m=nil [chan receive]:\nmain.main()\n\t_testmain.go:45 +0x1\n" +
+		"github.com/fuzzbox/fuzzbox/engine.(*worker).exec(0x1)\n\t/x/worker.go:1 +0x1\n"
+	if mainFirst {
+		return "fuzzbox: hang: the input ran longer than the timeout of 10s; goroutine stacks:\n" + main + "\n" + hung
+	}
+	return "fuzzbox: hang: the input ran longer than the timeout of 10s; goroutine stacks:\n" + hung + "\n" + main
+}
+
+// TestHangSignature: two kills of the same loop, caught at different depths
+// of its recursion and with the goroutines listed in another order, are one
+// failure (the way in from the fuzz function is the same); a loop entered
+// another way is another.
+func TestHangSignature(t *testing.T) {
+	a := signature(KindHang, hangDump(true, "example.com/m.deepMatchRune", "unicode/utf8.DecodeRuneInString", "example.com/m.deepMatch"))
+	b := signature(KindHang, hangDump(false, "example.com/m.deepMatch", "example.com/m.deepMatch", "example.com/m.deepMatch"))
+	if a != b {
+		t.Errorf("one hang, two signatures:\n%s\n%s", a, b)
+	}
+	if want := "hang||example.com/m.FuzzGet.func1|example.com/m.Get|example.com/m.Match|example.com/m.deepMatch"; b != want {
+		t.Errorf("signature %q, want %q", b, want)
+	}
+	other := strings.Replace(hangDump(true, "example.com/m.deepMatch"), "example.com/m.Get(", "example.com/m.Delete(", 1)
+	if c := signature(KindHang, other); c == a {
+		t.Errorf("hangs entered through Get and through Delete share the signature %q", c)
+	}
+	// No goroutine runs the fuzz function (a dump cut short): the frames as for other kinds.
+	if d := signature(KindHang, "fuzzbox: hang: x\nexample.com/m.loop(0x1)\n\t/m/x.go:1 +0x1\n"); d != "hang||example.com/m.loop" {
+		t.Errorf("signature without the fuzz function's goroutine = %q", d)
+	}
+}
