@@ -28,17 +28,11 @@ type Target struct {
 
 func (t Target) String() string { return t.Package + "." + t.Name }
 
-// listedPkg is what Resolve needs of go list.
+// listedPkg is what Resolve needs of go list: the fields the source-literal
+// dictionary needs (build.LiteralSource) and the error.
 type listedPkg struct {
-	ImportPath   string
-	Dir          string
-	GoFiles      []string
-	TestGoFiles  []string
-	XTestGoFiles []string
-	Imports      []string
-	TestImports  []string
-	XTestImports []string
-	Error        *struct{ Err string }
+	build.LiteralSource
+	Error *struct{ Err string }
 }
 
 var fuzzFuncRE = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(`)
@@ -107,7 +101,7 @@ func buildTargets(ctx context.Context, cfg Config, p listedPkg, fuzzRE *regexp.R
 	if err != nil {
 		return nil, err
 	}
-	dict, err := packageDict(cfg, func() [][]byte { return sourceDict(ctx, p) }, filepath.Join(workDir, fmt.Sprintf("pkg%d.dict", i)))
+	dict, err := packageDict(cfg, func() [][]byte { return build.PackageLiterals(ctx, p.LiteralSource) }, filepath.Join(workDir, fmt.Sprintf("pkg%d.dict", i)))
 	if err != nil {
 		return nil, err
 	}

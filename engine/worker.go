@@ -82,12 +82,11 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 
 // worker is the worker side of the protocol. It is used by one goroutine.
 type worker struct {
-	fn    func([]any) error
-	mem   *ipc.Mem
-	conn  *ipc.Conn
-	seen  []byte // bucket bits known to the coordinator plus found in this call
-	buf   []byte // encoding of the input being executed
-	check []byte // re-encoding after the execution, with checkInput
+	fn   func([]any) error
+	mem  *ipc.Mem
+	conn *ipc.Conn
+	seen []byte // bucket bits known to the coordinator plus found in this call
+	buf  []byte // encoding of the input being executed
 
 	// Input modification checks (FuzzArgs.CheckInput), per fuzz call.
 	checkInput    bool

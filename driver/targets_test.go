@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/engine/build"
 )
 
 // TestSourceDictListsImports: the driver lists what build.PackageLiterals
@@ -28,7 +30,7 @@ func TestSourceDictListsImports(t *testing.T) {
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("listPackages: %v %v", pkgs, err)
 	}
-	toks := sourceDict(context.Background(), pkgs[0])
+	toks := build.PackageLiterals(context.Background(), pkgs[0].LiteralSource)
 	if !slices.ContainsFunc(toks, func(b []byte) bool { return string(b) == "zebra-keyword" }) {
 		t.Errorf("dictionary %q lacks the imported package's literal", toks)
 	}
