@@ -45,24 +45,11 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "output `DIR` (required)")
 	fuzz := fs.String("fuzz", "", "`REGEXP` selecting fuzz tests (default all)")
 	tags := fs.String("tags", "", "extra build `TAGS`, comma-separated")
-	usage := func(w io.Writer) {
-		fmt.Fprint(w, buildUsage)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			usage(stdout)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "fuzzbox build: %v\n", err)
-		usage(stderr)
-		return exitUsage
+	if code, ok := parseCommand(fs, args, buildUsage, stdout, stderr); !ok {
+		return code
 	}
 	if !*libfuzzer || *out == "" || fs.NArg() > 1 {
-		fmt.Fprintln(stderr, "fuzzbox build: want -libfuzzer, -o DIR and at most one PACKAGE")
-		usage(stderr)
-		return exitUsage
+		return usageError(stderr, fs, buildUsage, "want -libfuzzer, -o DIR and at most one PACKAGE")
 	}
 	opts := build.LibFuzzerOptions{Package: fs.Arg(0), OutDir: *out, Fuzz: *fuzz, Tags: *tags, Stderr: stderr, DictTokens: savedDictTokens}
 	if err := buildLibFuzzer(opts, stdout); err != nil {

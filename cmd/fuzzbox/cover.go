@@ -64,14 +64,8 @@ func runCover(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("cover", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, coverUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		return coverUsageError(stderr, fs, err.Error())
+	if code, ok := parseCommand(fs, args, coverUsage, stdout, stderr); !ok {
+		return code
 	}
 	switch {
 	case f.cfg.Fuzz == "":
@@ -118,8 +112,5 @@ func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
 }
 
 func coverUsageError(stderr io.Writer, fs *flag.FlagSet, msg string) int {
-	fmt.Fprintf(stderr, "fuzzbox cover: %s\n%s", msg, coverUsage)
-	fs.SetOutput(stderr)
-	fs.PrintDefaults()
-	return exitUsage
+	return usageError(stderr, fs, coverUsage, msg)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -60,27 +59,14 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	f.register(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, fuzzUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
-		}
-		return fuzzUsageError(stderr, fs, err.Error())
+	if code, ok := parseCommand(fs, args, fuzzUsage, stdout, stderr); !ok {
+		return code
 	}
 	cfg, err := f.Checked(stderr)
 	if err != nil {
-		return fuzzUsageError(stderr, fs, err.Error())
+		return usageError(stderr, fs, fuzzUsage, err.Error())
 	}
 	return fuzzMain(cfg, fs.Args(), f.JSON, stdout, stderr)
-}
-
-func fuzzUsageError(stderr io.Writer, fs *flag.FlagSet, msg string) int {
-	fmt.Fprintf(stderr, "fuzzbox fuzz: %s\n%s", msg, fuzzUsage)
-	fs.SetOutput(stderr)
-	fs.PrintDefaults()
-	return exitUsage
 }
 
 // fuzzMain runs the driver until it is done or the process gets SIGINT or

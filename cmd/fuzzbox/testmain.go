@@ -32,24 +32,11 @@ func runTestmain(args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "write the result to `FILE` (default standard output)")
 	importPath := fs.String("importpath", "", "import path of the package under test (default: the value the file assigns to testdeps.ImportPath)")
 	modulePath := fs.String("modulepath", "", "module path of the package under test (default: the value the file assigns to testdeps.ModulePath)")
-	usage := func(w io.Writer) {
-		fmt.Fprint(w, testmainUsage)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			usage(stdout)
-			return exitOK
-		}
-		fmt.Fprintf(stderr, "fuzzbox testmain: %v\n", err)
-		usage(stderr)
-		return exitUsage
+	if code, ok := parseCommand(fs, args, testmainUsage, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
-		fmt.Fprintln(stderr, "fuzzbox testmain: want exactly one FILE argument")
-		usage(stderr)
-		return exitUsage
+		return usageError(stderr, fs, testmainUsage, "want exactly one FILE argument")
 	}
 	if err := rewriteTestmainFile(fs.Arg(0), *out, *importPath, *modulePath, stdout); err != nil {
 		fmt.Fprintf(stderr, "fuzzbox testmain: %s\n", oneLine(err))
