@@ -84,6 +84,9 @@ func fakeWorker(mode, dir string) int {
 		}
 		return nil
 	}
+	if strings.Contains(mode, "slowstart") {
+		time.Sleep(time.Second) // a loaded machine, a slow package init
+	}
 	if err := RunWorker(context.Background(), fn); err != nil {
 		return ipc.WorkerExitCode
 	}
@@ -285,6 +288,50 @@ func TestMinimizeCutShort(t *testing.T) {
 	}
 	if !strings.Contains(event.Format(fails[0]), "minimization was cut short") {
 		t.Errorf("the failure line does not say so: %s", event.Format(fails[0]))
+	}
+}
+
+// TestSlowStartIsNoHang: a worker that takes longer than the per-input
+// timeout to start is not hanging; a real hang is still found, confirmed and
+// minimized by such workers.
+func TestSlowStartIsNoHang(t *testing.T) {
+	r := runFake(t, "slowstart", 4*time.Second, func(o *Options) { o.Timeout = 300 * time.Millisecond })
+	if r.err != nil {
+		t.Fatalf("run failed: %v", r.err)
+	}
+	for _, typ := range []string{event.Failure, event.Flaky, event.InternalError} {
+		if e := r.ofType(typ); len(e) > 0 {
+			t.Errorf("%s events for a slow start: %+v", typ, e)
+		}
+	}
+	r = runFake(t, "slowstart+hang", 60*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration = 300*time.Millisecond, 30*time.Second
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 || fails[0].Minimized != minimizedYes {
+		t.Fatalf("failures = %+v, want one confirmed, minimized hang", fails)
+	}
+	data, err := os.ReadFile(fails[0].Reproducer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals, err := corpus.Unmarshal(data); err != nil || len(vals[0].([]byte)) != 3 {
+		t.Errorf("reproducer %q: want an input of exactly 3 bytes (%v)", data, err)
+	}
+}
+
+// TestWorkerNeverStarts: a worker that does not start within startTimeout
+// is an internal error, not the input's failure.
+func TestWorkerNeverStarts(t *testing.T) {
+	defer func(d time.Duration) { startTimeout = d }(startTimeout)
+	startTimeout = 200 * time.Millisecond
+	r := runFake(t, "slowstart", 3*time.Second, func(o *Options) { o.Parallel = 1 })
+	if f := r.ofType(event.Failure); len(f) > 0 {
+		t.Errorf("failure reported for a worker that did not start: %+v", f)
+	}
+	internal := r.ofType(event.InternalError)
+	if len(internal) == 0 || !strings.Contains(internal[0].Message, "did not start within 200ms") {
+		t.Errorf("internal_error events = %+v, want one saying the worker did not start", internal)
 	}
 }
 

@@ -127,6 +127,9 @@ func (c *coordinator) internalCause(p *proc, err error) string {
 		return fmt.Sprintf("the worker stopped on an internal error (exit code %d): %s\n%s", ipc.WorkerExitCode, event.FirstLine(out), out)
 	}
 	out := p.out.String()
+	if p.reason.Load() == reasonStart {
+		return fmt.Sprintf("the worker did not start within %v:\n%s", startTimeout, lastLines(out, 40))
+	}
 	if p.reason.Load() != nil || deathKind(out) == KindOOM {
 		return "" // the watchdog's kill, or the worker's own memory check reporting the input's oom
 	}

@@ -103,12 +103,22 @@ func workerEnv(rssLimitMB int) []string {
 func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
-	last, lastChange, lastRSS := p.mem.Execs(), time.Now(), 0
+	started := time.Now()
+	last, lastChange, lastRSS := p.mem.Execs(), started, 0
 	for {
 		select {
 		case <-p.exited:
 			return
 		case now := <-tick.C:
+			if !p.mem.Ready() {
+				// Starting: no input runs yet, whatever the process costs.
+				if now.Sub(started) > startTimeout {
+					p.kill(reasonStart, syscall.SIGQUIT)
+					return
+				}
+				last, lastChange = p.mem.Execs(), now
+				continue
+			}
 			rss := 0
 			if rssLimitMB > 0 && p.busy.Load() {
 				rss = rssMB(p.cmd.Process.Pid)
@@ -131,6 +141,17 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 		}
 	}
 }
+
+// startTimeout bounds how long a worker may take to start serving calls
+// (the test binary's initialization and the fuzz target's code before
+// f.Fuzz). Until then the watchdog counts no hang and no memory: that time
+// is not an input's, and under load it can exceed a short -timeout. A
+// variable for the engine's tests.
+var startTimeout = 60 * time.Second
+
+// reasonStart is the watchdog's reason for killing a worker that did not
+// start within startTimeout: an internal error, never the input's failure.
+const reasonStart = "start"
 
 // rssProgressMB is how much resident memory an execution must gain for the
 // watchdog to count it as progress rather than a hang.

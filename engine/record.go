@@ -320,6 +320,7 @@ func (c *coordinator) minimizeBudget(args *ipc.MinimizeArgs, start time.Time, ex
 func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, msg string, execs int64, done string) {
 	p, err := c.startRawProc(false)
 	if err != nil {
+		c.internal(fmt.Sprintf("starting a worker to minimize a failing input: %v", err))
 		return nil, "", 0, "other"
 	}
 	defer p.stop(time.Second)

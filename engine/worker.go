@@ -95,6 +95,7 @@ type worker struct {
 }
 
 func (w *worker) serve(ctx context.Context) error {
+	w.mem.SetReady()
 	for ctx.Err() == nil {
 		var c ipc.Call
 		if err := w.conn.Recv(&c); err != nil {

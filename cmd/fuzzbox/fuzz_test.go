@@ -264,7 +264,7 @@ func TestFuzzFailures(t *testing.T) {
 			name := e2eOnlyReproducer(t, dir, tt.target, r)
 			if tt.input != nil {
 				if got := e2eReadReproducer(t, dir, tt.target, name); fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", tt.input) {
-					t.Errorf("reproducer = %#v, want the minimized %#v", got, tt.input)
+					t.Errorf("reproducer = %#v, want the minimized %#v\n%s", got, tt.input, r)
 				}
 			}
 			if tt.replay == nil {

@@ -16,13 +16,14 @@ import (
 //	[8:12)   value length in bytes
 //	[12:16)  value capacity in bytes (fixed at creation)
 //	[16:20)  coverage length in bytes (fixed at creation)
-//	[20:64)  reserved
+//	[20:24)  ready: 1 once the worker serves calls (atomic)
+//	[24:64)  reserved
 //	[64:64+valueCap)             the encoded input
 //	[64+valueCap:+coverageLen)   coverage (one byte per edge counter)
 //
-// Mem provides no synchronization on its own beyond the atomic exec count:
-// the side that holds the turn (the worker during a call, the coordinator
-// between calls) is the only writer, and the pipes pass the turn.
+// Mem provides no synchronization on its own beyond the atomic exec count and
+// ready flag: the side that holds the turn (the worker during a call, the
+// coordinator between calls) is the only writer, and the pipes pass the turn.
 type Mem struct {
 	f    *os.File
 	buf  []byte // the whole mapping
@@ -112,6 +113,16 @@ func (m *Mem) AddExec() { atomic.AddUint64(m.execsPtr(), 1) }
 
 // Execs returns the number of executions the worker has started.
 func (m *Mem) Execs() uint64 { return atomic.LoadUint64(m.execsPtr()) }
+
+func (m *Mem) readyPtr() *uint32 { return (*uint32)(unsafe.Pointer(&m.buf[20])) }
+
+// SetReady records that the worker has started and serves calls. Called by
+// the worker once, before it reads its first call: the time a process takes
+// to start is not an execution's.
+func (m *Mem) SetReady() { atomic.StoreUint32(m.readyPtr(), 1) }
+
+// Ready reports whether the worker has called SetReady.
+func (m *Mem) Ready() bool { return atomic.LoadUint32(m.readyPtr()) == 1 }
 
 // ValueCap returns the capacity of the value area.
 func (m *Mem) ValueCap() int { return m.vcap }
