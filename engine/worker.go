@@ -74,7 +74,9 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	}
 	defer mem.Close()
 	limitWorkerMemory(mem.Execs)
-	w := &worker{fn: fn, mem: mem, conn: ipc.NewConn(in, out)}
+	sc := newShallowCaller(fn)
+	defer sc.stop()
+	w := &worker{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out)}
 	execState.snap = make([]byte, len(instrument.Counters()))
 	w.seen = make([]byte, len(execState.snap))
 	return w.serve(ctx)
