@@ -29,6 +29,10 @@ const (
 )
 
 func TestMain(m *testing.M) {
+	if os.Getenv(stackProbeEnv) != "" {
+		stackProbe()
+		os.Exit(0)
+	}
 	if mode := os.Getenv(fakeModeEnv); mode != "" {
 		os.Exit(fakeWorker(mode, os.Getenv(fakeDirEnv)))
 	}

@@ -84,9 +84,11 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 }
 
 // workerEnv makes goroutine dumps complete (hang reports) unless the user
-// chose a traceback level, and passes the memory limit.
+// chose a traceback level, passes the memory limit, and sets
+// adaptivestackstart (stack.go).
 func workerEnv(rssLimitMB int) []string {
-	env := append(os.Environ(), fmt.Sprintf("%s=%d", memLimitEnv, rssLimitMB))
+	env := append(os.Environ(), fmt.Sprintf("%s=%d", memLimitEnv, rssLimitMB),
+		"GODEBUG="+adaptiveStacks(os.Getenv("GODEBUG")))
 	if os.Getenv("GOTRACEBACK") == "" {
 		env = append(env, "GOTRACEBACK=all")
 	}
@@ -250,10 +252,11 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 }
 
 // trimDump returns the part of out from the first panic, fatal error or
-// signal report on, or its last lines when it has none.
+// signal report on, without the stack ballast's goroutines, or its last
+// lines when it has none.
 func trimDump(out string) string {
 	if i := dumpStart(out); i >= 0 {
-		return out[i:]
+		return dropBallast(out[i:])
 	}
 	return lastLines(out, 40)
 }

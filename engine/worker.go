@@ -74,6 +74,7 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	}
 	defer mem.Close()
 	limitWorkerMemory(mem.Execs)
+	stackBallast()
 	sc := newShallowCaller(fn)
 	defer sc.stop()
 	w := &worker{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out)}

@@ -1,0 +1,72 @@
+package engine
+
+import (
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestAdaptiveStacks(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                          "adaptivestackstart=1",
+		"gctrace=1":                 "gctrace=1,adaptivestackstart=1",
+		"adaptivestackstart=0":      "adaptivestackstart=0",
+		"x=1, adaptivestackstart=1": "x=1, adaptivestackstart=1",
+	} {
+		if got := adaptiveStacks(in); got != want {
+			t.Errorf("adaptiveStacks(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// stackProbeEnv makes the test binary print the runtime's starting stack
+// size after starting the ballast and collecting garbage (TestMain).
+const stackProbeEnv = "FUZZBOX_TEST_STACK_PROBE"
+
+func stackProbe() {
+	stackBallast()
+	runtime.GC()
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/stack/starting-size:bytes"}}
+	metrics.Read(s)
+	os.Stdout.WriteString(strconv.FormatUint(s[0].Value.Uint64(), 10))
+}
+
+// TestStackBallast: in a process started with the workers' environment the
+// runtime starts goroutines with 16 KB stacks; without it, with its
+// default.
+func TestStackBallast(t *testing.T) {
+	probe := func(env []string) int {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(env, stackProbeEnv+"=1")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("probe: %v", err)
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(string(out)))
+		if err != nil {
+			t.Fatalf("probe printed %q", out)
+		}
+		return n
+	}
+	if got := probe(workerEnv(0)); got != 16<<10 {
+		t.Errorf("worker starting stack size = %d, want %d", got, 16<<10)
+	}
+	if got := probe(append(os.Environ(), "GODEBUG=adaptivestackstart=0")); got >= 16<<10 {
+		t.Errorf("starting stack size without adaptivestackstart = %d, want the runtime's default", got)
+	}
+}
+
+// TestDropBallast: hang reports do not list the ballast's goroutines.
+func TestDropBallast(t *testing.T) {
+	dump := "SIGQUIT: quit\n\ngoroutine 5 [chan receive (nil chan)]:\n" + ballastFrame + "0x2000)\n\t/x/stack.go:70 +0x1\n\n" +
+		"goroutine 9 [running]:\nexample.com/t.FuzzX.func1(...)\n\t/x/t_test.go:9 +0x1"
+	got := dropBallast(dump)
+	if strings.Contains(got, "ballast") || !strings.Contains(got, "example.com/t.FuzzX.func1") || !strings.HasPrefix(got, "SIGQUIT") {
+		t.Errorf("dropBallast = %q", got)
+	}
+}
