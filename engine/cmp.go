@@ -66,6 +66,8 @@ type cmpTrace struct {
 	strs [][2]string
 	fold []bool
 	site []uint32 // of each string comparison
+
+	idx []inputIndex // of each argument, rebuilt by each appendSubstitutions
 }
 
 func (t *cmpTrace) reset() {
@@ -113,7 +115,14 @@ func (t *cmpTrace) tokens() [][]byte {
 
 // substitutions derives the substitutions for vals from the trace.
 func (t *cmpTrace) substitutions(vals []any) []cmpSub {
-	var subs []cmpSub
+	return t.appendSubstitutions(nil, vals)
+}
+
+// appendSubstitutions is substitutions appending to subs, whose storage a
+// caller that uses the result only until its next call reuses: a traced
+// mutant's fix-up derives thousands to use two.
+func (t *cmpTrace) appendSubstitutions(subs []cmpSub, vals []any) []cmpSub {
+	subs = subs[:0]
 	var site int64
 	add := func(s cmpSub) {
 		if len(subs) < maxCmpSubs {
@@ -122,16 +131,23 @@ func (t *cmpTrace) substitutions(vals []any) []cmpSub {
 		}
 	}
 	lens := t.lenSubs(vals, add)
+	idx := t.index(vals)
 	for _, c := range t.ints {
+		if len(subs) >= maxCmpSubs {
+			return subs // full: every later one would be dropped
+		}
 		if !validCmpSize(c.Size) {
 			continue
 		}
 		site = int64(c.Site)
-		intSubs(vals, c.A, c.B, int(c.Size), add)
-		intSubs(vals, c.B, c.A, int(c.Size), add)
+		intSubs(vals, idx, c.A, c.B, int(c.Size), add)
+		intSubs(vals, idx, c.B, c.A, int(c.Size), add)
 		lens(c)
 	}
 	for i, s := range t.strs {
+		if len(subs) >= maxCmpSubs {
+			return subs
+		}
 		site = strSite
 		if i < len(t.site) {
 			site += int64(t.site[i])
@@ -246,13 +262,13 @@ func parseDecimal(s string) (uint64, bool) {
 // intSubs adds substitutions that replace operand a by b (and b±1) where a
 // appears in vals: as an integer value, or inside []byte/string values in
 // either byte order or as decimal or hex text.
-func intSubs(vals []any, a, b uint64, size int, add func(cmpSub)) {
+func intSubs(vals []any, idx []inputIndex, a, b uint64, size int, add func(cmpSub)) {
 	for i, v := range vals {
 		switch v := v.(type) {
 		case []byte:
-			byteIntSubs(i, v, a, b, size, add)
+			byteIntSubs(i, v, &idx[i], a, b, size, add)
 		case string:
-			byteIntSubs(i, readOnlyBytes(v), a, b, size, add)
+			byteIntSubs(i, readOnlyBytes(v), &idx[i], a, b, size, add)
 		case bool, float32, float64:
 		default:
 			wholeIntSubs(i, v, a, b, size, add)
@@ -286,12 +302,13 @@ func signExtend(v uint64, size int) uint64 {
 // runs for every traced comparison and every []byte/string argument, and a
 // comparison's operand is rarely in the input: it searches with encodings
 // on the stack and allocates only for an occurrence.
-func byteIntSubs(arg int, b []byte, a, r uint64, size int, add func(cmpSub)) {
-	if size == 1 && bytes.IndexByte(b, byte(a)) >= 0 {
+func byteIntSubs(arg int, b []byte, x *inputIndex, a, r uint64, size int, add func(cmpSub)) {
+	var ats [8]int
+	if size == 1 && x.has([]byte{byte(a)}) && bytes.IndexByte(b, byte(a)) >= 0 {
 		// A byte compared with another (a parser's character tests): put
 		// the other byte where this one occurs (indexAll keeps it to 8).
 		from, to := oneByte[byte(a)], oneByte[byte(r)]
-		for _, at := range indexAll(b, from) {
+		for _, at := range indexAll(ats[:0], b, from) {
 			add(cmpSub{arg: arg, at: at, from: from, to: to})
 		}
 	}
@@ -299,11 +316,11 @@ func byteIntSubs(arg int, b []byte, a, r uint64, size int, add func(cmpSub)) {
 	if size >= 2 {
 		for _, big := range []bool{false, true} {
 			writeInt(buf[:], size, big, a)
-			if !bytes.Contains(b, buf[:size]) {
+			if !x.has(buf[:size]) || !bytes.Contains(b, buf[:size]) {
 				continue
 			}
 			from, to := enc(a, size, big), enc(r, size, big)
-			for _, at := range indexAll(b, from) {
+			for _, at := range indexAll(ats[:0], b, from) {
 				add(cmpSub{arg: arg, at: at, from: from, to: to})
 			}
 		}
@@ -311,15 +328,67 @@ func byteIntSubs(arg int, b []byte, a, r uint64, size int, add func(cmpSub)) {
 	var text [20]byte
 	for _, base := range []int{10, 16} {
 		probe := strconv.AppendUint(text[:0], a, base)
-		if len(probe) < 2 && size > 1 || !bytes.Contains(b, probe) {
+		if len(probe) < 2 && size > 1 || !x.has(probe) || !bytes.Contains(b, probe) {
 			continue
 		}
 		from := bytes.Clone(probe)
-		for _, at := range indexAll(b, from) {
-			add(cmpSub{arg: arg, at: at, from: from, to: []byte(strconv.FormatUint(r, base))})
-			add(cmpSub{arg: arg, at: at, from: from, to: []byte(strconv.FormatInt(int64(signExtend(r, size)), base))})
+		toU := []byte(strconv.FormatUint(r, base))
+		toS := []byte(strconv.FormatInt(int64(signExtend(r, size)), base))
+		for _, at := range indexAll(ats[:0], b, from) {
+			add(cmpSub{arg: arg, at: at, from: from, to: toU})
+			add(cmpSub{arg: arg, at: at, from: from, to: toS})
 		}
 	}
+}
+
+// inputIndex records which bytes and pairs of adjacent bytes occur in one
+// argument: an operand's encoding is searched for only when its first two
+// bytes occur, which for most of a trace's comparisons they do not.
+type inputIndex struct {
+	ones  [256 / 64]uint64
+	pairs [1 << 16 / 64]uint64
+}
+
+func (x *inputIndex) build(b []byte) {
+	clear(x.ones[:])
+	clear(x.pairs[:])
+	for i, c := range b {
+		x.ones[c/64] |= 1 << (c % 64)
+		if i+1 < len(b) {
+			p := uint16(c)<<8 | uint16(b[i+1])
+			x.pairs[p/64] |= 1 << (p % 64)
+		}
+	}
+}
+
+// has reports whether p may occur in the argument: false only if its
+// first byte, or its first two, do not. A nil index knows nothing.
+func (x *inputIndex) has(p []byte) bool {
+	switch {
+	case x == nil || len(p) == 0:
+		return true
+	case len(p) == 1:
+		return x.ones[p[0]/64]&(1<<(p[0]%64)) != 0
+	}
+	q := uint16(p[0])<<8 | uint16(p[1])
+	return x.pairs[q/64]&(1<<(q%64)) != 0
+}
+
+// index builds t.idx for the []byte and string arguments of vals.
+func (t *cmpTrace) index(vals []any) []inputIndex {
+	if cap(t.idx) < len(vals) {
+		t.idx = make([]inputIndex, len(vals))
+	}
+	t.idx = t.idx[:len(vals)]
+	for i, v := range vals {
+		switch v := v.(type) {
+		case []byte:
+			t.idx[i].build(v)
+		case string:
+			t.idx[i].build(readOnlyBytes(v))
+		}
+	}
+	return t.idx
 }
 
 // oneByte holds every one-byte slice, shared by the substitutions of 1-byte
@@ -369,7 +438,8 @@ func strSubs(vals []any, a, b string, fold bool, add func(cmpSub)) {
 // case-insensitive one can differ from len(a) (the Kelvin sign is 3 bytes
 // and matches "k").
 func strOccurrences(s []byte, a string, fold bool, at func(at, n int)) bool {
-	ats := indexAll(s, []byte(a))
+	var buf [8]int
+	ats := indexAll(buf[:0], s, []byte(a))
 	for _, i := range ats {
 		at(i, len(a))
 	}
@@ -600,13 +670,14 @@ func enc(v uint64, size int, big bool) []byte {
 	return b
 }
 
-// indexAll returns the offsets of the first few occurrences of sub in b
-// (none for an empty sub, which would occur everywhere).
-func indexAll(b, sub []byte) []int {
+// indexAll appends to out the offsets of the first few (8) occurrences of
+// sub in b (none for an empty sub, which would occur everywhere). Callers
+// pass an empty slice of an array on their stack: nothing is allocated.
+func indexAll(out []int, b, sub []byte) []int {
 	if len(sub) == 0 {
-		return nil
+		return out
 	}
-	var out []int
+	out = out[:0]
 	for off := 0; len(out) < 8 && off < len(b); {
 		i := bytes.Index(b[off:], sub)
 		if i < 0 {

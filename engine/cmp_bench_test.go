@@ -29,10 +29,21 @@ func BenchmarkSubstitutions(b *testing.B) {
 		tr.fold = append(tr.fold, false)
 		tr.site = append(tr.site, 7)
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if len(tr.substitutions(vals)) == 0 {
-			b.Fatal("no substitutions")
+	b.Run("fresh", func(b *testing.B) { // a traced base: the substitutions are kept
+		b.ReportAllocs()
+		for b.Loop() {
+			if len(tr.substitutions(vals)) == 0 {
+				b.Fatal("no substitutions")
+			}
 		}
-	}
+	})
+	b.Run("reused", func(b *testing.B) { // a fix-up: the worker's buffer
+		b.ReportAllocs()
+		var subs []cmpSub
+		for b.Loop() {
+			if subs = tr.appendSubstitutions(subs, vals); len(subs) == 0 {
+				b.Fatal("no substitutions")
+			}
+		}
+	})
 }

@@ -91,6 +91,8 @@ type worker struct {
 	seen []byte // bucket bits known to the coordinator plus found in this call
 	buf  []byte // encoding of the input being executed
 
+	fixSubs []cmpSub // fixUp's substitutions, reused from one traced mutant to the next
+
 	// Input modification checks (FuzzArgs.CheckInput), per fuzz call.
 	checkInput    bool
 	modified      int    // 1-based index of the first []byte argument an execution changed
@@ -287,7 +289,8 @@ const fixUpTries = 2
 // computed written where it was read, which no substitution derived from
 // the base input could give.
 func (w *worker) fixUp(vals []any, m *mutator, limit int64, resp *ipc.FuzzResponse) bool {
-	subs := execState.cmps.substitutions(vals)
+	w.fixSubs = execState.cmps.appendSubstitutions(w.fixSubs, vals)
+	subs := w.fixSubs
 	for i := 0; i < fixUpTries && len(subs) > 0; i++ {
 		if limit > 0 && resp.Execs >= limit {
 			return false
