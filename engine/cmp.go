@@ -362,10 +362,10 @@ func (x *inputIndex) build(b []byte) {
 }
 
 // has reports whether p may occur in the argument: false only if its
-// first byte, or its first two, do not. A nil index knows nothing.
+// first byte, or its first two, do not.
 func (x *inputIndex) has(p []byte) bool {
 	switch {
-	case x == nil || len(p) == 0:
+	case len(p) == 0:
 		return true
 	case len(p) == 1:
 		return x.ones[p[0]/64]&(1<<(p[0]%64)) != 0
@@ -670,9 +670,10 @@ func enc(v uint64, size int, big bool) []byte {
 	return b
 }
 
-// indexAll appends to out the offsets of the first few (8) occurrences of
-// sub in b (none for an empty sub, which would occur everywhere). Callers
-// pass an empty slice of an array on their stack: nothing is allocated.
+// indexAll returns, in out's storage, the offsets of the first few (8)
+// occurrences of sub in b (none for an empty sub, which would occur
+// everywhere). Callers pass a slice of an array on their stack: nothing is
+// allocated.
 func indexAll(out []int, b, sub []byte) []int {
 	if len(sub) == 0 {
 		return out
