@@ -3,7 +3,7 @@ module github.com/fuzzbox/fuzzbox
 go 1.26
 
 require (
-	github.com/sourcegraph/jsonrpc2 v0.2.1
+	github.com/sourcegraph/jsonrpc2 v0.2.3
 	golang.org/x/tools v0.49.0
 )
 
