@@ -3,8 +3,12 @@ package engine
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,12 +24,20 @@ const workerMaxStack = 256 << 20
 // limitWorkerMemory enforces the memory limit from inside the worker. The
 // coordinator polls the worker's resident set, but resident memory grows
 // only as pages are touched, which for a huge slice takes seconds. Here a
-// goroutine samples the process's mapped size every 10 ms and, when one
-// execution (execs tells them apart) has grown it by more than the limit,
-// panics: the process ends with every goroutine's stack, the allocating one
-// among them, and a message the coordinator reports as oom. (The Go heap's
-// own metrics are no help: reading them waits for the allocating goroutine,
-// busy zeroing or copying gigabytes, to reach a safe point.)
+// goroutine samples the process's mapped size every 10 ms and, when the
+// execution running now has grown it by more than the limit since it was
+// first seen running, panics: the process ends with every goroutine's stack,
+// the allocating one among them, and a message the coordinator reports as
+// oom. (The Go heap's own metrics are no help there: reading them waits for
+// the allocating goroutine, busy zeroing or copying gigabytes, to reach a
+// safe point.)
+//
+// Growth in an interval in which one execution ended and another began
+// cannot be pinned on either: a fast worker runs hundreds of inputs in
+// 10 ms, and an input that allocates gigabytes without touching them
+// returns in microseconds, so blaming the input running at the next sample
+// would report the wrong one. Such growth arms the exact check instead
+// (memCheck), which from then on measures each execution on its own.
 func limitWorkerMemory(execs func() uint64) {
 	debug.SetMaxStack(workerMaxStack)
 	mb, _ := strconv.Atoi(os.Getenv(memLimitEnv))
@@ -34,20 +46,123 @@ func limitWorkerMemory(execs func() uint64) {
 		return
 	}
 	limit := uint64(mb) << 20
+	memCheck.limit, memCheck.mb = limit, mb
 	go func() {
-		lastExec, prev := execs(), vmBytes()
-		base := prev // mapped size before the current execution began
+		s := memSampler{limit: limit, lastExec: execs(), prev: vmBytes()}
+		s.base = s.prev
 		for range time.Tick(10 * time.Millisecond) {
-			vm := vmBytes()
-			if e := execs(); e != lastExec {
-				lastExec, base = e, prev
+			if grew := s.sample(vmBytes(), execs()); grew > 0 {
+				panic(fmt.Sprintf("fuzzbox: out of memory: one execution grew the worker by %d MiB, over -rss_limit_mb=%d", grew>>20, mb))
 			}
-			if vm > base && vm-base > limit {
-				panic(fmt.Sprintf("fuzzbox: out of memory: one execution grew the worker by %d MiB, over -rss_limit_mb=%d", (vm-base)>>20, mb))
-			}
-			prev = vm
 		}
 	}()
+}
+
+// memSampler is limitWorkerMemory's state between samples.
+type memSampler struct {
+	limit    uint64
+	lastExec uint64 // executions started at the previous sample
+	prev     uint64 // mapped size at the previous sample
+	base     uint64 // mapped size when the current execution was first seen running
+}
+
+// sample takes the mapped size vm and the count of executions started e,
+// and returns the growth over the limit to blame on the execution running
+// now, or 0. Growth over the limit in an interval where the count changed
+// arms the exact check instead.
+func (s *memSampler) sample(vm, e uint64) (grew uint64) {
+	switch {
+	case e != s.lastExec:
+		if vm > s.prev && vm-s.prev > s.limit {
+			memCheck.armed.Store(true)
+		}
+		s.lastExec, s.base = e, vm
+	case vm > s.base && vm-s.base > s.limit:
+		grew = vm - s.base
+	}
+	s.prev = vm
+	return grew
+}
+
+// memCheck is the exact memory check: the Go heap's live objects before
+// and after each execution, so that an input whose own allocations exceed
+// the limit is reported as it returns, whatever ran before or after it.
+// Reading the heap's metrics costs about 250 ns, so fuzz calls check only
+// once the sampler has seen growth it could not attribute (armed); runs and
+// minimization, where each input must be judged on its own, always check.
+var memCheck struct {
+	limit uint64 // bytes; 0 without a memory limit
+	mb    int
+	armed atomic.Bool
+	heap  [1]metrics.Sample
+}
+
+// exactMemory reports whether executions are to be measured one by one:
+// always when exact is set, in fuzz calls once armed.
+func exactMemory(exact bool) bool {
+	return memCheck.limit > 0 && (exact || memCheck.armed.Load())
+}
+
+// heapBytes returns the bytes of live (and not yet swept) heap objects.
+func heapBytes() uint64 {
+	s := &memCheck.heap[0]
+	s.Name = "/memory/classes/heap/objects:bytes"
+	metrics.Read(memCheck.heap[:])
+	if s.Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s.Value.Uint64()
+}
+
+// checkExecMemory ends the worker as the sampler does when the execution
+// that began with before heap bytes left more than the limit behind. It
+// panics on a goroutine of its own, so that no recovery of the worker's
+// call loop takes it for the worker's own fault, and the process dies with
+// the input still in shared memory.
+func checkExecMemory(before uint64) {
+	after := heapBytes()
+	if after <= before || after-before <= memCheck.limit {
+		return
+	}
+	msg := fmt.Sprintf("fuzzbox: out of memory: one execution allocated %d MiB that was still live when it returned, over -rss_limit_mb=%d", (after-before)>>20, memCheck.mb)
+	if stack := largestAllocation(); stack != "" {
+		msg += "\n\nthe largest live allocation was made at:\n" + stack
+	}
+	go func() { panic(msg) }()
+	select {}
+}
+
+// largestAllocation returns the stack of the largest live allocation in the
+// heap profile, formatted as in a goroutine dump, or "". The profile samples
+// about one allocation per 512 KiB, so one over the memory limit is always
+// in it; two collections publish the latest allocations.
+func largestAllocation() string {
+	runtime.GC()
+	runtime.GC()
+	n, _ := runtime.MemProfile(nil, false)
+	recs := make([]runtime.MemProfileRecord, n+64)
+	n, ok := runtime.MemProfile(recs, false)
+	if !ok || n == 0 {
+		return ""
+	}
+	best := &recs[0]
+	for i := range recs[:n] {
+		if recs[i].InUseBytes() > best.InUseBytes() {
+			best = &recs[i]
+		}
+	}
+	var b strings.Builder
+	frames := runtime.CallersFrames(best.Stack())
+	for {
+		f, more := frames.Next()
+		if f.Function != "" {
+			fmt.Fprintf(&b, "%s(...)\n\t%s:%d\n", f.Function, f.File, f.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	return b.String()
 }
 
 // workerGCPercent is the workers' GOGC. A worker's live heap is small and

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -26,4 +27,64 @@ func TestTuneGC(t *testing.T) {
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("the user's GOGC: GOGC = %d, want it untouched", got)
 	}
+}
+
+func TestMemSampler(t *testing.T) {
+	defer memCheck.armed.Store(false)
+	const mb = 1 << 20
+	type step struct {
+		vm, execs uint64
+		grew      uint64 // blamed on the running execution
+		armed     bool
+	}
+	for _, tc := range []struct {
+		name  string
+		steps []step
+	}{
+		{"one execution grows across samples", []step{
+			{100 * mb, 1, 0, false}, {400 * mb, 2, 0, false}, // exec 2 first seen at 400
+			{800 * mb, 2, 0, false}, {1500 * mb, 2, 1100 * mb, false},
+		}},
+		{"growth where executions changed is not blamed", []step{
+			{100 * mb, 1, 0, false}, {5000 * mb, 9, 0, true}, {5000 * mb, 9, 0, true}, {5000 * mb, 12, 0, true},
+		}},
+		{"growth below the limit", []step{
+			{100 * mb, 1, 0, false}, {900 * mb, 1, 0, false}, {1100 * mb, 5, 0, false}, {1900 * mb, 5, 0, false},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			memCheck.armed.Store(false)
+			s := memSampler{limit: 1024 * mb, lastExec: 0, prev: 100 * mb, base: 100 * mb}
+			for i, st := range tc.steps {
+				if got := s.sample(st.vm, st.execs); got != st.grew {
+					t.Errorf("sample %d (%d MiB, exec %d): blamed %d MiB, want %d", i, st.vm/mb, st.execs, got/mb, st.grew/mb)
+				}
+				if got := memCheck.armed.Load(); got != st.armed {
+					t.Errorf("sample %d: armed = %v, want %v", i, got, st.armed)
+				}
+			}
+		})
+	}
+}
+
+func TestCheckExecMemory(t *testing.T) {
+	defer func(l uint64, mb int) { memCheck.limit, memCheck.mb = l, mb }(memCheck.limit, memCheck.mb)
+	memCheck.limit, memCheck.mb = 64<<20, 64
+	if exactMemory(false) {
+		t.Error("a fuzz call measures every execution before the sampler armed the check")
+	}
+	if !exactMemory(true) {
+		t.Error("a run call does not measure its execution")
+	}
+	runtime.GC() // no garbage left for a collection during the test to free
+	before := heapBytes()
+	if before == 0 {
+		t.Fatal("heapBytes reads 0")
+	}
+	keep := make([]byte, 16<<20)
+	checkExecMemory(before) // 16 MiB live, under the limit: returns
+	if after := heapBytes(); after < before+12<<20 {
+		t.Errorf("heap grew by %d bytes after a live 16 MiB allocation", int64(after)-int64(before))
+	}
+	_ = keep[len(keep)-1]
 }

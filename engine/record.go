@@ -153,12 +153,11 @@ func (c *coordinator) unclaim(f *failure, sig string) {
 
 // confirm re-runs f's input in fresh workers until it fails the same way
 // again, confirmRuns times at most, and returns how many re-runs it took
-// and how many failed. OOM is not re-run: stock go test has no memory
-// limit, so the reproducer stands for the memory the input asked for.
+// and how many failed. An oom is re-run too: a fresh worker has the same
+// memory limit and measures its one input on its own, so memory that an
+// earlier input of the fuzzing worker left behind is never blamed on this
+// one.
 func (c *coordinator) confirm(f *failure) (reruns, reproduced int) {
-	if f.kind == KindOOM {
-		return 0, 0
-	}
 	for reruns < confirmRuns && !c.stopping() {
 		reruns++
 		kind, _, ok := c.rerun(f.vals)
@@ -248,15 +247,11 @@ const (
 
 // adoptMinimized makes vals, a smaller input that failed like f, f's input
 // if it fails the same way again in a fresh worker (the message of that
-// run, as go test will show it). OOM is not re-run (see confirm).
+// run, as go test will show it, or for an oom, as fuzzbox measured it).
 func (c *coordinator) adoptMinimized(f *failure, vals []any, cut bool) {
-	msg := f.msg
-	if f.kind != KindOOM {
-		kind, m, ok := c.rerun(vals)
-		if !ok || kind != f.kind {
-			return
-		}
-		msg = m
+	kind, msg, ok := c.rerun(vals)
+	if !ok || kind != f.kind {
+		return
 	}
 	f.vals, f.msg, f.minimized = vals, msg, minimizedYes
 	if cut {

@@ -93,6 +93,8 @@ type worker struct {
 
 	fixSubs []cmpSub // fixUp's substitutions, reused from one traced mutant to the next
 
+	exactMem bool // measure each execution's memory (run and minimize calls; see memCheck)
+
 	// Input modification checks (FuzzArgs.CheckInput), per fuzz call.
 	checkInput    bool
 	modified      int    // 1-based index of the first []byte argument an execution changed
@@ -136,6 +138,7 @@ func (w *worker) handle(c ipc.Call) (resp any, err error) {
 			resp = internalResponse(c, msg)
 		}
 	}()
+	w.exactMem = c.Fuzz == nil
 	switch {
 	case c.Fuzz != nil:
 		if testHookFuzzCall != nil {
@@ -169,7 +172,15 @@ func (w *worker) exec(vals []any) error {
 	}
 	w.mem.AddExec()
 	execState.newBits = false
+	exact := exactMemory(w.exactMem)
+	var before uint64
+	if exact {
+		before = heapBytes()
+	}
 	err := w.fn(vals)
+	if exact {
+		checkExecMemory(before)
+	}
 	if w.checkInput && w.modified == 0 {
 		w.checkModified(vals)
 	}
