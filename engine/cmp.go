@@ -89,8 +89,10 @@ func validCmpSize(size uint8) bool {
 	return size == 1 || size == 2 || size == 4 || size == 8
 }
 
-// tokens returns the operands seen, for the dictionary: integer operands of
-// 2 bytes or more as little-endian bytes, and string operands.
+// tokens returns the operands seen, for the dictionary: integer constants of
+// 2 bytes or more as little-endian bytes, and string operands (both: the
+// input's side of one is often what another argument needs, a key of the
+// document named in a path).
 func (t *cmpTrace) tokens() [][]byte {
 	seen := map[string]bool{}
 	var out [][]byte
@@ -101,9 +103,11 @@ func (t *cmpTrace) tokens() [][]byte {
 		}
 	}
 	for _, c := range t.ints {
+		// The constant is A, the compiler's first argument
+		// (cmd/compile/internal/walk/compare.go); B came from the input.
 		// Small constants (loop bounds, lengths, -1) make poor tokens.
-		if validCmpSize(c.Size) && c.Size >= 2 && c.Const && c.B >= 0x100 && c.B < ^uint64(0)-0xff {
-			add(enc(c.B, int(c.Size), false))
+		if validCmpSize(c.Size) && c.Size >= 2 && c.Const && c.A >= 0x100 && c.A < ^uint64(0)-0xff {
+			add(enc(c.A, int(c.Size), false))
 		}
 	}
 	for _, s := range t.strs {

@@ -271,7 +271,7 @@ func TestIntCmpSubstitution(t *testing.T) {
 	// The target read 4 bytes little-endian at offset 2 and compared them
 	// with the magic 0xdeadbeef.
 	input := []byte{'x', 'x', 0x01, 0x02, 0x03, 0x04, 'y'}
-	tr := &cmpTrace{ints: []instrument.IntCmp{{A: 0x04030201, B: 0xdeadbeef, Size: 4, Const: true}}}
+	tr := &cmpTrace{ints: []instrument.IntCmp{{A: 0xdeadbeef, B: 0x04030201, Size: 4, Const: true}}} // the constant first, as the compiler passes it
 	vals := []any{append([]byte(nil), input...)}
 	subs := tr.substitutions(vals)
 	want := cmpSub{arg: 0, at: 2, from: []byte{1, 2, 3, 4}, to: []byte{0xef, 0xbe, 0xad, 0xde}}
@@ -398,8 +398,10 @@ func TestCmpTraceRecordsHooks(t *testing.T) {
 	sc.Fold = true
 	tr.onStr(&sc)
 	sc.A[0] = 'Z' // the pointer is only valid during the call
-	tr.onInt(instrument.IntCmp{A: 1, B: 0x0102, Size: 2, Const: true})
-	tr.onInt(instrument.IntCmp{A: 1, B: 2, Size: 1, Const: true}) // 1-byte operands are no tokens
+
+	tr.onInt(instrument.IntCmp{A: 0x0102, B: 0x7777, Size: 2, Const: true}) // A is the constant, B the input's
+	tr.onInt(instrument.IntCmp{A: 0x0304, B: 0x0506, Size: 2})              // no constant: no token
+	tr.onInt(instrument.IntCmp{A: 2, B: 1, Size: 1, Const: true})           // 1-byte operands are no tokens
 	if len(tr.strs) != 1 || tr.strs[0] != [2]string{"abc", "tomatos"} || !tr.fold[0] {
 		t.Fatalf("onStr recorded %q fold %v", tr.strs, tr.fold)
 	}
