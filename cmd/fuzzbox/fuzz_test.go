@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -275,6 +276,45 @@ func TestFuzzFailures(t *testing.T) {
 				t.Errorf("the replay does not fail the same way: lacks %q:\n%s", tt.again, e2eClip(out))
 			}
 		})
+	}
+}
+
+// TestAutoDictConstants: the automatic dictionary saved beside the cache
+// holds the constant a word of the input was compared with, in the order
+// the target reads it, and not the seed's word.
+func TestAutoDictConstants(t *testing.T) {
+	dir := e2eModule(t, "targets")
+	r := e2eFuzz(t, dir, "-fuzz=^FuzzConstCmp$", "-fuzztime=3000x", ".")
+	if r.code != 0 {
+		t.Fatalf("want a clean run\n%s", r)
+	}
+	var paths []string
+	filepath.WalkDir(filepath.Join(dir, ".cache"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "FuzzConstCmp.dict" {
+			paths = append(paths, path)
+		}
+		return nil
+	})
+	if len(paths) != 1 {
+		t.Fatalf("automatic dictionaries under the cache: %q, want one FuzzConstCmp.dict\n%s", paths, r)
+	}
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := corpus.ParseDict(data)
+	if err != nil {
+		t.Fatalf("%s: %v", paths[0], err)
+	}
+	var hasConst bool
+	for _, tok := range toks {
+		hasConst = hasConst || string(tok) == "\x34\x12\xed\x5e"
+		if string(tok) == "abcd" {
+			t.Errorf("the seed's word %q is a token: the input's operand was taken for the constant", tok)
+		}
+	}
+	if !hasConst {
+		t.Errorf("tokens %q lack the constant 0x5eed1234 as little-endian bytes", toks)
 	}
 }
 

@@ -36,3 +36,17 @@ func FuzzMulti(f *testing.F) {
 		}
 	})
 }
+
+var constCmpSink int
+
+// FuzzConstCmp compares a 4-byte little-endian word with a constant and
+// fails on nothing: the run's automatic dictionary must hold the constant
+// (the compiler's operand), not the input's word.
+func FuzzConstCmp(f *testing.F) {
+	f.Add([]byte("abcdefgh"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) >= 4 && binary.LittleEndian.Uint32(b) == 0x5eed1234 {
+			constCmpSink++
+		}
+	})
+}
