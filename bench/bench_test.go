@@ -74,7 +74,7 @@ not json
 {"type":"failure","elapsed_ms":6500,"kind":"oom","message":"--- FAIL: FuzzD (0.00s)\n    rss 2.1 GB","reproducer":"testdata/fuzz/FuzzD/1"}
 {"type":"failure","elapsed_ms":7000,"kind":"panic"}
 {"type":"done","elapsed_ms":8000,"execs":60000,"found":true}`
-	r := feed(newFuzzboxParser(), out)
+	r := feed(newFuzzboxParser(nil), out)
 	if !r.Failed || r.Kind != "oom" || r.TTF != 4.5 || r.ExecsPerSec != 10000 || r.Execs != 60000 {
 		t.Errorf("got %+v, want the first failure (oom at 4.5s) and 60000 execs in 6s", r)
 	}
@@ -85,10 +85,36 @@ not json
 	if r.Note == "" {
 		t.Error("a non-JSON line was not noted")
 	}
-	r = feed(newFuzzboxParser(), `{"type":"start","elapsed_ms":0}
+	r = feed(newFuzzboxParser(nil), `{"type":"start","elapsed_ms":0}
 {"type":"done","elapsed_ms":10000,"execs":5000}`)
 	if r.Failed || r.ExecsPerSec != 500 {
 		t.Errorf("got %+v, want not found at 500 execs/s", r)
+	}
+}
+
+// TestFuzzboxParserKeepGoing: with -keepgoing, the run is scored by the
+// first failure that is the known bug; the ones before are listed.
+func TestFuzzboxParserKeepGoing(t *testing.T) {
+	out := `{"type":"start","elapsed_ms":1000}
+{"type":"stats","elapsed_ms":3000,"execs":2000,"execs_per_sec":1000}
+{"type":"minimizing","elapsed_ms":21000,"kind":"hang","message":"fuzzbox: hang: the input ran longer than the timeout"}
+{"type":"failure","elapsed_ms":29000,"kind":"hang","message":"fuzzbox: hang: the input ran longer than the timeout"}
+{"type":"failure","elapsed_ms":30000,"kind":"hang","message":"fuzzbox: hang: again","duplicate":true}
+{"type":"stats","elapsed_ms":31000,"execs":9000,"execs_per_sec":1000}
+{"type":"minimizing","elapsed_ms":41000,"kind":"panic","message":"panic: slice bounds out of range\ngjson.squash(...)"}
+{"type":"failure","elapsed_ms":42000,"kind":"panic","message":"panic: slice bounds out of range\ngjson.squash(...)"}
+{"type":"done","elapsed_ms":61000,"execs":60000}`
+	known := func(kind, text string) bool { return strings.Contains(text, "gjson.squash") }
+	r := feed(newFuzzboxParser(known), out)
+	if !r.Failed || r.Kind != "panic" || r.TTF != 40 || r.ExecsToFailure != 19000 {
+		t.Errorf("got kind %q ttf %v execs %d, want the squash panic found at 40 s after 19000 execs", r.Kind, r.TTF, r.ExecsToFailure)
+	}
+	if len(r.Earlier) != 1 || !strings.HasPrefix(r.Earlier[0], "hang at 20.0s: fuzzbox: hang") {
+		t.Errorf("earlier failures = %q, want the hang at 20 s", r.Earlier)
+	}
+	r = feed(newFuzzboxParser(func(string, string) bool { return false }), out)
+	if r.Kind != "hang" || r.TTF != 20 || len(r.Earlier) != 0 {
+		t.Errorf("no known bug: got kind %q ttf %v earlier %q, want the first failure (hang at 20 s)", r.Kind, r.TTF, r.Earlier)
 	}
 }
 

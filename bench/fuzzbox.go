@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -29,21 +30,34 @@ type event struct {
 	Message     string  `json:"message"`
 	Reproducer  string  `json:"reproducer"`
 	Found       bool    `json:"found"`
+	Duplicate   bool    `json:"duplicate"` // failure: one already reported (-keepgoing)
 }
 
 // fuzzboxParser reads the fuzzbox fuzz -json event stream. It is not safe
 // for concurrent use.
 type fuzzboxParser struct {
-	start   *event // the start event
-	failure *event // the first failure event
-	caught  *event // the first minimizing or failure event: when the failing input was found
-	before  *event // the last stats event before caught, if any
-	last    *event // the last stats or done event
-	done    bool
-	bad     int // lines that are not JSON events
+	start *event // the start event
+	// known, if set, tells the target's known bug from other failures: with
+	// -keepgoing (-fuzzboxargs), the run goes on past other bugs, and the
+	// result is the first failure that is the known bug.
+	known    func(kind, text string) bool
+	failures []caughtFailure // in the order reported, duplicates left out
+	pending  *caughtFailure  // a failure being minimized, not yet reported
+	last     *event          // the last stats or done event
+	done     bool
+	bad      int // lines that are not JSON events
 }
 
-func newFuzzboxParser() *fuzzboxParser { return &fuzzboxParser{} }
+// A caughtFailure is one failure event and when its input was found.
+type caughtFailure struct {
+	failure *event
+	caught  *event // the minimizing or failure event: when the failing input was found
+	before  *event // the last stats event before caught, if any
+}
+
+func newFuzzboxParser(known func(kind, text string) bool) *fuzzboxParser {
+	return &fuzzboxParser{known: known}
+}
 
 // line consumes one line of standard output.
 func (p *fuzzboxParser) line(_ time.Duration, s string) {
@@ -64,10 +78,13 @@ func (p *fuzzboxParser) line(_ time.Duration, s string) {
 	case "minimizing":
 		p.catch(&e)
 	case "failure":
-		if p.failure == nil {
-			p.failure = &e
+		if e.Duplicate {
+			return
 		}
 		p.catch(&e)
+		p.pending.failure = &e
+		p.failures = append(p.failures, *p.pending)
+		p.pending = nil
 	case "stats":
 		p.last = &e
 	case "done":
@@ -75,24 +92,40 @@ func (p *fuzzboxParser) line(_ time.Duration, s string) {
 	}
 }
 
-// catch records e as the moment the failing input was found, if it is the
-// first such event.
+// catch records e as the moment the next failing input was found, if it
+// is the first event about it.
 func (p *fuzzboxParser) catch(e *event) {
-	if p.caught == nil {
-		p.caught, p.before = e, p.last
+	if p.pending == nil {
+		p.pending = &caughtFailure{caught: e, before: p.last}
 	}
 }
 
 // execsAtCatch estimates the executions before the failing input: the last
 // stats event's count plus its rate times the time since, or, with no stats
 // event before the failure, the run's overall rate times the time to failure.
-func (p *fuzzboxParser) execsAtCatch(startMS float64) int64 {
-	if p.before != nil {
-		return p.before.Execs + int64(p.before.ExecsPerSec*(p.caught.ElapsedMS-p.before.ElapsedMS)/1000)
+func (p *fuzzboxParser) execsAtCatch(f caughtFailure, startMS float64) int64 {
+	if f.before != nil {
+		return f.before.Execs + int64(f.before.ExecsPerSec*(f.caught.ElapsedMS-f.before.ElapsedMS)/1000)
 	}
 	if p.last != nil && p.last.ElapsedMS > startMS {
 		rate := float64(p.last.Execs) / ((p.last.ElapsedMS - startMS) / 1000)
-		return int64(rate * (p.caught.ElapsedMS - startMS) / 1000)
+		return int64(rate * (f.caught.ElapsedMS - startMS) / 1000)
+	}
+	return 0
+}
+
+// chosen returns the index of the failure the run is scored by: the first
+// known bug, else the first failure; -1 without failures.
+func (p *fuzzboxParser) chosen() int {
+	if len(p.failures) == 0 {
+		return -1
+	}
+	if p.known != nil {
+		for i, f := range p.failures {
+			if p.known(f.failure.Kind, f.failure.Message) {
+				return i
+			}
+		}
 	}
 	return 0
 }
@@ -112,12 +145,16 @@ func (p *fuzzboxParser) result(r *runResult) {
 			r.ExecsPerSec = p.last.ExecsPerSec
 		}
 	}
-	if p.failure != nil {
+	if i := p.chosen(); i >= 0 {
+		f := p.failures[i]
 		r.Failed = true
-		r.Kind, r.Message, r.Reproducer = p.failure.Kind, firstLine(p.failure.Message), p.failure.Reproducer
-		r.FailText = p.failure.Message
-		r.TTF = (p.caught.ElapsedMS - startMS) / 1000 // before minimizing, as for native
-		r.ExecsToFailure = p.execsAtCatch(startMS)
+		r.Kind, r.Message, r.Reproducer = f.failure.Kind, firstLine(f.failure.Message), f.failure.Reproducer
+		r.FailText = f.failure.Message
+		r.TTF = (f.caught.ElapsedMS - startMS) / 1000 // before minimizing, as for native
+		r.ExecsToFailure = p.execsAtCatch(f, startMS)
+		for _, e := range p.failures[:i] {
+			r.Earlier = append(r.Earlier, fmt.Sprintf("%s at %.1fs: %s", e.failure.Kind, (e.caught.ElapsedMS-startMS)/1000, firstLine(e.failure.Message)))
+		}
 	}
 	if p.bad > 0 && r.Note == "" {
 		r.Note = strconv.Itoa(p.bad) + " non-JSON stdout lines"

@@ -41,9 +41,12 @@ type runResult struct {
 	Execs          int64   `json:"execs"`
 	ExecsPerSec    float64 `json:"execs_per_sec"`
 	PeakMemGB      float64 `json:"peak_mem_used_gb,omitempty"` // machine-wide, from /proc/meminfo
-	ExitCode       int     `json:"exit_code"`
-	Note           string  `json:"note,omitempty"` // timeouts, parse problems
-	Log            string  `json:"log"`
+	// Earlier are the failures reported before the known bug, as "kind at
+	// Ns: first line" (fuzzbox with -keepgoing, which goes on past them).
+	Earlier  []string `json:"earlier_failures,omitempty"`
+	ExitCode int      `json:"exit_code"`
+	Note     string   `json:"note,omitempty"` // timeouts, parse problems
+	Log      string   `json:"log"`
 }
 
 func (r runResult) summary() string {
@@ -53,6 +56,9 @@ func (r runResult) summary() string {
 	}
 	if r.Failed && !r.Found {
 		s += fmt.Sprintf(" other failure %q", r.Message)
+	}
+	if len(r.Earlier) > 0 {
+		s += fmt.Sprintf(" after %d other failure(s) %q", len(r.Earlier), r.Earlier)
 	}
 	s += fmt.Sprintf(" execs/s=%.0f wall=%.0fs peakmem=%.1fGB", r.ExecsPerSec, r.WallS, r.PeakMemGB)
 	if r.Note != "" {
@@ -115,7 +121,7 @@ func runGoEngine(ctx context.Context, cfg config, t target, engine string, run i
 	if engine == engineNative {
 		argv, p = nativeArgs(cfg, t, cache), newNativeParser()
 	} else {
-		argv, p = fuzzboxArgs(cfg, t, cache), newFuzzboxParser()
+		argv, p = fuzzboxArgs(cfg, t, cache), newFuzzboxParser(t.isKnownBug)
 	}
 	// Build, minimization and a hang report all come on top of -fuzztime.
 	timeout := 2*cfg.fuzztime + 3*time.Minute
