@@ -29,7 +29,7 @@ func TestClockStride(t *testing.T) {
 
 // TestFuzzCallOnSlowInput: a fuzz call on an input that takes 10 ms ends
 // after about its duration's worth of executions, not 64 of them. (The
-// count only falls on a slow machine: no timing assertion.)
+// count only falls on a slow machine, down to 1: no timing assertion.)
 func TestFuzzCallOnSlowInput(t *testing.T) {
 	mem, err := ipc.CreateMem(1<<16, 0)
 	if err != nil {
@@ -42,7 +42,7 @@ func TestFuzzCallOnSlowInput(t *testing.T) {
 	if resp.InternalErr != "" || resp.Err != "" {
 		t.Fatalf("fuzz call failed: %+v", resp)
 	}
-	if resp.Execs < 2 || resp.Execs > 20 {
+	if resp.Execs < 1 || resp.Execs > 20 { // 1: a sleep that overran the whole call on a loaded machine
 		t.Errorf("a 100-ms call on a 10-ms input ran %d executions, want about 10", resp.Execs)
 	}
 }
