@@ -94,8 +94,10 @@ var memCheck struct {
 	limit uint64 // bytes; 0 without a memory limit
 	mb    int
 	armed atomic.Bool
-	heap  [1]metrics.Sample
 }
+
+// heapSample is heapBytes' metric, read into in place.
+var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 
 // exactMemory reports whether executions are to be measured one by one:
 // always when exact is set, in fuzz calls once armed.
@@ -105,13 +107,11 @@ func exactMemory(exact bool) bool {
 
 // heapBytes returns the bytes of live (and not yet swept) heap objects.
 func heapBytes() uint64 {
-	s := &memCheck.heap[0]
-	s.Name = "/memory/classes/heap/objects:bytes"
-	metrics.Read(memCheck.heap[:])
-	if s.Value.Kind() != metrics.KindUint64 {
-		return 0
+	metrics.Read(heapSample)
+	if v := heapSample[0].Value; v.Kind() == metrics.KindUint64 {
+		return v.Uint64()
 	}
-	return s.Value.Uint64()
+	return 0
 }
 
 // checkExecMemory ends the worker as the sampler does when the execution
