@@ -32,6 +32,10 @@ type cmpSub struct {
 	// lenTo bytes long: truncated, or grown by repeating its last byte.
 	lenFrom, lenTo int
 
+	// insert puts to at at, before from, instead of replacing from (for
+	// []byte/string values; see applyCmp).
+	insert bool
+
 	// site is the comparison the substitution comes from: an integer
 	// comparison's site (IntCmp.Site), or a string comparison's plus
 	// strSite. The fix-up draws sites, not substitutions.
@@ -550,28 +554,42 @@ func sameFoldRune(a, b rune) bool {
 }
 
 // applyCmp applies one random substitution to vals, reporting whether it
-// could.
+// could. A substitution inside a []byte or string value inserts the other
+// operand where the compared bytes were, instead of replacing them, one
+// time in insertCmpOneIn, as libFuzzer applies the words of its table of
+// recent compares (inserted or overwritten at the position hint): a parser
+// that compared the 'a' of "#.a|x" with '{' and then '"' needs both
+// inserted before the 'a' ("#.{\"a|x"), not written over it.
 func (m *mutator) applyCmp(vals []any) bool {
 	s := m.cmp[m.r.IntN(len(m.cmp))]
+	s.insert = s.at >= 0 && m.r.IntN(insertCmpOneIn) == 0
 	ok := m.applyBounded(vals, s)
 	m.cmpMutant = ok && s.at < 0 // a whole value replaced, or resized
 	return ok
 }
 
 // applyBounded is applySub within the mutator's length limit: a
-// substitution that would make its value longer than maxLen is undone.
+// substitution that would make its value longer than maxLen (resizeLen for
+// a resize) is undone.
 func (m *mutator) applyBounded(vals []any, s cmpSub) bool {
 	if s.arg < 0 || s.arg >= len(vals) {
 		return false
 	}
-	if s.at == atResize && s.lenTo > m.maxLen {
+	limit := m.maxLen
+	if s.at == atResize {
+		// A length the code compared is no blind growth: length
+		// control does not hold it back (bench/targets/coupled's record
+		// must be 64 bytes long where the seeds are 20 at most).
+		limit = max(limit, m.resizeLen)
+	}
+	if s.at == atResize && s.lenTo > limit {
 		return false // refused before the value is built
 	}
 	old := vals[s.arg]
 	if !applySub(vals, s) {
 		return false
 	}
-	if byteLen(vals[s.arg]) > m.maxLen {
+	if byteLen(vals[s.arg]) > limit {
 		vals[s.arg] = old
 		return false
 	}
@@ -656,16 +674,24 @@ func resized(b []byte, n int) []byte {
 	return out
 }
 
-// replaceAt returns a copy of b with s.from at s.at replaced by s.to, or
-// false when b does not hold s.from there.
+// insertCmpOneIn is how rarely applyCmp inserts rather than replaces.
+const insertCmpOneIn = 3
+
+// replaceAt returns a copy of b with s.from at s.at replaced by s.to (or,
+// with s.insert, s.to inserted before it), or false when b does not hold
+// s.from there.
 func replaceAt(b []byte, s cmpSub) ([]byte, bool) {
 	if s.at > len(b) || len(s.from) > len(b)-s.at || !bytes.Equal(b[s.at:s.at+len(s.from)], s.from) {
 		return nil, false
 	}
-	out := make([]byte, 0, len(b)-len(s.from)+len(s.to))
+	rest := b[s.at+len(s.from):]
+	if s.insert {
+		rest = b[s.at:]
+	}
+	out := make([]byte, 0, s.at+len(s.to)+len(rest))
 	out = append(out, b[:s.at]...)
 	out = append(out, s.to...)
-	return append(out, b[s.at+len(s.from):]...), true
+	return append(out, rest...), true
 }
 
 func enc(v uint64, size int, big bool) []byte {

@@ -62,6 +62,7 @@ type coordinator struct {
 	newCount  int    // entries added since the baseline
 	pruned    int    // generated-corpus entries deleted as redundant
 	dict      *dictionary
+	lens      lenControl // the mutants' length limit
 	fails     []*crashError
 	claimed   bool            // a failure is being recorded (without KeepGoing, the only one)
 	sigs      map[string]bool // signatures of recorded failures

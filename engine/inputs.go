@@ -80,7 +80,11 @@ func (c *coordinator) baseline(p *proc, e *entry) (*proc, error) {
 	defer c.mu.Unlock()
 	c.dict.add(resp.Tokens)
 	if n := mergeBits(c.global, p.mem.Coverage()); n > 0 || e.seed {
-		e.dur = resp.Duration
+		// A traced run is slower than a fuzz call's executions: the
+		// entry's time stays unmeasured, as the schedule's average.
+		if c.opts.NoCmp {
+			e.dur = resp.Duration
+		}
 		c.corpus.add(e)
 		return p, nil
 	}
@@ -143,6 +147,7 @@ func (c *coordinator) interesting(p *proc) (*proc, error) {
 	e.dur = resp.Duration
 	c.corpus.add(e)
 	c.newCount++
+	c.lens.grew(c.execs.Load())
 	size := c.corpus.len()
 	c.mu.Unlock()
 	path := c.saveCache(e)

@@ -12,10 +12,13 @@ import (
 // stacks a few operations on each. It is used by one worker goroutine.
 type mutator struct {
 	r      *rand.Rand
-	maxLen int      // maximum []byte/string length
-	dict   [][]byte // tokens to insert: -dict, auto-dictionary, comparison operands
-	splice [][]any  // other corpus entries to cross over with
-	cmp    []cmpSub // comparison-guided substitutions for the current base input
+	maxLen int // maximum []byte/string length
+	// resizeLen is the maximum length a resize substitution may ask for
+	// (the shared memory's bound, above the length control's maxLen).
+	resizeLen int
+	dict      [][]byte // tokens to insert: -dict, auto-dictionary, comparison operands
+	splice    [][]any  // other corpus entries to cross over with
+	cmp       []cmpSub // comparison-guided substitutions for the current base input
 
 	// cmpMutant reports whether the last mutate applied a substitution
 	// that replaced or resized a whole argument.

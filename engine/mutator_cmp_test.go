@@ -123,3 +123,34 @@ func TestPickBySiteNewFirst(t *testing.T) {
 		t.Errorf("the new site was drawn %d times in %d, want about %d", hits, n, want)
 	}
 }
+
+// TestApplyCmpInserts checks that a substitution inside a string is applied
+// both ways: replacing the compared byte and inserting the other operand
+// before it, and that the insertion keeps every byte of the input.
+func TestApplyCmpInserts(t *testing.T) {
+	vals := []any{"#.a|x"}
+	tr := &cmpTrace{ints: []instrument.IntCmp{{A: '{', B: 'a', Size: 1, Const: true}}}
+	m := newMutator(7, 100)
+	m.cmp = tr.substitutions(vals)
+	if len(m.cmp) == 0 {
+		t.Fatal("no substitution for a 1-byte comparison of 'a' with '{'")
+	}
+	got := map[string]int{}
+	for range 300 {
+		cand := cloneValues(vals)
+		if m.applyCmp(cand) {
+			got[cand[0].(string)]++
+		}
+	}
+	if got["#.{|x"] == 0 || got["#.{a|x"] == 0 {
+		t.Fatalf("applyCmp made %v, want both #.{|x (replaced) and #.{a|x (inserted)", got)
+	}
+	if n := got["#.{a|x"]; n > got["#.{|x"] {
+		t.Errorf("inserted %d times, replaced %d: insertion should be the rarer", n, got["#.{|x"])
+	}
+	for s := range got {
+		if s != "#.{|x" && s != "#.{a|x" {
+			t.Errorf("applyCmp made %q from %q", s, vals[0])
+		}
+	}
+}

@@ -278,14 +278,25 @@ func TestIntCmpSubstitution(t *testing.T) {
 	if len(subs) != 1 || !reflect.DeepEqual(subs[0], want) {
 		t.Fatalf("substitutions = %+v, want [%+v]", subs, want)
 	}
-	m := newMutator(1, 64)
-	m.cmp = subs
-	if !m.applyCmp(vals) {
-		t.Fatal("applyCmp refused its only substitution")
-	}
+	// Replaced, or (sometimes) inserted before the bytes compared.
 	wantBytes := []byte{'x', 'x', 0xef, 0xbe, 0xad, 0xde, 'y'}
-	if got := vals[0].([]byte); !bytes.Equal(got, wantBytes) {
-		t.Fatalf("applyCmp gave %x, want %x", got, wantBytes)
+	inserted := []byte{'x', 'x', 0xef, 0xbe, 0xad, 0xde, 0x01, 0x02, 0x03, 0x04, 'y'}
+	replaced := false
+	for seed := range uint64(16) {
+		m := newMutator(seed, 64)
+		m.cmp = subs
+		v := cloneValues(vals)
+		if !m.applyCmp(v) {
+			t.Fatal("applyCmp refused its only substitution")
+		}
+		got := v[0].([]byte)
+		replaced = replaced || bytes.Equal(got, wantBytes)
+		if !bytes.Equal(got, wantBytes) && !bytes.Equal(got, inserted) {
+			t.Fatalf("applyCmp gave %x, want %x (or %x)", got, wantBytes, inserted)
+		}
+	}
+	if !replaced {
+		t.Fatalf("applyCmp never gave %x in 16 tries", wantBytes)
 	}
 	if toks := tr.tokens(); len(toks) != 1 || !bytes.Equal(toks[0], want.to) {
 		t.Errorf("tokens() = %x, want the constant operand %x", toks, want.to)
@@ -327,16 +338,19 @@ func TestIntCmpSubstitutionForms(t *testing.T) {
 }
 
 // cmpCanProduce applies each substitution of tr to a fresh copy of vals and
-// reports whether one of them gives want.
+// reports whether one of them gives want. Each is applied with several
+// seeds: applyCmp sometimes inserts instead of replacing.
 func cmpCanProduce(t *testing.T, tr *cmpTrace, vals, want []any) bool {
 	t.Helper()
 	subs := tr.substitutions(vals)
 	for _, s := range subs {
-		m := newMutator(1, 64)
-		m.cmp = []cmpSub{s}
-		v := cloneValues(vals)
-		if m.applyCmp(v) && sameValues(v, want) {
-			return true
+		for seed := range uint64(16) {
+			m := newMutator(seed, 64)
+			m.cmp = []cmpSub{s}
+			v := cloneValues(vals)
+			if m.applyCmp(v) && sameValues(v, want) {
+				return true
+			}
 		}
 	}
 	return false

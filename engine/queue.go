@@ -50,6 +50,8 @@ type queue struct {
 	entries    []*entry
 	roundRobin bool
 	next       int
+	sumDur     time.Duration // of the entries' execution times (those measured)
+	nDur       int           // entries with a measured execution time
 }
 
 func newQueue(power bool) *queue {
@@ -58,7 +60,38 @@ func newQueue(power bool) *queue {
 
 func (q *queue) len() int { return len(q.entries) }
 
-func (q *queue) add(e *entry) { q.entries = append(q.entries, e) }
+func (q *queue) add(e *entry) {
+	q.entries = append(q.entries, e)
+	if e.dur > 0 {
+		q.sumDur += e.dur
+		q.nDur++
+	}
+}
+
+// callDuration is how long a fuzz call based on e runs: fuzzCallDuration,
+// cut for an entry much slower than the corpus's average, as AFL's
+// calculate_score cuts a slow entry's share. Each input that runs a loop
+// (a wildcard matcher, a backtracking regexp) a little more often than any
+// before is new coverage, and each is slower than the last: with equal
+// calls, these entries took most of a run's time and led it into the
+// exponential case, away from the fast inputs where other bugs were.
+func (q *queue) callDuration(e *entry) time.Duration {
+	if q.nDur == 0 || q.sumDur <= 0 || e.dur <= 0 {
+		return fuzzCallDuration
+	}
+	r := float64(e.dur) * float64(q.nDur) / float64(q.sumDur)
+	switch {
+	case r > 10:
+		return fuzzCallDuration / 10
+	case r > 4:
+		return fuzzCallDuration / 4
+	case r > 2:
+		return fuzzCallDuration / 2
+	case r > 4.0/3:
+		return fuzzCallDuration * 3 / 4
+	}
+	return fuzzCallDuration
+}
 
 // ensureNonEmpty keeps the run going when no input added coverage (a
 // binary without instrumentation): it falls back to all baseline inputs.

@@ -231,6 +231,7 @@ func (w *worker) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	execState.seen = w.seen
 	defer func() { execState.seen = nil }()
 	m := newMutator(args.Seed, w.maxLen(args.MaxLen))
+	m.resizeLen = w.maxLen(0)
 	m.dict = args.Dict
 	for _, s := range args.Splice {
 		if vals, err := decodeValues(s); err == nil && len(vals) == len(base) {

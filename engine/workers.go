@@ -152,7 +152,7 @@ func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
 	c.mu.Lock()
 	e := c.corpus.pick(rng)
 	args := &ipc.FuzzArgs{
-		Limit: limit, Duration: fuzzCallDuration, Seed: rng.Uint64(), Trace: !c.opts.NoCmp,
+		Limit: limit, Duration: c.corpus.callDuration(e), MaxLen: c.lens.limit(c.corpus, e, c.execs.Load()), Seed: rng.Uint64(), Trace: !c.opts.NoCmp,
 		Splice: c.corpus.spliceSample(rng, 8), Dict: c.dict.tokens(), CheckInput: !c.warnedModified.Load(),
 	}
 	p.mem.SetValue(e.enc)

@@ -1,0 +1,69 @@
+package engine
+
+import "math"
+
+// Length control (libFuzzer's -len_control). Mutants may make a []byte or
+// string value at most lenCap bytes long, or as long as the base input's
+// longest such value if that is longer: lenCap starts at the longest value
+// of the corpus after the baseline (at least 4 bytes) and grows by ln(lenCap)
+// bytes each time lenControl·ln(lenCap) executions pass without a new corpus
+// entry. Short inputs run faster and keep mutations on the bytes that
+// matter; the limit rises only when the short ones stop finding coverage.
+type lenControl struct {
+	started bool
+	cap     int   // 0: off
+	mark    int64 // executions at the last new entry or growth
+}
+
+// lenControlRuns is libFuzzer's default -len_control.
+const lenControlRuns = 100
+
+// start sets the limit from the corpus after the baseline.
+func (l *lenControl) start(es []*entry, execs int64) {
+	l.started = true
+	l.cap, l.mark = 4, execs
+	for _, e := range es {
+		l.cap = max(l.cap, maxBytesLen(e.vals))
+	}
+}
+
+// grew records a new corpus entry.
+func (l *lenControl) grew(execs int64) { l.mark = execs }
+
+// limit returns the maximum length for mutants of e, an entry of q, after
+// execs executions in all; 0 for no limit.
+func (l *lenControl) limit(q *queue, e *entry, execs int64) int {
+	if !l.started {
+		l.start(q.entries, execs)
+	}
+	if l.cap == 0 {
+		return 0
+	}
+	for l.cap < maxLenControl {
+		ln := math.Log(float64(l.cap))
+		if float64(execs-l.mark) <= lenControlRuns*ln {
+			break
+		}
+		l.mark += int64(lenControlRuns * ln)
+		l.cap = min(maxLenControl, l.cap+max(1, int(ln)))
+	}
+	return max(l.cap, maxBytesLen(e.vals))
+}
+
+// maxLenControl is where the limit stops growing: past it, mutants are
+// bounded by the shared memory only.
+const maxLenControl = 1 << 20
+
+// maxBytesLen returns the length of the longest []byte or string value.
+func maxBytesLen(vals []any) int {
+	n := 0
+	for _, v := range vals {
+		switch v := v.(type) {
+		case []byte:
+			n = max(n, len(v))
+		case string:
+			n = max(n, len(v))
+		}
+	}
+	return n
+}

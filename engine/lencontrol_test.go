@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLenControl(t *testing.T) {
+	q := newQueue(false)
+	q.add(newEntry([]any{"0123456789", []byte("ab"), 7}, nil, "", true))
+	q.add(newEntry([]any{"xy", []byte("0123456789abcdef"), 1}, nil, "", true))
+	var l lenControl
+	small, large := q.entries[0], newEntry([]any{string(make([]byte, 100)), []byte(nil), 0}, nil, "", false)
+
+	// The limit starts at the corpus's longest value; a longer base input
+	// keeps its own length (mutants never truncate it).
+	if got := l.limit(q, small, 0); got != 16 {
+		t.Fatalf("first limit = %d, want 16 (the longest value of the corpus)", got)
+	}
+	if got := l.limit(q, large, 0); got != 100 {
+		t.Fatalf("limit for a 100-byte base = %d, want 100", got)
+	}
+
+	// It holds while new entries come often enough, and grows by ln(cap)
+	// once lenControlRuns·ln(cap) executions pass without one.
+	steps := int64(lenControlRuns * math.Log(16))
+	if got := l.limit(q, small, steps); got != 16 {
+		t.Fatalf("limit after %d executions = %d, want 16 still", steps, got)
+	}
+	if got := l.limit(q, small, steps+1); got != 16+int(math.Log(16)) {
+		t.Fatalf("limit after %d executions = %d, want %d", steps+1, got, 16+int(math.Log(16)))
+	}
+	l.grew(10 * steps)
+	if got := l.limit(q, small, 11*steps); got != 18 {
+		t.Fatalf("limit right after a new entry = %d, want 18 (no growth)", got)
+	}
+
+	// A long stall grows it step by step, as often as the executions allow,
+	// up to maxLenControl.
+	if got := l.limit(q, small, 1<<40); got != maxLenControl {
+		t.Fatalf("limit after a long stall = %d, want %d", got, maxLenControl)
+	}
+}
+
+func TestLenControlSmallCorpus(t *testing.T) {
+	q := newQueue(false)
+	q.add(newEntry([]any{int64(3), true}, nil, "", true))
+	var l lenControl
+	if got := l.limit(q, q.entries[0], 0); got != 4 {
+		t.Fatalf("limit of a corpus without byte values = %d, want the minimum 4", got)
+	}
+}
+
+func TestCallDuration(t *testing.T) {
+	q := newQueue(false)
+	mk := func(d time.Duration) *entry {
+		e := newEntry([]any{"x"}, nil, "", false)
+		e.dur = d
+		return e
+	}
+	unmeasured := mk(0)
+	q.add(unmeasured)
+	if got := q.callDuration(unmeasured); got != fuzzCallDuration {
+		t.Fatalf("no measured entries: %v, want %v", got, fuzzCallDuration)
+	}
+	for range 18 {
+		q.add(mk(10 * time.Microsecond))
+	}
+	slow := mk(10 * time.Millisecond)
+	q.add(slow)
+	// The average is (18·10µs + 10ms)/19 ≈ 536µs: the slow entry is 18.6
+	// times that, the others far below it.
+	for _, c := range []struct {
+		e    *entry
+		want time.Duration
+	}{
+		{q.entries[1], fuzzCallDuration},
+		{unmeasured, fuzzCallDuration},
+		{slow, fuzzCallDuration / 10},
+		{mk(1500 * time.Microsecond), fuzzCallDuration / 2},    // 2.8x
+		{mk(3 * time.Millisecond), fuzzCallDuration / 4},       // 5.6x
+		{mk(800 * time.Microsecond), fuzzCallDuration * 3 / 4}, // 1.5x
+	} {
+		if got := q.callDuration(c.e); got != c.want {
+			t.Errorf("entry of %v: call of %v, want %v", c.e.dur, got, c.want)
+		}
+	}
+}
+
+// TestResizeAboveLenControl: a resize substitution (a compared length) is
+// not held back by the length control's limit, only by resizeLen; other
+// substitutions are.
+func TestResizeAboveLenControl(t *testing.T) {
+	m := newMutator(1, 20)
+	m.resizeLen = 1000
+	vals := []any{"put:alpha"}
+	if !m.applyBounded(vals, cmpSub{arg: 0, at: atResize, lenFrom: 9, lenTo: 64}) || byteLen(vals[0]) != 64 {
+		t.Fatalf("resize to 64 with maxLen 20, resizeLen 1000: got %q", vals[0])
+	}
+	if m.applyBounded(vals, cmpSub{arg: 0, at: atResize, lenFrom: 64, lenTo: 1001}) {
+		t.Fatalf("resize past resizeLen applied")
+	}
+	vals = []any{"put:alpha"}
+	if m.applyBounded(vals, cmpSub{arg: 0, at: 0, from: []byte("put"), to: []byte(strings.Repeat("x", 30))}) {
+		t.Fatalf("a 39-byte replacement applied with maxLen 20: %q", vals[0])
+	}
+}
