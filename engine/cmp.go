@@ -585,9 +585,9 @@ func (m *mutator) applyBounded(vals []any, s cmpSub) bool {
 		// control does not hold it back (bench/targets/coupled's record
 		// must be 64 bytes long where the seeds are 20 at most).
 		limit = max(limit, m.resizeLen)
-	}
-	if s.at == atResize && s.lenTo > limit {
-		return false // refused before the value is built
+		if s.lenTo > limit {
+			return false // refused before the value is built
+		}
 	}
 	old := vals[s.arg]
 	if !applySub(vals, s) {

@@ -10,9 +10,8 @@ import "math"
 // entry. Short inputs run faster and keep mutations on the bytes that
 // matter; the limit rises only when the short ones stop finding coverage.
 type lenControl struct {
-	started bool
-	cap     int   // 0: off
-	mark    int64 // executions at the last new entry or growth
+	cap  int   // 0 until start
+	mark int64 // executions at the last new entry or growth
 }
 
 // lenControlRuns is libFuzzer's default -len_control.
@@ -20,7 +19,6 @@ const lenControlRuns = 100
 
 // start sets the limit from the corpus after the baseline.
 func (l *lenControl) start(es []*entry, execs int64) {
-	l.started = true
 	l.cap, l.mark = 4, execs
 	for _, e := range es {
 		l.cap = max(l.cap, maxBytesLen(e.vals))
@@ -31,13 +29,10 @@ func (l *lenControl) start(es []*entry, execs int64) {
 func (l *lenControl) grew(execs int64) { l.mark = execs }
 
 // limit returns the maximum length for mutants of e, an entry of q, after
-// execs executions in all; 0 for no limit.
+// execs executions in all.
 func (l *lenControl) limit(q *queue, e *entry, execs int64) int {
-	if !l.started {
-		l.start(q.entries, execs)
-	}
 	if l.cap == 0 {
-		return 0
+		l.start(q.entries, execs)
 	}
 	for l.cap < maxLenControl {
 		ln := math.Log(float64(l.cap))
@@ -58,12 +53,7 @@ const maxLenControl = 1 << 20
 func maxBytesLen(vals []any) int {
 	n := 0
 	for _, v := range vals {
-		switch v := v.(type) {
-		case []byte:
-			n = max(n, len(v))
-		case string:
-			n = max(n, len(v))
-		}
+		n = max(n, byteLen(v))
 	}
 	return n
 }
