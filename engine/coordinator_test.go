@@ -81,6 +81,12 @@ func fakeWorker(mode, dir string) int {
 			b[1]++ // the testing package forbids it
 		case strings.Contains(mode, "exit3") && len(b) >= 3:
 			os.Exit(3)
+		case strings.Contains(mode, "twopanics") && len(b) >= 4:
+			return errors.New(twoBugs(len(b), recoveredPanic("runtime error: index out of range [-1]", "example.com/m.parseA", "5"),
+				recoveredPanic("runtime error: invalid memory address or nil pointer dereference", "example.com/m.parseB", "5")))
+		case strings.Contains(mode, "twofatals") && len(b) >= 4:
+			os.Stderr.WriteString(twoBugs(len(b), mapWrites("example.com/m.parseA", "5"), stackOverflow))
+			os.Exit(2)
 		case strings.Contains(mode, "hang") && len(b) >= 3:
 			for {
 				fakeSpin++
@@ -95,6 +101,16 @@ func fakeWorker(mode, dir string) int {
 		return ipc.WorkerExitCode
 	}
 	return 0
+}
+
+// twoBugs returns a, the bug of odd lengths (5 and more), or b, the bug of
+// even lengths (4 and more): a minimizer that kept only the failure's kind
+// would turn an input that fails with a into one that fails with b.
+func twoBugs(n int, a, b string) string {
+	if n%2 == 1 {
+		return a
+	}
+	return b
 }
 
 type fakeRun struct {
@@ -126,18 +142,19 @@ func (r *fakeRun) written(t *testing.T) []string {
 	return names
 }
 
-// runFake runs the coordinator with fake workers in mode for at most d.
-func runFake(t *testing.T, mode string, d time.Duration, edit func(*Options)) *fakeRun {
+// fakeCoordinator returns a coordinator whose workers are fake ones in
+// mode, and the buffer its events go to.
+func fakeCoordinator(t *testing.T, mode string, edit func(*Options)) (*coordinator, *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
-	var events bytes.Buffer
+	events := new(bytes.Buffer)
 	opts := Options{
-		Target: "FuzzFake", Package: "example.com/fake", Duration: d, Parallel: 2,
+		Target: "FuzzFake", Package: "example.com/fake", Parallel: 2,
 		Types:            []reflect.Type{reflect.TypeOf([]byte(nil))},
 		Seeds:            []Seed{{Path: "seed#0", Values: []any{[]byte{}}}},
 		CorpusDir:        filepath.Join(dir, "testdata", "fuzz", "FuzzFake"),
 		MinimizeDuration: time.Second,
-		Log:              io.Discard, Events: &events,
+		Log:              io.Discard, Events: events,
 	}
 	if edit != nil {
 		edit(&opts)
@@ -149,19 +166,37 @@ func runFake(t *testing.T, mode string, d time.Duration, edit func(*Options)) *f
 	c.worker = func() (string, []string, []string) {
 		return os.Args[0], []string{"-test.run=^$"}, []string{fakeModeEnv + "=" + mode, fakeDirEnv + "=" + dir}
 	}
-	r := &fakeRun{err: c.run(context.Background()), corpusDir: opts.CorpusDir}
-	dec := event.NewDecoder(&events)
+	return c, events
+}
+
+// runFake runs the coordinator with fake workers in mode for at most d.
+func runFake(t *testing.T, mode string, d time.Duration, edit func(*Options)) *fakeRun {
+	t.Helper()
+	c, events := fakeCoordinator(t, mode, func(o *Options) {
+		o.Duration = d
+		if edit != nil {
+			edit(o)
+		}
+	})
+	err := c.run(context.Background())
+	return &fakeRun{err: err, corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+}
+
+// decodeEvents decodes the events in buf.
+func decodeEvents(t *testing.T, buf *bytes.Buffer) []event.Event {
+	t.Helper()
+	var evs []event.Event
+	dec := event.NewDecoder(buf)
 	for {
 		e, err := dec.Next()
 		if err == io.EOF {
-			break
+			return evs
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		r.events = append(r.events, e)
+		evs = append(evs, e)
 	}
-	return r
 }
 
 // TestInternalErrorsAreNotFailures makes the worker fail in each way that
@@ -361,5 +396,55 @@ func TestInputModifiedWarning(t *testing.T) {
 	}
 	if len(r.ofType(event.Failure))+len(r.ofType(event.Flaky)) > 0 || len(r.written(t)) > 0 {
 		t.Errorf("the change was reported as a failure: %+v", r.events)
+	}
+}
+
+// TestMinimizeKeepsTheBug: minimization keeps where a failure happens, not
+// only its kind, both in the worker (a recovered panic) and in fresh
+// workers (a runtime fatal error that kills each). Both start from a
+// 9-byte input caught failing with the odd-length bug: shrinking keeps it
+// at 5 bytes, where keeping only the kind would end at the 4-byte input of
+// the other bug.
+func TestMinimizeKeepsTheBug(t *testing.T) {
+	nine := []any{[]byte("123456789")}
+	for _, tc := range []struct {
+		mode, kind, caught string
+		inWorker           bool // the failure leaves its worker alive
+		want, other        string
+	}{
+		{"twopanics", KindPanic, twoBugs(9, recoveredPanic("runtime error: index out of range [-1]", "example.com/m.parseA", "5"), ""),
+			true, "example.com/m.parseA", "nil pointer dereference"},
+		{"twofatals", KindFatal, twoBugs(9, mapWrites("example.com/m.parseA", "5"), ""),
+			false, "concurrent map writes", "stack overflow"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			c, events := fakeCoordinator(t, tc.mode, func(o *Options) { o.KeepGoing, o.MinimizeDuration = true, 10*time.Second })
+			c.hard, c.cancel = context.WithCancel(context.Background())
+			defer c.cancel()
+			var p *proc
+			if tc.inWorker {
+				var err error
+				if p, err = c.startRawProc(false); err != nil {
+					t.Fatal(err)
+				}
+				defer func() { p.stop(time.Second) }()
+			}
+			p = c.recordFailure(p, &failure{kind: tc.kind, msg: cleanMessage(tc.caught), vals: nine})
+			r := &fakeRun{corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+			fails := r.ofType(event.Failure)
+			if len(fails) != 1 || fails[0].Kind != tc.kind || fails[0].Minimized != minimizedYes {
+				t.Fatalf("failures = %+v, want one minimized %s; events %+v", fails, tc.kind, r.events)
+			}
+			if m := fails[0].Message; !strings.Contains(m, tc.want) || strings.Contains(m, tc.other) {
+				t.Errorf("written failure is not the one caught (want %q, not %q):\n%s", tc.want, tc.other, m)
+			}
+			data, err := os.ReadFile(fails[0].Reproducer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if vals, err := corpus.Unmarshal(data); err != nil || len(vals[0].([]byte)) != 5 {
+				t.Errorf("reproducer %q: want the 5-byte input (%v)", data, err)
+			}
+		})
 	}
 }

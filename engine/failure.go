@@ -55,6 +55,7 @@ type failure struct {
 	msg  string // message as the testing package or the process printed it
 	vals []any  // the failing input (minimized when possible)
 	path string // the input's existing file when it is a testdata seed; "" to write a reproducer
+	key  string // failureKey of the failure as caught: minimization keeps it
 
 	reruns     int    // re-runs in fresh workers
 	reproduced int    // re-runs that failed the same way
@@ -117,8 +118,7 @@ func signature(kind, msg string) string {
 	var frames []string
 	for _, m := range frameRE.FindAllStringSubmatch(msg, -1) {
 		fn := m[1]
-		if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "runtime/debug.") || strings.HasPrefix(fn, "testing.") ||
-			strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "github.com/fuzzbox/fuzzbox/") {
+		if internalFrame(fn) {
 			continue
 		}
 		frames = append(frames, fn)
@@ -131,6 +131,67 @@ func signature(kind, msg string) string {
 		head = ""
 	}
 	return kind + "|" + head + "|" + strings.Join(frames, "|")
+}
+
+// Patterns for failureKey.
+var (
+	// frameAtRE matches a stack frame and the file:line under it.
+	frameAtRE = regexp.MustCompile(`(?m)^[ \t]*([\w./\-]+(?:\.\(?\*?[\w]+\)?)?\.[\w.\-\[\]]+)\(.*\)\n[ \t]*(\S+\.go:\d+)`)
+	// reportedAtRE matches the file:line that starts a t.Error's line.
+	reportedAtRE = regexp.MustCompile(`^([\w.\-]+\.go:\d+): `)
+)
+
+// failureKey is what minimization keeps of a failure besides its kind, so
+// that the input written fails with the bug that was caught and not with
+// another one a smaller candidate runs into:
+//   - a panic: the innermost stack frame outside the runtime, testing and
+//     fuzzbox, with its file:line, and for a runtime error its text with the
+//     numbers removed (an index out of range and a nil dereference in one
+//     function are two bugs; a panic's own text may quote the input);
+//   - a runtime fatal error: its text with the numbers removed;
+//   - a t.Error or t.Fatal: the file:line that reported it (its text may
+//     quote the input);
+//   - a hang, oom or exit: "" (any failure of the kind: a hang stays a hang
+//     at the same timeout, an oom at the same limit).
+//
+// It is "" too when the message has nothing to key on.
+func failureKey(kind, msg string) string {
+	line := firstLine(msg)
+	switch kind {
+	case KindFatal:
+		if i := strings.Index(msg, "fatal error: "); i >= 0 {
+			return numbersRE.ReplaceAllString(firstLine(msg[i:]), "N")
+		}
+	case KindFail:
+		if m := reportedAtRE.FindStringSubmatch(line); m != nil {
+			return m[1]
+		}
+	case KindPanic:
+		var key string
+		if i := strings.Index(line, "runtime error: "); i >= 0 {
+			key = numbersRE.ReplaceAllString(line[i:], "N")
+		}
+		for _, m := range frameAtRE.FindAllStringSubmatch(msg, -1) {
+			if !internalFrame(m[1]) {
+				return key + "|" + m[1] + "|" + m[2]
+			}
+		}
+		return key
+	}
+	return ""
+}
+
+// sameFailure reports whether msg, the message of a failure that did not
+// kill its worker, is a failure of kind at key (failureKey; "" for any).
+func sameFailure(kind, key, msg string) bool {
+	return failureKind(msg) == kind && (key == "" || failureKey(kind, msg) == key)
+}
+
+// internalFrame reports whether a stack frame's function is the runtime's,
+// the testing package's or fuzzbox's: not where a user's failure happened.
+func internalFrame(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(fn, "runtime/debug.") || strings.HasPrefix(fn, "testing.") ||
+		strings.HasPrefix(fn, "panic(") || strings.HasPrefix(fn, "github.com/fuzzbox/fuzzbox/")
 }
 
 // goroutineGapRE separates the goroutines of a stack dump.

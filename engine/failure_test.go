@@ -266,3 +266,48 @@ func TestHangSignature(t *testing.T) {
 		t.Errorf("signature without the fuzz function's goroutine = %q", d)
 	}
 }
+
+// TestFailureKey: what minimization keeps of a failure besides its kind.
+func TestFailureKey(t *testing.T) {
+	userPanic := func(text, fn, n string) string { return cleanMessage(recoveredPanic(text, fn, n)) }
+	for _, tt := range []struct {
+		name      string
+		kind      string
+		a, b      string
+		wantEqual bool
+	}{
+		{"panic, text quoting another input", KindPanic, userPanic(`bad input "xy"`, "example.com/m.parse", "5"),
+			userPanic(`bad input "x"`, "example.com/m.parse", "5"), true},
+		{"panic, another line of the function", KindPanic, userPanic("boom", "example.com/m.parse", "5"),
+			userPanic("boom", "example.com/m.parse", "6"), false},
+		{"panic, another function", KindPanic, userPanic("boom", "example.com/m.parse", "5"),
+			userPanic("boom", "example.com/m.lex", "5"), false},
+		{"runtime error, other index", KindPanic, userPanic("runtime error: index out of range [5] with length 3", "example.com/m.parse", "5"),
+			userPanic("runtime error: index out of range [7] with length 2", "example.com/m.parse", "5"), true},
+		{"runtime errors of two kinds at one line", KindPanic, userPanic("runtime error: index out of range [-1]", "example.com/m.parse", "5"),
+			userPanic("runtime error: invalid memory address or nil pointer dereference", "example.com/m.parse", "5"), false},
+		{"t.Fatal, text quoting another input", KindFail, tFatal, strings.Replace(tFatal, "length 7", `length 3: "abc"`, 1), true},
+		{"t.Fatal, another line", KindFail, tFatal, strings.Replace(tFatal, "x_test.go:12", "x_test.go:14", 1), false},
+		{"fatal, other goroutines", KindFatal, mapWrites("example.com/m.a", "5"), mapWrites("example.com/m.b", "6"), true},
+		{"fatal, other errors", KindFatal, mapWrites("example.com/m.a", "5"), stackOverflow, false},
+		{"hang, anywhere", KindHang, "fuzzbox: hang: x\nexample.com/m.loop(0x1)\n\t/m/x.go:1 +0x1\n", "fuzzbox: hang: y", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ka, kb := failureKey(tt.kind, tt.a), failureKey(tt.kind, tt.b)
+			if (ka == kb) != tt.wantEqual {
+				t.Errorf("keys equal = %v, want %v:\n  %q\n  %q", ka == kb, tt.wantEqual, ka, kb)
+			}
+			if tt.kind != KindHang && ka == "" {
+				t.Errorf("no key for %q", tt.a)
+			}
+		})
+	}
+	// The worker sees the message before cleanMessage; the key is the same.
+	raw := recoveredPanic("runtime error: index out of range [-1]", "example.com/m.parse", "5")
+	if failureKey(KindPanic, raw) != failureKey(KindPanic, cleanMessage(raw)) {
+		t.Errorf("the key of a raw message differs from the cleaned one's: %q vs %q", failureKey(KindPanic, raw), failureKey(KindPanic, cleanMessage(raw)))
+	}
+	if !sameFailure(KindPanic, "", raw) || sameFailure(KindFail, "", raw) {
+		t.Error("sameFailure with no key does not compare the kind alone")
+	}
+}

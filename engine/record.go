@@ -95,6 +95,7 @@ func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
 		c.unclaim(f, sig)
 		return p
 	}
+	f.key = failureKey(f.kind, f.msg)
 	// A race is reported once per process, so a shrunk candidate never
 	// fails again: races are not minimized.
 	switch {
@@ -212,7 +213,7 @@ func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 	f.minimized = minimizedNo
 	p.mem.SetValue(appendValues(nil, f.vals))
 	var resp ipc.MinimizeResponse
-	args := &ipc.MinimizeArgs{Limit: c.opts.MinimizeLimit, Duration: c.opts.MinimizeDuration, Kind: f.kind}
+	args := &ipc.MinimizeArgs{Limit: c.opts.MinimizeLimit, Duration: c.opts.MinimizeDuration, Kind: f.kind, Key: f.key}
 	if err := p.call(ipc.Call{Minimize: args}, &resp); err != nil {
 		// A candidate killed the worker: keep the input as found.
 		np, err := c.restart(p)
@@ -250,7 +251,7 @@ const (
 // run, as go test will show it, or for an oom, as fuzzbox measured it).
 func (c *coordinator) adoptMinimized(f *failure, vals []any, cut bool) {
 	kind, msg, ok := c.rerun(vals)
-	if !ok || kind != f.kind {
+	if !ok || kind != f.kind || f.key != "" && failureKey(kind, msg) != f.key {
 		return
 	}
 	f.vals, f.msg, f.minimized = vals, msg, minimizedYes
@@ -270,7 +271,7 @@ func (c *coordinator) minimizeDeath(f *failure) {
 	start, execs := time.Now(), int64(0)
 	best, msg, smaller := f.vals, f.msg, false
 	for !c.stopping() {
-		args := &ipc.MinimizeArgs{Kind: f.kind}
+		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key}
 		if !c.minimizeBudget(args, start, execs) {
 			f.minimized = minimizedCutShort
 			break
@@ -333,7 +334,7 @@ func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []
 	execs = int64(p.mem.Execs())
 	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
 	cand, err = decodeValues(p.mem.Value())
-	if err != nil || kind != args.Kind || p.killedFromOutside() {
+	if err != nil || kind != args.Kind || args.Key != "" && failureKey(kind, msg) != args.Key || p.killedFromOutside() {
 		return nil, "", execs, "other"
 	}
 	return cand, msg, execs, ""

@@ -87,7 +87,8 @@ type RunResponse struct {
 }
 
 // MinimizeArgs asks the worker to shrink the input in shared memory while it
-// keeps failing with the same kind of failure (KeepCoverage false), or while
+// keeps failing with the same kind of failure at the same place (KeepCoverage
+// false: the same Kind and, unless Key is "", the same Key), or while
 // it keeps reaching the coverage in the region's coverage area (KeepCoverage
 // true). The worker writes every candidate into shared memory before running
 // it, so if a candidate kills the worker the coordinator has that candidate:
@@ -97,7 +98,8 @@ type MinimizeArgs struct {
 	Limit        int64         // maximum executions; 0 means no count limit
 	Duration     time.Duration // wall-clock budget; 0 means no time limit
 	KeepCoverage bool          // keep coverage instead of keep failing
-	Kind         string        // with KeepCoverage false: the failure kind to keep ("panic", "fail", "race")
+	Kind         string        // with KeepCoverage false: the failure kind to keep ("panic", "fail", "hang", ...)
+	Key          string        // with Kind: where the failure must happen too (engine's failureKey); "" keeps any failure of Kind
 }
 
 // MinimizeResponse reports a MinimizeArgs call. On return the shared memory
