@@ -391,6 +391,39 @@ func TestFuzzMinimizesEveryArgument(t *testing.T) {
 	}
 }
 
+// TestFuzzMinimizeKeepsTheBug: minimization writes the bug that was caught.
+// FuzzNearBugs's mutants meet its odd-length index out of range first;
+// shrinking that input by a byte meets a nil dereference elsewhere, which a
+// minimizer keeping only the kind (panic) would write instead.
+func TestFuzzMinimizeKeepsTheBug(t *testing.T) {
+	dir := e2eModule(t, "targets")
+	r := e2eFuzz(t, dir, "-json", "-fuzz=^FuzzNearBugs$", "-fuzztime=60s", ".")
+	evs := e2eEvents(t, r.stdout)
+	m, f := e2eFirstOfType(evs, "minimizing"), e2eFirstOfType(evs, "failure")
+	if r.code != 1 || m < 0 || f < 0 {
+		t.Fatalf("want a failure that was minimized\n%s", r)
+	}
+	caught, written := evs[m].Message, evs[f].Message
+	bug, size := "targets.parseOdd", 5
+	if strings.Contains(caught, "targets.parseEven") { // the 4-byte bug first: nothing smaller fails
+		bug, size = "targets.parseEven", 4
+	}
+	if !strings.Contains(caught, bug) || !strings.Contains(written, bug) {
+		t.Errorf("caught failure in %s, written failure is another:\ncaught: %s\nwritten: %s", bug, e2eClip(caught), e2eClip(written))
+	}
+	names := e2eReproducers(t, dir, "FuzzNearBugs")
+	if len(names) != 1 {
+		t.Fatalf("reproducers %q, want one\n%s", names, r)
+	}
+	name := names[0]
+	if vals := e2eReadReproducer(t, dir, "FuzzNearBugs", name); len(vals) != 1 || len(vals[0].([]byte)) != size {
+		t.Errorf("reproducer %#v, want %d bytes (the smallest input of %s)", vals, size, bug)
+	}
+	if out := e2eReplay(t, dir, "FuzzNearBugs", name); !strings.Contains(out, bug) {
+		t.Errorf("the replay does not fail in %s:\n%s", bug, e2eClip(out))
+	}
+}
+
 // e2eEvent is the subset of the -json event fields the tests check.
 type e2eEvent struct {
 	Type       string `json:"type"`

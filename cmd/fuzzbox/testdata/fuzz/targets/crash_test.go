@@ -146,3 +146,32 @@ func FuzzModify(f *testing.F) {
 		}
 	})
 }
+
+// FuzzNearBugs has two bugs behind an 'X': inputs of an odd length of 5 or
+// more index out of range in parseOdd, inputs of exactly 4 bytes
+// dereference nil in parseEven. Mutants of the 9-byte seed meet the first;
+// shrinking its input one byte at a time meets the second.
+func FuzzNearBugs(f *testing.F) {
+	f.Add([]byte("abcdefghi"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		switch {
+		case len(b) < 4 || b[0] != 'X':
+		case len(b)%2 == 1:
+			parseOdd(b)
+		case len(b) == 4:
+			parseEven(b)
+		}
+	})
+}
+
+func parseOdd(b []byte) byte {
+	i := len(b) - 5
+	return b[i-1] // index out of range [-1] at 5 bytes
+}
+
+type node struct{ next *node }
+
+func parseEven(b []byte) *node {
+	var n *node
+	return n.next // nil dereference
+}
