@@ -101,8 +101,11 @@ func (e *multiCrashError) CrashPath() string { return e.errs[0].path }
 // firstLine is the first line of a message that says something.
 var firstLine = event.FirstLine
 
+// frameFn matches the function of a stack frame's line, as a group.
+const frameFn = `(?m)^[ \t]*([\w./\-]+(?:\.\(?\*?[\w]+\)?)?\.[\w.\-\[\]]+)\(.*\)`
+
 var (
-	frameRE   = regexp.MustCompile(`(?m)^[ \t]*([\w./\-]+(?:\.\(?\*?[\w]+\)?)?\.[\w.\-\[\]]+)\(.*\)$`)
+	frameRE   = regexp.MustCompile(frameFn + `$`)
 	numbersRE = regexp.MustCompile(`0x[0-9a-f]+|\d+`)
 )
 
@@ -136,7 +139,7 @@ func signature(kind, msg string) string {
 // Patterns for failureKey.
 var (
 	// frameAtRE matches a stack frame and the file:line under it.
-	frameAtRE = regexp.MustCompile(`(?m)^[ \t]*([\w./\-]+(?:\.\(?\*?[\w]+\)?)?\.[\w.\-\[\]]+)\(.*\)\n[ \t]*(\S+\.go:\d+)`)
+	frameAtRE = regexp.MustCompile(frameFn + `\n[ \t]*(\S+\.go:\d+)`)
 	// reportedAtRE matches the file:line that starts a t.Error's line.
 	reportedAtRE = regexp.MustCompile(`^([\w.\-]+\.go:\d+): `)
 )
@@ -156,18 +159,18 @@ var (
 //
 // It is "" too when the message has nothing to key on.
 func failureKey(kind, msg string) string {
-	line := firstLine(msg)
 	switch kind {
 	case KindFatal:
 		if i := strings.Index(msg, "fatal error: "); i >= 0 {
 			return numbersRE.ReplaceAllString(firstLine(msg[i:]), "N")
 		}
 	case KindFail:
-		if m := reportedAtRE.FindStringSubmatch(line); m != nil {
+		if m := reportedAtRE.FindStringSubmatch(firstLine(msg)); m != nil {
 			return m[1]
 		}
 	case KindPanic:
 		var key string
+		line := firstLine(msg)
 		if i := strings.Index(line, "runtime error: "); i >= 0 {
 			key = numbersRE.ReplaceAllString(line[i:], "N")
 		}
@@ -181,10 +184,11 @@ func failureKey(kind, msg string) string {
 	return ""
 }
 
-// sameFailure reports whether msg, the message of a failure that did not
-// kill its worker, is a failure of kind at key (failureKey; "" for any).
-func sameFailure(kind, key, msg string) bool {
-	return failureKind(msg) == kind && (key == "" || failureKey(kind, msg) == key)
+// sameFailure reports whether a failure of kind got with message msg is
+// the failure minimization keeps: of kind, at key (failureKey; "" for any
+// place).
+func sameFailure(kind, key, got, msg string) bool {
+	return got == kind && (key == "" || failureKey(kind, msg) == key)
 }
 
 // internalFrame reports whether a stack frame's function is the runtime's,

@@ -307,7 +307,7 @@ func TestFailureKey(t *testing.T) {
 	if failureKey(KindPanic, raw) != failureKey(KindPanic, cleanMessage(raw)) {
 		t.Errorf("the key of a raw message differs from the cleaned one's: %q vs %q", failureKey(KindPanic, raw), failureKey(KindPanic, cleanMessage(raw)))
 	}
-	if !sameFailure(KindPanic, "", raw) || sameFailure(KindFail, "", raw) {
+	if !sameFailure(KindPanic, "", failureKind(raw), raw) || sameFailure(KindFail, "", failureKind(raw), raw) {
 		t.Error("sameFailure with no key does not compare the kind alone")
 	}
 }

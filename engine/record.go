@@ -251,7 +251,7 @@ const (
 // run, as go test will show it, or for an oom, as fuzzbox measured it).
 func (c *coordinator) adoptMinimized(f *failure, vals []any, cut bool) {
 	kind, msg, ok := c.rerun(vals)
-	if !ok || kind != f.kind || f.key != "" && failureKey(kind, msg) != f.key {
+	if !ok || !sameFailure(f.kind, f.key, kind, msg) {
 		return
 	}
 	f.vals, f.msg, f.minimized = vals, msg, minimizedYes
@@ -334,7 +334,7 @@ func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []
 	execs = int64(p.mem.Execs())
 	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
 	cand, err = decodeValues(p.mem.Value())
-	if err != nil || kind != args.Kind || args.Key != "" && failureKey(kind, msg) != args.Key || p.killedFromOutside() {
+	if err != nil || !sameFailure(args.Kind, args.Key, kind, msg) || p.killedFromOutside() {
 		return nil, "", execs, "other"
 	}
 	return cand, msg, execs, ""

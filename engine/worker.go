@@ -392,7 +392,7 @@ func (w *worker) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 			}
 			return rawCovers(execState.snap, want)
 		}
-		if err == nil || !sameFailure(args.Kind, args.Key, err.Error()) {
+		if err == nil || !sameFailure(args.Kind, args.Key, failureKind(err.Error()), err.Error()) {
 			return false
 		}
 		resp.Err = err.Error()
