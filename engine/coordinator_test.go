@@ -87,6 +87,14 @@ func fakeWorker(mode, dir string) int {
 		case strings.Contains(mode, "twofatals") && len(b) >= 4:
 			os.Stderr.WriteString(twoBugs(len(b), mapWrites("example.com/m.parseA", "5"), stackOverflow))
 			os.Exit(2)
+		case strings.Contains(mode, "lateexit") && len(b) >= 5:
+			os.Stderr.WriteString("exiting on a long input\n")
+			os.Exit(3)
+		case strings.Contains(mode, "lateexit") && len(b) >= 3 && execs > 3:
+			// Only a process that has run several inputs: a fresh re-run
+			// of the short input does not exit.
+			os.Stderr.WriteString("exiting on a short input after many\n")
+			os.Exit(3)
 		case strings.Contains(mode, "hang") && len(b) >= 3:
 			for {
 				fakeSpin++
@@ -446,5 +454,30 @@ func TestMinimizeKeepsTheBug(t *testing.T) {
 				t.Errorf("reproducer %q: want the 5-byte input (%v)", data, err)
 			}
 		})
+	}
+}
+
+// TestMinimizeDeathRefused: when the fresh re-run refuses what death
+// minimization shrank to, the report keeps the caught input and its own
+// message, not the message of the refused candidate.
+func TestMinimizeDeathRefused(t *testing.T) {
+	c, events := fakeCoordinator(t, "lateexit", func(o *Options) { o.KeepGoing, o.MinimizeDuration = true, 10*time.Second })
+	c.hard, c.cancel = context.WithCancel(context.Background())
+	defer c.cancel()
+	c.recordFailure(nil, &failure{kind: KindExit, msg: "exiting on a long input (as caught)", vals: []any{[]byte("123456789")}})
+	r := &fakeRun{corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindExit || fails[0].Minimized != minimizedNo {
+		t.Fatalf("failures = %+v, want one exit, not minimized; events %+v", fails, r.events)
+	}
+	if m := fails[0].Message; !strings.Contains(m, "exiting on a long input") || strings.Contains(m, "short input") {
+		t.Errorf("the message is not the written input's own:\n%s", m)
+	}
+	data, err := os.ReadFile(fails[0].Reproducer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals, err := corpus.Unmarshal(data); err != nil || string(vals[0].([]byte)) != "123456789" {
+		t.Errorf("reproducer %q: want the caught input (%v)", data, err)
 	}
 }

@@ -269,14 +269,14 @@ func (c *coordinator) minimizeDeath(f *failure) {
 	c.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
 	f.minimized = minimizedNo
 	start, execs := time.Now(), int64(0)
-	best, msg, smaller := f.vals, f.msg, false
+	best, smaller := f.vals, false
 	for !c.stopping() {
 		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key}
 		if !c.minimizeBudget(args, start, execs) {
 			f.minimized = minimizedCutShort
 			break
 		}
-		cand, m, n, done := c.minimizeRound(best, args)
+		cand, n, done := c.minimizeRound(best, args)
 		execs += n
 		if done != "" {
 			if done == minimizedCutShort {
@@ -284,10 +284,11 @@ func (c *coordinator) minimizeDeath(f *failure) {
 			}
 			break
 		}
-		best, msg, smaller = cand, m, true
+		best, smaller = cand, true
 	}
+	// The message reported is the one the re-run gives the input written:
+	// if the re-run refuses the candidate, f keeps its input and message.
 	if smaller {
-		f.msg = msg
 		c.adoptMinimized(f, best, f.minimized == minimizedCutShort)
 	}
 }
@@ -309,35 +310,35 @@ func (c *coordinator) minimizeBudget(args *ipc.MinimizeArgs, start time.Time, ex
 }
 
 // minimizeRound runs one Minimize call on a fresh worker from vals. It
-// returns the candidate that killed the worker the same way (with its
-// message) and the executions spent, or why minimization is over: "no"
+// returns the candidate that killed the worker the same way and the
+// executions spent, or why minimization is over: "no"
 // (every candidate tried), minimizedCutShort, or "other" (a candidate
 // failed another way, or the worker could not start).
-func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, msg string, execs int64, done string) {
+func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, execs int64, done string) {
 	p, err := c.startRawProc(false)
 	if err != nil {
 		c.internal(fmt.Sprintf("starting a worker to minimize a failing input: %v", err))
-		return nil, "", 0, "other"
+		return nil, 0, "other"
 	}
 	defer p.stop(time.Second)
 	p.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.MinimizeResponse
 	if err := p.call(ipc.Call{Minimize: args}, &resp); err == nil {
 		if resp.CutShort {
-			return nil, "", resp.Execs, minimizedCutShort
+			return nil, resp.Execs, minimizedCutShort
 		}
-		return nil, "", resp.Execs, minimizedNo
+		return nil, resp.Execs, minimizedNo
 	} else if why := c.internalCause(p, err); why != "" {
 		c.internal(why)
-		return nil, "", 0, "other"
+		return nil, 0, "other"
 	}
 	execs = int64(p.mem.Execs())
 	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
 	cand, err = decodeValues(p.mem.Value())
 	if err != nil || !sameFailure(args.Kind, args.Key, kind, msg) || p.killedFromOutside() {
-		return nil, "", execs, "other"
+		return nil, execs, "other"
 	}
-	return cand, msg, execs, ""
+	return cand, execs, ""
 }
 
 // writeReproducer writes f's input to CorpusDir (or keeps its seed file)
