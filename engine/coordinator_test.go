@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,6 +96,15 @@ func fakeWorker(mode, dir string) int {
 			// of the short input does not exit.
 			os.Stderr.WriteString("exiting on a short input after many\n")
 			os.Exit(3)
+		case strings.Contains(mode, "failorexit") && len(b) >= 3 && b[0] == '1':
+			return errors.New("real failure: 3 bytes or more starting with 1")
+		case strings.Contains(mode, "failorexit") && len(b) >= 3:
+			os.Exit(3)
+		case strings.Contains(mode, "exitorfatal") && len(b) >= 3 && b[0] == '1':
+			os.Exit(3)
+		case strings.Contains(mode, "exitorfatal") && len(b) >= 3:
+			os.Stderr.WriteString(stackOverflow)
+			os.Exit(2)
 		case strings.Contains(mode, "hang") && len(b) >= 3:
 			for {
 				fakeSpin++
@@ -355,15 +365,39 @@ func TestSlowStartIsNoHang(t *testing.T) {
 		o.Timeout, o.MinimizeDuration = 300*time.Millisecond, 30*time.Second
 	})
 	fails := r.ofType(event.Failure)
-	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 || fails[0].Minimized != minimizedYes {
-		t.Fatalf("failures = %+v, want one confirmed, minimized hang", fails)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one confirmed hang", fails)
 	}
-	data, err := os.ReadFile(fails[0].Reproducer)
+	// The hang caught may already be of 3 bytes: then nothing is smaller.
+	checkHang3(t, fails[0], minimizedYes, minimizedNo)
+
+	// From a 5-byte hang, slow-starting workers minimize for sure.
+	c, events := fakeCoordinator(t, "slowstart+hang", func(o *Options) {
+		o.KeepGoing, o.Timeout, o.MinimizeDuration = true, 300*time.Millisecond, 30*time.Second
+	})
+	c.hard, c.cancel = context.WithCancel(context.Background())
+	defer c.cancel()
+	c.recordFailure(nil, &failure{kind: KindHang, msg: "hang", vals: []any{[]byte("12345")}})
+	fails = (&fakeRun{events: decodeEvents(t, events)}).ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one confirmed hang", fails)
+	}
+	checkHang3(t, fails[0], minimizedYes)
+}
+
+// checkHang3 checks that f's reproducer is an input of exactly 3 bytes and
+// that its minimization ended one of the ways given.
+func checkHang3(t *testing.T, f event.Event, minimized ...string) {
+	t.Helper()
+	data, err := os.ReadFile(f.Reproducer)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if vals, err := corpus.Unmarshal(data); err != nil || len(vals[0].([]byte)) != 3 {
 		t.Errorf("reproducer %q: want an input of exactly 3 bytes (%v)", data, err)
+	}
+	if !slices.Contains(minimized, f.Minimized) {
+		t.Errorf("minimized = %q, want one of %q", f.Minimized, minimized)
 	}
 }
 
@@ -479,5 +513,74 @@ func TestMinimizeDeathRefused(t *testing.T) {
 	}
 	if vals, err := corpus.Unmarshal(data); err != nil || string(vals[0].([]byte)) != "123456789" {
 		t.Errorf("reproducer %q: want the caught input (%v)", data, err)
+	}
+}
+
+// TestMinimizeRefusesKillers: a candidate that kills the worker another
+// way does not end a minimization; a fresh worker goes on past it. From
+// "123456789", failing (inputs of 3 bytes or more starting with '1'), the
+// first smaller candidate, "56789", kills the worker; the minimization
+// still ends at 3 bytes, both for a failure that kills the worker (exit,
+// the candidate dies of a stack overflow) and for one that does not (a
+// returned error, the candidate exits).
+func TestMinimizeRefusesKillers(t *testing.T) {
+	for _, tc := range []struct {
+		mode, kind string
+		inWorker   bool
+	}{
+		{"exitorfatal", KindExit, false},
+		{"failorexit", KindFail, true},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			c, events := fakeCoordinator(t, tc.mode, func(o *Options) { o.KeepGoing, o.MinimizeDuration = true, 20*time.Second })
+			c.hard, c.cancel = context.WithCancel(context.Background())
+			defer c.cancel()
+			var p *proc
+			if tc.inWorker {
+				var err error
+				if p, err = c.startRawProc(false); err != nil {
+					t.Fatal(err)
+				}
+				defer func() { p.stop(time.Second) }()
+			}
+			p = c.recordFailure(p, &failure{kind: tc.kind, msg: "caught", vals: []any{[]byte("123456789")}})
+			r := &fakeRun{corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+			fails := r.ofType(event.Failure)
+			if len(fails) != 1 || fails[0].Kind != tc.kind || fails[0].Minimized != minimizedYes {
+				t.Fatalf("failures = %+v, want one minimized %s; events %+v", fails, tc.kind, r.events)
+			}
+			data, err := os.ReadFile(fails[0].Reproducer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if vals, err := corpus.Unmarshal(data); err != nil || len(vals[0].([]byte)) != 3 || vals[0].([]byte)[0] != '1' {
+				t.Errorf("reproducer %q: want 3 bytes starting with '1' (%v)", data, err)
+			}
+			if e := r.ofType(event.InternalError); len(e) > 0 {
+				t.Errorf("internal errors: %+v", e)
+			}
+		})
+	}
+}
+
+// TestRefuseKiller: the killer is the n-th candidate a worker ran, counting
+// past those it refused.
+func TestRefuseKiller(t *testing.T) {
+	for _, tc := range []struct {
+		refuse []int64
+		n      int64
+		want   []int64
+	}{
+		{nil, 1, []int64{0}},
+		{nil, 5, []int64{4}},
+		{[]int64{2}, 2, []int64{1, 2}},
+		{[]int64{2}, 3, []int64{2, 3}},
+		{[]int64{0, 1}, 1, []int64{0, 1, 2}},
+		{[]int64{1, 4}, 4, []int64{1, 4, 5}},
+		{[]int64{1, 4}, 3, []int64{1, 3, 4}},
+	} {
+		if got := refuseKiller(slices.Clone(tc.refuse), tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("refuseKiller(%v, %d) = %v, want %v", tc.refuse, tc.n, got, tc.want)
+		}
 	}
 }

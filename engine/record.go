@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -207,21 +208,44 @@ func (c *coordinator) minimizing() bool {
 }
 
 // minimizeFailure shrinks f.vals on p while it keeps failing the same way,
-// and keeps the smaller input only if it fails again in a fresh worker.
+// and keeps the smaller input only if it fails again in a fresh worker. A
+// candidate that kills the worker (a hang, a fatal error) is refused: a
+// fresh worker starts over from f.vals past it.
 func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 	c.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
 	f.minimized = minimizedNo
-	p.mem.SetValue(appendValues(nil, f.vals))
+	start, execs := time.Now(), int64(0)
+	var refuse []int64
 	var resp ipc.MinimizeResponse
-	args := &ipc.MinimizeArgs{Limit: c.opts.MinimizeLimit, Duration: c.opts.MinimizeDuration, Kind: f.kind, Key: f.key}
-	if err := p.call(ipc.Call{Minimize: args}, &resp); err != nil {
-		// A candidate killed the worker: keep the input as found.
+	for {
+		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key, Refuse: refuse}
+		if !c.minimizeBudget(args, start, execs) {
+			f.minimized = minimizedCutShort
+			return p
+		}
+		p.mem.SetValue(appendValues(nil, f.vals))
+		before := p.mem.Execs()
+		err := p.call(ipc.Call{Minimize: args}, &resp)
+		if err == nil {
+			break
+		}
+		n := int64(p.mem.Execs() - before)
+		execs += n
+		c.execs.Add(n)
+		why, outside := c.internalCause(p, err), p.killedFromOutside()
 		np, err := c.restart(p)
 		if err != nil {
 			c.internalError(err)
 			return p
 		}
-		return np
+		p = np
+		if why != "" {
+			c.internal(why)
+		}
+		if why != "" || outside || n == 0 || c.stopping() {
+			return p // keep the input as found
+		}
+		refuse = refuseKiller(refuse, n)
 	}
 	c.execs.Add(resp.Execs)
 	p.calls = int64(p.mem.Execs())
@@ -237,6 +261,17 @@ func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 	}
 	c.adoptMinimized(f, vals, resp.CutShort)
 	return p
+}
+
+// refuseKiller returns refuse with the place of the candidate that killed a
+// worker after it ran n candidates of a Minimize call with refuse added: the
+// n-th candidate not refused.
+func refuseKiller(refuse []int64, n int64) []int64 {
+	k, i := n-1, 0
+	for ; i < len(refuse) && refuse[i] <= k; i++ {
+		k++
+	}
+	return slices.Insert(refuse, i, k)
 }
 
 // Values of failure.minimized and of the failure event's minimized field.
@@ -263,28 +298,35 @@ func (c *coordinator) adoptMinimized(f *failure, vals []any, cut bool) {
 // minimizeDeath minimizes a failure that kills its worker (hang, oom,
 // fatal, exit): a fresh worker runs the candidates, written to shared
 // memory before each runs, until one kills it the same way; that candidate
-// is the new input, and a fresh worker goes on from it. A hang stays a
-// hang at the same timeout, an oom at the same memory limit.
+// is the new input, and a fresh worker goes on from it. A candidate that
+// kills the worker another way is refused: a fresh worker goes on past it
+// from the same input. A hang stays a hang at the same timeout, an oom at
+// the same memory limit.
 func (c *coordinator) minimizeDeath(f *failure) {
 	c.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
 	f.minimized = minimizedNo
 	start, execs := time.Now(), int64(0)
 	best, smaller := f.vals, false
+	var refuse []int64
 	for !c.stopping() {
-		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key}
+		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key, Refuse: refuse}
 		if !c.minimizeBudget(args, start, execs) {
 			f.minimized = minimizedCutShort
 			break
 		}
 		cand, n, done := c.minimizeRound(best, args)
 		execs += n
+		if done == roundOtherDeath {
+			refuse = refuseKiller(refuse, n)
+			continue
+		}
 		if done != "" {
 			if done == minimizedCutShort {
 				f.minimized = done
 			}
 			break
 		}
-		best, smaller = cand, true
+		best, smaller, refuse = cand, true, nil
 	}
 	// The message reported is the one the re-run gives the input written:
 	// if the re-run refuses the candidate, f keeps its input and message.
@@ -309,11 +351,16 @@ func (c *coordinator) minimizeBudget(args *ipc.MinimizeArgs, start time.Time, ex
 	return true
 }
 
+// roundOtherDeath is minimizeRound's done when a candidate killed the worker
+// some other way than the failure minimized.
+const roundOtherDeath = "other death"
+
 // minimizeRound runs one Minimize call on a fresh worker from vals. It
 // returns the candidate that killed the worker the same way and the
-// executions spent, or why minimization is over: "no"
-// (every candidate tried), minimizedCutShort, or "other" (a candidate
-// failed another way, or the worker could not start).
+// executions spent, or why the round ended without one: "no" (every
+// candidate tried), minimizedCutShort, roundOtherDeath, or "other" (the
+// worker could not start, died before running a candidate or was killed
+// from outside).
 func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, execs int64, done string) {
 	p, err := c.startRawProc(false)
 	if err != nil {
@@ -335,8 +382,11 @@ func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []
 	execs = int64(p.mem.Execs())
 	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
 	cand, err = decodeValues(p.mem.Value())
-	if err != nil || !sameFailure(args.Kind, args.Key, kind, msg) || p.killedFromOutside() {
+	if err != nil || execs == 0 || p.killedFromOutside() {
 		return nil, execs, "other"
+	}
+	if !sameFailure(args.Kind, args.Key, kind, msg) {
+		return nil, execs, roundOtherDeath
 	}
 	return cand, execs, ""
 }

@@ -424,6 +424,35 @@ func TestFuzzMinimizeKeepsTheBug(t *testing.T) {
 	}
 }
 
+// TestFuzzMinimizePastHangs: shrinking FuzzShrinkMeetsHang's panic meets
+// inputs that hang, each killing its worker; minimization goes on past them
+// in fresh workers and writes the smallest input that panics.
+func TestFuzzMinimizePastHangs(t *testing.T) {
+	dir := e2eModule(t, "targets")
+	r := e2eFuzz(t, dir, "-json", "-fuzz=^FuzzShrinkMeetsHang$", "-fuzztime=60s", "-timeout=1s", ".")
+	evs := e2eEvents(t, r.stdout)
+	f := e2eFirstOfType(evs, "failure")
+	if r.code != 1 || f < 0 {
+		t.Fatalf("want a failure\n%s", r)
+	}
+	if evs[f].Kind == "hang" {
+		t.Skipf("the fuzzer met the hang before the panic: nothing to shrink past\n%s", r)
+	}
+	if evs[f].Kind != "panic" || !strings.Contains(evs[f].Message, "an X input of 6 bytes or more") {
+		t.Fatalf("failure %+v, want the panic", evs[f])
+	}
+	names := e2eReproducers(t, dir, "FuzzShrinkMeetsHang")
+	if len(names) != 1 {
+		t.Fatalf("reproducers %q, want one\n%s", names, r)
+	}
+	if vals := e2eReadReproducer(t, dir, "FuzzShrinkMeetsHang", names[0]); len(vals) != 1 || len(vals[0].([]byte)) != 6 {
+		t.Errorf("reproducer %#v, want 6 bytes (the smallest that panics)\n%s", vals, r)
+	}
+	if out := e2eReplay(t, dir, "FuzzShrinkMeetsHang", names[0]); !strings.Contains(out, "an X input of 6 bytes or more") {
+		t.Errorf("the replay does not panic:\n%s", e2eClip(out))
+	}
+}
+
 // e2eEvent is the subset of the -json event fields the tests check.
 type e2eEvent struct {
 	Type       string `json:"type"`

@@ -93,13 +93,17 @@ type RunResponse struct {
 // true). The worker writes every candidate into shared memory before running
 // it, so if a candidate kills the worker the coordinator has that candidate:
 // that is how failures that kill the worker (hang, oom, fatal, exit) are
-// minimized, one fresh worker per smaller candidate found.
+// minimized, one fresh worker per smaller candidate found. The candidates
+// follow from the input alone (and from which were kept), so a call from the
+// same input with Refuse set goes on past candidates that killed an earlier
+// worker some other way.
 type MinimizeArgs struct {
 	Limit        int64         // maximum executions; 0 means no count limit
 	Duration     time.Duration // wall-clock budget; 0 means no time limit
 	KeepCoverage bool          // keep coverage instead of keep failing
 	Kind         string        // with KeepCoverage false: the failure kind to keep ("panic", "fail", "hang", ...)
 	Key          string        // with Kind: where the failure must happen too (engine's failureKey); "" keeps any failure of Kind
+	Refuse       []int64       // candidates to refuse without running (not counted in Execs or Limit), ascending, by place in the order proposed from 0
 }
 
 // MinimizeResponse reports a MinimizeArgs call. On return the shared memory

@@ -175,3 +175,22 @@ func parseEven(b []byte) *node {
 	var n *node
 	return n.next // nil dereference
 }
+
+// FuzzShrinkMeetsHang panics on inputs of 6 bytes or more that start with
+// 'X'; on those of 4 or 5 bytes it loops forever. Mutants of the 10-byte
+// seed meet the panic; shrinking its input meets the hang, which kills the
+// worker: minimization must go on past it.
+func FuzzShrinkMeetsHang(f *testing.F) {
+	f.Add([]byte("abcdefghij"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		switch {
+		case len(b) < 4 || b[0] != 'X':
+		case len(b) >= 6:
+			panic("an X input of 6 bytes or more")
+		default:
+			for {
+				spin++
+			}
+		}
+	})
+}
