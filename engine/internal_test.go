@@ -2,9 +2,12 @@ package engine
 
 import (
 	"fmt"
+	"os"
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 // recoveredReport returns the message testing gives a panic recovered in a
@@ -94,5 +97,43 @@ func TestCleanMessage(t *testing.T) {
 	want := "--- FAIL: FuzzX (0.00s)\n    panic: boom\n    x_test.go:9: kept"
 	if got := cleanMessage(in); got != want {
 		t.Errorf("cleanMessage = %q, want %q", got, want)
+	}
+}
+
+// TestDiedReading: the end of the pipe, in or between messages, and a read
+// end closed by the goroutine waiting for the process are a dead worker;
+// bytes that are not a response are a protocol error.
+func TestDiedReading(t *testing.T) {
+	recv := func(write string, closeRead bool) error {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		w.WriteString(write)
+		if closeRead {
+			r.Close()
+		} else {
+			w.Close()
+			defer r.Close()
+		}
+		var resp ipc.RunResponse
+		return ipc.NewConn(r, w).Recv(&resp)
+	}
+	for _, tc := range []struct {
+		name      string
+		write     string
+		closeRead bool
+		died      bool
+	}{
+		{"end", "", false, true},
+		{"end in a message", `{"Err":"par`, false, true},
+		{"read end closed", "", true, true},
+		{"garbage", "}{ not a response\n", false, false},
+	} {
+		err := recv(tc.write, tc.closeRead)
+		if err == nil || diedReading(err) != tc.died {
+			t.Errorf("%s: Recv error %v: diedReading = %v, want %v", tc.name, err, !tc.died, tc.died)
+		}
 	}
 }

@@ -73,6 +73,9 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 	go func() {
 		p.cmd.Wait()
 		p.state = p.cmd.ProcessState
+		// Unblocks a call's read when a child the target started holds
+		// the pipe open; a read in flight may then fail with os.ErrClosed
+		// rather than see the end (diedReading).
 		outR.Close()
 		close(p.exited)
 	}()
@@ -214,13 +217,21 @@ func (p *proc) call(c ipc.Call, resp any) error {
 		return p.waitDeath()
 	}
 	if err := p.conn.Recv(resp); err != nil {
-		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+		if diedReading(err) {
 			return p.waitDeath()
 		}
 		p.kill("protocol", syscall.SIGKILL)
 		return fmt.Errorf("%w: %v", errProtocol, err)
 	}
 	return nil
+}
+
+// diedReading reports whether a receive error means the worker is gone: the
+// pipe reached its end, possibly in the middle of a message, or was closed
+// by the goroutine that waits for the process to exit, which can happen
+// before the read sees the end (the read then fails with os.ErrClosed).
+func diedReading(err error) bool {
+	return err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, os.ErrClosed)
 }
 
 func (p *proc) waitDeath() error {

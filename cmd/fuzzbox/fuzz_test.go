@@ -448,6 +448,11 @@ func TestFuzzMinimizePastHangs(t *testing.T) {
 	if vals := e2eReadReproducer(t, dir, "FuzzShrinkMeetsHang", names[0]); len(vals) != 1 || len(vals[0].([]byte)) != 6 {
 		t.Errorf("reproducer %#v, want 6 bytes (the smallest that panics)\n%s", vals, r)
 	}
+	for _, e := range evs {
+		if e.Type == "internal_error" {
+			t.Errorf("internal error: %s", e.Message)
+		}
+	}
 	if out := e2eReplay(t, dir, "FuzzShrinkMeetsHang", names[0]); !strings.Contains(out, "an X input of 6 bytes or more") {
 		t.Errorf("the replay does not panic:\n%s", e2eClip(out))
 	}
