@@ -187,6 +187,30 @@ func fakeCoordinator(t *testing.T, mode string, edit func(*Options)) (*coordinat
 	return c, events
 }
 
+// recordCaught has a coordinator with fake workers in mode, KeepGoing and
+// the options edit sets record f, caught on a live worker (inWorker) or on
+// one it killed, and returns what it reported.
+func recordCaught(t *testing.T, mode string, inWorker bool, f *failure, edit func(*Options)) *fakeRun {
+	t.Helper()
+	c, events := fakeCoordinator(t, mode, func(o *Options) {
+		o.KeepGoing = true
+		edit(o)
+	})
+	c.hard, c.cancel = context.WithCancel(context.Background())
+	defer c.cancel()
+	var p *proc
+	if inWorker {
+		var err error
+		if p, err = c.startRawProc(false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p = c.recordFailure(p, f); p != nil {
+		p.stop(time.Second)
+	}
+	return &fakeRun{corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+}
+
 // runFake runs the coordinator with fake workers in mode for at most d.
 func runFake(t *testing.T, mode string, d time.Duration, edit func(*Options)) *fakeRun {
 	t.Helper()
@@ -372,13 +396,8 @@ func TestSlowStartIsNoHang(t *testing.T) {
 	checkHang3(t, fails[0], minimizedYes, minimizedNo)
 
 	// From a 5-byte hang, slow-starting workers minimize for sure.
-	c, events := fakeCoordinator(t, "slowstart+hang", func(o *Options) {
-		o.KeepGoing, o.Timeout, o.MinimizeDuration = true, 300*time.Millisecond, 30*time.Second
-	})
-	c.hard, c.cancel = context.WithCancel(context.Background())
-	defer c.cancel()
-	c.recordFailure(nil, &failure{kind: KindHang, msg: "hang", vals: []any{[]byte("12345")}})
-	fails = (&fakeRun{events: decodeEvents(t, events)}).ofType(event.Failure)
+	fails = recordCaught(t, "slowstart+hang", false, &failure{kind: KindHang, msg: "hang", vals: []any{[]byte("12345")}},
+		func(o *Options) { o.Timeout, o.MinimizeDuration = 300*time.Millisecond, 30*time.Second }).ofType(event.Failure)
 	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 {
 		t.Fatalf("failures = %+v, want one confirmed hang", fails)
 	}
@@ -460,19 +479,8 @@ func TestMinimizeKeepsTheBug(t *testing.T) {
 			false, "concurrent map writes", "stack overflow"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			c, events := fakeCoordinator(t, tc.mode, func(o *Options) { o.KeepGoing, o.MinimizeDuration = true, 10*time.Second })
-			c.hard, c.cancel = context.WithCancel(context.Background())
-			defer c.cancel()
-			var p *proc
-			if tc.inWorker {
-				var err error
-				if p, err = c.startRawProc(false); err != nil {
-					t.Fatal(err)
-				}
-				defer func() { p.stop(time.Second) }()
-			}
-			p = c.recordFailure(p, &failure{kind: tc.kind, msg: cleanMessage(tc.caught), vals: nine})
-			r := &fakeRun{corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+			r := recordCaught(t, tc.mode, tc.inWorker, &failure{kind: tc.kind, msg: cleanMessage(tc.caught), vals: nine},
+				func(o *Options) { o.MinimizeDuration = 10 * time.Second })
 			fails := r.ofType(event.Failure)
 			if len(fails) != 1 || fails[0].Kind != tc.kind || fails[0].Minimized != minimizedYes {
 				t.Fatalf("failures = %+v, want one minimized %s; events %+v", fails, tc.kind, r.events)
@@ -495,11 +503,8 @@ func TestMinimizeKeepsTheBug(t *testing.T) {
 // minimization shrank to, the report keeps the caught input and its own
 // message, not the message of the refused candidate.
 func TestMinimizeDeathRefused(t *testing.T) {
-	c, events := fakeCoordinator(t, "lateexit", func(o *Options) { o.KeepGoing, o.MinimizeDuration = true, 10*time.Second })
-	c.hard, c.cancel = context.WithCancel(context.Background())
-	defer c.cancel()
-	c.recordFailure(nil, &failure{kind: KindExit, msg: "exiting on a long input (as caught)", vals: []any{[]byte("123456789")}})
-	r := &fakeRun{corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+	r := recordCaught(t, "lateexit", false, &failure{kind: KindExit, msg: "exiting on a long input (as caught)", vals: []any{[]byte("123456789")}},
+		func(o *Options) { o.MinimizeDuration = 10 * time.Second })
 	fails := r.ofType(event.Failure)
 	if len(fails) != 1 || fails[0].Kind != KindExit || fails[0].Minimized != minimizedNo {
 		t.Fatalf("failures = %+v, want one exit, not minimized; events %+v", fails, r.events)
@@ -532,19 +537,8 @@ func TestMinimizeRefusesKillers(t *testing.T) {
 		{"failorexit", KindFail, true},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			c, events := fakeCoordinator(t, tc.mode, func(o *Options) { o.KeepGoing, o.MinimizeDuration = true, 20*time.Second })
-			c.hard, c.cancel = context.WithCancel(context.Background())
-			defer c.cancel()
-			var p *proc
-			if tc.inWorker {
-				var err error
-				if p, err = c.startRawProc(false); err != nil {
-					t.Fatal(err)
-				}
-				defer func() { p.stop(time.Second) }()
-			}
-			p = c.recordFailure(p, &failure{kind: tc.kind, msg: "caught", vals: []any{[]byte("123456789")}})
-			r := &fakeRun{corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+			r := recordCaught(t, tc.mode, tc.inWorker, &failure{kind: tc.kind, msg: "caught", vals: []any{[]byte("123456789")}},
+				func(o *Options) { o.MinimizeDuration = 20 * time.Second })
 			fails := r.ofType(event.Failure)
 			if len(fails) != 1 || fails[0].Kind != tc.kind || fails[0].Minimized != minimizedYes {
 				t.Fatalf("failures = %+v, want one minimized %s; events %+v", fails, tc.kind, r.events)
