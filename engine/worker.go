@@ -380,9 +380,11 @@ func (w *worker) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 	spent := func() bool {
 		return args.Limit > 0 && resp.Execs >= args.Limit || args.Duration > 0 && time.Since(start) > args.Duration
 	}
-	refuse, seq := args.Refuse, int64(0)
+	refuse, next := args.Refuse, int64(0) // next: the place of the next candidate
 	keep := func(cand []any) bool {
-		if seq++; len(refuse) > 0 && refuse[0] == seq-1 {
+		place := next
+		next++
+		if len(refuse) > 0 && refuse[0] == place {
 			refuse = refuse[1:]
 			return false
 		}
