@@ -232,17 +232,14 @@ func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 		n := int64(p.mem.Execs() - before)
 		execs += n
 		c.execs.Add(n)
-		why, outside := c.internalCause(p, err), p.killedFromOutside()
+		byCandidate := c.killedByCandidate(p, err, n)
 		np, err := c.restart(p)
 		if err != nil {
 			c.internalError(err)
 			return p
 		}
 		p = np
-		if why != "" {
-			c.internal(why)
-		}
-		if why != "" || outside || n == 0 || c.stopping() {
+		if !byCandidate || c.stopping() {
 			return p // keep the input as found
 		}
 		refuse = refuseKiller(refuse, n)
@@ -261,6 +258,17 @@ func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 	}
 	c.adoptMinimized(f, vals, resp.CutShort)
 	return p
+}
+
+// killedByCandidate reports whether p, which died in a Minimize call after
+// running n candidates, was killed by the last of them: not by an internal
+// error (reported), not from outside, not before running any.
+func (c *coordinator) killedByCandidate(p *proc, err error, n int64) bool {
+	if why := c.internalCause(p, err); why != "" {
+		c.internal(why)
+		return false
+	}
+	return n > 0 && !p.killedFromOutside()
 }
 
 // refuseKiller returns refuse with the place of the candidate that killed a
@@ -359,8 +367,8 @@ const roundOtherDeath = "other death"
 // returns the candidate that killed the worker the same way and the
 // executions spent, or why the round ended without one: "no" (every
 // candidate tried), minimizedCutShort, roundOtherDeath, or "other" (the
-// worker could not start, died before running a candidate or was killed
-// from outside).
+// worker could not start or was not killed by a candidate: see
+// killedByCandidate).
 func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, execs int64, done string) {
 	p, err := c.startRawProc(false)
 	if err != nil {
@@ -370,19 +378,19 @@ func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []
 	defer p.stop(time.Second)
 	p.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.MinimizeResponse
-	if err := p.call(ipc.Call{Minimize: args}, &resp); err == nil {
-		if resp.CutShort {
-			return nil, resp.Execs, minimizedCutShort
-		}
+	err = p.call(ipc.Call{Minimize: args}, &resp)
+	switch {
+	case err == nil && resp.CutShort:
+		return nil, resp.Execs, minimizedCutShort
+	case err == nil:
 		return nil, resp.Execs, minimizedNo
-	} else if why := c.internalCause(p, err); why != "" {
-		c.internal(why)
-		return nil, 0, "other"
 	}
 	execs = int64(p.mem.Execs())
+	if !c.killedByCandidate(p, err, execs) {
+		return nil, execs, "other"
+	}
 	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
-	cand, err = decodeValues(p.mem.Value())
-	if err != nil || execs == 0 || p.killedFromOutside() {
+	if cand, err = decodeValues(p.mem.Value()); err != nil {
 		return nil, execs, "other"
 	}
 	if !sameFailure(args.Kind, args.Key, kind, msg) {
