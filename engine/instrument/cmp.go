@@ -30,21 +30,21 @@ type StrCmp struct {
 // StartTrace clears the trace tables and starts recording comparisons.
 // Calls to StartTrace and StopTrace must not overlap.
 func StartTrace() {
-	nInts.Store(0)
-	nStrs.Store(0)
-	gen.Add(1) // forgets the operands seen by the previous trace
-	tracing.Store(1)
+	atomic.StoreUint32(&nInts, 0)
+	atomic.StoreUint32(&nStrs, 0)
+	atomic.AddUint64(&gen, 1) // forgets the operands seen by the previous trace
+	atomic.StoreUint32(&tracing, 1)
 }
 
 // StopTrace stops recording and calls fn for each recorded comparison.
 // The StrCmp pointer is only valid during the call.
 func StopTrace(onInt func(IntCmp), onStr func(*StrCmp)) {
-	tracing.Store(0)
-	n := min(nInts.Load(), MaxIntCmps)
+	atomic.StoreUint32(&tracing, 0)
+	n := min(atomic.LoadUint32(&nInts), MaxIntCmps)
 	for i := range n {
 		onInt(ints[i])
 	}
-	m := min(nStrs.Load(), MaxStrCmps)
+	m := min(atomic.LoadUint32(&nStrs), MaxStrCmps)
 	for i := range m {
 		onStr(&strs[i])
 	}
@@ -52,14 +52,20 @@ func StopTrace(onInt func(IntCmp), onStr func(*StrCmp)) {
 
 // Tracing state. Hooks may run on any goroutine of the target, so every
 // shared word is accessed atomically (which also keeps -race builds quiet).
+//
+// The words are plain integers used through sync/atomic's functions, not
+// atomic.Uint32 and friends: the hooks must not call Go functions that may
+// grow the stack (see hooks.go), and the types' methods are calls in a build
+// without inlining (-gcflags=-l, as debuggers use), where the functions are
+// assembly that never does.
 var (
-	tracing atomic.Uint32 // nonzero while operands are recorded
-	nInts   atomic.Uint32 // slots claimed in ints (may exceed len(ints))
-	nStrs   atomic.Uint32 // slots claimed in strs (may exceed len(strs))
+	tracing uint32 // nonzero while operands are recorded
+	nInts   uint32 // slots claimed in ints (may exceed len(ints))
+	nStrs   uint32 // slots claimed in strs (may exceed len(strs))
 	ints    [MaxIntCmps]IntCmp
 	strs    [MaxStrCmps]StrCmp
-	gen     atomic.Uint64 // trace generation, mixed into seen's tags
-	seen    [seenSlots]atomic.Uint32
+	gen     uint64 // trace generation, mixed into seen's tags
+	seen    [seenSlots]uint32
 )
 
 // A trace records each distinct comparison once. A parser compares every
@@ -71,26 +77,39 @@ var (
 // collision only lets a repeat through.
 const seenSlots = 1 << 12
 
+// Everything below runs inside the hooks and is go:nosplit for the reason
+// hooks.go gives; go:norace keeps the race detector from instrumenting what
+// runs inside the user's code (a target's goroutine still comparing after
+// its call returned would otherwise be reported as a race with StopTrace).
+
 // firstSight reports whether no comparison with hash h was recorded in this
 // trace, and remembers h.
+//
+//go:nosplit
+//go:norace
 func firstSight(h uint64) bool {
-	h = mix(h ^ gen.Load()*0x9e3779b97f4a7c15)
+	h = mix(h ^ atomic.LoadUint64(&gen)*0x9e3779b97f4a7c15)
 	slot := &seen[h&(seenSlots-1)]
 	tag := uint32(h>>32) | 1 // never 0, the value of a slot never used
-	if slot.Load() == tag {
+	if atomic.LoadUint32(slot) == tag {
 		return false
 	}
-	slot.Store(tag)
+	atomic.StoreUint32(slot, tag)
 	return true
 }
 
 // mix is a 64-bit finalizer (splitmix64's).
+//
+//go:nosplit
+//go:norace
 func mix(h uint64) uint64 {
 	h = (h ^ h>>30) * 0xbf58476d1ce4e5b9
 	h = (h ^ h>>27) * 0x94d049bb133111eb
 	return h ^ h>>31
 }
 
+//go:nosplit
+//go:norace
 func intKey(a, b uint64, size uint8, isConst bool) uint64 {
 	k := mix(a)*31 ^ mix(b^0x51ed270b27a5d0f3) ^ uint64(size)<<1
 	if isConst {
@@ -100,6 +119,9 @@ func intKey(a, b uint64, size uint8, isConst bool) uint64 {
 }
 
 // strKey hashes a and b (FNV-1a) and fold.
+//
+//go:nosplit
+//go:norace
 func strKey(a, b string, fold bool) uint64 {
 	h := uint64(14695981039346656037)
 	for i := 0; i < len(a); i++ {
@@ -115,22 +137,26 @@ func strKey(a, b string, fold bool) uint64 {
 	return h
 }
 
+//go:nosplit
+//go:norace
 func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
 	if a == b || !firstSight(intKey(a, b, size, isConst)) {
 		return // already equal (nothing to learn), or a repeat
 	}
-	i := nInts.Add(1) - 1
+	i := atomic.AddUint32(&nInts, 1) - 1
 	if i >= MaxIntCmps {
 		return
 	}
 	ints[i] = IntCmp{A: a, B: b, Size: size, Const: isConst, Site: uint32(pc)}
 }
 
+//go:nosplit
+//go:norace
 func recordStr(a, b string, fold bool, pc uint) {
 	if a == b || len(a) > MaxStrLen || len(b) > MaxStrLen || !firstSight(strKey(a, b, fold)) {
 		return
 	}
-	i := nStrs.Add(1) - 1
+	i := atomic.AddUint32(&nStrs, 1) - 1
 	if i >= MaxStrCmps {
 		return
 	}

@@ -2,7 +2,10 @@
 
 package instrument
 
-import _ "unsafe" // for go:linkname
+import (
+	"sync/atomic"
+	_ "unsafe" // for go:linkname
+)
 
 // The compiler calls these for every comparison in code built with
 // -d=libfuzzer. Stock Go defines them as empty functions in internal/fuzz;
@@ -27,62 +30,82 @@ import _ "unsafe" // for go:linkname
 //go:linkname libfuzzerHookStrCmp runtime.libfuzzerHookStrCmp
 //go:linkname libfuzzerHookEqualFold runtime.libfuzzerHookEqualFold
 
+//go:nosplit
+//go:norace
 func libfuzzerTraceCmp1(a, b uint8, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordInt(uint64(a), uint64(b), 1, false, pc)
 	}
 }
 
+//go:nosplit
+//go:norace
 func libfuzzerTraceCmp2(a, b uint16, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordInt(uint64(a), uint64(b), 2, false, pc)
 	}
 }
 
+//go:nosplit
+//go:norace
 func libfuzzerTraceCmp4(a, b uint32, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordInt(uint64(a), uint64(b), 4, false, pc)
 	}
 }
 
+//go:nosplit
+//go:norace
 func libfuzzerTraceCmp8(a, b uint64, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordInt(a, b, 8, false, pc)
 	}
 }
 
+//go:nosplit
+//go:norace
 func libfuzzerTraceConstCmp1(a, b uint8, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordInt(uint64(a), uint64(b), 1, true, pc)
 	}
 }
 
+//go:nosplit
+//go:norace
 func libfuzzerTraceConstCmp2(a, b uint16, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordInt(uint64(a), uint64(b), 2, true, pc)
 	}
 }
 
+//go:nosplit
+//go:norace
 func libfuzzerTraceConstCmp4(a, b uint32, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordInt(uint64(a), uint64(b), 4, true, pc)
 	}
 }
 
+//go:nosplit
+//go:norace
 func libfuzzerTraceConstCmp8(a, b uint64, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordInt(a, b, 8, true, pc)
 	}
 }
 
+//go:nosplit
+//go:norace
 func libfuzzerHookStrCmp(a, b string, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordStr(a, b, false, pc)
 	}
 }
 
+//go:nosplit
+//go:norace
 func libfuzzerHookEqualFold(a, b string, pc uint) {
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		recordStr(a, b, true, pc)
 	}
 }

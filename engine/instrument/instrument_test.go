@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -46,7 +47,7 @@ func TestTraceOffRecordsNothing(t *testing.T) {
 	recordInt(1, 2, 1, false, 0)
 	collect()
 	// Tracing is off now: the hooks check the flag before recording.
-	if tracing.Load() != 0 {
+	if atomic.LoadUint32(&tracing) != 0 {
 		t.Fatal("StopTrace left tracing on")
 	}
 	StartTrace() // clears the tables

@@ -1,0 +1,3 @@
+module example.com/realcode
+
+go 1.26
