@@ -20,20 +20,42 @@ import (
 const stopGrace = 5 * time.Second
 
 // runTarget runs the fuzzing binary for one turn of r's target, in its
-// package directory, and records the outcome in r.
+// package directory, and records the outcome in r. A binary that stops
+// before fuzzing because a test failed only in it (whoseFailure) is started
+// again without that test.
 func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) {
+	for retries := 0; ; retries++ {
+		before := r.ExitCode
+		w, exitErr := runTurn(ctx, cfg, r, fuzztime, multi, s)
+		if w == nil || !whoseFailure(ctx, cfg, r, w, exitErr, s) {
+			return
+		}
+		if retries == maxPrefuzzRetries {
+			r.Err = fmt.Sprintf("fuzzbox's binary still fails before fuzzing after %d starts without the tests that failed only in it (internal errors above)", retries+1)
+			return
+		}
+		r.ExitCode = before // that stop was fuzzbox's, not a finding
+	}
+}
+
+// runTurn runs the fuzzing binary once. When it stopped with a failure
+// before the engine started, runTurn returns what its output said and its
+// exit error; otherwise nil.
+func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) (*prefuzzWatch, error) {
 	args, err := cfg.childArgs(r.Target, fuzztime, multi)
 	if err != nil {
 		r.Err = oneLine(err)
-		return
+		return nil, nil
 	}
+	args = append(args, r.skipArgs()...)
+	w := &prefuzzWatch{}
 	cmd := exec.Command(r.Binary, args...)
 	cmd.Dir = r.Dir
-	cmd.Stderr = cfg.stderr()
+	cmd.Stderr = io.MultiWriter(cfg.stderr(), w)
 	evR, evW, err := os.Pipe()
 	if err != nil {
 		r.Err = oneLine(err)
-		return
+		return nil, nil
 	}
 	cmd.ExtraFiles = []*os.File{evW} // fd ipc.EventsFD
 	outR, outW := io.Pipe()
@@ -43,27 +65,41 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 	if err != nil {
 		evR.Close()
 		r.Err = oneLine(err)
-		return
+		return nil, nil
 	}
 	r.started = false // before readEvents, which sets it, starts
+	chk := newChecker(ctx, cfg, r, s)
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); readEvents(evR, r, s) }()
-	go func() { defer wg.Done(); copyOutput(outR, r.Target, s) }()
+	go func() { defer wg.Done(); readEvents(evR, r, s, chk) }()
+	go func() { defer wg.Done(); copyOutput(outR, r.Target, s, w.failLine) }()
 	err = waitChild(ctx, cmd)
 	outW.Close()
 	wg.Wait()
 	c := childExit(err)
+	if c == ExitFailure && r.started && chk.onlyRefuted() {
+		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
+	}
 	if c > r.ExitCode {
 		r.ExitCode = c
 	}
 	if c != ExitOK && !r.started && ctx.Err() == nil {
-		// The package's tests or seeds failed before the engine started;
-		// a test that calls os.Exit leaves nothing else to explain it.
-		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
-			"fuzzbox: the fuzzing binary of %s stopped (%v) before fuzzing %s started: a test or seed input of the package failed; run go test in %s to see which (fuzzbox fuzz -run='^$' runs no tests first)\n",
-			r.Package, err, r.Name, r.Dir)})
+		return w, err // the package's tests or seeds failed before the engine started
 	}
+	return nil, nil
+}
+
+// skipArgs returns the flags that leave out what failed only in fuzzbox's
+// binary in an earlier start.
+func (r *TargetResult) skipArgs() []string {
+	var args []string
+	if r.skipTests {
+		args = append(args, "-test.run=^$")
+	}
+	if len(r.skip) > 0 {
+		args = append(args, "-test.skip="+anchoredAlternation(r.skip))
+	}
+	return args
 }
 
 // waitChild waits for the fuzzing binary. When ctx is cancelled it sends
@@ -104,8 +140,9 @@ func childExit(err error) int {
 }
 
 // readEvents consumes the engine's event stream: it records results in r
-// and passes each event on, with the package.
-func readEvents(rd io.ReadCloser, r *TargetResult, s *stream) {
+// and passes each event on, with the package. A failure go test does not
+// reproduce is replaced by the internal error chk reports.
+func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker) {
 	defer rd.Close()
 	dec := event.NewDecoder(rd)
 	for {
@@ -115,6 +152,9 @@ func readEvents(rd io.ReadCloser, r *TargetResult, s *stream) {
 		}
 		if err != nil {
 			continue // not an event: skip the line, keep the stream
+		}
+		if !chk.check(e) {
+			continue
 		}
 		record(r, e)
 		e.Package = r.Package
@@ -144,10 +184,11 @@ func record(r *TargetResult, e event.Event) {
 }
 
 // copyOutput turns the fuzzing binary's standard output into output events.
-func copyOutput(rd io.Reader, t Target, s *stream) {
+func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 64<<10), 64<<20) // longer lines are cut
 	for sc.Scan() {
+		watch(sc.Text())
 		s.emit(event.Event{Type: event.Output, Target: t.Name, Package: t.Package, Output: sc.Text() + "\n"})
 	}
 	io.Copy(io.Discard, rd)

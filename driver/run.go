@@ -36,7 +36,9 @@ type TargetResult struct {
 	Err      string        // why the target could not run ("" = it ran)
 	ExitCode int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
 
-	started bool // the engine reported its baseline in the last turn
+	started   bool     // the engine reported its baseline in the last turn
+	skip      []string // top-level tests left out: they failed only in fuzzbox's binary
+	skipTests bool     // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed
 }
 
 // A Handler receives the events of a run, from several goroutines but one

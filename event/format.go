@@ -42,8 +42,8 @@ func Format(e Event) string {
 	case Warning:
 		return fmt.Sprintf("fuzz: elapsed: %s, warning: %s", el, FirstLine(e.Message))
 	case InternalError:
-		return fmt.Sprintf("fuzz: elapsed: %s, internal error in fuzzbox (a fuzzbox bug, not a failure of your code; please report it): %s; the worker was replaced, fuzzing goes on",
-			el, FirstLine(e.Message))
+		return fmt.Sprintf("fuzz: elapsed: %s, internal error in fuzzbox (a fuzzbox bug, not a failure of your code; please report it): %s; nothing was written%s",
+			el, FirstLine(e.Message), indentedRest(e.Message))
 	}
 	return ""
 }
@@ -76,4 +76,14 @@ func FirstLine(s string) string {
 		}
 	}
 	return s
+}
+
+// indentedRest returns the lines of msg after its first, each on a line of
+// its own indented by four spaces, or "" when there are none.
+func indentedRest(msg string) string {
+	_, rest, ok := strings.Cut(strings.TrimRight(msg, "\n"), "\n")
+	if !ok {
+		return ""
+	}
+	return "\n    " + strings.ReplaceAll(rest, "\n", "\n    ")
 }

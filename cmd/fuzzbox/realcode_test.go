@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,5 +20,82 @@ func TestRealCodeRangeAcrossStackGrowth(t *testing.T) {
 	r := e2eFuzz(t, dir, "-run=^TestRangeAcrossStackGrowth$", "-fuzz=^FuzzRealCode$", "-fuzztime=200x", ".")
 	if r.code != 0 || !strings.Contains(r.stdout, "PASS") {
 		t.Fatalf("want the test to pass and fuzzing to end with nothing found, as under go test\n%s", r)
+	}
+}
+
+// TestFuzzboxOnlyFailureIsNotBlamed: a test that fails (t.Fatal) and one that
+// crashes (a fatal error) only in fuzzbox's binary, as go-toml's did, and
+// then another fuzz test's seed that panics only there, are checked with
+// stock go test, which passes them: fuzzbox reports its own internal errors,
+// writes nothing, and fuzzes without them.
+func TestFuzzboxOnlyFailureIsNotBlamed(t *testing.T) {
+	dir := e2eModule(t, "fuzzboxonly")
+	r := e2eFuzz(t, dir, "-json", "-fuzz=^FuzzFine$", "-fuzztime=300x", ".")
+	if r.code != 0 {
+		t.Errorf("want exit 0: the package's tests pass under go test and fuzzing found nothing\n%s", r)
+	}
+	evs := e2eEvents(t, r.stdout)
+	var internal, blamed []string
+	fuzzed := int64(0)
+	for _, e := range evs {
+		switch e.Type {
+		case "internal_error":
+			internal = append(internal, e.Message)
+		case "failure":
+			blamed = append(blamed, e.Message)
+		case "done":
+			fuzzed += e.Execs
+		}
+	}
+	// The first start fails the two tests; the second, without them, the
+	// seeds of the package's other fuzz test, which fail only in fuzzbox's
+	// binary too; the third fuzzes.
+	if len(internal) != 2 || !strings.Contains(internal[0], "TestFailsOnlyInFuzzbox, TestCrashesOnlyInFuzzbox") ||
+		!strings.Contains(internal[0], "not in your code") || !strings.Contains(internal[0], "fatal error: sync: unlock of unlocked mutex") ||
+		!strings.Contains(internal[1], "failed FuzzPanicsOnlyInFuzzbox before fuzzing") || !strings.Contains(internal[1], "panic: only in fuzzbox's binary") {
+		t.Errorf("want two internal errors, naming the two tests and quoting the crash, then the other fuzz test; got %q\n%s", internal, r)
+	}
+	if len(blamed) > 0 || strings.Contains(r.stdout, "a test or seed input of the package failed") {
+		t.Errorf("the package was blamed: %q\n%s", blamed, r)
+	}
+	if fuzzed < 300 {
+		t.Errorf("fuzzing did not go on without the two tests: %d executions\n%s", fuzzed, r)
+	}
+	if names := e2eReproducers(t, dir, "FuzzFine"); len(names) != 0 {
+		t.Errorf("reproducers written: %q", names)
+	}
+}
+
+// TestFuzzboxOnlyFindingIsNotWritten: an input that fails in fuzzbox's binary
+// (in its fresh workers too) but not under stock go test is not reported as
+// the code's failure: the reproducer is moved out of testdata/ to the cache,
+// an internal error says so, and the run exits 0.
+func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
+	dir := e2eModule(t, "fuzzboxonly")
+	r := e2eFuzz(t, dir, "-json", "-run=^$", "-fuzz=^FuzzPanicsOnlyInFuzzbox$", "-fuzztime=20s", ".")
+	if r.code != 0 {
+		t.Errorf("want exit 0: go test passes every input\n%s", r)
+	}
+	var internal []string
+	for _, e := range e2eEvents(t, r.stdout) {
+		switch e.Type {
+		case "internal_error":
+			internal = append(internal, e.Message)
+		case "failure":
+			t.Errorf("reported as a failure of the code: %s", e.Message)
+		}
+	}
+	if len(internal) != 1 || !strings.Contains(internal[0], "go test -run='^FuzzPanicsOnlyInFuzzbox$/^") || !strings.Contains(internal[0], "passes it") {
+		t.Fatalf("want one internal error saying go test passes the input, got %q\n%s", internal, r)
+	}
+	if names := e2eReproducers(t, dir, "FuzzPanicsOnlyInFuzzbox"); len(names) != 0 {
+		t.Errorf("reproducers left in testdata: %q", names)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "testdata")); err == nil {
+		t.Errorf("testdata/ made by the engine for the reproducer was left behind")
+	}
+	kept, _ := filepath.Glob(filepath.Join(dir, ".cache", "unreproduced", "FuzzPanicsOnlyInFuzzbox", "*"))
+	if len(kept) != 1 {
+		t.Errorf("want the input kept under the cache's unreproduced/, found %q", kept)
 	}
 }

@@ -1,0 +1,3 @@
+module example.com/fuzzboxonly
+
+go 1.26

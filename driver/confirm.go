@@ -1,0 +1,147 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// The engine confirms a failure by re-running it in fresh workers, which
+// run fuzzbox's binary. A failure only that binary has (fuzzbox's bug, or a
+// failure that depends on something only the fuzzing process does) would
+// pass that check. So, before a failure is reported, the driver replays its
+// reproducer with stock go test, as the user will; one go test passes is
+// moved out of testdata/ and reported as fuzzbox's internal error.
+
+// goTestKinds are the failure kinds stock go test reports as failures of
+// the same input: a hang is a time limit and an oom a memory limit that
+// only fuzzbox sets, so those are not replayed.
+var goTestKinds = map[string]bool{"panic": true, "fail": true, "fatal": true, "exit": true, "race": true}
+
+// unreproducedDir is where, under the cache directory, reproducers go test
+// does not fail on are kept.
+const unreproducedDir = "unreproduced"
+
+// checker replays one target's failures with stock go test.
+type checker struct {
+	ctx   context.Context
+	cfg   Config
+	r     *TargetResult
+	s     *stream
+	seeds map[string]bool // the files in testdata/fuzz/FuzzX when the turn started: the user's
+	made  []string        // testdata, testdata/fuzz, testdata/fuzz/FuzzX if they did not exist then, deepest first
+	// refuted and confirmed count this turn's failures by outcome.
+	refuted, confirmed int
+}
+
+// newChecker snapshots the target's seed directory. A prebuilt binary's
+// package (the Bazel rules) may not be one the go command can build: its
+// failures are not checked (nil).
+func newChecker(ctx context.Context, cfg Config, r *TargetResult, s *stream) *checker {
+	if cfg.Binary != "" {
+		return nil
+	}
+	c := &checker{ctx: ctx, cfg: cfg, r: r, s: s, seeds: map[string]bool{}}
+	for _, d := range []string{filepath.Join("testdata", "fuzz", r.Name), filepath.Join("testdata", "fuzz"), "testdata"} {
+		if _, err := os.Stat(filepath.Join(r.Dir, d)); err != nil {
+			c.made = append(c.made, filepath.Join(r.Dir, d))
+		}
+	}
+	entries, _ := os.ReadDir(filepath.Join(r.Dir, "testdata", "fuzz", r.Name))
+	for _, e := range entries {
+		c.seeds[e.Name()] = true
+	}
+	return c
+}
+
+// check replays failure e's reproducer with go test. It returns false when
+// go test passes it: then it has reported that instead, and e must not be.
+func (c *checker) check(e event.Event) bool {
+	if c == nil || e.Type != event.Failure || e.Duplicate {
+		return true
+	}
+	if e.Reproducer == "" || !goTestKinds[e.Kind] || (e.Reruns > 0 && e.Reproduced == 0) {
+		// Not replayable, or flaky and kept as such by -keepflaky: reported
+		// as fuzzbox saw it.
+		c.confirmed++
+		return true
+	}
+	path := e.Reproducer
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(c.r.Dir, path)
+	}
+	name := filepath.Base(path)
+	res, err := Replay(c.ctx, ReplayConfig{Dir: c.r.Dir, Fuzz: c.r.Name, Entry: name, Tags: c.cfg.Tags, Race: c.cfg.Race || e.Kind == "race", Limit: c.limit()})
+	switch {
+	case c.ctx.Err() != nil:
+		return true
+	case err != nil:
+		c.confirmed++
+		c.say(fmt.Sprintf("fuzzbox: could not replay %s with go test to check it (%s); reporting it as fuzzbox's binary saw it\n", name, firstLineOf(err.Error())))
+		return true
+	case !res.Passed:
+		c.confirmed++
+		return true
+	}
+	c.refuted++
+	kept := c.setAside(path, name)
+	c.s.emit(event.Event{Type: event.InternalError, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
+		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it: not reported as a failure of your code; %s%s. "+
+			"A failure only fuzzbox's binary has is a fuzzbox bug (or depends on the fuzzing process): please report it with the input and the output below.\n%s",
+		name, e.Kind, event.FirstLine(e.Message), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), kept, c.after(), e.Message)})
+	c.r.Internal = append(c.r.Internal, event.Event{Type: event.InternalError, Target: c.r.Name})
+	return false
+}
+
+// setAside moves a reproducer written this turn out of testdata/ to the
+// cache directory and says where it went; the user's own seed files stay.
+func (c *checker) setAside(path, name string) string {
+	if c.seeds[name] {
+		return "the seed file " + path + " is yours and stays"
+	}
+	cache, err := c.cfg.cacheDir(c.r.Target)
+	if err != nil {
+		return "left at " + path + " (" + err.Error() + ")"
+	}
+	dir := filepath.Join(cache, unreproducedDir, c.r.Name)
+	to := filepath.Join(dir, name)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "left at " + path + " (" + err.Error() + ")"
+	}
+	if err := os.Rename(path, to); err != nil {
+		return "left at " + path + " (" + err.Error() + ")"
+	}
+	for _, d := range c.made {
+		os.Remove(d) // made by the engine for this reproducer: removed when empty
+	}
+	return "moved to " + to
+}
+
+// limit bounds a replay: long enough for a slow input under go test, short
+// enough that a replay that hangs does not hold up the run.
+func (c *checker) limit() time.Duration {
+	return max(time.Minute, 6*c.cfg.Timeout)
+}
+
+// after says what the run does after a failure.
+func (c *checker) after() string {
+	if c.cfg.KeepGoing {
+		return "; fuzzing goes on"
+	}
+	return "; fuzzing stopped at it, as at any failure (run again to go on)"
+}
+
+func (c *checker) say(line string) {
+	c.s.emit(event.Event{Type: event.Output, Target: c.r.Name, Package: c.r.Package, Output: line})
+}
+
+// onlyRefuted reports whether every failure of the turn was one go test
+// passes: the binary's failure exit is then not a finding.
+func (c *checker) onlyRefuted() bool {
+	return c != nil && c.refuted > 0 && c.confirmed == 0
+}

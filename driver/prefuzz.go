@@ -1,0 +1,259 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// Before it fuzzes, a fuzzing binary runs the package's tests and the fuzz
+// test's seeds, as go test -fuzz does. When it stops there, the failure is
+// the user's only if stock go test fails too: fuzzbox's binary differs from
+// go test's (its test main, its instrumentation, its hooks), and a failure
+// only that binary has is fuzzbox's bug. whoseFailure runs the failing tests
+// with stock go test to tell; a failure go test does not have is reported as
+// an internal error, and fuzzing goes on without the tests that failed.
+
+// maxPrefuzzRetries bounds how often a target is started again without the
+// tests that failed only in fuzzbox's binary.
+const maxPrefuzzRetries = 2
+
+// crashLines is how many lines of a crash's report the internal error quotes.
+const crashLines = 20
+
+// prefuzzWatch reads the fuzzing binary's output for what failed before
+// fuzzing: the top-level tests go test marks "--- FAIL", and the test whose
+// goroutine was running when the process crashed. Both streams feed it.
+type prefuzzWatch struct {
+	mu      sync.Mutex
+	failed  []string // top-level names of "--- FAIL:" lines
+	crashed string   // the test running in the crashing goroutine
+	report  []string // the first lines of a crash report (panic, fatal error)
+	inCrash bool     // reading the first "[running]" goroutine's frames
+	partial []byte   // an unterminated line written to it as an io.Writer
+}
+
+var (
+	topFailRE   = regexp.MustCompile(`^--- FAIL: (\S+)`)
+	crashHeadRE = regexp.MustCompile(`^(panic: |fatal error: |unexpected fault address|\[signal |SIGSEGV|SIGBUS)`)
+	runningRE   = regexp.MustCompile(`^goroutine \d+ .*\[running\]:$`)
+)
+
+// failLine takes one line of the binary's standard output, where go test
+// prints its "--- FAIL" lines.
+func (w *prefuzzWatch) failLine(s string) {
+	m := topFailRE.FindStringSubmatch(s)
+	if m == nil {
+		return
+	}
+	name, _, _ := strings.Cut(m[1], "/")
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !slices.Contains(w.failed, name) {
+		w.failed = append(w.failed, name)
+	}
+}
+
+// crashLine takes one line of the binary's standard error, where the
+// runtime prints a panic or fatal error and the goroutines' stacks.
+func (w *prefuzzWatch) crashLine(s string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	switch {
+	case len(w.report) == 0 && crashHeadRE.MatchString(s):
+		w.report = append(w.report, s)
+	case len(w.report) > 0 && len(w.report) < crashLines:
+		w.report = append(w.report, s)
+	}
+	switch {
+	case w.crashed == "" && !w.inCrash && runningRE.MatchString(s):
+		w.inCrash = true
+	case w.inCrash && s == "":
+		w.inCrash = false
+	case w.inCrash:
+		if name := testOfFrame(s); name != "" {
+			w.crashed, w.inCrash = name, false
+		}
+	}
+}
+
+// Write makes the watch an io.Writer for the binary's standard error.
+func (w *prefuzzWatch) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	buf := append(w.partial, p...)
+	w.partial = nil
+	w.mu.Unlock()
+	for {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.crashLine(string(buf[:i]))
+		buf = buf[i+1:]
+	}
+	w.mu.Lock()
+	if len(buf) <= 64<<10 {
+		w.partial = append([]byte(nil), buf...)
+	}
+	w.mu.Unlock()
+	return len(p), nil
+}
+
+// names returns the top-level tests that failed, the crashed one included.
+func (w *prefuzzWatch) names() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	names := slices.Clone(w.failed)
+	if w.crashed != "" && !slices.Contains(names, w.crashed) {
+		names = append(names, w.crashed)
+	}
+	return names
+}
+
+// excerpt returns the crash report's first lines, or the failed tests.
+func (w *prefuzzWatch) excerpt() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.report) > 0 {
+		return strings.Join(w.report, "\n")
+	}
+	if len(w.failed) > 0 {
+		return "--- FAIL: " + strings.Join(w.failed, ", ")
+	}
+	return "(no test failed and nothing crashed: the binary exited)"
+}
+
+// testOfFrame returns the test, fuzz test or example function a goroutine
+// stack frame line belongs to ("example.com/p.TestX.func1(0x1)" is TestX), or
+// "" when it is none.
+func testOfFrame(frame string) string {
+	if strings.HasPrefix(frame, "\t") || strings.HasPrefix(frame, "created by ") {
+		return "" // a file:line line; "created by" names the parent, not the runner
+	}
+	paren := strings.LastIndexByte(frame, '(')
+	if paren <= 0 {
+		return ""
+	}
+	fn := frame[:paren]
+	fn = fn[strings.LastIndexByte(fn, '/')+1:]
+	_, fn, ok := strings.Cut(fn, ".") // drop the package name
+	if !ok {
+		return ""
+	}
+	name, _, _ := strings.Cut(fn, ".")
+	for _, prefix := range []string{"Test", "Fuzz", "Example"} {
+		if isTestName(name, prefix) {
+			return name
+		}
+	}
+	return ""
+}
+
+// isTestName reports whether name is a test function name for prefix, by
+// the go command's rule: the prefix, then nothing or a non-lowercase letter.
+func isTestName(name, prefix string) bool {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok {
+		return false
+	}
+	if rest == "" {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return !unicode.IsLower(r)
+}
+
+// whoseFailure decides, with stock go test, whose failure stopped r's
+// fuzzing binary before fuzzing. It reports the outcome as events and
+// returns whether to start the target again (with r.skip set to leave out
+// the tests that failed only in fuzzbox's binary).
+func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWatch, exitErr error, s *stream) bool {
+	names := w.names()
+	run := r.prefuzzRun(cfg)
+	if len(names) > 0 {
+		run = anchoredAlternation(names)
+	}
+	s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+		"fuzzbox: the fuzzing binary of %s stopped (%v) before fuzzing %s started; checking with go test -run='%s' whose failure it is\n",
+		r.Package, exitErr, r.Name, run)})
+	out, code, built, err := goTest(ctx, r.Dir, run, ReplayConfig{Tags: cfg.Tags, Race: cfg.Race})
+	switch {
+	case ctx.Err() != nil:
+		return false
+	case err != nil || !built:
+		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+			"fuzzbox: go test could not run to check it (%s); fuzzbox cannot tell whether a test of the package failed or its own binary did; run go test -run='%s' in %s\n",
+			firstNonEmpty(errText(err), firstLineOf(out)), run, r.Dir)})
+		return false
+	case code != 0:
+		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+			"fuzzbox: %s failed under go test too (go test -run='%s' in %s): fix it first, or leave the tests out with fuzzbox fuzz -run\n",
+			failedWhat(names), run, r.Dir)})
+		return false
+	}
+	s.emit(event.Event{Type: event.InternalError, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
+		"fuzzbox's fuzzing binary failed %s before fuzzing, but go test -run='%s' passes: this is a bug in fuzzbox, not in your code. "+
+			"Please report it with fuzzbox's version, go version, the module and version of %s, the command, and the output below.\n%s",
+		failedWhat(names), run, r.Package, w.excerpt())})
+	r.Internal = append(r.Internal, event.Event{Type: event.InternalError, Target: r.Name})
+	return r.skipFuzzboxOnly(names, s)
+}
+
+// skipFuzzboxOnly arranges the next start of r without the tests that
+// failed only in fuzzbox's binary, and reports whether there is one.
+func (r *TargetResult) skipFuzzboxOnly(names []string, s *stream) bool {
+	if slices.Contains(names, r.Name) {
+		r.Err = fmt.Sprintf("fuzzbox's binary fails the seed inputs of %s where go test passes them (an internal error, reported above): not fuzzed", r.Name)
+		return false
+	}
+	if len(names) == 0 {
+		if r.skipTests {
+			return false // already started without any test
+		}
+		r.skipTests = true
+	} else {
+		r.skip = append(r.skip, names...)
+	}
+	s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+		"fuzzbox: fuzzing %s without %s\n", r.Name, firstNonEmpty(strings.Join(r.skip, ", "), "running the package's tests first"))})
+	return true
+}
+
+// prefuzzRun is the -run selection the fuzzing binary ran before fuzzing.
+func (r *TargetResult) prefuzzRun(cfg Config) string {
+	if cfg.Run != "" {
+		return cfg.Run
+	}
+	return "" // every test, as with one fuzz test (several run none, so never fail here)
+}
+
+// anchoredAlternation is a -run pattern matching exactly the top-level names.
+func anchoredAlternation(names []string) string {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	return "^(" + strings.Join(quoted, "|") + ")$"
+}
+
+func failedWhat(names []string) string {
+	if len(names) == 0 {
+		return "the package's tests"
+	}
+	return strings.Join(names, ", ")
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -1,0 +1,119 @@
+package driver
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestTestOfFrame(t *testing.T) {
+	for _, tc := range []struct{ frame, want string }{
+		{"github.com/pelletier/go-toml/v2.TestDecodeError.func1(0x12dce32908)", "TestDecodeError"},
+		{"example.com/p_test.FuzzParse.func2.1({0x0, 0x1})", "FuzzParse"},
+		{"example.com/p.ExampleParse()", "ExampleParse"},
+		{"example.com/p.Test(0xc000)", "Test"},
+		{"example.com/p.Testify(0xc000)", ""}, // not a test name by the go command's rule
+		{"example.com/p.(*T).TestLike(0xc000)", ""},
+		{"testing.tRunner(0x12dce32908, 0x12dce78e70)", ""},
+		{"bytes.(*Buffer).WriteString(0x12dce09ee8, {0x75500000004, 0xa2eec0})", ""},
+		{"\t/tmp/gotoml/errors_test.go:164 +0x69 fp=0x12dce09f70", ""},
+		{"created by example.com/p.TestX in goroutine 7", ""},
+		{"example.com/p.Test\u00e9t(0x1)", ""}, // lower-case letter after the prefix
+		{"example.com/p.Test\u00c9t(0x1)", "Test\u00c9t"},
+	} {
+		if got := testOfFrame(tc.frame); got != tc.want {
+			t.Errorf("testOfFrame(%q) = %q, want %q", tc.frame, got, tc.want)
+		}
+	}
+}
+
+// goTomlFault is what go-toml's TestDecodeError printed in fuzzbox's binary
+// (issue 19), shortened.
+const goTomlFault = `unexpected fault address 0x75500a2ee44
+fatal error: fault
+[signal SIGSEGV: segmentation violation code=0x1 addr=0x75500a2ee44 pc=0x4906c3]
+
+goroutine 21 gp=0x12dce38780 m=0 mp=0xb03380 [running]:
+runtime.throw({0x85402e?, 0x0?})
+	/usr/local/go/src/runtime/panic.go:1229 +0x48 fp=0x12dce09dc8 sp=0x12dce09d98 pc=0x488aa8
+runtime.sigpanic()
+	/usr/local/go/src/runtime/signal_unix.go:945 +0x285 fp=0x12dce09e28 sp=0x12dce09dc8 pc=0x48a7e5
+bytes.(*Buffer).WriteString(0x12dce09ee8, {0x75500000004, 0xa2eec0})
+	/usr/local/go/src/bytes/buffer.go:211 +0x1b9 fp=0x12dce09e78 sp=0x12dce09e30 pc=0x547999
+github.com/pelletier/go-toml/v2.TestDecodeError.func1(0x12dce32908)
+	/tmp/gotoml/errors_test.go:164 +0x69 fp=0x12dce09f70 sp=0x12dce09e78 pc=0x613f29
+testing.tRunner(0x12dce32908, 0x12dce78e70)
+	/usr/local/go/src/testing/testing.go:2036 +0xea fp=0x12dce09fc0 sp=0x12dce09f70 pc=0x56ecca
+created by testing.(*T).Run in goroutine 19
+	/usr/local/go/src/testing/testing.go:2101 +0x4c5
+
+goroutine 1 gp=0x12dcd341e0 m=nil [chan receive]:
+testing.(*T).Run(0x12dce32248, {0x8588b0?, 0x0?}, 0x8979e8)
+	/usr/local/go/src/testing/testing.go:2109 +0x4e5
+github.com/pelletier/go-toml/v2.TestOther(0x8e28deb4488)
+	/tmp/gotoml/other_test.go:162 +0xed
+`
+
+func TestPrefuzzWatchCrash(t *testing.T) {
+	w := &prefuzzWatch{}
+	// Written in odd pieces, as a pipe delivers them.
+	for chunk := range slices.Chunk([]byte(goTomlFault), 37) {
+		w.Write(chunk)
+	}
+	if got := w.names(); !slices.Equal(got, []string{"TestDecodeError"}) {
+		t.Errorf("names = %q, want the test of the running goroutine only", got)
+	}
+	ex := w.excerpt()
+	if !strings.HasPrefix(ex, "unexpected fault address 0x75500a2ee44\nfatal error: fault\n") || !strings.Contains(ex, "TestDecodeError.func1") {
+		t.Errorf("excerpt does not quote the crash report:\n%s", ex)
+	}
+}
+
+func TestPrefuzzWatchFailLines(t *testing.T) {
+	w := &prefuzzWatch{}
+	for _, l := range strings.Split(`=== RUN   TestA
+--- FAIL: TestA (0.00s)
+    --- FAIL: TestA/sub (0.00s)
+        a_test.go:3: no
+--- FAIL: FuzzB (0.01s)
+    --- FAIL: FuzzB/seed#1 (0.00s)
+--- PASS: TestC (0.00s)
+--- FAIL: TestA (0.00s)
+FAIL`, "\n") {
+		w.failLine(l)
+	}
+	// A test panicking prints its FAIL line and then the panic on stderr.
+	w.Write([]byte("panic: boom [recovered]\n\tpanic: boom\n\ngoroutine 7 [running]:\nexample.com/p.TestD(0x1)\n\t/p/d_test.go:9 +0x1\n"))
+	if got, want := w.names(), []string{"TestA", "FuzzB", "TestD"}; !slices.Equal(got, want) {
+		t.Errorf("names = %q, want %q", got, want)
+	}
+	if ex := w.excerpt(); !strings.HasPrefix(ex, "panic: boom [recovered]") {
+		t.Errorf("excerpt = %q", ex)
+	}
+	w = &prefuzzWatch{}
+	w.failLine("--- FAIL: TestE (0.00s)")
+	if ex := w.excerpt(); ex != "--- FAIL: TestE" {
+		t.Errorf("excerpt without a crash = %q", ex)
+	}
+}
+
+func TestSkipFuzzboxOnly(t *testing.T) {
+	s := newStream(nil)
+	r := &TargetResult{Target: Target{Name: "FuzzX"}}
+	if !r.skipFuzzboxOnly([]string{"TestA", "TestB"}, s) {
+		t.Fatal("named tests: want a retry without them")
+	}
+	if got := fmt.Sprint(r.skipArgs()); got != "[-test.skip=^(TestA|TestB)$]" {
+		t.Errorf("skipArgs = %s", got)
+	}
+	if !r.skipFuzzboxOnly(nil, s) || fmt.Sprint(r.skipArgs()) != "[-test.run=^$ -test.skip=^(TestA|TestB)$]" {
+		t.Errorf("unnamed failure: want a retry running no tests, got %v", r.skipArgs())
+	}
+	if r.skipFuzzboxOnly(nil, s) {
+		t.Error("an unnamed failure with no tests running: want no further retry")
+	}
+	if r.skipFuzzboxOnly([]string{"FuzzX"}, s) || r.Err == "" {
+		t.Errorf("the target's own seeds failing only in fuzzbox: want no retry and an error, got Err %q", r.Err)
+	}
+}
