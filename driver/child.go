@@ -83,8 +83,12 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	if c > r.ExitCode {
 		r.ExitCode = c
 	}
-	if c != ExitOK && !r.started && ctx.Err() == nil {
+	switch {
+	case ctx.Err() != nil || r.started:
+	case c != ExitOK:
 		return w, err // the package's tests or seeds failed before the engine started
+	default:
+		r.Err = fmt.Sprintf("the fuzzing binary exited with status 0 before fuzzing %s started: nothing was fuzzed (does a TestMain return without calling m.Run?)", r.Name)
 	}
 	return nil, nil
 }

@@ -71,6 +71,11 @@ func Resolve(ctx context.Context, cfg Config, patterns []string, workDir string)
 		if err != nil {
 			return nil, err
 		}
+		if len(ts) == 0 {
+			// The source declares a match the binary does not list.
+			return nil, fmt.Errorf("the test binary of %s lists no fuzz test matching -fuzz=%s, though its source declares %s: does a TestMain return without calling m.Run?",
+				p.ImportPath, fuzzRE, strings.Join(names, ", "))
+		}
 		targets = append(targets, ts...)
 	}
 	return targets, matchError(fuzzRE, patterns, all, len(targets))

@@ -99,3 +99,26 @@ func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 		t.Errorf("want the input kept under the cache's unreproduced/, found %q", kept)
 	}
 }
+
+// TestFuzzTestCallsExit0: go test runs a test binary with -test.paniconexit0,
+// so a test calling os.Exit(0) fails instead of ending the run as a pass.
+// fuzzbox's binary once exited 0 there: nothing fuzzed, nothing said.
+func TestFuzzTestCallsExit0(t *testing.T) {
+	dir := e2eModule(t, "exit0")
+	r := e2eFuzz(t, dir, "-fuzz=^FuzzAfterExit$", "-fuzztime=100x", ".")
+	if r.code != 1 || !strings.Contains(r.stdout+r.stderr, "unexpected call to os.Exit(0) during test") ||
+		!strings.Contains(r.stdout, "TestExitsZero failed under go test too") {
+		t.Errorf("want exit 1, the panic go test reports, and the failure checked with go test\n%s", r)
+	}
+}
+
+// TestFuzzTestMainWithoutRun: a TestMain that never calls m.Run lists no
+// test and fuzzes nothing; fuzzbox says why (exit 2) instead of reporting a
+// clean run or that -fuzz matches nothing.
+func TestFuzzTestMainWithoutRun(t *testing.T) {
+	dir := e2eModule(t, "exit0")
+	r := e2eFuzz(t, dir, "-fuzz=^FuzzNeverRuns$", "-fuzztime=100x", "./nomrun")
+	if r.code != 2 || !strings.Contains(r.stdout+r.stderr, "lists no fuzz test matching -fuzz=^FuzzNeverRuns$, though its source declares FuzzNeverRuns: does a TestMain return without calling m.Run?") {
+		t.Errorf("want exit 2 and the reason\n%s", r)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime/pprof"
 	"sync"
+	_ "unsafe" // for go:linkname
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
@@ -46,10 +47,16 @@ func (d *Deps) MatchString(pat, str string) (bool, error) {
 	return d.matchRE.MatchString(str), nil
 }
 
-// SetPanicOnExit0 implements testDeps. The stock implementation reaches
-// into internal/testlog, which a non-standard package cannot; os.Exit(0)
-// in a test is therefore not turned into a panic here.
-func (d *Deps) SetPanicOnExit0(bool) {}
+// SetPanicOnExit0 implements testDeps as testdeps does: with
+// -test.paniconexit0 (go test sets it; so does fuzzbox's driver), a test
+// that calls os.Exit(0) panics instead of ending the binary as if all passed.
+func (d *Deps) SetPanicOnExit0(v bool) { setPanicOnExit0(v) }
+
+// internal/testlog marks SetPanicOnExit0 for linkname by "alternate
+// implementations of go test in other build systems" (go.dev/issue/67401).
+//
+//go:linkname setPanicOnExit0 internal/testlog.SetPanicOnExit0
+func setPanicOnExit0(v bool)
 
 // StartCPUProfile implements testDeps.
 func (d *Deps) StartCPUProfile(w io.Writer) error { return pprof.StartCPUProfile(w) }

@@ -1,0 +1,3 @@
+module example.com/exit0
+
+go 1.26
