@@ -86,7 +86,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	defer os.RemoveAll(tmp)
 	args := []string{"test", "-c", "-o", out, "-vet=off", "-toolexec=" + toolexec}
-	more, err := g.prepare(ctx, pkg, tmp)
+	more, err := g.prepare(ctx, pkg, tmp, version)
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +100,12 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		tags += "," + opts.Tags
 	}
 	args = append(args, "-tags="+tags)
+	if pkg.Standard {
+		// A standard library package has no module of its own to add the
+		// runtime to: it is built from a scratch module that requires it
+		// (prepare), by import path.
+		g.dir, opts.Package = filepath.Join(tmp, scratchDir), pkg.ImportPath
+	}
 	args = append(args, opts.Package)
 	if output, err := g.run(ctx, args...); err != nil {
 		opts.Stderr.Write(output)
@@ -130,6 +136,7 @@ type listedPackage struct {
 	ImportPath string
 	Name       string
 	Dir        string
+	Standard   bool
 	Module     *struct {
 		Path string
 		Main bool
@@ -138,7 +145,7 @@ type listedPackage struct {
 }
 
 func (g goCmd) listPackage(ctx context.Context, pattern string) (*listedPackage, error) {
-	out, err := g.run(ctx, "list", "-e", "-json=ImportPath,Name,Dir,Module,Error", pattern)
+	out, err := g.run(ctx, "list", "-e", "-json=ImportPath,Name,Dir,Standard,Module,Error", pattern)
 	if err != nil {
 		return nil, fmt.Errorf("package does not build: %s", summary(out, err))
 	}
@@ -155,7 +162,7 @@ func (g goCmd) listPackage(ctx context.Context, pattern string) (*listedPackage,
 		return nil, fmt.Errorf("build: %q matches %d packages; fuzzbox builds exactly one", pattern, len(pkgs))
 	case pkgs[0].Error != nil:
 		return nil, fmt.Errorf("package does not build: %s", oneLine(pkgs[0].Error.Err))
-	case pkgs[0].Module == nil:
+	case pkgs[0].Module == nil && !pkgs[0].Standard:
 		return nil, fmt.Errorf("build: package %s is not in a module; fuzzbox needs a go.mod", pkgs[0].ImportPath)
 	}
 	return pkgs[0], nil
@@ -163,12 +170,15 @@ func (g goCmd) listPackage(ctx context.Context, pattern string) (*listedPackage,
 
 // prepare writes the overlay and module files for pkg into tmp and returns
 // the go command flags that use them.
-func (g goCmd) prepare(ctx context.Context, pkg *listedPackage, tmp string) ([]string, error) {
+func (g goCmd) prepare(ctx context.Context, pkg *listedPackage, tmp, goVersion string) ([]string, error) {
 	overlay, err := writeOverlay(pkg, tmp)
 	if err != nil {
 		return nil, err
 	}
 	flags := []string{"-overlay=" + overlay}
+	if pkg.Standard {
+		return flags, writeScratchModule(filepath.Join(tmp, scratchDir), goVersion)
+	}
 	if pkg.Module.Main && pkg.Module.Path == runtimeModule {
 		return flags, nil // fuzzing fuzzbox itself: its runtime is right here
 	}
@@ -238,6 +248,34 @@ func (g goCmd) writeModFile(ctx context.Context, tmp string) ([]string, error) {
 		flags = append(flags, "-mod=mod")
 	}
 	return flags, nil
+}
+
+// scratchDir is the directory, in the build's temporary directory, of the
+// module a standard library package is built from.
+const scratchDir = "std"
+
+// writeScratchModule writes a module in dir that requires the runtime module
+// and replaces it with the runtime directory: the main module of a standard
+// library package's build (go test -fuzz fuzzes those from anywhere). Its go
+// line is the go command's version (goVersion, "go1.26.8"), so the package's
+// tests get the GODEBUG defaults they get from go test outside a module.
+func writeScratchModule(dir, goVersion string) error {
+	rt, err := runtimeDir()
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	goLine := "1.21"
+	if _, ok := goMinor(goVersion); ok {
+		goLine = strings.TrimPrefix(strings.Fields(goVersion)[0], "go")
+	}
+	gomod := fmt.Sprintf("module fuzzbox.local/std\n\ngo %s\n\nrequire %s v0.0.0\n\nreplace %s => %s\n", goLine, runtimeModule, runtimeModule, rt)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o666); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	return nil
 }
 
 // goMinor returns N of "go1.N[.P]" (ok false for other forms, such as devel).

@@ -392,6 +392,34 @@ func TestDouble(t *testing.T) {
 	}
 }
 
+// TestBuildStandardPackage: go test -fuzz fuzzes standard library packages
+// from anywhere, with or without a module; so does fuzzbox, from a scratch
+// module (there is no go.mod of theirs to add the runtime to).
+func TestBuildStandardPackage(t *testing.T) {
+	for _, inModule := range []bool{false, true} {
+		files := map[string]string{}
+		if inModule {
+			files = map[string]string{"go.mod": goMod, "u.go": libSrc}
+		}
+		opts := setup(t, files)
+		opts.Package = "encoding/csv"
+		res, err := Build(context.Background(), opts)
+		if err != nil {
+			t.Fatalf("in a module: %v: %v", inModule, err)
+		}
+		if res.ImportPath != "encoding/csv" || !strings.HasSuffix(res.PkgDir, filepath.Join("src", "encoding", "csv")) {
+			t.Errorf("Result = %+v, want encoding/csv in GOROOT", res)
+		}
+		out, code := runBinary(t, res.Binary, res.PkgDir, "-test.run=^FuzzRoundtrip$", "-test.v")
+		if code != 0 || !strings.Contains(out, "--- PASS: FuzzRoundtrip") || !strings.Contains(out, "fakefuzzmain: importPath=encoding/csv ") {
+			t.Errorf("in a module: %v: binary exit %d:\n%s", inModule, code, out)
+		}
+		if counterCount(t, out) == 0 {
+			t.Errorf("encoding/csv has no edge counters: it was not compiled with -d=libfuzzer")
+		}
+	}
+}
+
 func TestBuildErrors(t *testing.T) {
 	tests := []struct {
 		desc       string
