@@ -31,6 +31,7 @@ type event struct {
 	Reproducer  string  `json:"reproducer"`
 	Found       bool    `json:"found"`
 	Duplicate   bool    `json:"duplicate"` // failure: one already reported (-keepgoing)
+	Output      string  `json:"output"`    // output: a line the fuzzing binary printed
 }
 
 // fuzzboxParser reads the fuzzbox fuzz -json event stream. It is not safe

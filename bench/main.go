@@ -11,6 +11,7 @@
 //
 //	go run ./bench -runs=3 -fuzztime=60s -parallel=2
 //	go run ./bench -set=realworld -engines=all -runs=2 -fuzztime=30s
+//	go run ./bench -set=compat -compattime=20s   # real modules' fuzz tests: fuzzbox must agree with go test
 //
 // Every run's numbers go to -o as JSON and every run's output to a log file
 // next to it. bench/README.md says how the numbers are computed.
@@ -43,6 +44,7 @@ type config struct {
 	minimizetime string        // -fuzzminimizetime of both engines
 	out          string        // JSON results file
 	rescore      string        // results file to print again instead of running; "" runs
+	compattime   time.Duration // -set=compat: fuzzing time of each engine on each fuzz test
 }
 
 // engineAliases are the -engines values that stand for several engines.
@@ -65,9 +67,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if cfg.rescore != "" {
+	switch {
+	case cfg.rescore != "":
 		err = rescoreResults(cfg.rescore, stdout)
-	} else {
+	case cfg.set == "compat":
+		err = runCompat(ctx, cfg, stdout, stderr)
+	default:
 		err = bench(ctx, cfg, stdout, stderr)
 	}
 	if err != nil {
@@ -80,7 +85,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	set := fs.String("set", "planted", "target set: planted (bench/targets) or realworld (bench/realworld)")
+	set := fs.String("set", "planted", "target set: planted (bench/targets), realworld (bench/realworld) or compat (bench/compat.txt: real modules' fuzz tests run as go test runs them)")
+	compattime := fs.Duration("compattime", 20*time.Second, "-set=compat: fuzzing time of fuzzbox and of go test -fuzz on each fuzz test")
 	targets := fs.String("targets", "", "comma-separated targets to run (default all of the set)")
 	runs := fs.Int("runs", 3, "runs per target and engine")
 	fuzztime := fs.Duration("fuzztime", 60*time.Second, "fuzzing budget of one run")
@@ -100,12 +106,18 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
 		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out,
-		rescore: *rescore}
+		rescore: *rescore, compattime: *compattime}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
-	if _, ok := targetSets[cfg.set]; !ok {
-		return config{}, fmt.Errorf("unknown target set %q (want planted or realworld)", cfg.set)
+	if _, ok := targetSets[cfg.set]; !ok && cfg.set != "compat" {
+		return config{}, fmt.Errorf("unknown target set %q (want planted, realworld or compat)", cfg.set)
+	}
+	if cfg.set == "compat" && cfg.compattime <= 0 {
+		return config{}, fmt.Errorf("-compattime must be positive")
+	}
+	if cfg.set == "compat" && !flagSet(fs, "o") {
+		cfg.out = filepath.Join("bench", "results", "compat.json")
 	}
 	if *libfuzzer {
 		*engines = strings.Join([]string{engineFuzzbox, engineLibFuzzer, engineGo118}, ",")
@@ -118,6 +130,13 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		cfg.parallel = 1
 	}
 	return cfg, nil
+}
+
+// flagSet reports whether the command line set the flag.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // parseEngines expands aliases and checks the engine names.

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// compatList is the list of the compat set: real fuzz tests of public
+// modules and of the standard library (bench/compat.txt).
+const compatList = "bench/compat.txt"
+
+// A compatPkg is one line of the list: a package and the fuzz tests of it
+// that are fuzzed (its tests and every seed run regardless).
+type compatPkg struct {
+	module  string   // "path@version", or "std"
+	pkg     string   // package directory in the module ("." for its root), or the standard library import path
+	fuzz    []string // fuzz test names
+	comment string   // the line's trailing "# ..." note, if any
+}
+
+// name is the package's short name in the table and on -targets.
+func (p compatPkg) name() string {
+	if p.std() {
+		return p.pkg
+	}
+	path, _, _ := strings.Cut(p.module, "@")
+	if p.pkg == "." {
+		return path
+	}
+	return path + "/" + p.pkg
+}
+
+func (p compatPkg) std() bool { return p.module == "std" }
+
+// readCompatList parses the list: "module@version package FuzzA,FuzzB" or
+// "std importpath FuzzA", one per line; '#' starts a comment.
+func readCompatList(path string) ([]compatPkg, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading the compat list (run from the repository root): %w", err)
+	}
+	defer f.Close()
+	var pkgs []compatPkg
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line, comment, _ := strings.Cut(sc.Text(), "#")
+		fields := strings.Fields(line)
+		if len(fields) == 0 {
+			continue
+		}
+		if len(fields) != 3 {
+			return nil, fmt.Errorf("%s:%d: want \"module@version package FuzzA,FuzzB\", got %q", path, n, sc.Text())
+		}
+		p := compatPkg{module: fields[0], pkg: fields[1], fuzz: strings.Split(fields[2], ","), comment: strings.TrimSpace(comment)}
+		if !p.std() && !strings.Contains(p.module, "@") {
+			return nil, fmt.Errorf("%s:%d: module %q has no @version", path, n, p.module)
+		}
+		for _, fz := range p.fuzz {
+			if !fuzzFuncName(fz) {
+				return nil, fmt.Errorf("%s:%d: %q is not a fuzz test name", path, n, fz)
+			}
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs, sc.Err()
+}
+
+// fuzzFuncName reports whether s is a fuzz test's name by the go command's
+// rule: "Fuzz", then nothing or a character that is not a lower-case letter.
+func fuzzFuncName(s string) bool {
+	rest, ok := strings.CutPrefix(s, "Fuzz")
+	if !ok || rest == "" {
+		return ok
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return !unicode.IsLower(r)
+}
+
+// selectCompat keeps the packages whose name contains one of the filters.
+func selectCompat(pkgs []compatPkg, filters []string) []compatPkg {
+	if len(filters) == 0 {
+		return pkgs
+	}
+	var out []compatPkg
+	for _, p := range pkgs {
+		for _, f := range filters {
+			if strings.Contains(p.name(), f) || strings.Contains(p.module, f) {
+				out = append(out, p)
+				break
+			}
+		}
+	}
+	return out
+}
