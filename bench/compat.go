@@ -383,7 +383,7 @@ func (env *compatEnv) run(ctx context.Context, dir, log string, timeout time.Dur
 type funcParser func(string)
 
 func (f funcParser) line(_ time.Duration, s string) { f(s) }
-func (f funcParser) result(*runResult)             {}
+func (f funcParser) result(*runResult)              {}
 
 func (env *compatEnv) logName(p compatPkg, fuzz, what string) string {
 	name := strings.NewReplacer("/", "_", "@", "_").Replace(p.name())
