@@ -98,7 +98,19 @@ func runCompat(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 		}
 	}
 	printCompatTable(stdout, cfg, rows)
-	return ctx.Err()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	var unclean []string
+	for _, r := range rows {
+		if !r.clean() {
+			unclean = append(unclean, r.Module+" "+r.Package+" "+r.Fuzz)
+		}
+	}
+	if len(unclean) > 0 {
+		return fmt.Errorf("%d of %d fuzz tests do not run as under go test: %s", len(unclean), len(rows), strings.Join(unclean, "; "))
+	}
+	return nil
 }
 
 // runPackage checks one package: its tests once, then each fuzz test.
