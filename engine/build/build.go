@@ -103,8 +103,14 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if pkg.Standard {
 		// A standard library package has no module of its own to add the
 		// runtime to: it is built from a scratch module that requires it
-		// (prepare), by import path.
+		// (prepare), by import path. A toolchain the go command fetched
+		// (GOTOOLCHAIN) has its GOROOT in the module cache, where the
+		// go command refuses an overlay file: that GOROOT's own go command
+		// builds it, with an empty module cache of its own (the scratch
+		// module needs no module but the runtime, a local directory).
 		g.dir, opts.Package = filepath.Join(tmp, scratchDir), pkg.ImportPath
+		g.bin = filepath.Join(g.goroot, "bin", "go")
+		g.env = append(g.env, "GOTOOLCHAIN=local", "GOMODCACHE="+filepath.Join(tmp, "modcache"))
 	}
 	args = append(args, opts.Package)
 	if output, err := g.run(ctx, args...); err != nil {
@@ -116,14 +122,20 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 
 // goCmd runs the go command in dir with env.
 type goCmd struct {
-	dir   string
-	env   []string
-	gomod string // the main module's go.mod, as readEnv found it
+	dir    string
+	env    []string
+	bin    string // the go command; "" means "go" from PATH
+	gomod  string // the main module's go.mod, as readEnv found it
+	goroot string // GOROOT, as readEnv found it
 }
 
 // run runs "go args..." and returns its combined output.
 func (g goCmd) run(ctx context.Context, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "go", args...)
+	bin := g.bin
+	if bin == "" {
+		bin = "go"
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = g.dir, g.env
 	var buf bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &buf, &buf

@@ -16,22 +16,22 @@ const (
 	goVersionHint = "set GOTOOLCHAIN=go1.27.4 (or any go1.26.x/go1.27.x) to have the go command fetch a supported toolchain"
 )
 
-// readEnv reads, in one go env run, the go command's version and the main
-// module's go.mod (into g.gomod, for writeModFile). It refuses a go command
+// readEnv reads, in one go env run, the go command's version, the main
+// module's go.mod (into g.gomod, for writeModFile) and GOROOT (g.goroot). It refuses a go command
 // older than the supported releases, with a message that says what to do,
 // instead of a compile or link error deep in the build, and returns the
 // version, for the build's error messages.
 func (g *goCmd) readEnv(ctx context.Context) (string, error) {
-	out, err := g.run(ctx, "env", "GOVERSION", "GOMOD")
+	out, err := g.run(ctx, "env", "GOVERSION", "GOMOD", "GOROOT")
 	if err != nil {
 		return "", fmt.Errorf("build: go env: %s", summary(out, err))
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 2 {
+	if len(lines) != 3 {
 		return "", fmt.Errorf("build: unexpected go env output %q", out)
 	}
 	v := strings.TrimSpace(lines[0])
-	g.gomod = strings.TrimSpace(lines[1])
+	g.gomod, g.goroot = strings.TrimSpace(lines[1]), strings.TrimSpace(lines[2])
 	return v, checkGoVersion(v)
 }
 
