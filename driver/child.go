@@ -87,6 +87,10 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	case ctx.Err() != nil || r.started:
 	case c != ExitOK:
 		return w, err // the package's tests or seeds failed before the engine started
+	case w.passed:
+		// The fuzz test skipped itself (f.Skip): go test -fuzz passes too.
+		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+			"fuzzbox: %s was not fuzzed: it skipped itself (f.Skip), and passes, as under go test -fuzz\n", r.Name)})
 	default:
 		r.Err = fmt.Sprintf("the fuzzing binary exited with status 0 before fuzzing %s started: nothing was fuzzed (does a TestMain return without calling m.Run?)", r.Name)
 	}

@@ -38,6 +38,7 @@ type prefuzzWatch struct {
 	crashed string   // the test running in the crashing goroutine
 	report  []string // the first lines of a crash report (panic, fatal error)
 	inCrash bool     // reading the first "[running]" goroutine's frames
+	passed  bool     // go test's final "PASS" line was printed
 	partial []byte   // an unterminated line written to it as an io.Writer
 }
 
@@ -48,8 +49,14 @@ var (
 )
 
 // failLine takes one line of the binary's standard output, where go test
-// prints its "--- FAIL" lines.
+// prints its "--- FAIL" lines and its final "PASS".
 func (w *prefuzzWatch) failLine(s string) {
+	if s == "PASS" {
+		w.mu.Lock()
+		w.passed = true
+		w.mu.Unlock()
+		return
+	}
 	m := topFailRE.FindStringSubmatch(s)
 	if m == nil {
 		return

@@ -122,3 +122,14 @@ func TestFuzzTestMainWithoutRun(t *testing.T) {
 		t.Errorf("want exit 2 and the reason\n%s", r)
 	}
 }
+
+// TestFuzzSkipsItself: a fuzz test that calls f.Skip passes without fuzzing
+// under go test -fuzz; fuzzbox says so and exits 0, unlike a binary that
+// never ran (TestFuzzTestMainWithoutRun).
+func TestFuzzSkipsItself(t *testing.T) {
+	dir := e2eModule(t, "exit0")
+	r := e2eFuzz(t, dir, "-fuzz=^FuzzSkipped$", "-fuzztime=100x", "./skipped")
+	if r.code != 0 || !strings.Contains(r.stdout, "FuzzSkipped was not fuzzed: it skipped itself (f.Skip)") {
+		t.Errorf("want exit 0 and the reason\n%s", r)
+	}
+}
