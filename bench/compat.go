@@ -66,6 +66,10 @@ func runCompat(ctx context.Context, cfg config, stdout, stderr io.Writer) error 
 	if len(pkgs) == 0 {
 		return fmt.Errorf("no package of %s matches -targets", compatList)
 	}
+	// Each module is its own main module, as for a user who works in it: a
+	// go.work that came in its zip (naming nested modules the zip leaves
+	// out) is ignored, by every command, as fuzzbox's build ignores it.
+	os.Setenv("GOWORK", "off")
 	env := &compatEnv{cfg: cfg, fuzzbox: cfg.fuzzbox, stderr: stderr}
 	env.logDir = strings.TrimSuffix(cfg.out, filepath.Ext(cfg.out)) + "-logs"
 	env.repro = strings.TrimSuffix(cfg.out, filepath.Ext(cfg.out)) + "-reproducers"
@@ -227,12 +231,12 @@ func orNone(s string) string {
 func (env *compatEnv) compareTests(ctx context.Context, p compatPkg, dir, target string) (string, bool, []string) {
 	stock := testResults{}
 	code, err := env.run(ctx, dir, env.logName(p, "", "gotest"), 15*time.Minute, stock.line,
-		"go", "test", "-count=1", "-v", "-run=.", target)
+		"go", "test", "-count=1", "-v", "-run=.", "-tags="+p.tags, target)
 	if err != nil {
 		return "not run: go test: " + err.Error(), false, nil
 	}
 	fb := &compatEvents{results: testResults{}}
-	fbArgs := []string{env.fuzzbox, "fuzz", "-json", "-v", "-fuzz=^" + p.fuzz[0] + "$", "-fuzztime=1x", "-cachedir=" + filepath.Join(env.work, "cache-tests"), target}
+	fbArgs := []string{env.fuzzbox, "fuzz", "-json", "-v", "-tags=" + p.tags, "-fuzz=^" + p.fuzz[0] + "$", "-fuzztime=1x", "-cachedir=" + filepath.Join(env.work, "cache-tests"), target}
 	if _, err := env.run(ctx, dir, env.logName(p, "", "fuzzbox-tests"), 20*time.Minute, fb.line, fbArgs...); err != nil {
 		return "not run: fuzzbox: " + err.Error(), false, fb.internal
 	}
@@ -255,7 +259,7 @@ func (env *compatEnv) fuzzOne(ctx context.Context, p compatPkg, dir, target stri
 	defer os.RemoveAll(cache)
 	ev := &compatEvents{results: testResults{}, rates: newFuzzboxParser(nil)}
 	_, err := env.run(ctx, dir, env.logName(p, r.Fuzz, "fuzzbox"), 2*env.cfg.compattime+10*time.Minute, ev.line,
-		env.fuzzbox, "fuzz", "-json", "-run=^$", "-fuzz=^"+r.Fuzz+"$", "-fuzztime="+budget, "-parallel="+par,
+		env.fuzzbox, "fuzz", "-json", "-tags="+p.tags, "-run=^$", "-fuzz=^"+r.Fuzz+"$", "-fuzztime="+budget, "-parallel="+par,
 		"-fuzzminimizetime=10s", "-cachedir="+cache, target)
 	if err != nil {
 		r.Note = "fuzzbox: " + err.Error()
@@ -275,7 +279,7 @@ func (env *compatEnv) fuzzOne(ctx context.Context, p compatPkg, dir, target stri
 	ncache, _ := os.MkdirTemp(env.work, "cache-")
 	defer os.RemoveAll(ncache)
 	_, err = env.run(ctx, dir, env.logName(p, r.Fuzz, "native"), 2*env.cfg.compattime+10*time.Minute, func(s string) { nat.line(0, s) },
-		"go", "test", "-run=^$", "-fuzz=^"+r.Fuzz+"$", "-fuzztime="+budget, "-parallel="+par, target, "-test.fuzzcachedir="+ncache)
+		"go", "test", "-tags="+p.tags, "-run=^$", "-fuzz=^"+r.Fuzz+"$", "-fuzztime="+budget, "-parallel="+par, target, "-test.fuzzcachedir="+ncache)
 	if err != nil {
 		r.Note = strings.TrimSpace(r.Note + " native: " + err.Error())
 	}
@@ -310,7 +314,7 @@ func (env *compatEnv) replayFinding(ctx context.Context, p compatPkg, dir, targe
 		return desc + " (go test reproduces: not replayable, a limit only fuzzbox sets)"
 	}
 	code, err := env.run(ctx, dir, env.logName(p, r.Fuzz, "replay-"+name), 5*time.Minute, func(string) {},
-		"go", "test", "-count=1", "-run=^"+r.Fuzz+"$/^"+regexp.QuoteMeta(name)+"$", target)
+		"go", "test", "-count=1", "-tags="+p.tags, "-run=^"+r.Fuzz+"$/^"+regexp.QuoteMeta(name)+"$", target)
 	switch {
 	case err != nil:
 		return desc + " (go test reproduces: could not run: " + err.Error() + ")"

@@ -15,19 +15,20 @@ func TestReadCompatList(t *testing.T) {
 example.com/m@v1.2.3   .        FuzzA,FuzzB   # a note
 example.com/m@v1.2.3   sub/pkg  FuzzC
 std                    html     FuzzEscapeUnescape
+example.com/t@v0.1.0   .        FuzzT         fuzz,extra
 `), 0o666)
 	pkgs, err := readCompatList(list)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pkgs) != 3 || pkgs[0].name() != "example.com/m" || !slices.Equal(pkgs[0].fuzz, []string{"FuzzA", "FuzzB"}) ||
+	if len(pkgs) != 4 || pkgs[3].tags != "fuzz,extra" || pkgs[0].tags != "" || pkgs[0].name() != "example.com/m" || !slices.Equal(pkgs[0].fuzz, []string{"FuzzA", "FuzzB"}) ||
 		pkgs[0].comment != "a note" || pkgs[1].name() != "example.com/m/sub/pkg" || !pkgs[2].std() || pkgs[2].name() != "html" {
 		t.Errorf("parsed %+v", pkgs)
 	}
 	if got := selectCompat(pkgs, []string{"sub/"}); len(got) != 1 || got[0].pkg != "sub/pkg" {
 		t.Errorf("selectCompat(sub/) = %+v", got)
 	}
-	for _, bad := range []string{"example.com/m . FuzzA\n", "example.com/m@v1 . Fuzzy\n", "example.com/m@v1 FuzzA\n"} {
+	for _, bad := range []string{"example.com/m . FuzzA\n", "example.com/m@v1 . Fuzzy\n", "example.com/m@v1 FuzzA\n", "example.com/m@v1 . FuzzA tags more\n"} {
 		os.WriteFile(list, []byte(bad), 0o666)
 		if _, err := readCompatList(list); err == nil {
 			t.Errorf("no error for %q", bad)

@@ -19,6 +19,7 @@ type compatPkg struct {
 	module  string   // "path@version", or "std"
 	pkg     string   // package directory in the module ("." for its root), or the standard library import path
 	fuzz    []string // fuzz test names
+	tags    string   // build tags every command uses ("" for none)
 	comment string   // the line's trailing "# ..." note, if any
 }
 
@@ -36,8 +37,8 @@ func (p compatPkg) name() string {
 
 func (p compatPkg) std() bool { return p.module == "std" }
 
-// readCompatList parses the list: "module@version package FuzzA,FuzzB" or
-// "std importpath FuzzA", one per line; '#' starts a comment.
+// readCompatList parses the list: "module@version package FuzzA,FuzzB [tags]"
+// or "std importpath FuzzA", one per line; '#' starts a comment.
 func readCompatList(path string) ([]compatPkg, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -52,10 +53,13 @@ func readCompatList(path string) ([]compatPkg, error) {
 		if len(fields) == 0 {
 			continue
 		}
-		if len(fields) != 3 {
-			return nil, fmt.Errorf("%s:%d: want \"module@version package FuzzA,FuzzB\", got %q", path, n, sc.Text())
+		if len(fields) != 3 && len(fields) != 4 {
+			return nil, fmt.Errorf("%s:%d: want \"module@version package FuzzA,FuzzB [tags]\", got %q", path, n, sc.Text())
 		}
 		p := compatPkg{module: fields[0], pkg: fields[1], fuzz: strings.Split(fields[2], ","), comment: strings.TrimSpace(comment)}
+		if len(fields) == 4 {
+			p.tags = fields[3]
+		}
 		if !p.std() && !strings.Contains(p.module, "@") {
 			return nil, fmt.Errorf("%s:%d: module %q has no @version", path, n, p.module)
 		}
