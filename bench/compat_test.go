@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestReadCompatList(t *testing.T) {
@@ -64,32 +68,134 @@ func TestTestResultsDiff(t *testing.T) {
 	}
 }
 
-func TestCompatEvents(t *testing.T) {
-	c := &compatEvents{results: testResults{}, rates: newFuzzboxParser(nil)}
-	for _, l := range []string{
-		`{"type":"output","output":"--- PASS: TestA (0.00s)\n","elapsed_ms":5}`,
-		`--- FAIL: TestStderr (0.00s)`,
-		`{"type":"internal_error","message":"fuzzbox's binary failed TestB\nfatal error: fault","elapsed_ms":6}`,
-		`{"type":"start","elapsed_ms":10}`,
-		`{"type":"failure","kind":"panic","message":"panic: boom","reproducer":"testdata/fuzz/FuzzX/0123456789abcdef","elapsed_ms":900}`,
-		`{"type":"failure","kind":"panic","duplicate":true,"elapsed_ms":950}`,
-		`{"type":"done","execs":1000,"execs_per_sec":500,"elapsed_ms":2010}`,
-	} {
+// Lines as fuzzbox fuzz -json -v prints them (standard error merged in).
+var fuzzboxTestsRun = []string{
+	`{"type":"build","time":"2026-11-25T08:43:52Z","package":".","elapsed_ms":0}`,
+	`{"type":"output","time":"2026-11-25T08:43:56Z","target":"FuzzUnmarshal","package":"github.com/pelletier/go-toml/v2","elapsed_ms":3958,"output":"--- PASS: TestParseIntegerInvalidBasePanics (0.00s)\n"}`,
+	`{"type":"output","time":"2026-11-25T08:43:56Z","target":"FuzzUnmarshal","elapsed_ms":3958,"output":"    --- PASS: TestSub/case (0.00s)\n"}`,
+	`--- FAIL: TestOnStderr (0.00s)`,
+	`{"type":"internal_error","time":"2026-11-25T08:43:57Z","target":"FuzzUnmarshal","elapsed_ms":4000,"message":"fuzzbox's binary failed TestB, go test passes it\nfatal error: fault"}`,
+	`{"type":"output","time":"2026-11-25T08:43:58Z","target":"FuzzUnmarshal","elapsed_ms":5604,"output":"--- PASS: FuzzUnmarshal (0.02s)\n"}`,
+	`{"type":"exit","time":"2026-11-25T08:43:58Z","elapsed_ms":5609,"exit_code":0}`,
+}
+
+var fuzzboxFuzzRun = []string{
+	`{"type":"start","time":"2026-11-25T08:43:58Z","target":"FuzzX","elapsed_ms":1000,"workers":2,"progress":"12/12"}`,
+	`{"type":"stats","time":"2026-11-25T08:44:13Z","target":"FuzzX","elapsed_ms":2000,"execs":600,"execs_per_sec":600}`,
+	`{"type":"minimizing","target":"FuzzX","elapsed_ms":2500,"kind":"panic","message":"panic: boom"}`,
+	`{"type":"failure","target":"FuzzX","elapsed_ms":2900,"kind":"panic","message":"--- FAIL: FuzzX (0.00s)\n    panic: boom\n\ngoroutine 7 [running]:","reproducer":"testdata/fuzz/FuzzX/0123456789abcdef","reruns":1,"reproduced":1}`,
+	`{"type":"failure","target":"FuzzX","elapsed_ms":2950,"kind":"panic","message":"panic: boom","duplicate":true}`,
+	`{"type":"flaky","target":"FuzzX","elapsed_ms":2960,"kind":"fail","message":"x_test.go:12: racy\nmore","reruns":3}`,
+	`{"type":"done","target":"FuzzX","elapsed_ms":3000,"execs":1000,"execs_per_sec":500,"failures":1,"found":true}`,
+	`{"type":"exit","elapsed_ms":3010,"exit_code":1}`,
+}
+
+func TestCompatEventsTests(t *testing.T) {
+	c := newCompatEvents(false)
+	for _, l := range fuzzboxTestsRun {
 		c.line(l)
 	}
-	if c.results["TestA"] != "PASS" || c.results["TestStderr"] != "FAIL" {
-		t.Errorf("results = %v", c.results)
+	want := testResults{"TestParseIntegerInvalidBasePanics": "PASS", "TestOnStderr": "FAIL", "FuzzUnmarshal": "PASS"}
+	if !maps.Equal(c.results, want) {
+		t.Errorf("results = %v, want %v (subtests do not count)", c.results, want)
 	}
-	if !slices.Equal(c.internal, []string{"fuzzbox's binary failed TestB"}) {
+	if !slices.Equal(c.internal, []string{"fuzzbox's binary failed TestB, go test passes it"}) {
 		t.Errorf("internal = %q", c.internal)
 	}
-	if len(c.failures) != 1 || c.failures[0].Reproducer != "testdata/fuzz/FuzzX/0123456789abcdef" {
-		t.Errorf("failures = %+v", c.failures)
+	if tr := c.trouble(0); tr != "" {
+		t.Errorf("trouble(0) = %q, want none", tr)
+	}
+}
+
+func TestCompatEventsFuzz(t *testing.T) {
+	c := newCompatEvents(true)
+	for _, l := range fuzzboxFuzzRun {
+		c.line(l)
+	}
+	if len(c.failures) != 1 || c.failures[0].Reproducer != "testdata/fuzz/FuzzX/0123456789abcdef" || c.failures[0].Kind != "panic" {
+		t.Errorf("failures = %+v, want the one non-duplicate", c.failures)
+	}
+	if got := firstLine(c.failures[0].Message); got != "panic: boom" {
+		t.Errorf("failure first line = %q", got)
+	}
+	if !slices.Equal(c.flaky, []string{"fail: x_test.go:12: racy"}) {
+		t.Errorf("flaky = %q", c.flaky)
+	}
+	if tr := c.trouble(1); tr != "" {
+		t.Errorf("trouble(1) = %q, want none: exit 1 is a finding", tr)
 	}
 	var r runResult
 	c.rates.result(&r)
 	if r.ExecsPerSec != 500 {
 		t.Errorf("execs/s = %v, want 500 (1000 over the 2 s since start)", r.ExecsPerSec)
+	}
+}
+
+func TestCompatEventsTrouble(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		code  int
+		want  string
+	}{
+		{[]string{`{"type":"exit","elapsed_ms":900,"exit_code":2,"error":"build: package does not build: x.go:3: undefined: y\nmore"}`}, 2,
+			"fuzzbox exit 2: build: package does not build: x.go:3: undefined: y"},
+		{[]string{`fuzzbox: flag provided but not defined: -foo`}, 2, "fuzzbox exit 2"},
+		{nil, -1, "fuzzbox did not exit normally"},
+		{[]string{`{"type":"done","elapsed_ms":900}`}, 0, "fuzzbox exit 0 with no exit event"},
+		{[]string{`{"type":"exit","elapsed_ms":900,"exit_code":0}`}, 0, ""},
+	} {
+		c := newCompatEvents(false)
+		for _, l := range tc.lines {
+			c.line(l)
+		}
+		if got := c.trouble(tc.code); got != tc.want {
+			t.Errorf("%q exit %d: trouble = %q, want %q", tc.lines, tc.code, got, tc.want)
+		}
+	}
+	c := newCompatEvents(false)
+	c.line(`{"type":"done","elapsed_ms":900,"error":"worker protocol: short read\nstack"}`)
+	if !slices.Equal(c.internal, []string{"run stopped: worker protocol: short read"}) {
+		t.Errorf("a done event's error: internal = %q", c.internal)
+	}
+}
+
+func TestCompareCell(t *testing.T) {
+	stock := testResults{"TestA": "PASS", "FuzzX": "PASS"}
+	if cell, ok := compareCell(stock, testResults{"TestA": "PASS", "FuzzX": "PASS"}); !ok || cell != "agree (2)" {
+		t.Errorf("same results: %q, %v", cell, ok)
+	}
+	cell, ok := compareCell(stock, testResults{"TestA": "FAIL"})
+	if want := "DIFFER (2 of 2): FuzzX: go test PASS, fuzzbox none; TestA: go test PASS, fuzzbox FAIL"; ok || cell != want {
+		t.Errorf("different results: %q, %v; want %q", cell, ok, want)
+	}
+}
+
+func TestReplayVerdict(t *testing.T) {
+	for _, tc := range []struct {
+		kind string
+		code int
+		wall float64
+		err  error
+		want string
+	}{
+		{"panic", 1, 0.2, nil, "yes"},
+		{"fail", 0, 0.2, nil, "NO, passes"},
+		{"hang", 1, 60, nil, "yes, times out at -timeout=60s"},
+		{"hang", 0, 14.2, nil, "yes, runs 14s, over fuzzbox's 10s -timeout"},
+		{"hang", 0, 2.1, nil, "NO, passes in 2s, under fuzzbox's 10s -timeout"},
+		{"panic", -1, 300, errors.New("killed after 5m0s"), "could not run: killed after 5m0s"},
+	} {
+		if got := replayVerdict(tc.kind, tc.code, tc.wall, tc.err); got != tc.want {
+			t.Errorf("replayVerdict(%s, %d, %v) = %q, want %q", tc.kind, tc.code, tc.err, got, tc.want)
+		}
+	}
+}
+
+func TestMissingSum(t *testing.T) {
+	out := `go: github.com/x/y@v1.0.0: missing go.sum entry for go.mod file; to add it:
+	go mod download github.com/x/y`
+	if !missingSum(out) || missingSum("ok  \tgithub.com/x/y\t0.01s") {
+		t.Error("missingSum")
 	}
 }
 
@@ -102,14 +208,104 @@ func TestCompatRowClean(t *testing.T) {
 		{compatRow{Agree: false}, false},
 		{compatRow{Agree: true, Internal: []string{"x"}}, false},
 		{compatRow{Agree: true, Unreproduced: 1}, false},
-		{compatRow{Agree: true, Findings: []string{"panic: x (go test reproduces: yes)"}}, true},
+		{compatRow{Agree: true, FuzzboxError: "fuzzbox exit 2: build: ..."}, false},
+		{compatRow{Agree: true, Findings: []string{"panic: x (go test reproduces: yes)"}, Flaky: []string{"fail: y"}}, true},
 	} {
 		if got := tc.r.clean(); got != tc.want {
 			t.Errorf("%+v clean = %v", tc.r, got)
 		}
 	}
-	if !isGenerated("0123456789abcdef") || isGenerated("seed1") || isGenerated("0123456789ABCDEF") {
-		t.Error("isGenerated")
+}
+
+// TestTestdataGuard checks that reproducers runs write are removed and the
+// package's own files stay, with and without a testdata directory.
+func TestTestdataGuard(t *testing.T) {
+	pkg := t.TempDir()
+	seed := filepath.Join(pkg, "testdata", "fuzz", "FuzzX", "0123456789abcdef")
+	write(t, seed)
+	write(t, filepath.Join(pkg, "x.go"))
+	g, err := guardTestdata(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	added := []string{filepath.Join(pkg, "testdata", "fuzz", "FuzzX", "fedcba9876543210"), filepath.Join(pkg, "testdata", "fuzz", "FuzzY", "0000000000000000")}
+	for _, p := range added {
+		write(t, p)
+	}
+	if err := g.restore(); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range added {
+		if fileExists(p) {
+			t.Errorf("%s not removed", p)
+		}
+	}
+	if !fileExists(seed) || !fileExists(filepath.Join(pkg, "x.go")) {
+		t.Error("the package's own files were removed")
+	}
+
+	bare := t.TempDir()
+	if g, err = guardTestdata(bare); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(bare, "testdata", "fuzz", "FuzzX", "0123456789abcdef"))
+	if err := g.restore(); err != nil || fileExists(filepath.Join(bare, "testdata")) {
+		t.Errorf("testdata the run created not removed (%v)", err)
+	}
+}
+
+func write(t *testing.T, p string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("go test fuzz v1\n[]byte(\"x\")\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCompatResume(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "compat.json")
+	if rows, err := readCompatResults(out); err != nil || rows != nil {
+		t.Errorf("no file: %v, %v; want nothing to resume", rows, err)
+	}
+	done := []compatRow{{Module: "example.com/m@v1.0.0", Package: ".", Fuzz: "FuzzA", Tests: "agree (3)", Agree: true}}
+	if err := writeCompatResults(out, config{compattime: time.Second, parallel: 2}, done); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := readCompatResults(out)
+	if err != nil || len(rows) != 1 || rows[0].key() != "example.com/m@v1.0.0 . FuzzA" {
+		t.Fatalf("read back %+v, %v", rows, err)
+	}
+	have := map[string]compatRow{rows[0].key(): rows[0]}
+	if kept, ok := (compatPkg{module: "example.com/m@v1.0.0", pkg: ".", fuzz: []string{"FuzzA"}}).rowsIn(have); !ok || len(kept) != 1 {
+		t.Errorf("a package whose rows are all there is run again")
+	}
+	if _, ok := (compatPkg{module: "example.com/m@v1.0.0", pkg: ".", fuzz: []string{"FuzzA", "FuzzB"}}).rowsIn(have); ok {
+		t.Errorf("a package with a fuzz test not run is skipped")
+	}
+	os.WriteFile(out, []byte(`{"set":"planted","runs":[]}`), 0o666)
+	if _, err := readCompatResults(out); err == nil {
+		t.Error("-resume took another set's results")
+	}
+}
+
+func TestPrintCompatTable(t *testing.T) {
+	var b strings.Builder
+	printCompatTable(&b, config{compattime: 20 * time.Second, parallel: 2}, []compatRow{
+		{Module: "m@v1", Package: ".", Fuzz: "FuzzA", Tests: "agree (3)", Agree: true, FuzzboxRate: 2000, NativeRate: 1000},
+		{Module: "m@v1", Package: "p", Fuzz: "FuzzB", Tests: "DIFFER (1 of 3): TestX: go test PASS, fuzzbox FAIL", Internal: []string{"a|b"},
+			Findings: []string{"panic: x (go test reproduces: NO, passes)"}, Unreproduced: 1, FuzzboxError: "fuzzbox exit 2: build"},
+	})
+	got := b.String()
+	for _, want := range []string{
+		"| m@v1 | . | FuzzA | agree (3) | 2000 | 1000 | 2.00 | — | — | — | — |",
+		"| a/b |",
+		"2 fuzz tests, 1 clean; tests and seeds agree with go test on 1 (0 not compared); 1 internal errors; fuzzbox did not fuzz 1; 1 fuzzbox findings, 1 not reproduced by go test.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
 	}
 }
 
@@ -127,5 +323,87 @@ func TestCompatListParses(t *testing.T) {
 	}
 	if len(mods) < 25 {
 		t.Errorf("the compat list has %d modules, want at least 25", len(mods))
+	}
+}
+
+// TestReplayFinding replays reproducers with the real go command in a tiny
+// module: one input that fails the fuzz test, one that passes it.
+func TestReplayFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	mod := t.TempDir()
+	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o666)
+	os.WriteFile(filepath.Join(mod, "m_test.go"), []byte(`package m
+
+import "testing"
+
+func FuzzX(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "bug" {
+			panic("BUG")
+		}
+	})
+}
+`), 0o666)
+	dir := filepath.Join(mod, "testdata", "fuzz", "FuzzX")
+	os.MkdirAll(dir, 0o777)
+	os.WriteFile(filepath.Join(dir, "0123456789abcdef"), []byte("go test fuzz v1\nstring(\"bug\")\n"), 0o666)
+	os.WriteFile(filepath.Join(dir, "fedcba9876543210"), []byte("go test fuzz v1\nstring(\"fine\")\n"), 0o666)
+
+	results := t.TempDir()
+	env := &compatEnv{logDir: results, repro: filepath.Join(results, "repro")}
+	p := compatPkg{module: "example.com/m@v1.0.0", pkg: ".", fuzz: []string{"FuzzX"}}
+	loc := compatLoc{dir: mod, target: ".", pkgDir: mod}
+	r := &compatRow{Fuzz: "FuzzX"}
+	ctx := context.Background()
+	got := env.replayFinding(ctx, p, loc, r, compatEvent{Kind: "panic", Message: "panic: BUG\n\ngoroutine 1", Reproducer: "testdata/fuzz/FuzzX/0123456789abcdef"})
+	if want := "panic: panic: BUG (go test reproduces: yes)"; got != want || r.Unreproduced != 0 {
+		t.Errorf("failing input: %q (unreproduced %d), want %q", got, r.Unreproduced, want)
+	}
+	if !fileExists(filepath.Join(env.repro, "example.com_m", "FuzzX", "0123456789abcdef")) {
+		t.Error("reproducer not kept in the results")
+	}
+	got = env.replayFinding(ctx, p, loc, r, compatEvent{Kind: "fail", Message: "m_test.go:9: x", Reproducer: filepath.Join(dir, "fedcba9876543210")})
+	if want := "fail: m_test.go:9: x (go test reproduces: NO, passes)"; got != want || r.Unreproduced != 1 {
+		t.Errorf("passing input: %q (unreproduced %d), want %q", got, r.Unreproduced, want)
+	}
+	got = env.replayFinding(ctx, p, loc, r, compatEvent{Kind: "oom", Message: "out of memory", Reproducer: filepath.Join(dir, "fedcba9876543210")})
+	if !strings.HasSuffix(got, "(go test reproduces: oom, fuzzbox's memory limit; not replayable)") || r.Unreproduced != 1 {
+		t.Errorf("oom: %q", got)
+	}
+}
+
+// TestBaselineOnly checks runs that spent -compattime on the seeds (as on
+// klauspost/compress's zstd, with thousands of them): no start event, and
+// go test -fuzz lines that never get past "gathering baseline coverage".
+func TestBaselineOnly(t *testing.T) {
+	c := newCompatEvents(true)
+	for _, l := range []string{
+		`{"type":"baseline","time":"2026-11-25T09:03:26Z","target":"FuzzEncoding","elapsed_ms":1766,"progress":"0/7787"}`,
+		`{"type":"stats","time":"2026-11-25T09:03:44Z","target":"FuzzEncoding","elapsed_ms":19767,"execs":2562,"execs_per_sec":125.3,"corpus":2562,"edges":2124}`,
+		`{"type":"done","time":"2026-11-25T09:03:46Z","target":"FuzzEncoding","elapsed_ms":21881,"execs":2795,"execs_per_sec":134.7,"corpus":2795,"edges":2128}`,
+	} {
+		c.line(l)
+	}
+	if c.started || c.seeds != "7787" {
+		t.Errorf("started %v, seeds %q; want false, 7787", c.started, c.seeds)
+	}
+	for _, tc := range []struct {
+		line, want string
+		ok         bool
+	}{
+		{"fuzz: elapsed: 20s, gathering baseline coverage: 1594/7784 completed", "1594/7784", true},
+		{"fuzz: elapsed: 0s, gathering baseline coverage: 1/1 completed, now fuzzing with 2 workers", "1/1", true},
+		{"fuzz: elapsed: 3s, execs: 4178 (1393/sec), new interesting: 1 (total: 2)", "", false},
+	} {
+		if got, ok := nativeBaseline(tc.line); got != tc.want || ok != tc.ok {
+			t.Errorf("nativeBaseline(%q) = %q, %v", tc.line, got, ok)
+		}
+	}
+	var b strings.Builder
+	printCompatTable(&b, config{}, []compatRow{{Module: "m@v1", Package: ".", Fuzz: "FuzzA", Agree: true, FuzzboxRate: 128, NativeRate: 50, NativeBaselineOnly: true}})
+	if !strings.Contains(b.String(), "| 128 | 50 | — |") {
+		t.Errorf("a ratio of baseline rates is printed:\n%s", b.String())
 	}
 }

@@ -12,6 +12,7 @@
 //	go run ./bench -runs=3 -fuzztime=60s -parallel=2
 //	go run ./bench -set=realworld -engines=all -runs=2 -fuzztime=30s
 //	go run ./bench -set=compat -compattime=20s   # real modules' fuzz tests: fuzzbox must agree with go test
+//	go run ./bench -set=compat -targets=go-toml,encoding/csv -resume
 //
 // Every run's numbers go to -o as JSON and every run's output to a log file
 // next to it. bench/README.md says how the numbers are computed.
@@ -45,6 +46,7 @@ type config struct {
 	out          string        // JSON results file
 	rescore      string        // results file to print again instead of running; "" runs
 	compattime   time.Duration // -set=compat: fuzzing time of each engine on each fuzz test
+	resume       bool          // -set=compat: keep the rows of -o's file and run only the fuzz tests it lacks
 }
 
 // engineAliases are the -engines values that stand for several engines.
@@ -97,6 +99,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	minimize := fs.String("minimizetime", "10s", "-fuzzminimizetime for both engines (time to failure is measured before minimizing)")
 	out := fs.String("o", filepath.Join("bench", "results", "results.json"), "write every run as JSON to this file")
 	libfuzzer := fs.Bool("libfuzzer", false, "short for -engines=fuzzbox,libfuzzer,go118")
+	resume := fs.Bool("resume", false, "-set=compat: keep the rows already in -o's file and run only the fuzz tests it lacks")
 	rescore := fs.String("rescore", "", "run nothing: print the table of this results file (-o of an earlier run) again, matching every failure against the targets' current signatures")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -106,7 +109,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
 		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out,
-		rescore: *rescore, compattime: *compattime}
+		rescore: *rescore, compattime: *compattime, resume: *resume}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
@@ -115,6 +118,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.set == "compat" && cfg.compattime <= 0 {
 		return config{}, fmt.Errorf("-compattime must be positive")
+	}
+	if cfg.resume && cfg.set != "compat" {
+		return config{}, fmt.Errorf("-resume is for -set=compat")
 	}
 	if cfg.set == "compat" && !flagSet(fs, "o") {
 		cfg.out = filepath.Join("bench", "results", "compat.json")

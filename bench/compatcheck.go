@@ -1,0 +1,342 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// This file runs the compat set's commands on one package: its tests under
+// go test and in fuzzbox's binary, fuzzbox's fuzzing and the replay of what
+// it found, and go test -fuzz.
+
+// runPackage checks one package: its tests once, then each fuzz test.
+func (env *compatEnv) runPackage(ctx context.Context, p compatPkg) []compatRow {
+	rows := make([]compatRow, len(p.fuzz))
+	for i, fz := range p.fuzz {
+		rows[i] = compatRow{Module: p.module, Package: p.pkg, Fuzz: fz}
+	}
+	notRun := func(why string) []compatRow {
+		for i := range rows {
+			rows[i].Tests, rows[i].Note = "not run", why
+		}
+		return rows
+	}
+	loc, err := env.locate(ctx, p)
+	if err != nil {
+		return notRun(err.Error())
+	}
+	guard, err := guardTestdata(loc.pkgDir)
+	if err != nil {
+		return notRun(err.Error())
+	}
+	tc := env.compareTests(ctx, p, &loc)
+	env.restore(guard, &tc.note)
+	for i := range rows {
+		r := &rows[i]
+		r.Tests, r.Agree, r.Internal, r.Note = tc.cell, tc.agree, append([]string(nil), tc.internal...), tc.note
+		env.fuzzOne(ctx, p, loc, r)
+		env.restore(guard, &r.Note)
+		env.native(ctx, p, loc, r)
+		env.restore(guard, &r.Note)
+	}
+	return rows
+}
+
+// restore undoes a run's writes to the package's testdata, noting failure.
+func (env *compatEnv) restore(g *testdataGuard, note *string) {
+	if err := g.restore(); err != nil {
+		addNote(note, "cleaning testdata: "+err.Error())
+	}
+}
+
+// A testsCompared is the outcome of running a package's tests both ways.
+type testsCompared struct {
+	cell     string   // "agree (N)", "DIFFER: ...", "not run: ..."
+	agree    bool     // every top-level result is the same
+	internal []string // fuzzbox's internal errors while running them
+	note     string
+}
+
+// compareTests runs the package's tests and seeds with go test -v and in
+// fuzzbox's binary (fuzzing the first fuzz test for one execution, which
+// runs them all first, as go test -fuzz does) and compares the results by
+// name.
+func (env *compatEnv) compareTests(ctx context.Context, p compatPkg, loc *compatLoc) testsCompared {
+	var tc testsCompared
+	stock, code, err := env.stockTests(ctx, p, loc)
+	if slices.Contains(loc.env, modMod) {
+		addNote(&tc.note, modMod+" (the module's go.sum lacks sums its tests need)")
+	}
+	if err != nil {
+		tc.cell = "not run: go test: " + err.Error()
+		return tc
+	}
+	cache, err := os.MkdirTemp(env.work, "cache-")
+	if err != nil {
+		tc.cell = "not run: " + err.Error()
+		return tc
+	}
+	defer os.RemoveAll(cache)
+	fb := newCompatEvents(false)
+	fcode, _, err := env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, "", "fuzzbox-tests"),
+		timeout: 30 * time.Minute, line: fb.line},
+		env.fuzzbox, "fuzz", "-json", "-v", "-tags="+p.tags, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", "-cachedir="+cache, loc.target)
+	tc.internal = fb.internal
+	switch trouble := fb.trouble(fcode); {
+	case err != nil:
+		tc.cell = "not run: fuzzbox: " + err.Error()
+	case len(stock) == 0:
+		tc.cell = fmt.Sprintf("not compared: go test printed no result (exit %d)", code)
+		if trouble != "" {
+			tc.cell += "; " + trouble
+		}
+	case len(fb.results) == 0 && trouble != "":
+		tc.cell = "not run: " + trouble
+	default:
+		tc.cell, tc.agree = compareCell(stock, fb.results)
+	}
+	return tc
+}
+
+// compareCell is the table cell of a comparison and whether it agrees.
+func compareCell(stock, fuzzbox testResults) (string, bool) {
+	if d := stock.diff(fuzzbox); len(d) > 0 {
+		return fmt.Sprintf("DIFFER (%d of %d): %s", len(d), len(stock), strings.Join(d, "; ")), false
+	}
+	return fmt.Sprintf("agree (%d)", len(stock)), true
+}
+
+// modMod is the environment of a module whose go.sum go mod download does
+// not complete.
+const modMod = "GOFLAGS=-mod=mod"
+
+// stockTests runs go test -v on the package. A module copy whose go.sum
+// lacks sums its tests need gets them with go mod download, else it runs
+// with GOFLAGS=-mod=mod from then on (loc.env).
+func (env *compatEnv) stockTests(ctx context.Context, p compatPkg, loc *compatLoc) (testResults, int, error) {
+	for attempt := 0; ; attempt++ {
+		stock, sums := testResults{}, false
+		line := func(s string) { stock.line(s); sums = sums || missingSum(s) }
+		code, _, err := env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, "", "gotest"),
+			timeout: 20 * time.Minute, line: line}, "go", "test", "-count=1", "-v", "-tags="+p.tags, "-run=.", loc.target)
+		if err != nil || !sums || p.std() || attempt == 2 {
+			return stock, code, err
+		}
+		if attempt == 0 {
+			if err := fetchSums(ctx, *loc); err != nil {
+				return stock, code, err
+			}
+		} else {
+			loc.env = append(loc.env, modMod)
+		}
+	}
+}
+
+// fuzzOne fuzzes one fuzz test with fuzzbox and replays what it found with
+// go test.
+func (env *compatEnv) fuzzOne(ctx context.Context, p compatPkg, loc compatLoc, r *compatRow) {
+	cache, err := os.MkdirTemp(env.work, "cache-")
+	if err != nil {
+		addNote(&r.Note, err.Error())
+		return
+	}
+	defer os.RemoveAll(cache)
+	ev := newCompatEvents(true)
+	code, _, err := env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, r.Fuzz, "fuzzbox"),
+		timeout: 2*env.cfg.compattime + 15*time.Minute, line: ev.line},
+		env.fuzzbox, "fuzz", "-json", "-tags="+p.tags, "-run=^$", "-fuzz=^"+r.Fuzz+"$", "-fuzztime="+env.cfg.compattime.String(),
+		"-parallel="+strconv.Itoa(env.cfg.parallel), "-fuzzminimizetime=10s", "-cachedir="+cache, loc.target)
+	switch {
+	case err != nil:
+		r.FuzzboxError = "fuzzbox: " + err.Error()
+	default:
+		r.FuzzboxError = ev.trouble(code)
+	}
+	var rr runResult
+	ev.rates.result(&rr)
+	r.FuzzboxRate = rr.ExecsPerSec
+	if !ev.started && rr.Execs > 0 {
+		r.FuzzboxBaselineOnly = true
+		addNote(&r.Note, fmt.Sprintf("fuzzbox did not finish the baseline (%d execs of %s inputs)", rr.Execs, orNone(ev.seeds)))
+	}
+	r.Internal = append(r.Internal, ev.internal...)
+	r.Flaky = ev.flaky
+	for _, f := range ev.failures {
+		r.Findings = append(r.Findings, env.replayFinding(ctx, p, loc, r, f))
+	}
+	if n, _ := filepath.Glob(filepath.Join(cache, "unreproduced", "*", "*")); len(n) > 0 {
+		addNote(&r.Note, fmt.Sprintf("fuzzbox set aside %d input(s) go test passes", len(n)))
+	}
+}
+
+// native fuzzes the fuzz test with go test -fuzz for the same time.
+func (env *compatEnv) native(ctx context.Context, p compatPkg, loc compatLoc, r *compatRow) {
+	cache, err := os.MkdirTemp(env.work, "cache-")
+	if err != nil {
+		addNote(&r.Note, err.Error())
+		return
+	}
+	defer os.RemoveAll(cache)
+	nat, baseline := newNativeParser(), ""
+	line := func(s string) {
+		nat.line(0, s)
+		if b, ok := nativeBaseline(s); ok {
+			baseline = b
+		}
+	}
+	_, _, err = env.run(ctx, compatCmd{dir: loc.pkgDir, env: loc.env, log: env.logName(p, r.Fuzz, "native"),
+		timeout: 2*env.cfg.compattime + 15*time.Minute, line: line},
+		"go", "test", "-tags="+p.tags, "-run=^$", "-fuzz=^"+r.Fuzz+"$", "-fuzztime="+env.cfg.compattime.String(),
+		"-parallel="+strconv.Itoa(env.cfg.parallel), "-fuzzminimizetime=10s", ".", "-test.fuzzcachedir="+cache)
+	if err != nil {
+		addNote(&r.Note, "native: "+err.Error())
+	}
+	var nr runResult
+	nat.result(&nr)
+	r.NativeRate = nr.ExecsPerSec
+	if nr.Failed {
+		r.NativeFound = nr.Kind + ": " + nr.Message
+	}
+	switch {
+	case nr.ExecsPerSec == 0 && baseline != "":
+		r.NativeBaselineOnly = true
+		addNote(&r.Note, "native did not finish the baseline ("+baseline+")")
+	case nr.ExecsPerSec == 0 && err == nil:
+		addNote(&r.Note, "native printed no fuzzing statistics")
+	}
+}
+
+// replayFinding keeps a copy of a fuzzbox failure's reproducer, replays it
+// with stock go test, and describes it: "kind: first line (go test
+// reproduces: ...)". Findings go test passes count in r.Unreproduced.
+func (env *compatEnv) replayFinding(ctx context.Context, p compatPkg, loc compatLoc, r *compatRow, f compatEvent) string {
+	desc := f.Kind + ": " + firstLine(f.Message)
+	if f.Reproducer == "" {
+		return desc + " (no reproducer written)"
+	}
+	path := reproducerPath(f.Reproducer, loc)
+	name := filepath.Base(path)
+	if err := env.keepReproducer(p, r.Fuzz, path); err != nil {
+		desc += " (not kept: " + err.Error() + ")"
+	}
+	if f.Kind == "oom" {
+		return desc + " (go test reproduces: oom, fuzzbox's memory limit; not replayable)"
+	}
+	argv := []string{"go", "test", "-count=1", "-tags=" + p.tags, "-run=^" + r.Fuzz + "$/^" + regexp.QuoteMeta(name) + "$"}
+	if f.Kind == "hang" {
+		argv = append(argv, "-timeout=60s")
+	}
+	code, wall, err := env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, r.Fuzz, "replay-"+name),
+		timeout: 5 * time.Minute, line: func(string) {}}, append(argv, loc.target)...)
+	v := replayVerdict(f.Kind, code, wall, err)
+	if strings.HasPrefix(v, "NO") {
+		r.Unreproduced++
+	}
+	return desc + " (go test reproduces: " + v + ")"
+}
+
+// hangLimit is fuzzbox's default -timeout, which the runs use: an input
+// that runs longer is a hang.
+const hangLimit = 10 * time.Second
+
+// replayVerdict says whether go test's replay of a finding reproduced it:
+// a non-zero exit does ("yes"), a pass does not ("NO..."), but for a hang
+// one that takes longer than fuzzbox's -timeout under go test too. wall is
+// the replay's seconds.
+func replayVerdict(kind string, code int, wall float64, err error) string {
+	switch {
+	case err != nil:
+		return "could not run: " + err.Error()
+	case code != 0 && kind == "hang":
+		return "yes, times out at -timeout=60s"
+	case code != 0:
+		return "yes"
+	case kind == "hang" && wall >= hangLimit.Seconds():
+		return fmt.Sprintf("yes, runs %.0fs, over fuzzbox's %v -timeout", wall, hangLimit)
+	case kind == "hang":
+		return fmt.Sprintf("NO, passes in %.0fs, under fuzzbox's %v -timeout", wall, hangLimit)
+	}
+	return "NO, passes"
+}
+
+// reproducerPath resolves a failure event's reproducer path.
+func reproducerPath(p string, loc compatLoc) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	if q := filepath.Join(loc.dir, p); fileExists(q) {
+		return q
+	}
+	return filepath.Join(loc.pkgDir, p)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// keepReproducer copies a reproducer to the results: the package's copy
+// of it is removed after the run.
+func (env *compatEnv) keepReproducer(p compatPkg, fuzz, path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(env.repro, fileName(p.name()), fuzz)
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, filepath.Base(path)), data, 0o666)
+}
+
+// A compatCmd is how one command of the compat set runs.
+type compatCmd struct {
+	dir     string
+	env     []string // added to the environment
+	log     string   // file that gets the command line and all its output
+	timeout time.Duration
+	line    func(string) // gets each line of standard output and error
+}
+
+// run runs argv as c says. It returns the exit code and the seconds it
+// took; err is set when it could not run or was killed.
+func (env *compatEnv) run(ctx context.Context, c compatCmd, argv ...string) (int, float64, error) {
+	if len(c.env) > 0 {
+		// In the log's command line too, so that it can be pasted.
+		argv = append(append([]string{"env"}, c.env...), argv...)
+	}
+	code, wall, _, err := execute(ctx, c.dir, argv, true, funcParser(c.line), c.log, c.timeout)
+	if err == nil && code < 0 {
+		err = fmt.Errorf("%s did not exit normally", filepath.Base(argv[0]))
+	}
+	return code, wall, err
+}
+
+// funcParser adapts a line function to lineParser.
+type funcParser func(string)
+
+func (f funcParser) line(_ time.Duration, s string) { f(s) }
+func (f funcParser) result(*runResult)              {}
+
+func (env *compatEnv) logName(p compatPkg, fuzz, what string) string {
+	name := fileName(p.name())
+	if fuzz != "" {
+		name += "-" + fuzz
+	}
+	return filepath.Join(env.logDir, name+"-"+what+".log")
+}
+
+// addNote appends s to a note.
+func addNote(note *string, s string) {
+	if *note != "" {
+		*note += "; "
+	}
+	*note += s
+}
