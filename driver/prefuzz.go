@@ -188,6 +188,14 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 	if len(names) > 0 {
 		run = anchoredAlternation(names)
 	}
+	if cfg.Binary != "" {
+		// A prebuilt binary's package (the Bazel rules) may not be one the
+		// go command builds: its build system's test run decides.
+		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+			"fuzzbox: the fuzzing binary %s stopped (%v) before fuzzing %s started: %s failed in it; run the package's tests with your build system (-run='%s') to see whether they fail there too\n",
+			r.Binary, exitErr, r.Name, failedWhat(names), run)})
+		return false
+	}
 	s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
 		"fuzzbox: the fuzzing binary of %s stopped (%v) before fuzzing %s started; checking with go test -run='%s' whose failure it is\n",
 		r.Package, exitErr, r.Name, run)})

@@ -56,3 +56,21 @@ func TestFuzzStockBinaryRefused(t *testing.T) {
 		t.Errorf("want exit 2 saying the binary is not a fuzzbox fuzzing binary\n%s", r)
 	}
 }
+
+// TestFuzzPrebuiltBinaryTestsFail: with -bin there may be no go command able
+// to build the package (Bazel), so a test failing before fuzzing is not
+// checked with go test: fuzzbox says which failed and where to look, exit 1.
+func TestFuzzPrebuiltBinaryTestsFail(t *testing.T) {
+	fuzzbox := e2eBin(t)
+	dir := e2eModule(t, "fuzzboxonly")
+	bin := filepath.Join(t.TempDir(), "only.fuzz")
+	res, err := build.Build(context.Background(), build.Options{Dir: dir, Out: bin, Toolexec: []string{fuzzbox, "toolexec"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e2eFuzz(t, t.TempDir(), "-bin="+res.Binary, "-fuzz=^FuzzFine$", "-fuzztime=100x", dir)
+	if r.code != 1 || !strings.Contains(r.stdout, "TestFailsOnlyInFuzzbox, TestCrashesOnlyInFuzzbox failed in it; run the package's tests with your build system") ||
+		strings.Contains(r.stdout, "checking with go test") {
+		t.Errorf("want exit 1 and the failing tests named, without a go test check\n%s", r)
+	}
+}
