@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
-	"unicode"
-	"unicode/utf8"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // compatList is the list of the compat set: real fuzz tests of public
@@ -64,24 +64,13 @@ func readCompatList(path string) ([]compatPkg, error) {
 			return nil, fmt.Errorf("%s:%d: module %q has no @version", path, n, p.module)
 		}
 		for _, fz := range p.fuzz {
-			if !fuzzFuncName(fz) {
+			if !corpus.IsFuzzTestName(fz) {
 				return nil, fmt.Errorf("%s:%d: %q is not a fuzz test name", path, n, fz)
 			}
 		}
 		pkgs = append(pkgs, p)
 	}
 	return pkgs, sc.Err()
-}
-
-// fuzzFuncName reports whether s is a fuzz test's name by the go command's
-// rule: "Fuzz", then nothing or a character that is not a lower-case letter.
-func fuzzFuncName(s string) bool {
-	rest, ok := strings.CutPrefix(s, "Fuzz")
-	if !ok || rest == "" {
-		return ok
-	}
-	r, _ := utf8.DecodeRuneInString(rest)
-	return !unicode.IsLower(r)
 }
 
 // selectCompat keeps the packages whose name contains one of the filters.

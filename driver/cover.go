@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // CoverConfig configures Cover. The zero value of each field is valid
@@ -235,7 +237,7 @@ func (r *coverRun) target(bin, dir, importPath string) (string, error) {
 	}
 	var all, matched []string
 	for _, name := range strings.Fields(string(out)) {
-		if strings.HasPrefix(name, "Fuzz") {
+		if corpus.IsFuzzTestName(name) {
 			all = append(all, name)
 			if r.fuzzRE.MatchString(name) {
 				matched = append(matched, name)

@@ -8,9 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
@@ -157,25 +156,11 @@ func testOfFrame(frame string) string {
 	}
 	name, _, _ := strings.Cut(fn, ".")
 	for _, prefix := range []string{"Test", "Fuzz", "Example"} {
-		if isTestName(name, prefix) {
+		if corpus.IsTestName(name, prefix) {
 			return name
 		}
 	}
 	return ""
-}
-
-// isTestName reports whether name is a test function name for prefix, by
-// the go command's rule: the prefix, then nothing or a non-lowercase letter.
-func isTestName(name, prefix string) bool {
-	rest, ok := strings.CutPrefix(name, prefix)
-	if !ok {
-		return false
-	}
-	if rest == "" {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(rest)
-	return !unicode.IsLower(r)
 }
 
 // whoseFailure decides, with stock go test, whose failure stopped r's

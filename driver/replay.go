@@ -56,7 +56,7 @@ type Frame struct {
 // when the entry does not exist, the package does not build or go test cannot
 // run; a failing test is a result, not an error. Cancelling ctx kills go test.
 func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
-	if !fuzzName.MatchString(cfg.Fuzz) {
+	if !corpus.IsFuzzTestName(cfg.Fuzz) {
 		return ReplayResult{}, fmt.Errorf("driver: replay: %q is not a fuzz test name", cfg.Fuzz)
 	}
 	dir, err := filepath.Abs(cfg.Dir)
@@ -83,8 +83,6 @@ func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
 	res.Output = out
 	return res, nil
 }
-
-var fuzzName = regexp.MustCompile(`^Fuzz[\p{L}\p{N}_]*$`)
 
 // checkEntry refuses entry names that are not plain files of the seed
 // directory, and reports a missing or malformed file before go test runs.

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/engine/build"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
@@ -301,7 +302,7 @@ func listFuzzTests(ctx context.Context, bin, dir string) ([]string, error) {
 	var names []string
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		if name := strings.TrimSpace(sc.Text()); strings.HasPrefix(name, "Fuzz") {
+		if name := strings.TrimSpace(sc.Text()); corpus.IsFuzzTestName(name) {
 			names = append(names, name)
 		}
 	}

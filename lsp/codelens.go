@@ -67,26 +67,13 @@ func fuzzTests(path, text string) ([]fuzzTest, error) {
 	var tests []fuzzTest
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "Fuzz") || !takesF(fd.Type) {
+		if !ok || !corpus.IsFuzzTestDecl(fd) {
 			continue
 		}
 		pos := fset.Position(fd.Name.Pos())
 		tests = append(tests, fuzzTest{fd.Name.Name, fset.Position(fd.Pos()).Line, pos.Column})
 	}
 	return tests, nil // a partly broken file still shows the tests it has
-}
-
-// takesF reports whether a function's only parameter is a *testing.F.
-func takesF(ft *ast.FuncType) bool {
-	if ft.Params == nil || len(ft.Params.List) != 1 || len(ft.Params.List[0].Names) > 1 || ft.Results != nil {
-		return false
-	}
-	star, ok := ft.Params.List[0].Type.(*ast.StarExpr)
-	if !ok {
-		return false
-	}
-	sel, ok := star.X.(*ast.SelectorExpr)
-	return ok && sel.Sel.Name == "F"
 }
 
 func (s *Server) fuzzTestLenses(uri protocol.DocumentURI, path string) ([]protocol.CodeLens, error) {
@@ -125,7 +112,7 @@ func lens(rng protocol.Range, title, name string, args any) protocol.CodeLens {
 // isCorpusFile reports whether path is a file of testdata/fuzz/FuzzX/.
 func isCorpusFile(path string) bool {
 	fuzzDir := filepath.Dir(path)
-	return strings.HasPrefix(filepath.Base(fuzzDir), "Fuzz") &&
+	return corpus.IsFuzzTestName(filepath.Base(fuzzDir)) &&
 		filepath.Base(filepath.Dir(fuzzDir)) == "fuzz" &&
 		filepath.Base(filepath.Dir(filepath.Dir(fuzzDir))) == "testdata"
 }

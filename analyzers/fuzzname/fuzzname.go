@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/fuzzbox/fuzzbox/analyzers/internal/fuzzutil"
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 //go:embed doc.go
@@ -44,7 +45,7 @@ func check(pass *analysis.Pass, fd *ast.FuncDecl) {
 	}
 	sig := fn.Signature()
 	takesF := sig.Params().Len() == 1 && fuzzutil.IsTesting(sig.Params().At(0).Type(), "F")
-	if !fuzzutil.IsTestName(name, "Fuzz") {
+	if !corpus.IsTestName(name, "Fuzz") {
 		if takesF {
 			pass.ReportRangef(fd.Name, "%s is not run by go test: the first letter after Fuzz must not be lowercase", name)
 		}

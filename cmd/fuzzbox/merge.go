@@ -69,7 +69,7 @@ func corpusMerge(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io
 // fuzzTestName returns the fuzz test a -fuzz value names exactly.
 func fuzzTestName(pat string) (string, bool) {
 	name := strings.TrimSuffix(strings.TrimPrefix(pat, "^"), "$")
-	return name, regexp.MustCompile(`^Fuzz\w*$`).MatchString(name)
+	return name, corpus.IsFuzzTestName(name)
 }
 
 // mergeCacheDir returns the generated-corpus directory of the fuzz test:

@@ -22,32 +22,12 @@ func fuzzTestNames(dir string, files []string) ([]string, error) {
 			return nil, fmt.Errorf("package does not build: %w", err)
 		}
 		for _, d := range f.Decls {
-			if fn, ok := d.(*ast.FuncDecl); ok && isFuzzTest(fn) {
+			if fn, ok := d.(*ast.FuncDecl); ok && corpus.IsFuzzTestDecl(fn) {
 				names = append(names, fn.Name.Name)
 			}
 		}
 	}
 	return names, nil
-}
-
-// isFuzzTest reports whether fn is a top-level FuzzX(f *testing.F), by the
-// go command's rule: the name is Fuzz or Fuzz followed by a non-lowercase
-// character.
-func isFuzzTest(fn *ast.FuncDecl) bool {
-	rest, ok := strings.CutPrefix(fn.Name.Name, "Fuzz")
-	if !ok || fn.Recv != nil || (rest != "" && 'a' <= rest[0] && rest[0] <= 'z') {
-		return false
-	}
-	params := fn.Type.Params.List
-	if len(params) != 1 || len(params[0].Names) > 1 {
-		return false
-	}
-	star, ok := params[0].Type.(*ast.StarExpr)
-	if !ok {
-		return false
-	}
-	sel, ok := star.X.(*ast.SelectorExpr)
-	return ok && sel.Sel.Name == "F"
 }
 
 // writeDict writes toks as a libFuzzer/AFL dictionary, one quoted token a

@@ -48,20 +48,6 @@ func FMethod(info *types.Info, call *ast.CallExpr) string {
 	return sel.Sel.Name
 }
 
-// IsTestName reports whether go test treats name as a test function with the
-// given prefix ("Fuzz"): the prefix alone, or followed by a non-lowercase rune.
-func IsTestName(name, prefix string) bool {
-	rest, ok := strings.CutPrefix(name, prefix)
-	if !ok {
-		return false
-	}
-	if rest == "" {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(rest)
-	return !unicode.IsLower(r)
-}
-
 // IsTestFile reports whether f is a _test.go file.
 func IsTestFile(pass *analysis.Pass, f *ast.File) bool {
 	return strings.HasSuffix(pass.Fset.File(f.FileStart).Name(), "_test.go")

@@ -5,6 +5,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // An Index maps the functions declared in a package to their syntax, so that
@@ -39,7 +41,7 @@ func (ix *Index) FuzzTests() []*ast.FuncDecl {
 		}
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if ok && fd.Recv == nil && fd.Body != nil && IsTestName(fd.Name.Name, "Fuzz") && TakesF(ix.Pass.TypesInfo, fd) {
+			if ok && fd.Recv == nil && fd.Body != nil && corpus.IsTestName(fd.Name.Name, "Fuzz") && TakesF(ix.Pass.TypesInfo, fd) {
 				out = append(out, fd)
 			}
 		}

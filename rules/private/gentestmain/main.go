@@ -16,7 +16,7 @@
 // engine/build.RewriteTestmain, as "fuzzbox testmain" does, to call
 // fuzzmain.MainStart: testing/internal/testdeps is never linked.
 //
-// It imports the standard library and engine/build only.
+// It imports the standard library, corpus and engine/build only.
 package main
 
 import (
@@ -32,9 +32,8 @@ import (
 	"path/filepath"
 	"strings"
 	"text/template"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/engine/build"
 )
 
@@ -192,13 +191,13 @@ func (m *testMain) scan(f *ast.File, pkg, src string) error {
 			}
 			m.TestMain = &testFunc{pkg, name}
 			need()
-		case isTest(name, "Test") && isTestFunc(fn, "T"):
+		case corpus.IsTestName(name, "Test") && isTestFunc(fn, "T"):
 			m.Tests = append(m.Tests, testFunc{pkg, name})
 			need()
-		case isTest(name, "Benchmark") && isTestFunc(fn, "B"):
+		case corpus.IsTestName(name, "Benchmark") && isTestFunc(fn, "B"):
 			m.Benchmarks = append(m.Benchmarks, testFunc{pkg, name})
 			need()
-		case isTest(name, "Fuzz") && isTestFunc(fn, "F"):
+		case corpus.IsFuzzTestDecl(fn):
 			m.FuzzTargets = append(m.FuzzTargets, testFunc{pkg, name})
 			need()
 		}
@@ -211,19 +210,6 @@ func (m *testMain) scan(f *ast.File, pkg, src string) error {
 		need()
 	}
 	return nil
-}
-
-// isTest reports whether name looks like a test of the given prefix: the
-// prefix alone, or followed by a character that is not a lower-case letter.
-func isTest(name, prefix string) bool {
-	if !strings.HasPrefix(name, prefix) {
-		return false
-	}
-	if len(name) == len(prefix) {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
-	return !unicode.IsLower(r)
 }
 
 // isTestFunc reports whether fn has the signature func(*testing.<arg>).
