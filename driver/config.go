@@ -147,7 +147,7 @@ func (c *Config) childArgs(t Target, fuzztime string, multi bool) ([]string, err
 	args := []string{
 		"-test.fuzz=^" + regexp.QuoteMeta(t.Name) + "$", "-test.fuzzcachedir=" + cache, "-test.timeout=0",
 		"-test.paniconexit0", // as go test runs a test binary: os.Exit(0) in a test is a failure, not a pass
-		"-test.fuzzminimizetime=" + orDefault(c.MinimizeTime, "60s"),
+		"-test.fuzzminimizetime=" + orDefault(c.MinimizeTime, ipc.DefaultMinimizeTime),
 		flagArg(ipc.FlagTimeout, timeout.String()), flagArg(ipc.FlagRSSLimit, strconv.Itoa(rss)),
 		flagArg(ipc.FlagEventsFD, strconv.Itoa(ipc.EventsFD)),
 	}

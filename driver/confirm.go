@@ -21,7 +21,7 @@ import (
 // goTestKinds are the failure kinds stock go test reports as failures of
 // the same input: a hang is a time limit and an oom a memory limit that
 // only fuzzbox sets, so those are not replayed.
-var goTestKinds = map[string]bool{"panic": true, "fail": true, "fatal": true, "exit": true, "race": true}
+var goTestKinds = map[string]bool{event.KindPanic: true, event.KindFail: true, event.KindFatal: true, event.KindExit: true, event.KindRace: true}
 
 // unreproducedDir is where, under the cache directory, reproducers go test
 // does not fail on are kept.
@@ -76,7 +76,7 @@ func (c *checker) check(e event.Event) bool {
 		path = filepath.Join(c.r.Dir, path)
 	}
 	name := filepath.Base(path)
-	res, err := Replay(c.ctx, ReplayConfig{Dir: c.r.Dir, Fuzz: c.r.Name, Entry: name, Tags: c.cfg.Tags, Race: c.cfg.Race || e.Kind == "race", Limit: c.limit()})
+	res, err := Replay(c.ctx, ReplayConfig{Dir: c.r.Dir, Fuzz: c.r.Name, Entry: name, Tags: c.cfg.Tags, Race: c.cfg.Race || e.Kind == event.KindRace, Limit: c.limit()})
 	switch {
 	case c.ctx.Err() != nil:
 		return true

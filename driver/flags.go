@@ -25,7 +25,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	c := &f.Config
 	fs.StringVar(&c.Fuzz, "fuzz", "", "regexp matching the fuzz tests to fuzz (required)")
 	fs.StringVar(&c.FuzzTime, "fuzztime", "", "time to fuzz (duration, or Nx for N executions over all workers); default until stopped")
-	fs.StringVar(&c.MinimizeTime, "fuzzminimizetime", "60s", "time (or Nx executions) to minimize a failing input; 0x turns minimization off")
+	fs.StringVar(&c.MinimizeTime, "fuzzminimizetime", ipc.DefaultMinimizeTime, "time (or Nx executions) to minimize a failing input; 0x turns minimization off")
 	fs.IntVar(&c.Parallel, "parallel", 0, "worker processes (default GOMAXPROCS)")
 	fs.StringVar(&c.Run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all with one fuzz test, none with several)")
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // ReplayConfig says what to replay. The zero value of each field is valid
@@ -79,7 +80,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
 	case code == 0:
 		return ReplayResult{Passed: true, Output: out}, nil
 	}
-	res := parseFailure(out, cfg.Fuzz, moduleRoot(dir), dir)
+	res := parseFailure(out, cfg.Fuzz, ModuleRoot(dir), dir)
 	res.Output = out
 	return res, nil
 }
@@ -151,8 +152,9 @@ func runCmd(ctx context.Context, dir, name string, args ...string) (string, int,
 	return buf.String(), 0, nil
 }
 
-// moduleRoot returns the directory of the go.mod governing dir, or dir.
-func moduleRoot(dir string) string {
+// ModuleRoot returns the directory of the go.mod governing dir, or dir when
+// there is none. Front ends that show a failure's frames use it too.
+func ModuleRoot(dir string) string {
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
 			return d
@@ -192,7 +194,7 @@ func parseFailure(out, fuzz, root, dir string) ReplayResult {
 		}
 	}
 	res.Kind, res.Message = kindOf(lines, logs)
-	if res.Kind != "fail" {
+	if res.Kind != event.KindFail {
 		if f, ok := firstFrame(lines, root); ok {
 			res.Frame = f
 		}
@@ -205,24 +207,24 @@ func kindOf(lines, logs []string) (kind, msg string) {
 	for i, l := range lines {
 		switch {
 		case strings.HasPrefix(l, "panic: test timed out after"):
-			return "hang", l
+			return event.KindHang, l
 		case strings.HasPrefix(l, "WARNING: DATA RACE"), strings.Contains(l, "race detected during execution of test"):
-			return "race", strings.Join(nonEmpty(lines[i:min(i+4, len(lines))]), "\n")
+			return event.KindRace, strings.Join(nonEmpty(lines[i:min(i+4, len(lines))]), "\n")
 		case strings.HasPrefix(l, "fatal error: "):
-			return "fatal", l
+			return event.KindFatal, l
 		case strings.HasPrefix(l, "panic: "):
-			return "panic", strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(l, "panic: "), " [recovered, repanicked]"), " [recovered]")
+			return event.KindPanic, strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(l, "panic: "), " [recovered, repanicked]"), " [recovered]")
 		}
 	}
 	if len(logs) > 0 {
-		return "fail", strings.Join(logs, "\n")
+		return event.KindFail, strings.Join(logs, "\n")
 	}
 	for _, l := range lines {
 		if strings.HasPrefix(l, "exit status ") {
-			return "exit", l
+			return event.KindExit, l
 		}
 	}
-	return "fail", "the test failed"
+	return event.KindFail, "the test failed"
 }
 
 // firstFrame returns the first stack frame under root, skipping the

@@ -9,15 +9,16 @@ import (
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
-// Failure kinds, as reported in messages and events.
+// Failure kinds, as reported in messages and events (defined once, in
+// package event, which the driver and front ends read them from).
 const (
-	KindPanic = "panic" // the fuzz function panicked (recovered by testing, or in another goroutine)
-	KindFail  = "fail"  // t.Fatal, t.Error, t.Fail
-	KindFatal = "fatal" // a runtime fatal error: concurrent map writes, stack overflow, ...
-	KindExit  = "exit"  // the process exited (os.Exit, runtime.Goexit in main...) while running the input
-	KindHang  = "hang"  // the input ran longer than the per-input timeout
-	KindOOM   = "oom"   // the worker exceeded the memory limit or the runtime ran out of memory
-	KindRace  = "race"  // the race detector reported a data race
+	KindPanic = event.KindPanic
+	KindFail  = event.KindFail
+	KindFatal = event.KindFatal
+	KindExit  = event.KindExit
+	KindHang  = event.KindHang
+	KindOOM   = event.KindOOM
+	KindRace  = event.KindRace
 )
 
 // failureKind classifies the message of an input that failed while the

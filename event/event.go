@@ -26,6 +26,19 @@ const (
 	Exit          = "exit"           // the driver's last event
 )
 
+// Failure kinds: the kind field of failure, flaky and minimizing events, and
+// of driver.ReplayResult. The engine classifies failures into these; the
+// driver and front ends read them.
+const (
+	KindPanic = "panic" // the fuzz function panicked (recovered by testing, or in another goroutine)
+	KindFail  = "fail"  // t.Fatal, t.Error, t.Fail
+	KindFatal = "fatal" // a runtime fatal error: concurrent map writes, stack overflow, ...
+	KindExit  = "exit"  // the process exited (os.Exit, runtime.Goexit in main...) while running the input
+	KindHang  = "hang"  // the input ran longer than the per-input timeout
+	KindOOM   = "oom"   // the worker exceeded the memory limit or the runtime ran out of memory
+	KindRace  = "race"  // the race detector reported a data race
+)
+
 // Types lists every event type.
 var Types = []string{Build, Baseline, Start, Stats, Coverage, Minimizing, Failure, Flaky, InternalError, Warning, Done, Output, Exit}
 

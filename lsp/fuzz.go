@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -120,7 +119,7 @@ var stackFrame = regexp.MustCompile(`(?m)^\s+(/\S+\.go):(\d+)`)
 
 // userFrame returns the first frame of a stack inside the module of dir.
 func userFrame(stack, dir string) (string, int) {
-	root := moduleRoot(dir)
+	root := driver.ModuleRoot(dir)
 	for _, m := range stackFrame.FindAllStringSubmatch(stack, -1) {
 		if strings.HasPrefix(m[1], root+string(filepath.Separator)) {
 			n, _ := strconv.Atoi(m[2])
@@ -128,18 +127,6 @@ func userFrame(stack, dir string) (string, int) {
 		}
 	}
 	return "", 0
-}
-
-// moduleRoot returns the directory of the go.mod governing dir, or dir.
-func moduleRoot(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d
-		}
-		if filepath.Dir(d) == d {
-			return dir
-		}
-	}
 }
 
 // logWriter is an io.Writer whose lines go to the client's output log.

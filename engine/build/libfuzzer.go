@@ -13,6 +13,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // The libFuzzer mode: "fuzzbox build -libfuzzer" (and the build.sh that
@@ -27,10 +29,6 @@ import (
 
 // libFuzzerPath is the runtime package linked into libFuzzer binaries.
 const libFuzzerPath = runtimeModule + "/engine/libfuzzer"
-
-// LibFuzzerEncoding is the input encoding of the binaries (corpus.LibFuzzerEncoding;
-// engine/build does not import corpus).
-const LibFuzzerEncoding = "fuzzbox-libfuzzer-v1"
 
 // LibFuzzerOptions configures BuildLibFuzzer. Zero values are the defaults
 // OSS-Fuzz's environment implies.
@@ -369,7 +367,7 @@ func zipFiles(zipPath, dir string, entries []os.DirEntry) error {
 
 // writeOptions writes the libFuzzer options file OSS-Fuzz reads.
 func writeOptions(path, name string) error {
-	s := "# fuzzbox: inputs use the " + LibFuzzerEncoding + " encoding (docs/oss-fuzz.md);\n" +
+	s := "# fuzzbox: inputs use the " + corpus.LibFuzzerEncoding + " encoding (docs/oss-fuzz.md);\n" +
 		"# fuzzbox corpus import -from-libfuzzer -fuzz=" + name + " FILE turns one into a go test reproducer.\n" +
 		"[libfuzzer]\ndict = " + name + ".dict\nuse_value_profile = 1\n"
 	if err := os.WriteFile(path, []byte(s), 0o666); err != nil {

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 func TestFuzzTestNamesAndLiterals(t *testing.T) {
@@ -170,14 +168,6 @@ func tail(s string) string {
 		return "..." + s[len(s)-3000:]
 	}
 	return s
-}
-
-// TestLibFuzzerEncodingName: the name written into .options files is the
-// encoding package corpus implements (engine/build cannot import corpus).
-func TestLibFuzzerEncodingName(t *testing.T) {
-	if LibFuzzerEncoding != corpus.LibFuzzerEncoding {
-		t.Errorf("LibFuzzerEncoding = %q, corpus has %q", LibFuzzerEncoding, corpus.LibFuzzerEncoding)
-	}
 }
 
 // TestLibFuzzerLinkOrder: the link asks for the entry points and names the

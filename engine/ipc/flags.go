@@ -28,4 +28,6 @@ const EventsFD = 3
 const (
 	DefaultTimeout    = 10 * time.Second
 	DefaultRSSLimitMB = 2048
+	// DefaultMinimizeTime is -test.fuzzminimizetime's default, as go test's.
+	DefaultMinimizeTime = "60s"
 )
