@@ -140,7 +140,9 @@ func strKey(a, b string, fold bool) uint64 {
 //go:nosplit
 //go:norace
 func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
-	if a == b || !firstSight(intKey(a, b, size, isConst)) {
+	// A full table drops the rest: checked first, so that code comparing
+	// billions of times (a compressor) pays no hash for each once it is.
+	if a == b || atomic.LoadUint32(&nInts) >= MaxIntCmps || !firstSight(intKey(a, b, size, isConst)) {
 		return // already equal (nothing to learn), or a repeat
 	}
 	i := atomic.AddUint32(&nInts, 1) - 1
@@ -153,7 +155,7 @@ func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
 //go:nosplit
 //go:norace
 func recordStr(a, b string, fold bool, pc uint) {
-	if a == b || len(a) > MaxStrLen || len(b) > MaxStrLen || !firstSight(strKey(a, b, fold)) {
+	if a == b || len(a) > MaxStrLen || len(b) > MaxStrLen || atomic.LoadUint32(&nStrs) >= MaxStrCmps || !firstSight(strKey(a, b, fold)) {
 		return
 	}
 	i := atomic.AddUint32(&nStrs, 1) - 1

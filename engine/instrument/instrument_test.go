@@ -137,3 +137,35 @@ func TestTraceConcurrent(t *testing.T) {
 		t.Errorf("recorded %d of 400 concurrent comparisons", len(ints))
 	}
 }
+
+// BenchmarkRecordInt is the cost of one traced comparison: while the table
+// has room (each distinct pair is hashed and looked up in seen), and once
+// it is full (the rest are dropped before any hashing: code that compares
+// billions of times, such as a compressor's baseline, pays little more than
+// an untraced run).
+func BenchmarkRecordInt(b *testing.B) {
+	b.Run("room", func(b *testing.B) {
+		StartTrace()
+		defer collect()
+		n := uint64(0)
+		for b.Loop() {
+			if atomic.LoadUint32(&nInts) >= MaxIntCmps-1 {
+				atomic.StoreUint32(&nInts, 0)
+			}
+			n++
+			recordInt(n, n+1, 8, false, 1)
+		}
+	})
+	b.Run("full", func(b *testing.B) {
+		StartTrace()
+		defer collect()
+		for i := range uint64(MaxIntCmps) {
+			recordInt(i, i+1, 8, false, 1)
+		}
+		n := uint64(1 << 40)
+		for b.Loop() {
+			n++
+			recordInt(n, n+1, 8, false, 1)
+		}
+	})
+}
