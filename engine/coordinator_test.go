@@ -162,7 +162,7 @@ func (r *fakeRun) written(t *testing.T) []string {
 
 // fakeCoordinator returns a coordinator whose workers are fake ones in
 // mode, and the buffer its events go to.
-func fakeCoordinator(t *testing.T, mode string, edit func(*Options)) (*coordinator, *bytes.Buffer) {
+func fakeCoordinator(t testing.TB, mode string, edit func(*Options)) (*coordinator, *bytes.Buffer) {
 	t.Helper()
 	dir := t.TempDir()
 	events := new(bytes.Buffer)
