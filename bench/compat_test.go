@@ -407,3 +407,19 @@ func TestBaselineOnly(t *testing.T) {
 		t.Errorf("a ratio of baseline rates is printed:\n%s", b.String())
 	}
 }
+
+func TestOutcomesSteady(t *testing.T) {
+	for _, tc := range []struct {
+		o    outcomes
+		want bool
+	}{
+		{outcomes{[]string{"FAIL", "FAIL", "FAIL"}, []string{"PASS", "PASS", "PASS"}}, true},
+		{outcomes{[]string{"FAIL", "PASS", "PASS"}, []string{"PASS", "PASS", "PASS"}}, false}, // flaky under go test (amqp091-go's 1-ms timer under load)
+		{outcomes{[]string{"PASS", "PASS", "PASS"}, []string{"FAIL", "PASS", "FAIL"}}, false},
+		{outcomes{[]string{"none", "none", "none"}, []string{"PASS", "PASS", "PASS"}}, true},
+	} {
+		if got := tc.o.steady(); got != tc.want {
+			t.Errorf("%+v steady = %v", tc.o, got)
+		}
+	}
+}

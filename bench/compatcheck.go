@@ -101,8 +101,84 @@ func (env *compatEnv) compareTests(ctx context.Context, p compatPkg, loc *compat
 		tc.cell = "not run: " + trouble
 	default:
 		tc.cell, tc.agree = compareCell(stock, fb.results)
+		if !tc.agree {
+			tc.cell, tc.agree = env.recheck(ctx, p, loc, stock, fb.results)
+		}
 	}
 	return tc
+}
+
+// rechecks is how many more times recheck runs the tests that differed.
+const rechecks = 2
+
+// recheck runs the tests whose results differed again, rechecks times on
+// each side: a test whose result changes from run to run on either side
+// is flaky (timing under load, say), not a difference between fuzzbox and
+// go test; only the names that keep one result on each side, different
+// ones, are a difference. It returns the cell and whether they agree.
+func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, stock, fuzzbox testResults) (string, bool) {
+	names := stock.diffNames(fuzzbox)
+	run := "^(" + strings.Join(quoteAll(names), "|") + ")$"
+	seen := map[string]*outcomes{}
+	for _, n := range names {
+		seen[n] = &outcomes{stock: []string{orNone(stock[n])}, fuzzbox: []string{orNone(fuzzbox[n])}}
+	}
+	for i := range rechecks {
+		st := testResults{}
+		env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, "", fmt.Sprintf("gotest-recheck%d", i+1)),
+			timeout: 10 * time.Minute, line: st.line}, "go", "test", "-count=1", "-v", "-tags="+p.tags, "-run="+run, loc.target)
+		fb := newCompatEvents(false)
+		cache, _ := os.MkdirTemp(env.work, "cache-")
+		env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, "", fmt.Sprintf("fuzzbox-recheck%d", i+1)),
+			timeout: 10 * time.Minute, line: fb.line},
+			env.fuzzbox, "fuzz", "-json", "-v", "-tags="+p.tags, "-run="+run, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", "-cachedir="+cache, loc.target)
+		os.RemoveAll(cache)
+		for _, n := range names {
+			seen[n].stock = append(seen[n].stock, orNone(st[n]))
+			seen[n].fuzzbox = append(seen[n].fuzzbox, orNone(fb.results[n]))
+		}
+	}
+	var differ, flaky []string
+	for _, n := range names {
+		o := seen[n]
+		if o.steady() {
+			differ = append(differ, fmt.Sprintf("%s: go test %s, fuzzbox %s", n, o.stock[0], o.fuzzbox[0]))
+		} else {
+			flaky = append(flaky, fmt.Sprintf("%s (go test %s; fuzzbox %s)", n, strings.Join(o.stock, " "), strings.Join(o.fuzzbox, " ")))
+		}
+	}
+	switch {
+	case len(differ) > 0:
+		return fmt.Sprintf("DIFFER (%d of %d, in %d runs each): %s", len(differ), len(stock), rechecks+1, strings.Join(differ, "; ")), false
+	default:
+		return fmt.Sprintf("agree (%d); flaky, not a difference: %s", len(stock), strings.Join(flaky, "; ")), true
+	}
+}
+
+// outcomes are one test's results in successive runs on each side.
+type outcomes struct{ stock, fuzzbox []string }
+
+// steady reports whether each side kept one result (and they differ: only
+// differing names are rechecked).
+func (o *outcomes) steady() bool {
+	return allSame(o.stock) && allSame(o.fuzzbox) && o.stock[0] != o.fuzzbox[0]
+}
+
+func allSame(xs []string) bool {
+	for _, x := range xs {
+		if x != xs[0] {
+			return false
+		}
+	}
+	return true
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = regexp.QuoteMeta(n)
+	}
+	return out
 }
 
 // compareCell is the table cell of a comparison and whether it agrees.

@@ -40,6 +40,15 @@ func (t testResults) line(s string) {
 
 // diff lists the names whose results differ, "Name: go test X, fuzzbox Y".
 func (t testResults) diff(fuzzbox testResults) []string {
+	var out []string
+	for _, n := range t.diffNames(fuzzbox) {
+		out = append(out, fmt.Sprintf("%s: go test %s, fuzzbox %s", n, orNone(t[n]), orNone(fuzzbox[n])))
+	}
+	return out
+}
+
+// diffNames lists, sorted, the names whose results differ.
+func (t testResults) diffNames(fuzzbox testResults) []string {
 	names := map[string]bool{}
 	for n := range t {
 		names[n] = true
@@ -49,8 +58,8 @@ func (t testResults) diff(fuzzbox testResults) []string {
 	}
 	var out []string
 	for n := range names {
-		if a, b := orNone(t[n]), orNone(fuzzbox[n]); a != b {
-			out = append(out, fmt.Sprintf("%s: go test %s, fuzzbox %s", n, a, b))
+		if orNone(t[n]) != orNone(fuzzbox[n]) {
+			out = append(out, n)
 		}
 	}
 	sort.Strings(out)
