@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/event"
@@ -199,12 +201,29 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 			failedWhat(names), run, r.Dir)})
 		return false
 	}
+	if len(names) > 0 && rerunPasses(ctx, r, run) {
+		// It fails neither under go test nor, this time, in fuzzbox's
+		// binary: a flaky test (timing under load), nobody's bug to report.
+		s.emit(event.Event{Type: event.Warning, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
+			"%s failed before fuzzing in fuzzbox's binary, then passed under go test -run='%s' and when run again in fuzzbox's binary: a flaky test; fuzzing goes on without it.\n%s",
+			failedWhat(names), run, w.excerpt())})
+		return r.skipFuzzboxOnly(names, s)
+	}
 	s.emit(event.Event{Type: event.InternalError, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
 		"fuzzbox's fuzzing binary failed %s before fuzzing, but go test -run='%s' passes: this is a bug in fuzzbox, not in your code. "+
 			"Please report it with fuzzbox's version, go version, the module and version of %s, the command, and the output below.\n%s",
 		failedWhat(names), run, r.Package, w.excerpt())})
 	r.Internal = append(r.Internal, event.Event{Type: event.InternalError, Target: r.Name})
 	return r.skipFuzzboxOnly(names, s)
+}
+
+// rerunPasses runs the tests matching run once more in the fuzzing binary,
+// without fuzzing, and reports whether they pass.
+func rerunPasses(ctx context.Context, r *TargetResult, run string) bool {
+	cmd := exec.CommandContext(ctx, r.Binary, "-test.run="+run, "-test.count=1", "-test.paniconexit0", "-test.timeout=10m")
+	cmd.Dir = r.Dir
+	cmd.WaitDelay = 5 * time.Second
+	return cmd.Run() == nil
 }
 
 // skipFuzzboxOnly arranges the next start of r without the tests that

@@ -133,3 +133,29 @@ func TestFuzzSkipsItself(t *testing.T) {
 		t.Errorf("want exit 0 and the reason\n%s", r)
 	}
 }
+
+// TestFlakyTestBeforeFuzzing: a test that fails once in fuzzbox's binary,
+// then passes under go test and again in fuzzbox's binary, is flaky: a
+// warning, not an internal error, and fuzzing goes on without it.
+func TestFlakyTestBeforeFuzzing(t *testing.T) {
+	dir := e2eModule(t, "fuzzboxonly")
+	r := e2eFuzz(t, dir, "-json", "-fuzz=^FuzzAfterFlaky$", "-fuzztime=200x", "./flaky")
+	if r.code != 0 {
+		t.Errorf("want exit 0\n%s", r)
+	}
+	var warned bool
+	var execs int64
+	for _, e := range e2eEvents(t, r.stdout) {
+		switch e.Type {
+		case "internal_error", "failure":
+			t.Errorf("%s event for a flaky test: %s", e.Type, e.Message)
+		case "warning":
+			warned = warned || strings.Contains(e.Message, "TestFailsOnce failed before fuzzing") && strings.Contains(e.Message, "a flaky test")
+		case "done":
+			execs += e.Execs
+		}
+	}
+	if !warned || execs < 200 {
+		t.Errorf("want a flaky-test warning and fuzzing after it (%d executions)\n%s", execs, r)
+	}
+}

@@ -1,0 +1,21 @@
+package flaky
+
+import (
+	"os"
+	"testing"
+)
+
+// TestFailsOnce fails the first time it runs in this directory and passes
+// after: a flaky test (as a test timing a goroutine on a loaded machine is),
+// which is nobody's bug to report.
+func TestFailsOnce(t *testing.T) {
+	if _, err := os.Stat("ran.marker"); err != nil {
+		os.WriteFile("ran.marker", nil, 0o666)
+		t.Fatal("failing the first time only")
+	}
+}
+
+func FuzzAfterFlaky(f *testing.F) {
+	f.Add(1)
+	f.Fuzz(func(t *testing.T, n int) {})
+}
