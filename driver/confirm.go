@@ -23,6 +23,10 @@ import (
 // only fuzzbox sets, so those are not replayed.
 var goTestKinds = map[string]bool{event.KindPanic: true, event.KindFail: true, event.KindFatal: true, event.KindExit: true, event.KindRace: true}
 
+// goTestReplays is how many times go test runs a reproducer before the
+// driver concludes go test does not fail on it.
+const goTestReplays = 2
+
 // unreproducedDir is where, under the cache directory, reproducers go test
 // does not fail on are kept.
 const unreproducedDir = "unreproduced"
@@ -76,7 +80,11 @@ func (c *checker) check(e event.Event) bool {
 		path = filepath.Join(c.r.Dir, path)
 	}
 	name := filepath.Base(path)
-	res, err := Replay(c.ctx, ReplayConfig{Dir: c.r.Dir, Fuzz: c.r.Name, Entry: name, Tags: c.cfg.Tags, Race: c.cfg.Race || e.Kind == event.KindRace, Limit: c.limit()})
+	rc := ReplayConfig{Dir: c.r.Dir, Fuzz: c.r.Name, Entry: name, Tags: c.cfg.Tags, Race: c.cfg.Race || e.Kind == event.KindRace, Limit: c.limit()}
+	res, err := Replay(c.ctx, rc)
+	for i := 1; i < goTestReplays && err == nil && res.Passed && c.ctx.Err() == nil; i++ {
+		res, err = Replay(c.ctx, rc) // a failure that depends on timing may need another try
+	}
 	switch {
 	case c.ctx.Err() != nil:
 		return true
@@ -91,9 +99,9 @@ func (c *checker) check(e event.Event) bool {
 	c.refuted++
 	kept := c.setAside(path, name)
 	c.s.emit(event.Event{Type: event.InternalError, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
-		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it: not reported as a failure of your code; %s%s. "+
+		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it (%d runs): not reported as a failure of your code; %s%s. "+
 			"A failure only fuzzbox's binary has is a fuzzbox bug (or depends on the fuzzing process): please report it with the input and the output below.\n%s",
-		name, e.Kind, event.FirstLine(e.Message), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), kept, c.after(), e.Message)})
+		name, e.Kind, event.FirstLine(e.Message), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), goTestReplays, kept, c.after(), e.Message)})
 	c.r.Internal = append(c.r.Internal, event.Event{Type: event.InternalError, Target: c.r.Name})
 	return false
 }
