@@ -34,19 +34,8 @@ func TestFuzzboxOnlyFailureIsNotBlamed(t *testing.T) {
 	if r.code != 0 {
 		t.Errorf("want exit 0: the package's tests pass under go test and fuzzing found nothing\n%s", r)
 	}
-	evs := e2eEvents(t, r.stdout)
-	var internal, blamed []string
-	fuzzed := int64(0)
-	for _, e := range evs {
-		switch e.Type {
-		case "internal_error":
-			internal = append(internal, e.Message)
-		case "failure":
-			blamed = append(blamed, e.Message)
-		case "done":
-			fuzzed += e.Execs
-		}
-	}
+	tally := e2eTallyEvents(t, r.stdout)
+	internal, blamed, fuzzed := tally.internal, tally.failures, tally.execs
 	// The first start fails the two tests; the second, without them, the
 	// seeds of the package's other fuzz test, which fail only in fuzzbox's
 	// binary too; the third fuzzes.
@@ -76,14 +65,10 @@ func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 	if r.code != 0 {
 		t.Errorf("want exit 0: go test passes every input\n%s", r)
 	}
-	var internal []string
-	for _, e := range e2eEvents(t, r.stdout) {
-		switch e.Type {
-		case "internal_error":
-			internal = append(internal, e.Message)
-		case "failure":
-			t.Errorf("reported as a failure of the code: %s", e.Message)
-		}
+	tally := e2eTallyEvents(t, r.stdout)
+	internal := tally.internal
+	for _, m := range tally.failures {
+		t.Errorf("reported as a failure of the code: %s", m)
 	}
 	if len(internal) != 1 || !strings.Contains(internal[0], "go test -run='^FuzzPanicsOnlyInFuzzbox$/^") || !strings.Contains(internal[0], "passes it") {
 		t.Fatalf("want one internal error saying go test passes the input, got %q\n%s", internal, r)
@@ -143,19 +128,40 @@ func TestFlakyTestBeforeFuzzing(t *testing.T) {
 	if r.code != 0 {
 		t.Errorf("want exit 0\n%s", r)
 	}
-	var warned bool
-	var execs int64
-	for _, e := range e2eEvents(t, r.stdout) {
-		switch e.Type {
-		case "internal_error", "failure":
-			t.Errorf("%s event for a flaky test: %s", e.Type, e.Message)
-		case "warning":
-			warned = warned || strings.Contains(e.Message, "TestFailsOnce failed before fuzzing") && strings.Contains(e.Message, "a flaky test")
-		case "done":
-			execs += e.Execs
-		}
+	tally := e2eTallyEvents(t, r.stdout)
+	for _, m := range append(tally.internal, tally.failures...) {
+		t.Errorf("an internal error or failure for a flaky test: %s", m)
+	}
+	warned, execs := false, tally.execs
+	for _, m := range tally.warnings {
+		warned = warned || strings.Contains(m, "TestFailsOnce failed before fuzzing") && strings.Contains(m, "a flaky test")
 	}
 	if !warned || execs < 200 {
 		t.Errorf("want a flaky-test warning and fuzzing after it (%d executions)\n%s", execs, r)
 	}
+}
+
+// e2eTally is what a -json run reported: the messages of its internal_error,
+// failure and warning events, and the executions of its done events.
+type e2eTally struct {
+	internal, failures, warnings []string
+	execs                        int64
+}
+
+func e2eTallyEvents(t *testing.T, stdout string) e2eTally {
+	t.Helper()
+	var tl e2eTally
+	for _, e := range e2eEvents(t, stdout) {
+		switch e.Type {
+		case "internal_error":
+			tl.internal = append(tl.internal, e.Message)
+		case "failure":
+			tl.failures = append(tl.failures, e.Message)
+		case "warning":
+			tl.warnings = append(tl.warnings, e.Message)
+		case "done":
+			tl.execs += e.Execs
+		}
+	}
+	return tl
 }
