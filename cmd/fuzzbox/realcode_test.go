@@ -165,3 +165,16 @@ func e2eTallyEvents(t *testing.T, stdout string) e2eTally {
 	}
 	return tl
 }
+
+// TestRealCodeNosplitDependency: a dependency's go:nosplit function whose
+// frame nearly fills the nosplit budget (github.com/pjbgf/sha1cd/ubc's, which
+// go-git's tests link) left no room for fuzzbox's nosplit comparison hooks:
+// the link failed. fuzzbox compiles that package without instrumentation,
+// says so, and fuzzes.
+func TestRealCodeNosplitDependency(t *testing.T) {
+	dir := e2eModule(t, "realcode")
+	r := e2eFuzz(t, dir, "-fuzz=^FuzzMask$", "-fuzztime=200x", "./nosplit")
+	if r.code != 0 || !strings.Contains(r.stdout+r.stderr, "compiling example.com/realcode/nosplit/mask without coverage instrumentation: its go:nosplit function example.com/realcode/nosplit/mask.Mask") {
+		t.Errorf("want the dependency left uninstrumented, said so, and a clean run\n%s", r)
+	}
+}

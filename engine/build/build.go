@@ -10,6 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -113,11 +115,60 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		g.env = append(g.env, "GOTOOLCHAIN=local", "GOMODCACHE="+filepath.Join(tmp, "modcache"))
 	}
 	args = append(args, opts.Package)
-	if output, err := g.run(ctx, args...); err != nil {
+	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
 		opts.Stderr.Write(output)
 		return nil, fmt.Errorf("package does not build: %s%s", summary(output, err), untested(version))
 	}
 	return &Result{Binary: out, PkgDir: pkg.Dir, ImportPath: pkg.ImportPath}, nil
+}
+
+// maxUninstrumented bounds how many packages linkNosplit leaves
+// uninstrumented before it gives up.
+const maxUninstrumented = 8
+
+// nosplitRE matches the linker's report of a go:nosplit function whose
+// frame, with the comparison hook it calls, exceeds the nosplit stack limit.
+var nosplitRE = regexp.MustCompile(`(?m)^(\S+): nosplit stack over \d+ byte limit$`)
+
+// linkNosplit runs the build. The comparison hooks are go:nosplit (they must
+// not grow the stack, see engine/instrument) and so count towards the stack
+// budget of a nosplit function that compares: one whose own frame nearly
+// fills it (github.com/pjbgf/sha1cd/ubc's calculateDvMaskGeneric: 720 of 792
+// bytes) no longer links. Its package is then compiled without
+// instrumentation, as the compiler leaves the runtime's, and the build
+// retried; w hears which.
+func (g goCmd) linkNosplit(ctx context.Context, args []string, w io.Writer) ([]byte, error) {
+	var skipped []string
+	for {
+		output, err := g.run(ctx, args...)
+		if err == nil {
+			return output, nil
+		}
+		var more []string
+		for _, m := range nosplitRE.FindAllStringSubmatch(string(output), -1) {
+			if p := packageOfSymbol(m[1]); p != "" && !slices.Contains(skipped, p) && !slices.Contains(more, p) {
+				more = append(more, p)
+				fmt.Fprintf(w, "fuzzbox: compiling %s without coverage instrumentation: its go:nosplit function %s leaves no stack for the comparison hooks\n", p, m[1])
+			}
+		}
+		if len(more) == 0 || len(skipped)+len(more) > maxUninstrumented {
+			return output, err
+		}
+		skipped = append(skipped, more...)
+		g.env = append(slices.Clone(g.env), noInstrumentEnv+"="+strings.Join(skipped, ","))
+	}
+}
+
+// packageOfSymbol returns the import path of a function symbol such as
+// "example.com/a/b.F" or "example.com/a/b.(*T).m": what precedes the first
+// dot after the last slash.
+func packageOfSymbol(sym string) string {
+	slash := strings.LastIndexByte(sym, '/')
+	dot := strings.IndexByte(sym[slash+1:], '.')
+	if dot < 0 {
+		return ""
+	}
+	return sym[:slash+1+dot]
 }
 
 // goCmd runs the go command in dir with env.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -52,6 +53,18 @@ var skipInstrumentation = map[string]bool{
 	"syscall":               true,
 	"testing":               true,
 	"time":                  true,
+}
+
+// noInstrumentEnv names the environment variable through which a build
+// asks Toolexec to compile more packages (comma-separated import paths)
+// without instrumentation (linkNosplit).
+const noInstrumentEnv = "FUZZBOX_NOINSTRUMENT"
+
+func noInstrument() []string {
+	if v := os.Getenv(noInstrumentEnv); v != "" {
+		return strings.Split(v, ",")
+	}
+	return nil
 }
 
 // isRuntimePackage reports whether importPath is a package of the fuzzbox
@@ -124,6 +137,11 @@ func compilerVersion(args []string, stderr, stdout io.Writer) int {
 func versionLine(compilerOut string) string {
 	line := strings.TrimSpace(compilerOut)
 	suffix := "fuzzbox=" + toolexecVersion
+	if skip := os.Getenv(noInstrumentEnv); skip != "" {
+		// Other flags for those packages: other build cache keys.
+		sum := sha256.Sum256([]byte(skip))
+		suffix += "-noinstr-" + hex.EncodeToString(sum[:8])
+	}
 	f := strings.Fields(line)
 	if len(f) > 0 && strings.HasPrefix(f[len(f)-1], "buildID=") {
 		sum := sha256.Sum256([]byte(f[len(f)-1] + " " + suffix))
@@ -149,7 +167,7 @@ func compileArgs(args []string) ([]string, error) {
 		err = rewriteTestmainArg(expanded, testmainIndex(expanded))
 	case isRuntimePackage(pkg):
 		setLang(expanded, runtimeLang)
-	case !skipInstrumentation[pkg]:
+	case !skipInstrumentation[pkg] && !slices.Contains(noInstrument(), pkg):
 		// Flags must precede the files: put it first.
 		expanded = append([]string{expanded[0], instrumentFlag}, expanded[1:]...)
 	}

@@ -223,3 +223,21 @@ func TestExtractRuntime(t *testing.T) {
 		t.Error("extracting an empty runtime succeeded")
 	}
 }
+
+func TestPackageOfSymbol(t *testing.T) {
+	for sym, want := range map[string]string{
+		"github.com/pjbgf/sha1cd/ubc.calculateDvMaskGeneric": "github.com/pjbgf/sha1cd/ubc",
+		"example.com/a/b.(*T).m":                             "example.com/a/b",
+		"example.com/a.F.func1":                              "example.com/a",
+		"main.f":                                             "main",
+		"nodot":                                              "",
+	} {
+		if got := packageOfSymbol(sym); got != want {
+			t.Errorf("packageOfSymbol(%q) = %q, want %q", sym, got, want)
+		}
+	}
+	out := "# example.com/m.test\ngithub.com/pjbgf/sha1cd/ubc.calculateDvMaskGeneric: nosplit stack over 792 byte limit\ngithub.com/pjbgf/sha1cd/ubc.calculateDvMaskGeneric<1>\n    grows 720 bytes\n"
+	if m := nosplitRE.FindAllStringSubmatch(out, -1); len(m) != 1 || m[0][1] != "github.com/pjbgf/sha1cd/ubc.calculateDvMaskGeneric" {
+		t.Errorf("nosplitRE found %q", m)
+	}
+}
