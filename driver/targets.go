@@ -7,6 +7,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -36,8 +39,6 @@ type listedPkg struct {
 	Error *struct{ Err string }
 }
 
-var fuzzFuncRE = regexp.MustCompile(`(?m)^func (Fuzz\w*)\(`)
-
 // Resolve returns the fuzz tests matching cfg.Fuzz in the packages matched
 // by patterns, building each package that declares one into a fuzzing
 // binary in workDir (which the caller removes when done). With cfg.Binary,
@@ -54,7 +55,7 @@ func Resolve(ctx context.Context, cfg Config, patterns []string, workDir string)
 	var pkgs []listedPkg
 	for _, pat := range patterns {
 		goDir, rel := splitPattern(cfg.Dir, pat)
-		ps, err := listPackages(ctx, goDir, rel)
+		ps, err := listPackages(ctx, goDir, rel, cfg.Tags)
 		if err != nil {
 			return nil, err
 		}
@@ -246,8 +247,10 @@ func isLocalPattern(pat string) bool {
 }
 
 // listPackages runs go list on pattern in dir.
-func listPackages(ctx context.Context, dir, pattern string) ([]listedPkg, error) {
-	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-json=ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,Imports,TestImports,XTestImports,Error", pattern)
+func listPackages(ctx context.Context, dir, pattern, tags string) ([]listedPkg, error) {
+	// With the build's tags: a fuzz test in a file behind a tag (gosnmp's
+	// "marshal", udecimal's "fuzz") is there only with it.
+	cmd := exec.CommandContext(ctx, "go", "list", "-e", "-tags="+tags, "-json=ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,Imports,TestImports,XTestImports,Error", pattern)
 	cmd.Dir = dir
 	out, err := goOutput(cmd)
 	if err != nil {
@@ -273,12 +276,15 @@ func listPackages(ctx context.Context, dir, pattern string) ([]listedPkg, error)
 func declaredFuzzTests(p listedPkg) []string {
 	var names []string
 	for _, f := range append(append([]string(nil), p.TestGoFiles...), p.XTestGoFiles...) {
-		src, err := os.ReadFile(filepath.Join(p.Dir, f))
-		if err != nil {
-			continue
+		file, err := parser.ParseFile(token.NewFileSet(), filepath.Join(p.Dir, f), nil, parser.SkipObjectResolution)
+		if file == nil {
+			continue // unreadable: the build says why
 		}
-		for _, m := range fuzzFuncRE.FindAllSubmatch(src, -1) {
-			names = append(names, string(m[1]))
+		_ = err // a partly broken file still lists what it declares
+		for _, d := range file.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && corpus.IsFuzzTestDecl(fn) {
+				names = append(names, fn.Name.Name)
+			}
 		}
 	}
 	return names

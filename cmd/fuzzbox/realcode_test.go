@@ -178,3 +178,14 @@ func TestRealCodeNosplitDependency(t *testing.T) {
 		t.Errorf("want the dependency left uninstrumented, said so, and a clean run\n%s", r)
 	}
 }
+
+// TestRealCodeTaggedFuzzTest: a fuzz test in a file behind a build tag is
+// found with -tags (fuzzbox listed the package's files without the tags and
+// said "no fuzz tests").
+func TestRealCodeTaggedFuzzTest(t *testing.T) {
+	dir := e2eModule(t, "realcode")
+	r := e2eFuzz(t, dir, "-tags=fuzztag", "-fuzz=^FuzzHalf$", "-fuzztime=100x", "./tagged")
+	if r.code != 0 || !strings.Contains(r.stdout, "PASS") {
+		t.Errorf("want a clean run of the tagged fuzz test\n%s", r)
+	}
+}
