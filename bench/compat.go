@@ -161,7 +161,8 @@ func (env *compatEnv) runAll(ctx context.Context, pkgs []compatPkg, done []compa
 			return rows, err
 		}
 	}
-	return rows, nil
+	// Rows kept from -resume after the last package run are written too.
+	return rows, writeCompatResults(env.cfg.out, env.cfg, rows)
 }
 
 // rowsIn returns p's rows from an earlier run's, if it has them all.
