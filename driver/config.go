@@ -125,6 +125,11 @@ func (c *Config) cacheDir(t Target) (string, error) {
 	return filepath.Abs(dir)
 }
 
+// panicOnExit0 is the flag go test runs every test binary with: a test that
+// calls os.Exit(0) fails instead of ending the run as if all passed. The
+// fuzzing binary, the replay and the re-run before fuzzing all get it.
+const panicOnExit0 = "-test.paniconexit0"
+
 // childArgs returns the fuzzing binary's arguments for one turn of t with
 // the given -test.fuzztime value ("" for none); multi says several targets
 // share the run.
@@ -146,7 +151,7 @@ func (c *Config) childArgs(t Target, fuzztime string, multi bool) ([]string, err
 	}
 	args := []string{
 		"-test.fuzz=^" + regexp.QuoteMeta(t.Name) + "$", "-test.fuzzcachedir=" + cache, "-test.timeout=0",
-		"-test.paniconexit0", // as go test runs a test binary: os.Exit(0) in a test is a failure, not a pass
+		panicOnExit0,
 		"-test.fuzzminimizetime=" + orDefault(c.MinimizeTime, ipc.DefaultMinimizeTime),
 		flagArg(ipc.FlagTimeout, timeout.String()), flagArg(ipc.FlagRSSLimit, strconv.Itoa(rss)),
 		flagArg(ipc.FlagEventsFD, strconv.Itoa(ipc.EventsFD)),

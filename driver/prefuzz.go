@@ -4,14 +4,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/engine/build"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
@@ -150,9 +149,7 @@ func testOfFrame(frame string) string {
 	if paren <= 0 {
 		return ""
 	}
-	fn := frame[:paren]
-	fn = fn[strings.LastIndexByte(fn, '/')+1:]
-	_, fn, ok := strings.Cut(fn, ".") // drop the package name
+	_, fn, ok := build.SplitSymbol(frame[:paren])
 	if !ok {
 		return ""
 	}
@@ -171,7 +168,7 @@ func testOfFrame(frame string) string {
 // the tests that failed only in fuzzbox's binary).
 func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWatch, exitErr error, s *stream) bool {
 	names := w.names()
-	run := r.prefuzzRun(cfg)
+	run := cfg.Run // what the binary ran: "" is every test (several targets run none, so never fail here)
 	if len(names) > 0 {
 		run = anchoredAlternation(names)
 	}
@@ -220,10 +217,8 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 // rerunPasses runs the tests matching run once more in the fuzzing binary,
 // without fuzzing, and reports whether they pass.
 func rerunPasses(ctx context.Context, r *TargetResult, run string) bool {
-	cmd := exec.CommandContext(ctx, r.Binary, "-test.run="+run, "-test.count=1", "-test.paniconexit0", "-test.timeout=10m")
-	cmd.Dir = r.Dir
-	cmd.WaitDelay = 5 * time.Second
-	return cmd.Run() == nil
+	_, code, err := runCmd(ctx, r.Dir, r.Binary, panicOnExit0, "-test.count=1", "-test.run="+run, "-test.timeout=10m")
+	return err == nil && code == 0
 }
 
 // skipFuzzboxOnly arranges the next start of r without the tests that
@@ -244,14 +239,6 @@ func (r *TargetResult) skipFuzzboxOnly(names []string, s *stream) bool {
 	s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
 		"fuzzbox: fuzzing %s without %s\n", r.Name, firstNonEmpty(strings.Join(r.skip, ", "), "running the package's tests first"))})
 	return true
-}
-
-// prefuzzRun is the -run selection the fuzzing binary ran before fuzzing.
-func (r *TargetResult) prefuzzRun(cfg Config) string {
-	if cfg.Run != "" {
-		return cfg.Run
-	}
-	return "" // every test, as with one fuzz test (several run none, so never fail here)
 }
 
 // anchoredAlternation is a -run pattern matching exactly the top-level names.

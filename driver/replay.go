@@ -128,7 +128,7 @@ func goTest(ctx context.Context, dir, run string, cfg ReplayConfig) (out string,
 	if limit == 0 {
 		limit = 10 * time.Minute
 	}
-	out, code, err = runCmd(ctx, dir, bin, "-test.paniconexit0", "-test.count=1", "-test.run="+run, "-test.timeout="+limit.String())
+	out, code, err = runCmd(ctx, dir, bin, panicOnExit0, "-test.count=1", "-test.run="+run, "-test.timeout="+limit.String())
 	return out, code, true, err
 }
 

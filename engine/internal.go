@@ -147,8 +147,11 @@ func (c *coordinator) internal(msg string) {
 	c.internals++
 	n := c.internals
 	c.mu.Unlock()
-	first, rest, _ := strings.Cut(msg, "\n")
-	c.rep.emit(event.Event{Type: event.InternalError, Message: strings.TrimSuffix(first+"; fuzzing goes on\n"+rest, "\n")})
+	if n <= maxInternalErrors {
+		first, rest, _ := strings.Cut(msg, "\n")
+		msg = strings.TrimSuffix(first+"; fuzzing goes on\n"+rest, "\n")
+	}
+	c.rep.emit(event.Event{Type: event.InternalError, Message: msg})
 	if n > maxInternalErrors {
 		c.internalError(fmt.Errorf("engine: giving up after %d internal errors (a bug in fuzzbox); the last one: %s", n, event.FirstLine(msg)))
 	}

@@ -146,7 +146,7 @@ func (g goCmd) linkNosplit(ctx context.Context, args []string, w io.Writer) ([]b
 		}
 		var more []string
 		for _, m := range nosplitRE.FindAllStringSubmatch(string(output), -1) {
-			if p := packageOfSymbol(m[1]); p != "" && !slices.Contains(skipped, p) && !slices.Contains(more, p) {
+			if p, _, ok := SplitSymbol(m[1]); ok && !slices.Contains(skipped, p) && !slices.Contains(more, p) {
 				more = append(more, p)
 				fmt.Fprintf(w, "fuzzbox: compiling %s without coverage instrumentation: its go:nosplit function %s leaves no stack for the comparison hooks\n", p, m[1])
 			}
@@ -159,16 +159,17 @@ func (g goCmd) linkNosplit(ctx context.Context, args []string, w io.Writer) ([]b
 	}
 }
 
-// packageOfSymbol returns the import path of a function symbol such as
-// "example.com/a/b.F" or "example.com/a/b.(*T).m": what precedes the first
-// dot after the last slash.
-func packageOfSymbol(sym string) string {
+// SplitSymbol splits a function symbol as the linker and stack traces print
+// it ("example.com/a/b.F", "example.com/a/b.(*T).m", "example.com/a.F.func1")
+// into its package's import path and the rest: at the first dot after the
+// last slash. ok is false when there is no such dot.
+func SplitSymbol(sym string) (pkg, rest string, ok bool) {
 	slash := strings.LastIndexByte(sym, '/')
 	dot := strings.IndexByte(sym[slash+1:], '.')
 	if dot < 0 {
-		return ""
+		return "", "", false
 	}
-	return sym[:slash+1+dot]
+	return sym[:slash+1+dot], sym[slash+2+dot:], true
 }
 
 // goCmd runs the go command in dir with env.

@@ -224,7 +224,7 @@ func TestExtractRuntime(t *testing.T) {
 	}
 }
 
-func TestPackageOfSymbol(t *testing.T) {
+func TestSplitSymbol(t *testing.T) {
 	for sym, want := range map[string]string{
 		"github.com/pjbgf/sha1cd/ubc.calculateDvMaskGeneric": "github.com/pjbgf/sha1cd/ubc",
 		"example.com/a/b.(*T).m":                             "example.com/a/b",
@@ -232,8 +232,8 @@ func TestPackageOfSymbol(t *testing.T) {
 		"main.f":                                             "main",
 		"nodot":                                              "",
 	} {
-		if got := packageOfSymbol(sym); got != want {
-			t.Errorf("packageOfSymbol(%q) = %q, want %q", sym, got, want)
+		if got, _, _ := SplitSymbol(sym); got != want {
+			t.Errorf("SplitSymbol(%q) package = %q, want %q", sym, got, want)
 		}
 	}
 	out := "# example.com/m.test\ngithub.com/pjbgf/sha1cd/ubc.calculateDvMaskGeneric: nosplit stack over 792 byte limit\ngithub.com/pjbgf/sha1cd/ubc.calculateDvMaskGeneric<1>\n    grows 720 bytes\n"
