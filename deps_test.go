@@ -34,14 +34,14 @@ var layers = []layerRule{
 	// Linked into libFuzzer binaries (fuzzbox build -libfuzzer): never the engine.
 	{"engine/libfuzzer", []string{"corpus", "engine/basedeps"}},
 	{".", nil}, // the embedded runtime source
-	{"engine/build", []string{".", "corpus"}},
+	{"driver/build", []string{".", "corpus"}},
 	// The driver runs fuzzing binaries; it never links the engine itself.
-	{"driver", []string{"corpus", "event", "engine/ipc", "engine/build", "."}},
+	{"driver", []string{"corpus", "event", "engine/ipc", "driver/build", "."}},
 	{"analyzers/...", []string{"analyzers/...", "corpus", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 	// The Bazel rules' Go programs: the runner is a shell over the driver.
-	{"rules/private/runner", []string{"driver", "event", "corpus", "engine/build", "engine/ipc", "."}},
-	{"rules/private/gentestmain", []string{"engine/build", "corpus", "."}},
-	{"lsp/...", []string{"lsp/...", "corpus", "event", "driver", "engine/build", "engine/ipc", ".", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
+	{"rules/private/runner", []string{"driver", "event", "corpus", "driver/build", "engine/ipc", "."}},
+	{"rules/private/gentestmain", []string{"driver/build", "corpus", "."}},
+	{"lsp/...", []string{"lsp/...", "corpus", "event", "driver", "driver/build", "engine/ipc", ".", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 }
 
 // instrumentImports is the frozen import set of engine/instrument.

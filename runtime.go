@@ -4,8 +4,8 @@
 //
 // A user's module does not depend on fuzzbox, so "fuzzbox fuzz" cannot import
 // these packages from the module cache. Instead the fuzzbox binary embeds their
-// source and engine/build writes it out as a module of its own that the user's
-// build is pointed at (a go.mod "replace"). engine/build is the only user of
+// source and driver/build writes it out as a module of its own that the user's
+// build is pointed at (a go.mod "replace"). driver/build is the only user of
 // this package; nothing linked into a fuzz target imports it.
 package fuzzbox
 
@@ -20,7 +20,7 @@ import (
 )
 
 // runtimeFiles holds the runtime packages' .go files. The patterns match
-// *_test.go files too; RuntimeHash and the extraction in engine/build skip them.
+// *_test.go files too; RuntimeHash and the extraction in driver/build skip them.
 //
 //go:embed engine/*.go engine/fuzzmain/*.go engine/basedeps/*.go engine/ipc/*.go engine/instrument/*.go engine/libfuzzer/*.go corpus/*.go event/*.go
 var runtimeFiles embed.FS

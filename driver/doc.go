@@ -9,7 +9,7 @@
 // It is the one driver of every fuzzbox front end: the fuzzbox command
 // (fuzzbox fuzz, corpus minimize, cover), the Bazel rules' runner and the
 // LSP sidecar are shells over it and its event stream (package event). It
-// imports the standard library, corpus, event, engine/build and engine/ipc
+// imports the standard library, corpus, event, driver/build and engine/ipc
 // (for the fuzzing binary's flag contract), never the engine itself.
 //
 // The child's contract: the fuzzing binary runs in its package directory

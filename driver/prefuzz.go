@@ -10,7 +10,7 @@ import (
 	"sync"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
-	"github.com/fuzzbox/fuzzbox/engine/build"
+	"github.com/fuzzbox/fuzzbox/driver/build"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 

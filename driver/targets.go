@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
-	"github.com/fuzzbox/fuzzbox/engine/build"
+	"github.com/fuzzbox/fuzzbox/driver/build"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 

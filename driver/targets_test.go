@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fuzzbox/fuzzbox/engine/build"
+	"github.com/fuzzbox/fuzzbox/driver/build"
 )
 
 // TestSourceDictListsImports: the driver lists what build.PackageLiterals

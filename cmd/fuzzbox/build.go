@@ -13,7 +13,7 @@ import (
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/driver"
-	"github.com/fuzzbox/fuzzbox/engine/build"
+	"github.com/fuzzbox/fuzzbox/driver/build"
 )
 
 func init() {

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fuzzbox/fuzzbox/engine/build"
+	"github.com/fuzzbox/fuzzbox/driver/build"
 )
 
 // TestFuzzPrebuiltBinary: fuzzbox fuzz -bin fuzzes a fuzzing binary built
-// elsewhere (here by engine/build, as the Bazel rules build theirs) with the
+// elsewhere (here by driver/build, as the Bazel rules build theirs) with the
 // same events, and writes the reproducer into the package directory given.
 func TestFuzzPrebuiltBinary(t *testing.T) {
 	fuzzbox := e2eBin(t)

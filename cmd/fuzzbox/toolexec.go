@@ -4,7 +4,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/fuzzbox/fuzzbox/engine/build"
+	"github.com/fuzzbox/fuzzbox/driver/build"
 )
 
 func init() {

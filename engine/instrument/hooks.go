@@ -12,7 +12,7 @@ import (
 // fuzzbox defines them here and records operands while tracing is on.
 //
 // The definitions are built only with the "fuzzbox" build tag, which
-// engine/build sets for fuzzing binaries (and a Bazel fuzzing binary must
+// driver/build sets for fuzzing binaries (and a Bazel fuzzing binary must
 // set): without it, a stock test binary of a package that imports the
 // engine (its own tests, the fuzzbox command's) links internal/fuzz's
 // definitions and would otherwise fail with duplicate symbols.

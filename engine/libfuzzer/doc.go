@@ -4,7 +4,7 @@
 // package links with clang -fsanitize=fuzzer into a binary that OSS-Fuzz and
 // ClusterFuzzLite run, or with AFL++'s libFuzzer driver.
 //
-// It is linked into those binaries only: engine/build's libFuzzer mode adds
+// It is linked into those binaries only: driver/build's libFuzzer mode adds
 // an external test file whose FuzzboxMainStart calls MainStart, and the test
 // main rewrite of "fuzzbox toolexec" calls that. Nothing else imports it. It
 // imports only the standard library, cgo and corpus (deps_test.go).
@@ -31,7 +31,7 @@
 // weakly and adds the counters to AFL++'s map after each input.
 //
 // Environment: FUZZBOX_LIBFUZZER_SEEDS=DIR makes the binary write its seed
-// corpus, encoded, into DIR and exit instead of fuzzing (engine/build uses it
+// corpus, encoded, into DIR and exit instead of fuzzing (driver/build uses it
 // for FuzzX_seed_corpus.zip). The fuzz test a binary runs is the one its link
 // step named (the C symbol fuzzbox_libfuzzer_target); without one, the
 // binary's base name.

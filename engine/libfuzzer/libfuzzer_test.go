@@ -11,7 +11,7 @@ import (
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
-// The exported entry points need a c-archive and a C engine; engine/build's
+// The exported entry points need a c-archive and a C engine; driver/build's
 // TestBuildLibFuzzer and .ci/ossfuzz.sh run them for real. These tests cover
 // the Go side that does not.
 

@@ -13,10 +13,10 @@
 // before the action runs. testmain writes the go command's test main (tests,
 // benchmarks, fuzz targets, examples with output, TestMain), importing the
 // package under test as P and its external tests as PX, rewritten by
-// engine/build.RewriteTestmain, as "fuzzbox testmain" does, to call
+// driver/build.RewriteTestmain, as "fuzzbox testmain" does, to call
 // fuzzmain.MainStart: testing/internal/testdeps is never linked.
 //
-// It imports the standard library, corpus and engine/build only.
+// It imports the standard library, corpus and driver/build only.
 package main
 
 import (
@@ -34,7 +34,7 @@ import (
 	"text/template"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
-	"github.com/fuzzbox/fuzzbox/engine/build"
+	"github.com/fuzzbox/fuzzbox/driver/build"
 )
 
 const usage = `usage: gentestmain -mode=split -internal DIR -external DIR src.go...

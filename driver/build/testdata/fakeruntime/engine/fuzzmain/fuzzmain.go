@@ -1,5 +1,5 @@
 // Package fuzzmain is a stand-in for fuzzbox's engine/fuzzmain in the tests
-// of engine/build: MainStart runs the tests with the standard testing package
+// of driver/build: MainStart runs the tests with the standard testing package
 // and reports what the build must have wired up.
 package fuzzmain
 
