@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -16,10 +15,17 @@ import (
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
-// The coordinator is split by concern:
-//   - coordinator.go: the run's lifetime, shared state and statistics;
-//   - workers.go: worker process policy (start, restart, wear) and the
-//     execution budget, and the fuzz call loop;
+// The coordinator has internal/fuzz's shape: one worker goroutine per
+// worker process, which owns that process (start, restart, wear) and the
+// fresh ones it starts to confirm and minimize a failure, and one loop that
+// alone owns the corpus, the coverage, the dictionary, length control, the
+// failures and the statistics. Workers send the loop messages; the loop
+// answers with work. No lock guards the loop's state: only the loop's
+// goroutine touches it. By concern:
+//   - coordinator.go: the run's lifetime and result, and what every
+//     goroutine reads (setup);
+//   - loop.go: the loop, its messages and the work it hands out;
+//   - workers.go: a worker goroutine, its process policy and its fuzz calls;
 //   - inputs.go: the corpus: baseline, pruning, new coverage, the cache;
 //   - record.go: failures: confirmation in fresh workers, minimization,
 //     reproducers;
@@ -47,42 +53,58 @@ func Coordinate(ctx context.Context, opts Options) error {
 	return c.run(ctx)
 }
 
-// coordinator is the state of one Coordinate call. Worker goroutines (one
-// per worker process) share it; mu guards the corpus, coverage and failure
-// state, the atomics are read by the statistics loop without it.
-type coordinator struct {
-	opts   Options
-	rep    *reporter
-	covLen int
-	worker func() (string, []string, []string) // command, arguments and environment of a worker process
-
-	mu        sync.Mutex // guards the fields below
-	corpus    *queue
-	global    []byte // bucket bits reached by any input
-	newCount  int    // entries added since the baseline
-	pruned    int    // generated-corpus entries deleted as redundant
-	dict      *dictionary
-	lens      lenControl // the mutants' length limit
-	fails     []*crashError
-	claimed   bool            // a failure is being recorded (without KeepGoing, the only one)
-	sigs      map[string]bool // signatures of recorded failures
-	flaky     map[string]int  // signatures of flaky failures, with how often they were seen
-	internals int             // internal errors so far
-	fatalErr  error           // an internal error that stops the run
-
-	execs          atomic.Int64 // executions over all workers
-	warnedModified atomic.Bool  // the fuzz function was seen changing its input (warned once)
-	budget         atomic.Int64 // executions left under opts.Limit (when set)
+// setup is what every goroutine of one Coordinate call reads. It is fixed
+// before the workers start; nobody changes it after.
+type setup struct {
+	opts    Options
+	rep     *reporter // safe for concurrent use
+	covLen  int
+	command func() (string, []string, []string) // command, arguments and environment of a worker process
 
 	// Two ways to stop. cancel (a failure, an internal error, a signal via
 	// the parent context) is a hard stop: executions in flight are killed
 	// after a short grace. finish (the time or execution limit) is a soft
 	// stop: executions in flight complete, so that a hang starting in the
 	// last seconds of a run is still caught by the watchdog.
+	hard      context.Context
 	cancel    context.CancelFunc
 	finish    context.CancelFunc
-	hard      context.Context
 	warmInput []byte // encoded input each new worker runs once before it counts (see startProc)
+}
+
+// stopping reports whether the run is stopping hard, in which case a
+// worker's death is the coordinator's doing, not the input's.
+func (s *setup) stopping() bool { return s.hard.Err() != nil }
+
+// coordinator is the loop's state: only the loop's goroutine (loop.go)
+// reads or writes the fields below setup, and the run's goroutine after the
+// loop has returned.
+type coordinator struct {
+	*setup
+
+	corpus    *queue
+	global    []byte // bucket bits reached by any input
+	snap      []byte // a copy of global handed to workers, nil when global changed since
+	newCount  int    // entries added since the baseline
+	pruned    int    // generated-corpus entries deleted as redundant
+	dict      *dictionary
+	lens      lenControl // the mutants' length limit
+	rng       *rand.Rand
+	fails     []*crashError
+	claimed   bool            // a failure is being recorded (without KeepGoing, the only one)
+	sigs      map[string]bool // signatures of recorded failures
+	flaky     map[string]int  // signatures of flaky failures, with how often they were seen
+	internals int             // internal errors so far
+	fatalErr  error           // an internal error that stops the run
+	execs     int64           // executions over all workers
+	budget    int64           // executions left under opts.Limit (when set)
+	warned    bool            // the fuzz function was seen changing its input (warned once)
+
+	inputs  []*entry  // the baseline's inputs
+	next    int       // the next baseline input to hand out
+	pending int       // baseline inputs handed out and not yet reported
+	fuzzing bool      // the baseline is done and the Start event sent
+	idle    []*worker // workers waiting for the baseline to end
 }
 
 func newCoordinator(opts Options) (*coordinator, error) {
@@ -102,13 +124,17 @@ func newCoordinator(opts Options) (*coordinator, error) {
 		opts.Log = os.Stdout
 	}
 	c := &coordinator{
-		opts:   opts,
-		rep:    &reporter{target: opts.Target, start: time.Now(), events: opts.Events, log: opts.Log},
-		covLen: len(instrument.Counters()),
-		worker: selfWorker,
+		setup: &setup{
+			opts:    opts,
+			rep:     &reporter{target: opts.Target, start: time.Now(), events: opts.Events, log: opts.Log},
+			covLen:  len(instrument.Counters()),
+			command: selfWorker,
+		},
 		corpus: newQueue(opts.Schedule == SchedulePower),
+		rng:    rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0)),
 		sigs:   map[string]bool{},
 		flaky:  map[string]int{},
+		budget: opts.Limit,
 	}
 	dict, err := loadDicts(opts.DictFile, opts.CorpusDir)
 	if err != nil {
@@ -122,7 +148,6 @@ func newCoordinator(opts Options) (*coordinator, error) {
 		}
 	}
 	c.global = make([]byte, c.covLen)
-	c.budget.Store(opts.Limit)
 	if c.covLen == 0 {
 		fmt.Fprintln(opts.Log, "fuzz: warning: the test binary has no coverage instrumentation; fuzzing blind")
 	}
@@ -140,6 +165,7 @@ func (c *coordinator) run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	c.inputs = inputs
 	c.hard, c.cancel = context.WithCancel(ctx)
 	defer c.cancel()
 	if c.opts.Duration > 0 {
@@ -151,30 +177,18 @@ func (c *coordinator) run(ctx context.Context) error {
 	c.warmInput = inputs[0].enc
 	c.rep.emit(event.Event{Type: event.Baseline, Progress: fmt.Sprintf("0/%d", len(inputs))})
 
-	var next atomic.Int64 // next baseline input to run
-	var wg sync.WaitGroup
-	var started sync.WaitGroup
-	started.Add(c.opts.Parallel)
+	msgs := make(chan message)
 	for i := range c.opts.Parallel {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c.workerLoop(ctx, i, inputs, &next, &started)
-		}()
+		go newWorker(c.setup, i, msgs).run()
 	}
-	statsDone := make(chan struct{})
-	go c.statsLoop(ctx, statsDone)
-	wg.Wait()
+	c.loop(ctx, msgs, c.opts.Parallel)
 	c.finish()
-	<-statsDone
 	c.saveDict()
 	return c.result()
 }
 
 // result reports the end of the run and returns Coordinate's result.
 func (c *coordinator) result() error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	e := c.statsEvent(event.Done, 0)
 	e.Failures, e.Found, e.Pruned, e.Internal = len(c.fails), len(c.fails) > 0, c.pruned, c.internals
 	if c.fatalErr != nil {
@@ -192,49 +206,12 @@ func (c *coordinator) result() error {
 	return nil
 }
 
-// statsLoop emits a stats event every 3 seconds until ctx is done.
-func (c *coordinator) statsLoop(ctx context.Context, done chan<- struct{}) {
-	defer close(done)
-	t := time.NewTicker(3 * time.Second)
-	defer t.Stop()
-	last, lastT := int64(0), time.Now()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case now := <-t.C:
-			n := c.execs.Load()
-			rate := float64(n-last) / now.Sub(lastT).Seconds()
-			last, lastT = n, now
-			c.mu.Lock()
-			e := c.statsEvent(event.Stats, rate)
-			c.mu.Unlock()
-			c.rep.emit(e)
-		}
-	}
-}
-
-// statsEvent builds a stats-shaped event; c.mu must be held.
+// statsEvent builds a stats-shaped event.
 func (c *coordinator) statsEvent(typ string, rate float64) event.Event {
-	n := c.execs.Load()
 	if typ == event.Done {
 		if s := time.Since(c.rep.start).Seconds(); s > 0 {
-			rate = float64(n) / s
+			rate = float64(c.execs) / s
 		}
 	}
-	return event.Event{Type: typ, Execs: n, ExecsPerSec: rate, Corpus: c.corpus.len(), New: c.newCount, Edges: countEdges(c.global)}
-}
-
-// stopping reports whether the run is stopping hard, in which case a
-// worker's death is the coordinator's doing, not the input's.
-func (c *coordinator) stopping() bool { return c.hard.Err() != nil }
-
-// internalError stops the run on an error that makes going on pointless.
-func (c *coordinator) internalError(err error) {
-	c.mu.Lock()
-	if c.fatalErr == nil {
-		c.fatalErr = err
-	}
-	c.mu.Unlock()
-	c.cancel()
+	return event.Event{Type: typ, Execs: c.execs, ExecsPerSec: rate, Corpus: c.corpus.len(), New: c.newCount, Edges: countEdges(c.global)}
 }

@@ -181,7 +181,7 @@ func fakeCoordinator(t testing.TB, mode string, edit func(*Options)) (*coordinat
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.worker = func() (string, []string, []string) {
+	c.command = func() (string, []string, []string) {
 		return os.Args[0], []string{"-test.run=^$"}, []string{fakeModeEnv + "=" + mode, fakeDirEnv + "=" + dir}
 	}
 	return c, events
@@ -198,16 +198,25 @@ func recordCaught(t *testing.T, mode string, inWorker bool, f *failure, edit fun
 	})
 	c.hard, c.cancel = context.WithCancel(context.Background())
 	defer c.cancel()
+	msgs := make(chan message)
+	looped := make(chan struct{})
+	go func() {
+		c.loop(context.Background(), msgs, 1)
+		close(looped)
+	}()
+	w := newWorker(c.setup, 0, msgs)
 	var p *proc
 	if inWorker {
 		var err error
-		if p, err = c.startRawProc(false); err != nil {
+		if p, err = w.startRawProc(false); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if p = c.recordFailure(p, f); p != nil {
+	if p = w.recordFailure(p, f); p != nil {
 		p.stop(time.Second)
 	}
+	w.send(gone{})
+	<-looped
 	return &fakeRun{corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
 }
 

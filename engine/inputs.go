@@ -59,37 +59,58 @@ func seedFile(e *entry) string {
 	return ""
 }
 
-// baseline runs one corpus input, merges its coverage and keeps it when it
-// is a seed or adds coverage. It returns the process to use next; an error
-// means no worker can be started.
-func (c *coordinator) baseline(p *proc, e *entry) (*proc, error) {
+// baseline runs the corpus input e on p for the baseline. It returns the
+// message that reports it and the process to use next; an error means no
+// process can be started.
+func (w *worker) baseline(p *proc, e *entry) (ranBaseline, *proc, error) {
+	done := ranBaseline{e: e}
 	p.mem.SetValue(e.enc)
 	var resp ipc.RunResponse
-	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: !c.opts.NoCmp}}, &resp); err != nil {
-		return c.lost(p, err, e.vals, seedFile(e))
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: !w.opts.NoCmp}}, &resp); err != nil {
+		np, err := w.lost(p, err, e.vals, seedFile(e))
+		return done, np, err
 	}
 	if resp.InternalErr != "" {
-		c.internal("worker: " + resp.InternalErr)
-		return c.restart(p)
+		w.internal("worker: " + resp.InternalErr)
+		np, err := w.restart(p)
+		return done, np, err
 	}
-	c.execs.Add(1)
+	w.count(1)
 	if resp.Err != "" {
-		return c.failed(p, resp.Err, e.vals, seedFile(e))
+		np, err := w.failed(p, resp.Err, e.vals, seedFile(e))
+		return done, np, err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.dict.add(resp.Tokens)
-	if n := mergeBits(c.global, p.mem.Coverage()); n > 0 || e.seed {
+	done.cov, done.tokens, done.dur = p.mem.Coverage(), resp.Tokens, resp.Duration
+	return done, p, nil
+}
+
+// ranBaseline merges a baseline input's coverage and keeps the input when
+// it is a seed or adds coverage; it prunes it otherwise.
+func (c *coordinator) ranBaseline(b ranBaseline) {
+	if b.cov == nil {
+		return // it failed: recorded
+	}
+	c.dict.add(b.tokens)
+	if n := c.merge(b.cov); n > 0 || b.e.seed {
 		// A traced run is slower than a fuzz call's executions: the
 		// entry's time stays unmeasured, as the schedule's average.
 		if c.opts.NoCmp {
-			e.dur = resp.Duration
+			b.e.dur = b.dur
 		}
-		c.corpus.add(e)
-		return p, nil
+		c.corpus.add(b.e)
+		return
 	}
-	c.prune(e)
-	return p, nil
+	c.prune(b.e)
+}
+
+// merge merges cov into the global coverage and returns the number of new
+// bucket bits.
+func (c *coordinator) merge(cov []byte) int {
+	n := mergeBits(c.global, cov)
+	if n > 0 {
+		c.snap = nil
+	}
+	return n
 }
 
 // prune deletes a generated-corpus entry that adds no coverage to what the
@@ -104,55 +125,57 @@ func (c *coordinator) prune(e *entry) {
 	}
 }
 
-// interesting re-runs the input a worker reported as finding new coverage,
-// to learn its coverage, and adds it to the corpus if it still adds bits.
-func (c *coordinator) interesting(p *proc) (*proc, error) {
+// interesting re-runs the input a fuzz call on p reported as finding new
+// coverage, to learn its coverage, and when it adds bits to global (the
+// worker's snapshot of the loop's coverage), shrinks it and sets done's
+// add and addCov. It returns the process to use next.
+func (w *worker) interesting(p *proc, global []byte, done *fuzzed) (*proc, error) {
 	vals, err := decodeValues(p.mem.Value())
 	if err != nil {
-		c.internal(fmt.Sprintf("decoding an interesting input from shared memory: %v", err))
-		return c.restart(p)
+		w.internal(fmt.Sprintf("decoding an interesting input from shared memory: %v", err))
+		return w.restart(p)
 	}
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
-		return c.lost(p, err, vals, "")
+		return w.lost(p, err, vals, "")
 	}
-	c.execs.Add(1)
+	w.count(1)
 	p.calls = int64(p.mem.Execs())
 	if resp.InternalErr != "" {
-		c.internal("worker: " + resp.InternalErr)
-		return c.restart(p)
+		w.internal("worker: " + resp.InternalErr)
+		return w.restart(p)
 	}
 	if resp.Err != "" {
-		return c.failed(p, resp.Err, vals, "")
+		return w.failed(p, resp.Err, vals, "")
 	}
-	c.mu.Lock()
-	isNew := !covers(c.global, p.mem.Coverage())
-	c.mu.Unlock()
-	if !isNew {
+	if covers(global, p.mem.Coverage()) {
 		return p, nil
 	}
 	if valuesSize(vals) > cheapMinimizeSize {
-		var np *proc
-		if np, vals = c.minimizeCoverage(p, vals); np != p {
-			return np, nil // the coverage area went with the old process
+		np, small, err := w.minimizeCoverage(p, vals)
+		if err != nil || np != p {
+			return np, err // the coverage area went with the old process
 		}
+		vals = small
 	}
-	c.mu.Lock()
-	n := mergeBits(c.global, p.mem.Coverage())
+	done.add = newEntry(vals, nil, "", false)
+	done.add.dur = resp.Duration
+	done.addCov = p.mem.Coverage()
+	return p, nil
+}
+
+// addFound adds e, found by a fuzz call, to the corpus if its coverage cov
+// still adds bits to the global coverage, and saves it to the cache.
+func (c *coordinator) addFound(e *entry, cov []byte) {
+	n := c.merge(cov)
 	if n == 0 {
-		c.mu.Unlock()
-		return p, nil
+		return // another worker found it first
 	}
-	e := newEntry(vals, nil, "", false)
-	e.dur = resp.Duration
 	c.corpus.add(e)
 	c.newCount++
-	c.lens.grew(c.execs.Load())
-	size := c.corpus.len()
-	c.mu.Unlock()
+	c.lens.grew(c.execs)
 	path := c.saveCache(e)
-	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: size, Edges: n})
-	return p, nil
+	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: n})
 }
 
 // Inputs that find new coverage are shrunk before they join the corpus when
@@ -166,8 +189,9 @@ const (
 
 // minimizeCoverage shrinks vals on p (whose coverage area holds vals'
 // coverage) while it keeps that coverage, and returns the process to use
-// next and the input to keep.
-func (c *coordinator) minimizeCoverage(p *proc, vals []any) (*proc, []any) {
+// next and the input to keep. When a candidate killed p, the process
+// returned is another, and the coverage area went with p.
+func (w *worker) minimizeCoverage(p *proc, vals []any) (*proc, []any, error) {
 	p.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.MinimizeResponse
 	args := &ipc.MinimizeArgs{Limit: cheapMinimizeExecs, Duration: cheapMinimizeTime, KeepCoverage: true}
@@ -177,25 +201,21 @@ func (c *coordinator) minimizeCoverage(p *proc, vals []any) (*proc, []any) {
 			cand = vals
 		}
 		// A shrunk candidate killed the worker: that is a finding too.
-		np, err := c.lost(p, err, cand, "")
-		if err != nil {
-			c.internalError(err)
-			return p, vals
-		}
-		return np, vals
+		np, err := w.lost(p, err, cand, "")
+		return np, vals, err
 	}
-	c.execs.Add(resp.Execs)
+	w.count(resp.Execs)
 	p.calls = int64(p.mem.Execs())
 	if resp.InternalErr != "" {
-		c.internal("worker: " + resp.InternalErr)
-		return p, vals
+		w.internal("worker: " + resp.InternalErr)
+		return p, vals, nil
 	}
 	if resp.Smaller {
 		if small, err := decodeValues(p.mem.Value()); err == nil {
-			return p, small
+			return p, small, nil
 		}
 	}
-	return p, vals
+	return p, vals, nil
 }
 
 // saveDict writes the automatic dictionary next to the generated corpus,
@@ -233,9 +253,10 @@ func (c *coordinator) saveCache(e *entry) string {
 // the input, so the change does not corrupt fuzzing. Callers of the code
 // that reuse their buffers may well be hurt, which is why it is reported.
 func (c *coordinator) warnModified(arg int, enc []byte) {
-	if !c.warnedModified.CompareAndSwap(false, true) {
+	if c.warned {
 		return
 	}
+	c.warned = true
 	path := ""
 	if vals, err := decodeValues(enc); err == nil {
 		if data, err := corpus.Marshal(vals...); err == nil {

@@ -118,7 +118,7 @@ var errProtocol = errors.New("engine: worker broke the protocol")
 
 // internalCause returns a description of why p's lost call (err from
 // p.call) is fuzzbox's fault, or "" when it may be the input's.
-func (c *coordinator) internalCause(p *proc, err error) string {
+func (w *worker) internalCause(p *proc, err error) string {
 	if errors.Is(err, errProtocol) {
 		return err.Error()
 	}
@@ -133,7 +133,7 @@ func (c *coordinator) internalCause(p *proc, err error) string {
 	if p.reason.Load() != nil || deathKind(out) == KindOOM {
 		return "" // the watchdog's kill, or the worker's own memory check reporting the input's oom
 	}
-	if engineFault(out, c.opts.Package) {
+	if engineFault(out, w.opts.Package) {
 		dump := trimDump(out)
 		return fmt.Sprintf("the worker crashed in fuzzbox's own code: %s\n%s", event.FirstLine(dump), dump)
 	}
@@ -143,16 +143,14 @@ func (c *coordinator) internalCause(p *proc, err error) string {
 // internal reports an internal error and counts it; past maxInternalErrors
 // it stops the run with an error.
 func (c *coordinator) internal(msg string) {
-	c.mu.Lock()
 	c.internals++
 	n := c.internals
-	c.mu.Unlock()
 	if n <= maxInternalErrors {
 		first, rest, _ := strings.Cut(msg, "\n")
 		msg = strings.TrimSuffix(first+"; fuzzing goes on\n"+rest, "\n")
 	}
 	c.rep.emit(event.Event{Type: event.InternalError, Message: msg})
 	if n > maxInternalErrors {
-		c.internalError(fmt.Errorf("engine: giving up after %d internal errors (a bug in fuzzbox); the last one: %s", n, event.FirstLine(msg)))
+		c.fatal(fmt.Errorf("engine: giving up after %d internal errors (a bug in fuzzbox); the last one: %s", n, event.FirstLine(msg)))
 	}
 }

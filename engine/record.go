@@ -27,32 +27,32 @@ const maxFlakyReports = 5
 // lost handles a call on p that ended without a response: the worker died
 // or broke the protocol while running vals (path: its seed file, if any).
 // It returns the process to use next.
-func (c *coordinator) lost(p *proc, err error, vals []any, path string) (*proc, error) {
-	if c.stopping() {
-		return c.restart(p) // the coordinator killed it
+func (w *worker) lost(p *proc, err error, vals []any, path string) (*proc, error) {
+	if w.stopping() {
+		return w.restart(p) // the coordinator killed it
 	}
-	if why := c.internalCause(p, err); why != "" {
-		c.internal(why)
-		return c.restart(p)
+	if why := w.internalCause(p, err); why != "" {
+		w.internal(why)
+		return w.restart(p)
 	}
 	if p.killedFromOutside() {
-		return c.confirmDeath(p, vals)
+		return w.confirmDeath(p, vals)
 	}
-	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
-	np, rerr := c.restart(p)
-	c.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals, path: path})
+	kind, msg := p.death(w.opts.Timeout, w.opts.RSSLimitMB)
+	np, rerr := w.restart(p)
+	w.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals, path: path})
 	return np, rerr
 }
 
 // failed handles an input that failed while its worker p survived. It
 // returns the process to use next.
-func (c *coordinator) failed(p *proc, msg string, vals []any, path string) (*proc, error) {
-	if engineFault(msg, c.opts.Package) {
-		c.internal("fuzzbox's own code panicked while running an input:\n" + msg)
-		return c.restart(p)
+func (w *worker) failed(p *proc, msg string, vals []any, path string) (*proc, error) {
+	if engineFault(msg, w.opts.Package) {
+		w.internal("fuzzbox's own code panicked while running an input:\n" + msg)
+		return w.restart(p)
 	}
 	msg = cleanMessage(msg)
-	return c.recordFailure(p, &failure{kind: failureKind(msg), msg: msg, vals: vals, path: path}), nil
+	return w.recordFailure(p, &failure{kind: failureKind(msg), msg: msg, vals: vals, path: path}), nil
 }
 
 // testingPrefixRE matches the testing package's own file:line prefix on the
@@ -64,64 +64,55 @@ func cleanMessage(msg string) string { return testingPrefixRE.ReplaceAllString(m
 // confirmDeath handles a worker killed by a signal nobody in fuzzbox sent
 // (the OOM killer, a user's kill): it restarts the worker and re-runs the
 // input, and reports a failure only if the input fails again.
-func (c *coordinator) confirmDeath(p *proc, vals []any) (*proc, error) {
+func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 	first := p.state.String()
-	np, err := c.restart(p)
-	if err != nil || c.stopping() {
+	np, err := w.restart(p)
+	if err != nil || w.stopping() {
 		return np, err
 	}
 	np.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.RunResponse
 	if err := np.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
-		return c.lost(np, err, vals, "")
+		return w.lost(np, err, vals, "")
 	}
 	np.calls = int64(np.mem.Execs())
 	if resp.Err != "" {
-		return c.failed(np, resp.Err, vals, "")
+		return w.failed(np, resp.Err, vals, "")
 	}
-	fmt.Fprintf(c.opts.Log, "fuzz: warning: a worker was killed from outside (%s); its input did not fail again\n", first)
+	fmt.Fprintf(w.opts.Log, "fuzz: warning: a worker was killed from outside (%s); its input did not fail again\n", first)
 	return np, nil
 }
 
 // recordFailure confirms a failure in fresh workers, minimizes it when its
-// process p is still alive, writes the reproducer and stops the run unless
-// KeepGoing. It returns the process to use next.
-func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
+// process p is still alive and writes the reproducer, if the loop lets it
+// record f (see claim). It returns the process to use next.
+func (w *worker) recordFailure(p *proc, f *failure) *proc {
 	sig := signature(f.kind, f.msg)
-	if !c.claim(f, sig) {
+	w.send(claim{f, sig})
+	if !<-w.claims {
 		return p
 	}
-	f.reruns, f.reproduced = c.confirm(f)
-	if f.reruns > 0 && f.reproduced == 0 && !c.opts.KeepFlaky {
-		c.unclaim(f, sig)
+	f.reruns, f.reproduced = w.confirm(f)
+	if f.reruns > 0 && f.reproduced == 0 && !w.opts.KeepFlaky {
+		w.send(flaky{f, sig})
 		return p
 	}
 	f.key = failureKey(f.kind, f.msg)
 	// A race is reported once per process, so a shrunk candidate never
 	// fails again: races are not minimized.
 	switch {
-	case f.path != "" || f.kind == KindRace || !c.minimizing():
+	case f.path != "" || f.kind == KindRace || !w.minimizing():
 	case p != nil:
-		p = c.minimizeFailure(p, f)
+		p = w.minimizeFailure(p, f)
 	default:
-		c.minimizeDeath(f)
+		w.minimizeDeath(f)
 	}
-	c.mu.Lock()
-	c.sigs[signature(f.kind, f.msg)] = true // the minimized message may differ
-	c.mu.Unlock()
-	path, err := c.writeReproducer(f)
+	path, err := w.writeReproducer(f)
 	if err != nil {
-		c.internalError(fmt.Errorf("engine: writing the reproducer of a %s failure: %w\n%s", f.kind, err, f.msg))
+		w.fatal(fmt.Errorf("engine: writing the reproducer of a %s failure: %w\n%s", f.kind, err, f.msg))
 		return p
 	}
-	c.mu.Lock()
-	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg, path: path})
-	c.mu.Unlock()
-	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path,
-		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized})
-	if !c.opts.KeepGoing {
-		c.cancel()
-	}
+	w.send(recorded{f, path})
 	return p
 }
 
@@ -129,28 +120,37 @@ func (c *coordinator) recordFailure(p *proc, f *failure) *proc {
 // one), not after the failure that ends the run, not a signature that was
 // flaky too often. It claims the run's one failure without KeepGoing.
 func (c *coordinator) claim(f *failure, sig string) bool {
-	c.mu.Lock()
 	dup := c.sigs[sig]
 	stopped := !c.opts.KeepGoing && c.claimed
 	tooFlaky := c.flaky[sig] >= maxFlakyReports
-	if !dup && !stopped && !tooFlaky {
-		c.sigs[sig], c.claimed = true, true // before confirming and minimizing, which take a while
-	}
-	c.mu.Unlock()
 	if dup && !stopped {
 		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true})
 	}
-	return !dup && !stopped && !tooFlaky
+	if dup || stopped || tooFlaky {
+		return false
+	}
+	c.sigs[sig], c.claimed = true, true // before confirming and minimizing, which take a while
+	return true
 }
 
 // unclaim reports f as flaky and releases its claim: the run goes on.
 func (c *coordinator) unclaim(f *failure, sig string) {
-	c.mu.Lock()
 	delete(c.sigs, sig)
 	c.claimed = false
 	c.flaky[sig]++
-	c.mu.Unlock()
 	c.rep.emit(event.Event{Type: event.Flaky, Kind: f.kind, Message: f.msg, Reruns: f.reruns, Reproduced: f.reproduced})
+}
+
+// recorded reports f, whose reproducer is written at path, and stops the
+// run unless KeepGoing.
+func (c *coordinator) recorded(f *failure, path string) {
+	c.sigs[signature(f.kind, f.msg)] = true // the minimized message may differ
+	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg, path: path})
+	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path,
+		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized})
+	if !c.opts.KeepGoing {
+		c.cancel()
+	}
 }
 
 // confirm re-runs f's input in fresh workers until it fails the same way
@@ -159,10 +159,10 @@ func (c *coordinator) unclaim(f *failure, sig string) {
 // memory limit and measures its one input on its own, so memory that an
 // earlier input of the fuzzing worker left behind is never blamed on this
 // one.
-func (c *coordinator) confirm(f *failure) (reruns, reproduced int) {
-	for reruns < confirmRuns && !c.stopping() {
+func (w *worker) confirm(f *failure) (reruns, reproduced int) {
+	for reruns < confirmRuns && !w.stopping() {
 		reruns++
-		kind, _, ok := c.rerun(f.vals)
+		kind, _, ok := w.rerun(f.vals)
 		if ok && kind == f.kind {
 			return reruns, 1
 		}
@@ -173,53 +173,53 @@ func (c *coordinator) confirm(f *failure) (reruns, reproduced int) {
 // rerun runs vals once in a fresh worker and returns the kind and message
 // of its failure, and whether it failed at all (an internal error is
 // reported and counts as not failing).
-func (c *coordinator) rerun(vals []any) (kind, msg string, failed bool) {
-	p, err := c.startRawProc(false)
+func (w *worker) rerun(vals []any) (kind, msg string, failed bool) {
+	p, err := w.startRawProc(false)
 	if err != nil {
-		c.internal(fmt.Sprintf("starting a worker to re-run a failing input: %v", err))
+		w.internal(fmt.Sprintf("starting a worker to re-run a failing input: %v", err))
 		return "", "", false
 	}
 	defer p.stop(time.Second)
 	p.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
-		if why := c.internalCause(p, err); why != "" {
-			c.internal(why)
+		if why := w.internalCause(p, err); why != "" {
+			w.internal(why)
 			return "", "", false
 		}
-		kind, msg = p.death(c.opts.Timeout, c.opts.RSSLimitMB)
+		kind, msg = p.death(w.opts.Timeout, w.opts.RSSLimitMB)
 		return kind, msg, true
 	}
 	switch {
 	case resp.InternalErr != "":
-		c.internal("worker: " + resp.InternalErr)
+		w.internal("worker: " + resp.InternalErr)
 		return "", "", false
 	case resp.Err == "":
 		return "", "", false
-	case engineFault(resp.Err, c.opts.Package):
-		c.internal("fuzzbox's own code panicked while re-running an input:\n" + resp.Err)
+	case engineFault(resp.Err, w.opts.Package):
+		w.internal("fuzzbox's own code panicked while re-running an input:\n" + resp.Err)
 		return "", "", false
 	}
 	return failureKind(resp.Err), cleanMessage(resp.Err), true
 }
 
-func (c *coordinator) minimizing() bool {
-	return c.opts.MinimizeDuration > 0 || c.opts.MinimizeLimit > 0
+func (w *worker) minimizing() bool {
+	return w.opts.MinimizeDuration > 0 || w.opts.MinimizeLimit > 0
 }
 
 // minimizeFailure shrinks f.vals on p while it keeps failing the same way,
 // and keeps the smaller input only if it fails again in a fresh worker. A
 // candidate that kills the worker (a hang, a fatal error) is refused: a
 // fresh worker starts over from f.vals past it.
-func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
-	c.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
+func (w *worker) minimizeFailure(p *proc, f *failure) *proc {
+	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
 	f.minimized = minimizedNo
 	start, execs := time.Now(), int64(0)
 	var refuse []int64
 	var resp ipc.MinimizeResponse
 	for {
 		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key, Refuse: refuse}
-		if !c.minimizeBudget(args, start, execs) {
+		if !w.minimizeBudget(args, start, execs) {
 			f.minimized = minimizedCutShort
 			return p
 		}
@@ -231,20 +231,20 @@ func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 		}
 		n := int64(p.mem.Execs() - before)
 		execs += n
-		c.execs.Add(n)
-		byCandidate := c.killedByCandidate(p, err, n)
-		np, err := c.restart(p)
+		w.count(n)
+		byCandidate := w.killedByCandidate(p, err, n)
+		np, err := w.restart(p)
 		if err != nil {
-			c.internalError(err)
+			w.fatal(err)
 			return p
 		}
 		p = np
-		if !byCandidate || c.stopping() {
+		if !byCandidate || w.stopping() {
 			return p // keep the input as found
 		}
 		refuse = refuseKiller(refuse, n)
 	}
-	c.execs.Add(resp.Execs)
+	w.count(resp.Execs)
 	p.calls = int64(p.mem.Execs())
 	if resp.CutShort {
 		f.minimized = minimizedCutShort
@@ -256,16 +256,16 @@ func (c *coordinator) minimizeFailure(p *proc, f *failure) *proc {
 	if err != nil {
 		return p
 	}
-	c.adoptMinimized(f, vals, resp.CutShort)
+	w.adoptMinimized(f, vals, resp.CutShort)
 	return p
 }
 
 // killedByCandidate reports whether p, which died in a Minimize call after
 // running n candidates, was killed by the last of them: not by an internal
 // error (reported), not from outside, not before running any.
-func (c *coordinator) killedByCandidate(p *proc, err error, n int64) bool {
-	if why := c.internalCause(p, err); why != "" {
-		c.internal(why)
+func (w *worker) killedByCandidate(p *proc, err error, n int64) bool {
+	if why := w.internalCause(p, err); why != "" {
+		w.internal(why)
 		return false
 	}
 	return n > 0 && !p.killedFromOutside()
@@ -292,8 +292,8 @@ const (
 // adoptMinimized makes vals, a smaller input that failed like f, f's input
 // if it fails the same way again in a fresh worker (the message of that
 // run, as go test will show it, or for an oom, as fuzzbox measured it).
-func (c *coordinator) adoptMinimized(f *failure, vals []any, cut bool) {
-	kind, msg, ok := c.rerun(vals)
+func (w *worker) adoptMinimized(f *failure, vals []any, cut bool) {
+	kind, msg, ok := w.rerun(vals)
 	if !ok || !sameFailure(f.kind, f.key, kind, msg) {
 		return
 	}
@@ -310,19 +310,19 @@ func (c *coordinator) adoptMinimized(f *failure, vals []any, cut bool) {
 // kills the worker another way is refused: a fresh worker goes on past it
 // from the same input. A hang stays a hang at the same timeout, an oom at
 // the same memory limit.
-func (c *coordinator) minimizeDeath(f *failure) {
-	c.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
+func (w *worker) minimizeDeath(f *failure) {
+	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
 	f.minimized = minimizedNo
 	start, execs := time.Now(), int64(0)
 	best, smaller := f.vals, false
 	var refuse []int64
-	for !c.stopping() {
+	for !w.stopping() {
 		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key, Refuse: refuse}
-		if !c.minimizeBudget(args, start, execs) {
+		if !w.minimizeBudget(args, start, execs) {
 			f.minimized = minimizedCutShort
 			break
 		}
-		cand, n, done := c.minimizeRound(best, args)
+		cand, n, done := w.minimizeRound(best, args)
 		execs += n
 		if done == roundOtherDeath {
 			refuse = refuseKiller(refuse, n)
@@ -339,19 +339,19 @@ func (c *coordinator) minimizeDeath(f *failure) {
 	// The message reported is the one the re-run gives the input written:
 	// if the re-run refuses the candidate, f keeps its input and message.
 	if smaller {
-		c.adoptMinimized(f, best, f.minimized == minimizedCutShort)
+		w.adoptMinimized(f, best, f.minimized == minimizedCutShort)
 	}
 }
 
 // minimizeBudget sets args' limits from what is left of the minimization
 // budget, reporting false when nothing is.
-func (c *coordinator) minimizeBudget(args *ipc.MinimizeArgs, start time.Time, execs int64) bool {
-	if d := c.opts.MinimizeDuration; d > 0 {
+func (w *worker) minimizeBudget(args *ipc.MinimizeArgs, start time.Time, execs int64) bool {
+	if d := w.opts.MinimizeDuration; d > 0 {
 		if args.Duration = d - time.Since(start); args.Duration <= 0 {
 			return false
 		}
 	}
-	if l := c.opts.MinimizeLimit; l > 0 {
+	if l := w.opts.MinimizeLimit; l > 0 {
 		if args.Limit = l - execs; args.Limit <= 0 {
 			return false
 		}
@@ -369,10 +369,10 @@ const roundOtherDeath = "other death"
 // candidate tried), minimizedCutShort, roundOtherDeath, or "other" (the
 // worker could not start or was not killed by a candidate: see
 // killedByCandidate).
-func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, execs int64, done string) {
-	p, err := c.startRawProc(false)
+func (w *worker) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, execs int64, done string) {
+	p, err := w.startRawProc(false)
 	if err != nil {
-		c.internal(fmt.Sprintf("starting a worker to minimize a failing input: %v", err))
+		w.internal(fmt.Sprintf("starting a worker to minimize a failing input: %v", err))
 		return nil, 0, "other"
 	}
 	defer p.stop(time.Second)
@@ -386,10 +386,10 @@ func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []
 		return nil, resp.Execs, minimizedNo
 	}
 	execs = int64(p.mem.Execs())
-	if !c.killedByCandidate(p, err, execs) {
+	if !w.killedByCandidate(p, err, execs) {
 		return nil, execs, "other"
 	}
-	kind, msg := p.death(c.opts.Timeout, c.opts.RSSLimitMB)
+	kind, msg := p.death(w.opts.Timeout, w.opts.RSSLimitMB)
 	if cand, err = decodeValues(p.mem.Value()); err != nil {
 		return nil, execs, "other"
 	}
@@ -401,7 +401,7 @@ func (c *coordinator) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []
 
 // writeReproducer writes f's input to CorpusDir (or keeps its seed file)
 // and returns the path.
-func (c *coordinator) writeReproducer(f *failure) (string, error) {
+func (w *worker) writeReproducer(f *failure) (string, error) {
 	if f.path != "" {
 		return f.path, nil
 	}
@@ -409,5 +409,5 @@ func (c *coordinator) writeReproducer(f *failure) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return corpus.Write(c.opts.CorpusDir, data)
+	return corpus.Write(w.opts.CorpusDir, data)
 }

@@ -77,14 +77,15 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	stackBallast()
 	sc := newShallowCaller(fn)
 	defer sc.stop()
-	w := &worker{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out)}
+	w := &workerServer{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out)}
 	execState.snap = make([]byte, len(instrument.Counters()))
 	w.seen = make([]byte, len(execState.snap))
 	return w.serve(ctx)
 }
 
-// worker is the worker side of the protocol. It is used by one goroutine.
-type worker struct {
+// workerServer is the worker process's side of the protocol (internal/fuzz's
+// name). It is used by one goroutine.
+type workerServer struct {
 	fn   func([]any) error
 	mem  *ipc.Mem
 	conn *ipc.Conn
@@ -101,7 +102,7 @@ type worker struct {
 	modifiedInput []byte // that execution's input, encoded
 }
 
-func (w *worker) serve(ctx context.Context) error {
+func (w *workerServer) serve(ctx context.Context) error {
 	w.mem.SetReady()
 	for ctx.Err() == nil {
 		var c ipc.Call
@@ -130,7 +131,7 @@ var testHookFuzzCall func()
 // comparison substitutions, decoding: never the fuzz function, which the
 // testing package runs on a goroutine of its own) is answered with an
 // InternalErr, so that the coordinator never takes it for the input's.
-func (w *worker) handle(c ipc.Call) (resp any, err error) {
+func (w *workerServer) handle(c ipc.Call) (resp any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			execState.trace = false
@@ -165,7 +166,7 @@ func internalResponse(c ipc.Call, msg string) any {
 }
 
 // exec writes vals to shared memory and runs them once.
-func (w *worker) exec(vals []any) error {
+func (w *workerServer) exec(vals []any) error {
 	w.buf = appendValues(w.buf[:0], vals)
 	if !w.mem.SetValue(w.buf) {
 		return nil // too large to record: skip rather than risk losing a crasher
@@ -190,13 +191,13 @@ func (w *worker) exec(vals []any) error {
 // checkModified records the first []byte argument of vals that the
 // execution changed: its contents no longer equal their encoding in w.buf,
 // written before it ran. It compares in place: no copy per execution.
-func (w *worker) checkModified(vals []any) {
+func (w *workerServer) checkModified(vals []any) {
 	if i := changedBytesArg(w.buf, vals); i > 0 {
 		w.modified, w.modifiedInput = i, append([]byte(nil), w.buf...)
 	}
 }
 
-func (w *worker) input() ([]any, error) {
+func (w *workerServer) input() ([]any, error) {
 	vals, err := decodeValues(w.mem.Value())
 	if err == nil && len(vals) == 0 {
 		err = errors.New("engine: empty input")
@@ -204,7 +205,7 @@ func (w *worker) input() ([]any, error) {
 	return vals, err
 }
 
-func (w *worker) maxLen(limit int) int {
+func (w *workerServer) maxLen(limit int) int {
 	m := w.mem.ValueCap()/2 - 16
 	if limit > 0 && limit < m {
 		m = limit
@@ -212,7 +213,7 @@ func (w *worker) maxLen(limit int) int {
 	return m
 }
 
-func (w *worker) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
+func (w *workerServer) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	w.checkInput, w.modified, w.modifiedInput = args.CheckInput, 0, nil
 	defer func() { w.checkInput = false }()
 	resp := w.fuzzLoop(args)
@@ -220,7 +221,7 @@ func (w *worker) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	return resp
 }
 
-func (w *worker) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
+func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	var resp ipc.FuzzResponse
 	base, err := w.input()
 	if err != nil {
@@ -294,7 +295,7 @@ func clockStride(elapsed time.Duration, iters int, d time.Duration) int {
 
 // try executes one mutant and reports whether the call must end because it
 // failed or found new coverage. With traced, comparisons are recorded.
-func (w *worker) try(vals []any, traced bool, resp *ipc.FuzzResponse) bool {
+func (w *workerServer) try(vals []any, traced bool, resp *ipc.FuzzResponse) bool {
 	execState.trace = traced
 	err := w.exec(vals)
 	execState.trace = false
@@ -318,7 +319,7 @@ const fixUpTries = 2
 // changed a record's kind but broke its checksum gets the checksum it
 // computed written where it was read, which no substitution derived from
 // the base input could give.
-func (w *worker) fixUp(vals []any, m *mutator, limit int64, resp *ipc.FuzzResponse) bool {
+func (w *workerServer) fixUp(vals []any, m *mutator, limit int64, resp *ipc.FuzzResponse) bool {
 	w.fixSubs = execState.cmps.appendSubstitutions(w.fixSubs, vals)
 	subs := w.fixSubs
 	for i := 0; i < fixUpTries && len(subs) > 0; i++ {
@@ -336,7 +337,7 @@ func (w *worker) fixUp(vals []any, m *mutator, limit int64, resp *ipc.FuzzRespon
 	return false
 }
 
-func (w *worker) traceBase(base []any) ([]cmpSub, [][]byte, error) {
+func (w *workerServer) traceBase(base []any) ([]cmpSub, [][]byte, error) {
 	execState.trace = true
 	err := w.exec(cloneValues(base))
 	execState.trace = false
@@ -346,7 +347,7 @@ func (w *worker) traceBase(base []any) ([]cmpSub, [][]byte, error) {
 	return execState.cmps.substitutions(base), execState.cmps.tokens(), nil
 }
 
-func (w *worker) run(args *ipc.RunArgs) ipc.RunResponse {
+func (w *workerServer) run(args *ipc.RunArgs) ipc.RunResponse {
 	var resp ipc.RunResponse
 	vals, err := w.input()
 	if err != nil {
@@ -368,7 +369,7 @@ func (w *worker) run(args *ipc.RunArgs) ipc.RunResponse {
 	return resp
 }
 
-func (w *worker) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
+func (w *workerServer) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 	var resp ipc.MinimizeResponse
 	vals, err := w.input()
 	if err != nil {

@@ -36,7 +36,7 @@ func TestFuzzCallOnSlowInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mem.Close()
-	w := &worker{mem: mem, fn: func([]any) error { time.Sleep(10 * time.Millisecond); return nil }}
+	w := &workerServer{mem: mem, fn: func([]any) error { time.Sleep(10 * time.Millisecond); return nil }}
 	mem.SetValue(appendValues(nil, []any{[]byte("slow")}))
 	resp := w.fuzzLoop(&ipc.FuzzArgs{Duration: 100 * time.Millisecond, Seed: 1})
 	if resp.InternalErr != "" || resp.Err != "" {

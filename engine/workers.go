@@ -1,110 +1,120 @@
 package engine
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
-	"github.com/fuzzbox/fuzzbox/event"
 )
 
-// workerLoop runs one worker process: first its share of the baseline, then
-// fuzz calls until ctx is done. It restarts the process when it dies.
-func (c *coordinator) workerLoop(ctx context.Context, id int, inputs []*entry, next *atomic.Int64, started *sync.WaitGroup) {
-	p, err := c.startProc()
-	if err == nil {
-		p, err = c.baselineShare(ctx, p, inputs, next)
-	}
-	started.Done()
+// worker is one worker goroutine. It owns its worker process (and the ones
+// that replace it), and the fresh processes it starts to confirm and
+// minimize a failure; it reads the loop's state only through the work the
+// loop hands it.
+type worker struct {
+	*setup
+	id       int
+	msgs     chan<- message // to the loop
+	work     chan work      // from the loop; closed when the worker is to stop
+	claims   chan bool      // the loop's answers to claim messages
+	execs    int64          // executions not yet reported to the loop
+	total    int64          // executions of this worker
+	restarts int            // processes that died under it
+}
+
+func newWorker(s *setup, id int, msgs chan<- message) *worker {
+	return &worker{setup: s, id: id, msgs: msgs, work: make(chan work, 1), claims: make(chan bool, 1)}
+}
+
+// send sends the loop body with the executions run since the last message.
+func (w *worker) send(body any) {
+	w.msgs <- message{from: w, execs: w.execs, body: body}
+	w.execs = 0
+}
+
+// count counts n executions.
+func (w *worker) count(n int64) {
+	w.execs += n
+	w.total += n
+}
+
+// internal reports an internal error to the loop.
+func (w *worker) internal(msg string) { w.send(internalErr{msg}) }
+
+// fatal reports an error that stops the run to the loop.
+func (w *worker) fatal(err error) { w.send(fatal{err}) }
+
+// run starts the worker's process and does the loop's work on it until the
+// loop stops it or the process cannot be replaced.
+func (w *worker) run() {
+	p, err := w.startProc()
+	defer func() {
+		if p != nil {
+			p.stop(2 * time.Second)
+		}
+		w.send(gone{})
+	}()
 	if err != nil {
-		c.internalError(err)
-	}
-	started.Wait()
-	if p == nil {
+		w.fatal(err)
 		return
 	}
-	if err != nil || c.opts.PruneOnly {
-		p.stop(2 * time.Second)
-		return
-	}
-	if id == 0 && ctx.Err() == nil {
-		c.mu.Lock()
-		c.corpus.ensureNonEmpty(inputs)
-		c.mu.Unlock()
-		c.rep.emit(event.Event{Type: event.Start, Workers: c.opts.Parallel, Progress: fmt.Sprintf("%d/%d", len(inputs), len(inputs))})
-	}
-	c.fuzzLoop(ctx, id, p)
-}
-
-// baselineShare runs baseline inputs on p, taking the next one from next
-// until all have run. It returns the process to use next.
-func (c *coordinator) baselineShare(ctx context.Context, p *proc, inputs []*entry, next *atomic.Int64) (*proc, error) {
-	for ctx.Err() == nil {
-		i := int(next.Add(1)) - 1
-		if i >= len(inputs) {
-			break
-		}
-		np, err := c.baseline(p, inputs[i])
-		if err != nil {
-			return np, err
-		}
-		p = np
-	}
-	return p, nil
-}
-
-// fuzzLoop makes fuzz calls on p (and the processes that replace it) until
-// ctx is done, the budget is spent or the run cannot go on.
-func (c *coordinator) fuzzLoop(ctx context.Context, id int, p *proc) {
-	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(id)))
-	restarts := 0
-	defer func() { p.stop(2 * time.Second) }()
-	for ctx.Err() == nil {
-		np, err := c.fuzzOnce(p, rng)
-		if err == errBudgetSpent {
-			return // the other workers use up what they reserved
-		}
-		if err != nil {
-			c.internalError(err)
+	var done any = ready{}
+	for {
+		w.send(done)
+		wk, ok := <-w.work
+		if !ok {
 			return
 		}
-		if np == p && c.worn(p) && ctx.Err() == nil {
-			np, err = c.restart(p) // a fresh process, before leaks pile up
-			if err != nil {
-				c.internalError(err)
-				return
-			}
-		} else if np != p {
-			restarts++
-			if restarts > 100 && c.execs.Load() < int64(restarts)*10 {
-				c.internalError(errors.New("engine: workers keep dying without running inputs"))
+		if w.worn(p) {
+			// A fresh process, before leaks pile up; only now: the loop
+			// has read the coverage the last message lent it.
+			if p, err = w.restart(p); err != nil {
+				w.fatal(err)
 				return
 			}
 		}
-		p = np
+		if wk.baseline != nil {
+			done, p, err = w.baseline(p, wk.baseline)
+		} else {
+			done, p, err = w.fuzz(p, wk)
+		}
+		if err != nil {
+			w.fatal(err)
+			return
+		}
 	}
+}
+
+// fuzz makes one fuzz call on p and handles its outcome. It returns the
+// message that reports it and the process to use next; an error means no
+// process can be started.
+func (w *worker) fuzz(p *proc, wk work) (fuzzed, *proc, error) {
+	np, done, err := w.fuzzOnce(p, wk)
+	if err == nil && np != p && !w.stopping() {
+		w.restarts++
+		if w.restarts > 100 && w.total < int64(w.restarts)*10 {
+			err = errors.New("engine: workers keep dying without running inputs")
+		}
+	}
+	return done, np, err
 }
 
 // startProc starts a worker process and warms it up.
-func (c *coordinator) startProc() (*proc, error) {
-	p, err := c.startRawProc(true)
-	if err != nil || c.warmInput == nil {
+func (w *worker) startProc() (*proc, error) {
+	p, err := w.startRawProc(true)
+	if err != nil || w.warmInput == nil {
 		return p, err
 	}
 	// The first execution in a fresh process also runs one-time
 	// initialization (sync.Once, lazily built tables) in instrumented
 	// code: its coverage is not the input's. One throwaway execution keeps
 	// that noise out of the baseline and out of the first fuzz call.
-	p.mem.SetValue(c.warmInput)
+	p.mem.SetValue(w.warmInput)
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
 		p.stop(time.Second) // the input will fail in the baseline, attributed to it
-		return c.startRawProc(true)
+		return w.startRawProc(true)
 	}
 	p.calls = int64(p.mem.Execs())
 	return p, nil
@@ -112,11 +122,11 @@ func (c *coordinator) startProc() (*proc, error) {
 
 // startRawProc starts a worker process. With stoppable, a hard stop of the
 // run kills it when it is busy.
-func (c *coordinator) startRawProc(stoppable bool) (*proc, error) {
-	name, args, env := c.worker()
-	p, err := startProc(name, args, env, c.covLen, c.opts.Timeout, c.opts.RSSLimitMB)
+func (s *setup) startRawProc(stoppable bool) (*proc, error) {
+	name, args, env := s.command()
+	p, err := startProc(name, args, env, s.covLen, s.opts.Timeout, s.opts.RSSLimitMB)
 	if err == nil && stoppable {
-		go p.killOnHardStop(c.hard)
+		go p.killOnHardStop(s.hard)
 	}
 	return p, err
 }
@@ -127,96 +137,62 @@ const restartAfterExecs = 1 << 24
 
 // worn reports whether p should be replaced by a fresh process: after
 // restartAfterExecs executions or above three quarters of the memory limit.
-func (c *coordinator) worn(p *proc) bool {
+func (w *worker) worn(p *proc) bool {
 	if p.mem.Execs() >= restartAfterExecs {
 		return true
 	}
-	return c.opts.RSSLimitMB > 0 && int(p.rss.Load()) > c.opts.RSSLimitMB*3/4
+	return w.opts.RSSLimitMB > 0 && int(p.rss.Load()) > w.opts.RSSLimitMB*3/4
 }
 
 // restart replaces a process.
-func (c *coordinator) restart(p *proc) (*proc, error) {
+func (w *worker) restart(p *proc) (*proc, error) {
 	p.stop(time.Second)
-	return c.startProc()
+	return w.startProc()
 }
 
-// fuzzOnce makes one fuzz call on p and handles its outcome.
-func (c *coordinator) fuzzOnce(p *proc, rng *rand.Rand) (*proc, error) {
-	limit := int64(0)
-	if c.opts.Limit > 0 {
-		limit = c.reserve(c.budgetChunk())
-		if limit == 0 {
-			return p, errBudgetSpent
-		}
-	}
-	c.mu.Lock()
-	e := c.corpus.pick(rng)
-	args := &ipc.FuzzArgs{
-		Limit: limit, Duration: c.corpus.callDuration(e), MaxLen: c.lens.limit(c.corpus, e, c.execs.Load()), Seed: rng.Uint64(), Trace: !c.opts.NoCmp,
-		Splice: c.corpus.spliceSample(rng, 8), Dict: c.dict.tokens(), CheckInput: !c.warnedModified.Load(),
-	}
-	p.mem.SetValue(e.enc)
-	copy(p.mem.Coverage(), c.global)
-	c.mu.Unlock()
-
+// fuzzOnce makes the fuzz call wk on p. It returns the process to use next
+// and what the call learned.
+func (w *worker) fuzzOnce(p *proc, wk work) (*proc, fuzzed, error) {
+	done := fuzzed{base: wk.base}
+	p.mem.SetValue(wk.base.enc)
+	copy(p.mem.Coverage(), wk.global)
 	var resp ipc.FuzzResponse
-	if err := p.call(ipc.Call{Fuzz: args}, &resp); err != nil {
-		c.execs.Add(int64(p.mem.Execs()) - p.calls)
+	if err := p.call(ipc.Call{Fuzz: wk.args}, &resp); err != nil {
+		w.count(int64(p.mem.Execs()) - p.calls)
 		vals, derr := decodeValues(p.mem.Value())
 		if derr != nil {
-			vals = e.vals
+			vals = wk.base.vals
 		}
-		return c.lost(p, err, vals, "")
+		np, err := w.lost(p, err, vals, "")
+		return np, done, err
 	}
 	p.calls = int64(p.mem.Execs())
-	c.execs.Add(resp.Execs)
-	if limit > 0 && resp.Execs < limit {
-		c.budget.Add(limit - resp.Execs)
+	w.count(resp.Execs)
+	if limit := wk.args.Limit; limit > 0 && resp.Execs < limit {
+		done.unused = limit - resp.Execs
 	}
 	if resp.InternalErr != "" {
-		c.internal("worker: " + resp.InternalErr)
-		return c.restart(p)
+		w.internal("worker: " + resp.InternalErr)
+		np, err := w.restart(p)
+		return np, done, err
 	}
 	if resp.Modified > 0 {
-		c.warnModified(resp.Modified, resp.ModifiedInput)
+		w.send(modified{resp.Modified, resp.ModifiedInput})
 	}
-	c.mu.Lock()
-	c.dict.add(resp.Tokens)
-	e.picked(resp.Interesting)
-	c.mu.Unlock()
+	done.tokens, done.found = resp.Tokens, resp.Interesting
 	switch {
 	case resp.Err != "":
 		vals, derr := decodeValues(p.mem.Value())
 		if derr != nil {
-			c.internal(fmt.Sprintf("decoding the failing input from shared memory: %v", derr))
-			return c.restart(p)
+			w.internal(fmt.Sprintf("decoding the failing input from shared memory: %v", derr))
+			np, err := w.restart(p)
+			return np, done, err
 		}
-		return c.failed(p, resp.Err, vals, "")
+		np, err := w.failed(p, resp.Err, vals, "")
+		return np, done, err
 	case resp.Interesting:
-		return c.interesting(p)
+		np, err := w.interesting(p, wk.global, &done)
+		return np, done, err
 	}
-	return p, nil
-}
-
-// errBudgetSpent ends a worker's loop when -fuzztime=Nx is used up.
-var errBudgetSpent = errors.New("engine: execution budget spent")
-
-// budgetChunk is how many executions one fuzz call reserves under
-// -fuzztime=Nx: small enough that every worker gets a share.
-func (c *coordinator) budgetChunk() int64 {
-	return min(4096, max(16, c.opts.Limit/int64(8*c.opts.Parallel)))
-}
-
-// reserve takes up to n executions from the -fuzztime=Nx budget.
-func (c *coordinator) reserve(n int64) int64 {
-	for {
-		left := c.budget.Load()
-		if left <= 0 {
-			return 0
-		}
-		take := min(n, left)
-		if c.budget.CompareAndSwap(left, left-take) {
-			return take
-		}
-	}
+	return p, done, nil
 }

@@ -1,0 +1,256 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// The loop and its messages. A worker goroutine sends one message when it
+// starts (ready) and one each time it has finished a piece of work
+// (ranBaseline, fuzzed); the loop answers each of these with the worker's
+// next work, or by closing the worker's work channel when it is to stop.
+// While it works, a worker may send the other messages; the loop answers a
+// claim on the worker's claims channel. The loop never blocks on a worker:
+// both channels it sends on hold one value, and a worker has at most one
+// question open.
+
+// A message is what a worker goroutine tells the loop.
+type message struct {
+	from  *worker
+	execs int64 // executions the worker ran since its previous message
+	body  any   // one of the types below
+}
+
+// ready is a new worker's first message: it wants work.
+type ready struct{}
+
+// ranBaseline reports that e ran for the baseline. cov is e's coverage: the
+// worker's shared memory, lent to the loop until it answers. cov is nil
+// when e failed or killed the worker (the failure was recorded).
+type ranBaseline struct {
+	e      *entry
+	cov    []byte
+	tokens [][]byte      // operands of traced comparisons
+	dur    time.Duration // e's execution time
+}
+
+// fuzzed reports that a fuzz call based on base ended.
+type fuzzed struct {
+	base   *entry
+	found  bool     // the call reported new coverage (before it was checked)
+	tokens [][]byte // operands of traced comparisons
+	unused int64    // executions reserved for the call and not run
+	add    *entry   // an input that adds coverage to the worker's snapshot, or nil
+	addCov []byte   // add's coverage, lent as ranBaseline.cov
+}
+
+// claim asks whether a failure with signature sig is to be recorded; the
+// loop answers on the worker's claims channel.
+type claim struct {
+	f   *failure
+	sig string
+}
+
+// flaky reports that a claimed failure did not fail again: the claim is
+// released.
+type flaky struct {
+	f   *failure
+	sig string
+}
+
+// recorded reports a failure whose reproducer is written at path.
+type recorded struct {
+	f    *failure
+	path string
+}
+
+// internalErr reports an internal error; the run goes on.
+type internalErr struct{ msg string }
+
+// fatal reports an error that stops the run (a worker cannot be started).
+type fatal struct{ err error }
+
+// modified reports that the fuzz function changed its []byte argument arg
+// (1-based) while it ran the encoded input enc.
+type modified struct {
+	arg int
+	enc []byte
+}
+
+// gone is a worker's last message: it has stopped its process and returns.
+type gone struct{}
+
+// work is what the loop hands a worker: a baseline input to run, or a fuzz
+// call.
+type work struct {
+	baseline *entry
+	base     *entry        // the fuzz call's input
+	args     *ipc.FuzzArgs // the fuzz call's arguments
+	global   []byte        // the coverage reached so far (read-only: shared by workers)
+}
+
+// statsInterval is how often the loop reports statistics.
+const statsInterval = 3 * time.Second
+
+// loop serves live workers until all have gone. ctx is the soft stop.
+func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
+	tick := time.NewTicker(statsInterval)
+	defer tick.Stop()
+	done := ctx.Done()
+	last, lastT := int64(0), time.Now()
+	for live > 0 {
+		select {
+		case m := <-msgs:
+			c.execs += m.execs
+			if _, ok := m.body.(gone); ok {
+				live--
+				continue
+			}
+			c.handle(ctx, m)
+		case <-done:
+			c.release()
+			done = nil
+		case now := <-tick.C:
+			if ctx.Err() != nil {
+				continue
+			}
+			rate := float64(c.execs-last) / now.Sub(lastT).Seconds()
+			last, lastT = c.execs, now
+			c.rep.emit(c.statsEvent(event.Stats, rate))
+		}
+	}
+}
+
+// handle acts on one message.
+func (c *coordinator) handle(ctx context.Context, m message) {
+	switch b := m.body.(type) {
+	case ready:
+		c.serve(ctx, m.from)
+	case ranBaseline:
+		c.pending--
+		c.ranBaseline(b)
+		c.serve(ctx, m.from)
+	case fuzzed:
+		c.fuzzed(b)
+		c.serve(ctx, m.from)
+	case claim:
+		m.from.claims <- c.claim(b.f, b.sig)
+	case flaky:
+		c.unclaim(b.f, b.sig)
+	case recorded:
+		c.recorded(b.f, b.path)
+	case internalErr:
+		c.internal(b.msg)
+	case fatal:
+		c.fatal(b.err)
+	case modified:
+		c.warnModified(b.arg, b.enc)
+	default:
+		panic("engine: unknown message")
+	}
+}
+
+// serve hands w its next work: a baseline input while some are left; once
+// all have run, fuzz calls. A worker that asks while others still run the
+// last baseline inputs waits. serve stops w when the run stops, after the
+// baseline with PruneOnly, and when the execution budget is spent (the
+// other workers use up what they reserved).
+func (c *coordinator) serve(ctx context.Context, w *worker) {
+	switch {
+	case ctx.Err() != nil:
+		close(w.work)
+	case c.next < len(c.inputs):
+		w.work <- work{baseline: c.inputs[c.next]}
+		c.next++
+		c.pending++
+	case c.pending > 0 && !c.fuzzing:
+		c.idle = append(c.idle, w)
+	default:
+		if !c.fuzzing {
+			c.endBaseline(ctx)
+		}
+		if c.opts.PruneOnly || !c.fuzzWork(w) {
+			close(w.work)
+		}
+	}
+}
+
+// endBaseline starts fuzzing and serves the workers that waited for it.
+func (c *coordinator) endBaseline(ctx context.Context) {
+	c.fuzzing = true
+	if !c.opts.PruneOnly {
+		c.corpus.ensureNonEmpty(c.inputs)
+		c.rep.emit(event.Event{Type: event.Start, Workers: c.opts.Parallel, Progress: fmt.Sprintf("%d/%d", len(c.inputs), len(c.inputs))})
+	}
+	idle := c.idle
+	c.idle = nil
+	for _, w := range idle {
+		c.serve(ctx, w)
+	}
+}
+
+// release stops the workers waiting for the baseline to end: the run
+// stopped before it did.
+func (c *coordinator) release() {
+	for _, w := range c.idle {
+		close(w.work)
+	}
+	c.idle = nil
+}
+
+// fuzzWork hands w a fuzz call, reporting false when the execution budget
+// is spent.
+func (c *coordinator) fuzzWork(w *worker) bool {
+	limit := int64(0)
+	if c.opts.Limit > 0 {
+		if limit = min(c.budgetChunk(), c.budget); limit <= 0 {
+			return false
+		}
+		c.budget -= limit
+	}
+	e := c.corpus.pick(c.rng)
+	args := &ipc.FuzzArgs{
+		Limit: limit, Duration: c.corpus.callDuration(e), MaxLen: c.lens.limit(c.corpus, e, c.execs), Seed: c.rng.Uint64(), Trace: !c.opts.NoCmp,
+		Splice: c.corpus.spliceSample(c.rng, 8), Dict: c.dict.tokens(), CheckInput: !c.warned,
+	}
+	w.work <- work{base: e, args: args, global: c.snapshot()}
+	return true
+}
+
+// budgetChunk is how many executions one fuzz call reserves under
+// -fuzztime=Nx: small enough that every worker gets a share.
+func (c *coordinator) budgetChunk() int64 {
+	return min(4096, max(16, c.opts.Limit/int64(8*c.opts.Parallel)))
+}
+
+// snapshot returns a copy of the global coverage that workers may read
+// while the loop goes on: the same copy until global changes.
+func (c *coordinator) snapshot() []byte {
+	if c.snap == nil {
+		c.snap = make([]byte, len(c.global))
+		copy(c.snap, c.global)
+	}
+	return c.snap
+}
+
+// fuzzed takes in what a fuzz call learned.
+func (c *coordinator) fuzzed(b fuzzed) {
+	c.budget += b.unused
+	c.dict.add(b.tokens)
+	b.base.picked(b.found)
+	if b.add != nil {
+		c.addFound(b.add, b.addCov)
+	}
+}
+
+// fatal stops the run on an error that makes going on pointless.
+func (c *coordinator) fatal(err error) {
+	if c.fatalErr == nil {
+		c.fatalErr = err
+	}
+	c.cancel()
+}
