@@ -14,20 +14,39 @@ import (
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
-// Config configures a run. Its fields are fuzzbox fuzz's flags; the zero
-// value of each is valid unless its comment says otherwise.
+// Config configures every operation of the driver: Resolve, Fuzz, Cover and
+// Replay. Each field means one thing wherever it is read; the zero value of
+// each is valid unless its comment says otherwise. Most fields are fuzzbox
+// fuzz's flags (Flags registers them).
 type Config struct {
-	Fuzz         string        // regexp of the fuzz tests to fuzz; required
+	// Selection and build, read by Resolve (and by the builds of Fuzz,
+	// Cover and Replay).
+	Fuzz string // regexp of the fuzz tests to select; required by Resolve
+	Tags string // build tags, comma-separated
+	Race bool   // build with the race detector
+	// Dir is the directory relative patterns are resolved in and the go
+	// command runs in; "" means the current directory.
+	Dir string
+	// Binary is a fuzzing binary built elsewhere (a test binary linked with
+	// fuzzbox's test main, e.g. by the Bazel rules): nothing is built, and
+	// the one pattern given to Resolve is the package's directory.
+	Binary string
+	// ImportPath names Binary's package in events and the default cache
+	// directory; "" asks the go command in the package directory, and falls
+	// back to the directory's path.
+	ImportPath string
+	// CacheDir is the generated corpus (fuzz test FuzzX's entries are in
+	// CacheDir/FuzzX); "" means DefaultCacheDir of the package.
+	CacheDir string
+
+	// Fuzzing, read by Fuzz.
 	FuzzTime     string        // duration, or Nx executions over all workers; "" runs until the context is cancelled
 	MinimizeTime string        // duration or Nx to minimize a failing input; "" means 60s, "0x" turns minimization off
 	Parallel     int           // worker processes; 0 means GOMAXPROCS
 	Run          string        // -test.run for the tests run before fuzzing; "" means all with one fuzz test, none with several
-	Race         bool          // build with the race detector
-	Tags         string        // build tags, comma-separated
 	Verbose      bool          // -test.v
-	Timeout      time.Duration // per-input hang limit; 0 means 10s
+	Timeout      time.Duration // per-input hang limit: an input running longer is a failure of kind hang; 0 means ipc.DefaultTimeout (10s)
 	RSSLimitMB   int           // per-worker memory limit in MiB; 0 means 2048, negative means no limit
-	CacheDir     string        // generated corpus; "" means DefaultCacheDir of the package
 	KeepGoing    bool          // go on after a failure, one reproducer per unique failure
 	KeepFlaky    bool          // write a reproducer for a failure that did not fail again in a fresh worker
 	Dict         string        // dictionary file in the AFL/libFuzzer format; "" means none
@@ -40,18 +59,12 @@ type Config struct {
 	// generated entries that add no coverage (fuzzbox corpus minimize).
 	PruneOnly bool
 
-	// Binary is a fuzzing binary built elsewhere (a test binary linked with
-	// fuzzbox's test main, e.g. by the Bazel rules): nothing is built, and
-	// the one pattern given to Fuzz or Resolve is the package's directory.
-	Binary string
-	// ImportPath names Binary's package in events and the default cache
-	// directory; "" asks the go command in the package directory, and falls
-	// back to the directory's path.
-	ImportPath string
+	// ReplayLimit bounds one run of a stock test binary over a fuzz test's
+	// corpus (Replay, Cover; not the fuzzing itself, which Timeout bounds
+	// per input): a run still going then fails, as go test -timeout does;
+	// 0 means DefaultReplayLimit.
+	ReplayLimit time.Duration
 
-	// Dir is the directory relative patterns are resolved in and the go
-	// command runs in; "" means the current directory.
-	Dir string
 	// Fuzzbox is the fuzzbox executable the build runs as its -toolexec
 	// ("fuzzbox toolexec"); "" means this executable, which must then
 	// dispatch that subcommand (the fuzzbox command does).
@@ -61,9 +74,21 @@ type Config struct {
 	Stderr io.Writer
 }
 
+// DefaultReplayLimit is Config.ReplayLimit's zero value: the limit of one
+// stock go test run over a corpus.
+const DefaultReplayLimit = 10 * time.Minute
+
+func (c *Config) replayLimit() time.Duration {
+	if c.ReplayLimit > 0 {
+		return c.ReplayLimit
+	}
+	return DefaultReplayLimit
+}
+
 var nxRE = regexp.MustCompile(`^[0-9]+x$`)
 
-// Check validates the configuration, returning a one-line reason.
+// Check validates the configuration, returning a one-line reason. Resolve
+// and Fuzz call it.
 func (c *Config) Check() error {
 	if c.Fuzz == "" {
 		return errors.New("-fuzz is required")
@@ -84,6 +109,8 @@ func (c *Config) Check() error {
 		return errors.New("-parallel must be >= 0")
 	case c.Timeout < 0:
 		return errors.New("-timeout must be > 0")
+	case c.ReplayLimit < 0:
+		return errors.New("the replay limit must be > 0")
 	case c.Schedule != "" && c.Schedule != "roundrobin" && c.Schedule != "power":
 		return fmt.Errorf("-schedule: %q is neither roundrobin nor power", c.Schedule)
 	}
@@ -130,10 +157,11 @@ func (c *Config) cacheDir(t Target) (string, error) {
 // fuzzing binary, the replay and the re-run before fuzzing all get it.
 const panicOnExit0 = "-test.paniconexit0"
 
-// childArgs returns the fuzzing binary's arguments for one turn of t with
+// childArgs returns the fuzzing binary's arguments for one turn of r with
 // the given -test.fuzztime value ("" for none); multi says several targets
 // share the run.
-func (c *Config) childArgs(t Target, fuzztime string, multi bool) ([]string, error) {
+func (c *Config) childArgs(r *TargetResult, fuzztime string, multi bool) ([]string, error) {
+	t := r.Target
 	cache, err := c.cacheDir(t)
 	if err != nil {
 		return nil, err
@@ -162,11 +190,11 @@ func (c *Config) childArgs(t Target, fuzztime string, multi bool) ([]string, err
 	if c.Parallel > 0 {
 		args = append(args, "-test.parallel="+strconv.Itoa(c.Parallel))
 	}
-	return append(args, c.optionalArgs(t, multi)...), nil
+	return append(args, c.optionalArgs(r.dict, multi)...), nil
 }
 
 // optionalArgs returns the flags that are set only when asked for.
-func (c *Config) optionalArgs(t Target, multi bool) []string {
+func (c *Config) optionalArgs(dict string, multi bool) []string {
 	var args []string
 	switch {
 	case c.PruneOnly:
@@ -189,8 +217,8 @@ func (c *Config) optionalArgs(t Target, multi bool) []string {
 	if c.Schedule != "" {
 		args = append(args, flagArg(ipc.FlagSchedule, c.Schedule))
 	}
-	if t.dict != "" {
-		args = append(args, flagArg(ipc.FlagDict, t.dict))
+	if dict != "" {
+		args = append(args, flagArg(ipc.FlagDict, dict))
 	}
 	return args
 }

@@ -44,7 +44,7 @@ func TestConfigCheck(t *testing.T) {
 // TestChildArgs checks the flag contract with the fuzzing binary: names
 // from engine/ipc, defaults for the zero Config, and the options.
 func TestChildArgs(t *testing.T) {
-	tg := Target{Package: "example.com/p", Name: "FuzzX", dict: "/tmp/p.dict"}
+	tg := &TargetResult{Target: Target{Package: "example.com/p", Name: "FuzzX"}, dict: "/tmp/p.dict"}
 	args, err := (&Config{Fuzz: ".", CacheDir: "/c"}).childArgs(tg, "", false)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func TestFuzzShare(t *testing.T) {
 	}{
 		{"", 1, "", false},
 		{"10s", 1, "10s", false},
-		{"", 3, RotationSlice.String(), true},
+		{"", 3, rotationSlice.String(), true},
 		{"30s", 3, "10s", false},
 		{"1000x", 3, "333x", false},
 		{"2x", 3, "1x", false},
@@ -138,9 +138,13 @@ func TestFuzzCancel(t *testing.T) {
 	var types []string
 	var binary string
 	cfg := Config{Fuzz: "^FuzzNever$", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Parallel: 2, Stderr: os.Stderr}
+	targets, err := Resolve(ctx, cfg, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan Result)
 	go func() {
-		done <- Fuzz(ctx, cfg, []string{dir}, func(e event.Event) {
+		done <- Fuzz(ctx, cfg, targets, func(e event.Event) {
 			mu.Lock()
 			defer mu.Unlock()
 			types = append(types, e.Type)
@@ -160,7 +164,7 @@ func TestFuzzCancel(t *testing.T) {
 	if res.ExitCode != ExitOK || len(res.Targets) != 1 {
 		t.Fatalf("result %+v, want exit 0 for one target (events %v)", res, types)
 	}
-	binary = res.Targets[0].Binary
+	binary = res.Targets[0].bin
 	if !slices.Contains(types, event.Start) || types[len(types)-1] != event.Exit || types[0] != event.Build {
 		t.Errorf("events %v: want build first, start, exit last", types)
 	}
@@ -194,12 +198,11 @@ func processesOf(bin string) []int {
 
 // TestResolveErrors: what a user gets for patterns with nothing to fuzz.
 func TestResolveErrors(t *testing.T) {
-	dir := t.TempDir()
-	_, err := Resolve(context.Background(), Config{Fuzz: "."}, []string{"../event"}, dir)
+	_, err := Resolve(context.Background(), Config{Fuzz: "."}, []string{"../event"})
 	if err == nil || !strings.Contains(err.Error(), "no fuzz tests") {
 		t.Errorf("package without fuzz tests: %v", err)
 	}
-	_, err = Resolve(context.Background(), Config{Fuzz: ".", Binary: "driver_test.go"}, []string{"a", "b"}, dir)
+	_, err = Resolve(context.Background(), Config{Fuzz: ".", Binary: "driver_test.go"}, []string{"a", "b"})
 	if err == nil || !strings.Contains(err.Error(), "one package directory") {
 		t.Errorf("-bin with two directories: %v", err)
 	}

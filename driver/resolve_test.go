@@ -26,7 +26,7 @@ func TestSourceDictListsImports(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	pkgs, err := listPackages(context.Background(), filepath.Join(dir, "p"), ".", "")
+	pkgs, err := listPackages(context.Background(), filepath.Join(dir, "p"), []string{"."}, "")
 	if err != nil || len(pkgs) != 1 {
 		t.Fatalf("listPackages: %v %v", pkgs, err)
 	}
