@@ -41,17 +41,22 @@ type Config struct {
 
 	// Fuzzing, read by Fuzz.
 	FuzzTime     string        // duration, or Nx executions over all workers; "" runs until the context is cancelled
-	MinimizeTime string        // duration or Nx to minimize a failing input; "" means 60s, "0x" turns minimization off
+	MinimizeTime string        // duration or Nx to minimize a failing input; "" means ipc.DefaultMinimizeTime (60s), "0x" turns minimization off
 	Parallel     int           // worker processes; 0 means GOMAXPROCS
 	Run          string        // -test.run for the tests run before fuzzing; "" means all with one fuzz test, none with several
 	Verbose      bool          // -test.v
 	Timeout      time.Duration // per-input hang limit: an input running longer is a failure of kind hang; 0 means ipc.DefaultTimeout (10s)
-	RSSLimitMB   int           // per-worker memory limit in MiB; 0 means 2048, negative means no limit
 	KeepGoing    bool          // go on after a failure, one reproducer per unique failure
 	KeepFlaky    bool          // write a reproducer for a failure that did not fail again in a fresh worker
 	Dict         string        // dictionary file in the AFL/libFuzzer format; "" means none
+	// RSSLimitMB is the per-worker resident memory limit in MiB
+	// (-rss_limit_mb): exceeding it is a failure of kind oom. 0 means no
+	// limit, as at every step down to the worker (the fuzzing binary's
+	// flag, engine.Options); front ends set DefaultRSSLimitMB unless told
+	// otherwise.
+	RSSLimitMB int
 
-	Schedule     string // corpus schedule: "" (round robin) or "power"
+	Schedule     string // corpus schedule: "" or ipc.ScheduleRoundRobin (the default), or ipc.SchedulePower
 	NoCmp        bool   // no comparison guidance (benchmark ablation)
 	NoSourceDict bool   // no dictionary of the package's literals (benchmark ablation)
 
@@ -73,6 +78,11 @@ type Config struct {
 	// binary's standard error; nil means os.Stderr.
 	Stderr io.Writer
 }
+
+// DefaultRSSLimitMB is the Config.RSSLimitMB front ends set unless told
+// otherwise (Flags' -rss_limit_mb default, the LSP sidecar's runs): the
+// fuzzing binary's own default, ipc.DefaultRSSLimitMB.
+const DefaultRSSLimitMB = ipc.DefaultRSSLimitMB
 
 // DefaultReplayLimit is Config.ReplayLimit's zero value: the limit of one
 // stock go test run over a corpus.
@@ -109,10 +119,12 @@ func (c *Config) Check() error {
 		return errors.New("-parallel must be >= 0")
 	case c.Timeout < 0:
 		return errors.New("-timeout must be > 0")
+	case c.RSSLimitMB < 0:
+		return errors.New("-rss_limit_mb must be >= 0")
 	case c.ReplayLimit < 0:
 		return errors.New("the replay limit must be > 0")
-	case c.Schedule != "" && c.Schedule != "roundrobin" && c.Schedule != "power":
-		return fmt.Errorf("-schedule: %q is neither roundrobin nor power", c.Schedule)
+	case c.Schedule != "" && c.Schedule != ipc.ScheduleRoundRobin && c.Schedule != ipc.SchedulePower:
+		return fmt.Errorf("-schedule: %q is neither %s nor %s", c.Schedule, ipc.ScheduleRoundRobin, ipc.SchedulePower)
 	}
 	if c.Binary != "" {
 		if fi, err := os.Stat(c.Binary); err != nil || fi.IsDir() {
@@ -166,13 +178,6 @@ func (c *Config) childArgs(r *TargetResult, fuzztime string, multi bool) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	rss := c.RSSLimitMB
-	switch {
-	case rss == 0:
-		rss = ipc.DefaultRSSLimitMB
-	case rss < 0:
-		rss = 0
-	}
 	timeout := c.Timeout
 	if timeout == 0 {
 		timeout = ipc.DefaultTimeout
@@ -181,7 +186,7 @@ func (c *Config) childArgs(r *TargetResult, fuzztime string, multi bool) ([]stri
 		"-test.fuzz=^" + regexp.QuoteMeta(t.Name) + "$", "-test.fuzzcachedir=" + cache, "-test.timeout=0",
 		panicOnExit0,
 		"-test.fuzzminimizetime=" + orDefault(c.MinimizeTime, ipc.DefaultMinimizeTime),
-		flagArg(ipc.FlagTimeout, timeout.String()), flagArg(ipc.FlagRSSLimit, strconv.Itoa(rss)),
+		flagArg(ipc.FlagTimeout, timeout.String()), flagArg(ipc.FlagRSSLimitMB, strconv.Itoa(c.RSSLimitMB)),
 		flagArg(ipc.FlagEventsFD, strconv.Itoa(ipc.EventsFD)),
 	}
 	if fuzztime != "" {

@@ -28,6 +28,8 @@ func TestConfigCheck(t *testing.T) {
 		{Config{Fuzz: ".", FuzzTime: "100x", MinimizeTime: "0x"}, ""},
 		{Config{Fuzz: ".", MinimizeTime: "-1s"}, "-fuzzminimizetime"},
 		{Config{Fuzz: ".", Parallel: -1}, "-parallel must be >= 0"},
+		{Config{Fuzz: ".", RSSLimitMB: -1}, "-rss_limit_mb must be >= 0"},
+		{Config{Fuzz: ".", ReplayLimit: -1}, "replay limit must be > 0"},
 		{Config{Fuzz: ".", Schedule: "fifo"}, `-schedule: "fifo"`},
 		{Config{Fuzz: ".", Binary: "/nonexistent/bin"}, "-bin: /nonexistent/bin is not a file"},
 	} {
@@ -52,7 +54,8 @@ func TestChildArgs(t *testing.T) {
 	for _, want := range []string{
 		"-test.fuzz=^FuzzX$", "-test.fuzzcachedir=/c", "-test.fuzzminimizetime=60s",
 		"-" + ipc.FlagTimeout + "=" + ipc.DefaultTimeout.String(),
-		"-" + ipc.FlagRSSLimit + "=" + strconv.Itoa(ipc.DefaultRSSLimitMB),
+		"-" + ipc.FlagRSSLimitMB + "=0", // the zero Config: no limit, as the flag's 0
+
 		"-" + ipc.FlagEventsFD + "=" + strconv.Itoa(ipc.EventsFD),
 		"-" + ipc.FlagDict + "=/tmp/p.dict",
 	} {
@@ -60,10 +63,10 @@ func TestChildArgs(t *testing.T) {
 			t.Errorf("zero config: args %q lack %q", args, want)
 		}
 	}
-	cfg := Config{Fuzz: ".", CacheDir: "/c", RSSLimitMB: -1, KeepFlaky: true, NoCmp: true, Schedule: "power", PruneOnly: true, Parallel: 3}
+	cfg := Config{Fuzz: ".", CacheDir: "/c", RSSLimitMB: 512, KeepFlaky: true, NoCmp: true, Schedule: "power", PruneOnly: true, Parallel: 3}
 	args, _ = cfg.childArgs(tg, "5s", true)
 	for _, want := range []string{
-		"-" + ipc.FlagRSSLimit + "=0", "-" + ipc.FlagKeepFlaky + "=true", "-" + ipc.FlagNoCmp + "=true",
+		"-" + ipc.FlagRSSLimitMB + "=512", "-" + ipc.FlagKeepFlaky + "=true", "-" + ipc.FlagNoCmp + "=true",
 		"-" + ipc.FlagSchedule + "=power", "-" + ipc.FlagPruneOnly + "=true", "-test.run=^$", "-test.fuzztime=5s", "-test.parallel=3",
 	} {
 		if !slices.Contains(args, want) {

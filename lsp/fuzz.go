@@ -34,10 +34,11 @@ func (s *Server) fuzz(key testKey, _ string) (any, error) {
 
 func (s *Server) fuzzRun(ctx context.Context, key testKey, r *run) protocol.ShowMessageParams {
 	cfg := driver.Config{
-		Fuzz:     "^" + key.name + "$",
-		Parallel: s.opts.Parallel,
-		Dir:      key.dir,
-		Fuzzbox:  s.opts.Fuzzbox,
+		Fuzz:       "^" + key.name + "$",
+		Parallel:   s.opts.Parallel,
+		RSSLimitMB: driver.DefaultRSSLimitMB, // as fuzzbox fuzz's
+		Dir:        key.dir,
+		Fuzzbox:    s.opts.Fuzzbox,
 	}
 	stderr := s.logWriter()
 	defer stderr.Close()
