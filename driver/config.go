@@ -97,15 +97,34 @@ func (c *Config) replayLimit() time.Duration {
 
 var nxRE = regexp.MustCompile(`^[0-9]+x$`)
 
-// Check validates the configuration, returning a one-line reason. Resolve
-// and Fuzz call it.
+// Check validates the configuration, returning a one-line reason: the
+// selection (checkSelection) and the rest (checkRun).
 func (c *Config) Check() error {
+	if err := c.checkSelection(); err != nil {
+		return err
+	}
+	return c.checkRun()
+}
+
+// checkSelection validates what Resolve reads: -fuzz and -bin.
+func (c *Config) checkSelection() error {
 	if c.Fuzz == "" {
 		return errors.New("-fuzz is required")
 	}
 	if _, err := regexp.Compile(c.Fuzz); err != nil {
 		return fmt.Errorf("-fuzz: %v", err)
 	}
+	if c.Binary != "" {
+		if fi, err := os.Stat(c.Binary); err != nil || fi.IsDir() {
+			return fmt.Errorf("-bin: %s is not a file", c.Binary)
+		}
+	}
+	return nil
+}
+
+// checkRun validates the limits and options of the operations; Fuzz,
+// which takes its targets resolved, checks only these.
+func (c *Config) checkRun() error {
 	for name, v := range map[string]string{"-fuzztime": c.FuzzTime, "-fuzzminimizetime": c.MinimizeTime} {
 		if v == "" || nxRE.MatchString(v) {
 			continue
@@ -125,11 +144,6 @@ func (c *Config) Check() error {
 		return errors.New("the replay limit must be > 0")
 	case c.Schedule != "" && c.Schedule != ipc.ScheduleRoundRobin && c.Schedule != ipc.SchedulePower:
 		return fmt.Errorf("-schedule: %q is neither %s nor %s", c.Schedule, ipc.ScheduleRoundRobin, ipc.SchedulePower)
-	}
-	if c.Binary != "" {
-		if fi, err := os.Stat(c.Binary); err != nil || fi.IsDir() {
-			return fmt.Errorf("-bin: %s is not a file", c.Binary)
-		}
 	}
 	return nil
 }

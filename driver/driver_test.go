@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -114,27 +115,61 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
+// fuzzboxBin is the fuzzbox command the tests' builds run as -toolexec,
+// built once per test binary into a directory TestMain removes.
+var fuzzboxBin struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fuzzboxBin.dir != "" {
+		os.RemoveAll(fuzzboxBin.dir)
+	}
+	os.Exit(code)
+}
+
 // testFuzzbox builds the fuzzbox command for the build's -toolexec.
 func testFuzzbox(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a fuzzing binary")
 	}
-	bin := filepath.Join(t.TempDir(), "fuzzbox")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/fuzzbox").CombinedOutput(); err != nil {
-		t.Fatalf("building fuzzbox: %v\n%s", err, out)
+	fuzzboxBin.once.Do(func() {
+		if fuzzboxBin.dir, fuzzboxBin.err = os.MkdirTemp("", "fuzzbox-driver-test-"); fuzzboxBin.err != nil {
+			return
+		}
+		bin := filepath.Join(fuzzboxBin.dir, "fuzzbox")
+		if out, err := exec.Command("go", "build", "-o", bin, "../cmd/fuzzbox").CombinedOutput(); err != nil {
+			fuzzboxBin.err = fmt.Errorf("building fuzzbox: %v\n%s", err, out)
+			return
+		}
+		fuzzboxBin.bin = bin
+	})
+	if fuzzboxBin.err != nil {
+		t.Fatal(fuzzboxBin.err)
 	}
-	return bin
+	return fuzzboxBin.bin
+}
+
+// targetsModule copies the fuzz command's fixture module of fuzz tests
+// (../cmd/fuzzbox/testdata/fuzz/targets) to a temporary directory.
+func targetsModule(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "targets")
+	if err := os.CopyFS(dir, os.DirFS("../cmd/fuzzbox/testdata/fuzz/targets")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // TestFuzzCancel: cancelling the context stops a run promptly, the exit
 // event comes last, and no process of the fuzzing binary is left.
 func TestFuzzCancel(t *testing.T) {
 	fuzzbox := testFuzzbox(t)
-	dir := filepath.Join(t.TempDir(), "targets")
-	if err := os.CopyFS(dir, os.DirFS("../cmd/fuzzbox/testdata/fuzz/targets")); err != nil {
-		t.Fatal(err)
-	}
+	dir := targetsModule(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var mu sync.Mutex

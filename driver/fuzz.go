@@ -89,7 +89,7 @@ func packagesOf(targets []Target) string {
 const rotationSlice = time.Minute
 
 func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
-	if err := cfg.Check(); err != nil {
+	if err := cfg.checkRun(); err != nil {
 		return errorResult(err)
 	}
 	if len(targets) == 0 {

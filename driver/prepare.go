@@ -31,7 +31,7 @@ func prepare(ctx context.Context, cfg Config, targets []Target, tmp string) ([]*
 		if fb.names != nil && !slices.Contains(fb.names, t.Name) {
 			// The source declares it; the binary does not list it.
 			return nil, fmt.Errorf("the test binary of %s lists no fuzz test matching -fuzz=%s, though its source declares %s: does a TestMain return without calling m.Run?",
-				t.Package, cfg.Fuzz, t.Name)
+				t.Package, firstNonEmpty(cfg.Fuzz, "^"+t.Name+"$"), t.Name)
 		}
 		results[i] = &TargetResult{Target: t, bin: fb.bin, dict: fb.dict}
 	}
