@@ -84,10 +84,20 @@ type Config struct {
 // fuzzing binary's own default, ipc.DefaultRSSLimitMB.
 const DefaultRSSLimitMB = ipc.DefaultRSSLimitMB
 
-// DefaultReplayLimit is Config.ReplayLimit's zero value: the limit of one
+// DefaultReplayLimit is what a zero Config.ReplayLimit means: the limit of one
 // stock go test run over a corpus.
 const DefaultReplayLimit = 10 * time.Minute
 
+// timeout returns the per-input hang limit, Timeout or its default.
+func (c *Config) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return ipc.DefaultTimeout
+}
+
+// replayLimit returns the limit of one go test run over a corpus,
+// ReplayLimit or its default.
 func (c *Config) replayLimit() time.Duration {
 	if c.ReplayLimit > 0 {
 		return c.ReplayLimit
@@ -192,15 +202,11 @@ func (c *Config) childArgs(r *TargetResult, fuzztime string, multi bool) ([]stri
 	if err != nil {
 		return nil, err
 	}
-	timeout := c.Timeout
-	if timeout == 0 {
-		timeout = ipc.DefaultTimeout
-	}
 	args := []string{
 		"-test.fuzz=^" + regexp.QuoteMeta(t.Name) + "$", "-test.fuzzcachedir=" + cache, "-test.timeout=0",
 		panicOnExit0,
 		"-test.fuzzminimizetime=" + orDefault(c.MinimizeTime, ipc.DefaultMinimizeTime),
-		flagArg(ipc.FlagTimeout, timeout.String()), flagArg(ipc.FlagRSSLimitMB, strconv.Itoa(c.RSSLimitMB)),
+		flagArg(ipc.FlagTimeout, c.timeout().String()), flagArg(ipc.FlagRSSLimitMB, strconv.Itoa(c.RSSLimitMB)),
 		flagArg(ipc.FlagEventsFD, strconv.Itoa(ipc.EventsFD)),
 	}
 	if fuzztime != "" {

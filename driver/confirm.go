@@ -135,7 +135,7 @@ func (c *checker) setAside(path, name string) string {
 // limit bounds a replay: long enough for a slow input under go test, short
 // enough that a replay that hangs does not hold up the run.
 func (c *checker) limit() time.Duration {
-	return max(time.Minute, 6*c.cfg.Timeout)
+	return max(time.Minute, 6*c.cfg.timeout())
 }
 
 // after says what the run does after a failure.

@@ -122,22 +122,9 @@ func listAll(ctx context.Context, cfg Config, patterns []string) ([]*pkgInfo, er
 
 // resolveBinary returns the targets of a prebuilt fuzzing binary.
 func resolveBinary(ctx context.Context, cfg Config, patterns []string, fuzzRE *regexp.Regexp) ([]Target, error) {
-	if len(patterns) > 1 {
-		return nil, errors.New("-bin: give the one package directory the binary was built from")
-	}
-	dir := "."
-	if len(patterns) == 1 {
-		dir = patterns[0]
-	}
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(cfg.Dir, dir)
-	}
-	dir, err := filepath.Abs(dir)
+	dir, err := binaryPackageDir(cfg, patterns)
 	if err != nil {
 		return nil, err
-	}
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("-bin: package directory %s does not exist", dir)
 	}
 	bin, err := filepath.Abs(cfg.Binary)
 	if err != nil {
@@ -162,6 +149,29 @@ func resolveBinary(ctx context.Context, cfg Config, patterns []string, fuzzRE *r
 		return nil, fmt.Errorf("-fuzz=%s matches no fuzz test of %s", fuzzRE, cfg.Binary)
 	}
 	return ts, nil
+}
+
+// binaryPackageDir returns the one package directory patterns names for a
+// prebuilt binary, absolute.
+func binaryPackageDir(cfg Config, patterns []string) (string, error) {
+	if len(patterns) > 1 {
+		return "", errors.New("-bin: give the one package directory the binary was built from")
+	}
+	dir := "."
+	if len(patterns) == 1 {
+		dir = patterns[0]
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(cfg.Dir, dir)
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("-bin: package directory %s does not exist", dir)
+	}
+	return dir, nil
 }
 
 // guessImportPath asks the go command for dir's import path, and falls back

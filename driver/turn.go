@@ -76,10 +76,20 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	if c > r.ExitCode {
 		r.ExitCode = c
 	}
-	switch {
-	case ctx.Err() != nil || r.started:
-	case c != ExitOK:
+	if ctx.Err() != nil || r.started {
+		return nil, nil
+	}
+	if c != ExitOK {
 		return w, err // the package's tests or seeds failed before the engine started
+	}
+	exitedBeforeFuzzing(r, w, s)
+	return nil, nil
+}
+
+// exitedBeforeFuzzing records why a fuzzing binary that exited with status
+// 0 fuzzed nothing.
+func exitedBeforeFuzzing(r *TargetResult, w *prefuzzWatch, s *stream) {
+	switch {
 	case w.passed:
 		// The fuzz test skipped itself (f.Skip): go test -fuzz passes too.
 		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
@@ -87,7 +97,6 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	default:
 		r.Err = fmt.Sprintf("the fuzzing binary exited with status 0 before fuzzing %s started: nothing was fuzzed (does a TestMain return without calling m.Run?)", r.Name)
 	}
-	return nil, nil
 }
 
 // skipArgs returns the flags that leave out what failed only in fuzzbox's
