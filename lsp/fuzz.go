@@ -15,9 +15,9 @@ import (
 	"github.com/fuzzbox/fuzzbox/lsp/protocol"
 )
 
-// Fuzzing from the editor: driver.Resolve finds the test and driver.Fuzz runs the test's fuzzing binary (a
-// child process, so a crash cannot take the sidecar down) and hands its
-// event stream to onEvent as values. Stats become the lens's live state and
+// Fuzzing from the editor: driver.Resolve finds the test, and driver.Fuzz
+// runs its fuzzing binary (a child process, so a crash cannot take the
+// sidecar down) and hands its event stream to onEvent as values. Stats become the lens's live state and
 // progress reports; every event's status line goes to the output log; a
 // failure becomes the test's failure (lens, diagnostic, reproducer).
 
