@@ -1,119 +1,44 @@
 package driver
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"os/exec"
-	"sync"
+	"path/filepath"
 	"syscall"
 	"time"
-
-	"github.com/fuzzbox/fuzzbox/event"
 )
 
-// stopGrace is how long a fuzzing binary has, after SIGINT, to write what
-// it found before it is killed.
+// Every test binary the driver starts (a fuzzing binary's turns, its fuzz
+// test listing, the stock and coverage test binaries of Replay and Cover)
+// runs in its package directory through runChild, so that all stop alike.
+
+// stopGrace is how long a test binary has, after SIGINT, to write what it
+// found before it is killed.
 const stopGrace = 5 * time.Second
 
-// runTarget runs the fuzzing binary for one turn of r's target, in its
-// package directory, and records the outcome in r. A binary that stops
-// before fuzzing because a test failed only in it (whoseFailure) is started
-// again without that test.
-func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) {
-	for retries := 0; ; retries++ {
-		before := r.ExitCode
-		w, exitErr := runTurn(ctx, cfg, r, fuzztime, multi, s)
-		if w == nil || !whoseFailure(ctx, cfg, r, w, exitErr, s) {
-			return
-		}
-		if retries == maxPrefuzzRetries {
-			r.Err = fmt.Sprintf("fuzzbox's binary still fails before fuzzing after %d starts without the tests that failed only in it (internal errors above)", retries+1)
-			return
-		}
-		r.ExitCode = before // that stop was fuzzbox's, not a finding
-	}
+// testCmd returns the command running the test binary bin with args in its
+// package directory dir; run it with runChild or combined.
+func testCmd(dir, bin string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	return cmd
 }
 
-// runTurn runs the fuzzing binary once. When it stopped with a failure
-// before the engine started, runTurn returns what its output said and its
-// exit error; otherwise nil.
-func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) (*prefuzzWatch, error) {
-	args, err := cfg.childArgs(r.Target, fuzztime, multi)
-	if err != nil {
-		r.Err = oneLine(err)
-		return nil, nil
-	}
-	args = append(args, r.skipArgs()...)
-	w := &prefuzzWatch{}
-	cmd := exec.Command(r.Binary, args...)
-	cmd.Dir = r.Dir
-	cmd.Stderr = io.MultiWriter(cfg.stderr(), w)
-	evR, evW, err := os.Pipe()
-	if err != nil {
-		r.Err = oneLine(err)
-		return nil, nil
-	}
-	cmd.ExtraFiles = []*os.File{evW} // fd ipc.EventsFD
-	outR, outW := io.Pipe()
-	cmd.Stdout = outW
-	err = cmd.Start()
-	evW.Close() // the child has its copy
-	if err != nil {
-		evR.Close()
-		r.Err = oneLine(err)
-		return nil, nil
-	}
-	r.started = false // before readEvents, which sets it, starts
-	chk := newChecker(ctx, cfg, r, s)
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() { defer wg.Done(); readEvents(evR, r, s, chk) }()
-	go func() { defer wg.Done(); copyOutput(outR, r.Target, s, w.failLine) }()
-	err = waitChild(ctx, cmd)
-	outW.Close()
-	wg.Wait()
-	c := childExit(err)
-	if c == ExitFailure && r.started && chk.onlyRefuted() {
-		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
-	}
-	if c > r.ExitCode {
-		r.ExitCode = c
-	}
-	switch {
-	case ctx.Err() != nil || r.started:
-	case c != ExitOK:
-		return w, err // the package's tests or seeds failed before the engine started
-	case w.passed:
-		// The fuzz test skipped itself (f.Skip): go test -fuzz passes too.
-		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
-			"fuzzbox: %s was not fuzzed: it skipped itself (f.Skip), and passes, as under go test -fuzz\n", r.Name)})
-	default:
-		r.Err = fmt.Sprintf("the fuzzing binary exited with status 0 before fuzzing %s started: nothing was fuzzed (does a TestMain return without calling m.Run?)", r.Name)
-	}
-	return nil, nil
-}
-
-// skipArgs returns the flags that leave out what failed only in fuzzbox's
-// binary in an earlier start.
-func (r *TargetResult) skipArgs() []string {
-	var args []string
-	if r.skipTests {
-		args = append(args, "-test.run=^$")
-	}
-	if len(r.skip) > 0 {
-		args = append(args, "-test.skip="+anchoredAlternation(r.skip))
-	}
-	return args
-}
-
-// waitChild waits for the fuzzing binary. When ctx is cancelled it sends
+// runChild starts cmd and waits for it. When ctx is cancelled it sends
 // SIGINT (a terminal's Ctrl-C has already reached the whole process group;
-// a cancelled editor run has not), and kills the binary if it has not
-// exited within stopGrace.
+// a cancelled editor run has not), and kills cmd if it has not exited
+// within stopGrace.
+func runChild(ctx context.Context, cmd *exec.Cmd) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	return waitChild(ctx, cmd)
+}
+
+// waitChild waits for a started cmd, stopping it as runChild says.
 func waitChild(ctx context.Context, cmd *exec.Cmd) error {
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -132,72 +57,22 @@ func waitChild(ctx context.Context, cmd *exec.Cmd) error {
 	}
 }
 
-// childExit maps the fuzzing binary's exit to the driver's: any failure of
-// the binary (a failure found, failing or panicking tests: exit 1 or 2, as
-// go test reports them all as FAIL) is ExitFailure; a binary that did not
-// exit normally (killed) is ExitError.
-func childExit(err error) int {
-	var ee *exec.ExitError
+// combined runs cmd with runChild and returns its standard output and
+// error together and its exit status. The error says why it did not run to
+// its end (it could not start, or ctx was cancelled); a non-zero exit
+// status is not an error.
+func combined(ctx context.Context, cmd *exec.Cmd) (string, int, error) {
+	var buf bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &buf, &buf
+	err := runChild(ctx, cmd)
+	var exit *exec.ExitError
 	switch {
-	case err == nil:
-		return ExitOK
-	case errors.As(err, &ee) && ee.ExitCode() > 0:
-		return ExitFailure
+	case ctx.Err() != nil:
+		return buf.String(), -1, ctx.Err()
+	case errors.As(err, &exit):
+		return buf.String(), exit.ExitCode(), nil
+	case err != nil:
+		return buf.String(), -1, fmt.Errorf("running %s: %w", filepath.Base(cmd.Path), err)
 	}
-	return ExitError
-}
-
-// readEvents consumes the engine's event stream: it records results in r
-// and passes each event on, with the package. A failure go test does not
-// reproduce is replaced by the internal error chk reports.
-func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker) {
-	defer rd.Close()
-	dec := event.NewDecoder(rd)
-	for {
-		e, err := dec.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			continue // not an event: skip the line, keep the stream
-		}
-		if !chk.check(e) {
-			continue
-		}
-		record(r, e)
-		e.Package = r.Package
-		s.emit(e)
-	}
-}
-
-// record notes what e means for the target's result.
-func record(r *TargetResult, e event.Event) {
-	switch e.Type {
-	case event.Failure:
-		if !e.Duplicate {
-			r.Failures = append(r.Failures, e)
-		}
-	case event.Flaky:
-		r.Flaky = append(r.Flaky, e)
-	case event.InternalError:
-		r.Internal = append(r.Internal, e)
-	case event.Baseline:
-		r.started = true
-	case event.Done:
-		r.Execs += e.Execs
-		if e.Error != "" {
-			r.Err = e.Error
-		}
-	}
-}
-
-// copyOutput turns the fuzzing binary's standard output into output events.
-func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) {
-	sc := bufio.NewScanner(rd)
-	sc.Buffer(make([]byte, 64<<10), 64<<20) // longer lines are cut
-	for sc.Scan() {
-		watch(sc.Text())
-		s.emit(event.Event{Type: event.Output, Target: t.Name, Package: t.Package, Output: sc.Text() + "\n"})
-	}
-	io.Copy(io.Discard, rd)
+	return buf.String(), 0, nil
 }

@@ -14,25 +14,49 @@ import (
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
-// Config configures a run. Its fields are fuzzbox fuzz's flags; the zero
-// value of each is valid unless its comment says otherwise.
+// Config configures every operation of the driver: Resolve, Fuzz, Cover and
+// Replay. Each field means one thing wherever it is read; the zero value of
+// each is valid unless its comment says otherwise. Most fields are fuzzbox
+// fuzz's flags (Flags registers them).
 type Config struct {
-	Fuzz         string        // regexp of the fuzz tests to fuzz; required
+	// Selection and build, read by Resolve (and by the builds of Fuzz,
+	// Cover and Replay).
+	Fuzz string // regexp of the fuzz tests to select; required by Resolve
+	Tags string // build tags, comma-separated
+	Race bool   // build with the race detector
+	// Dir is the directory relative patterns are resolved in and the go
+	// command runs in; "" means the current directory.
+	Dir string
+	// Binary is a fuzzing binary built elsewhere (a test binary linked with
+	// fuzzbox's test main, e.g. by the Bazel rules): nothing is built, and
+	// the one pattern given to Resolve is the package's directory.
+	Binary string
+	// ImportPath names Binary's package in events and the default cache
+	// directory; "" asks the go command in the package directory, and falls
+	// back to the directory's path.
+	ImportPath string
+	// CacheDir is the generated corpus (fuzz test FuzzX's entries are in
+	// CacheDir/FuzzX); "" means DefaultCacheDir of the package.
+	CacheDir string
+
+	// Fuzzing, read by Fuzz.
 	FuzzTime     string        // duration, or Nx executions over all workers; "" runs until the context is cancelled
-	MinimizeTime string        // duration or Nx to minimize a failing input; "" means 60s, "0x" turns minimization off
+	MinimizeTime string        // duration or Nx to minimize a failing input; "" means ipc.DefaultMinimizeTime (60s), "0x" turns minimization off
 	Parallel     int           // worker processes; 0 means GOMAXPROCS
 	Run          string        // -test.run for the tests run before fuzzing; "" means all with one fuzz test, none with several
-	Race         bool          // build with the race detector
-	Tags         string        // build tags, comma-separated
 	Verbose      bool          // -test.v
-	Timeout      time.Duration // per-input hang limit; 0 means 10s
-	RSSLimitMB   int           // per-worker memory limit in MiB; 0 means 2048, negative means no limit
-	CacheDir     string        // generated corpus; "" means DefaultCacheDir of the package
+	Timeout      time.Duration // per-input hang limit: an input running longer is a failure of kind hang; 0 means ipc.DefaultTimeout (10s)
 	KeepGoing    bool          // go on after a failure, one reproducer per unique failure
 	KeepFlaky    bool          // write a reproducer for a failure that did not fail again in a fresh worker
 	Dict         string        // dictionary file in the AFL/libFuzzer format; "" means none
+	// RSSLimitMB is the per-worker resident memory limit in MiB
+	// (-rss_limit_mb): exceeding it is a failure of kind oom. 0 means no
+	// limit, as at every step down to the worker (the fuzzing binary's
+	// flag, engine.Options); front ends set DefaultRSSLimitMB unless told
+	// otherwise.
+	RSSLimitMB int
 
-	Schedule     string // corpus schedule: "" (round robin) or "power"
+	Schedule     string // corpus schedule: "" or ipc.ScheduleRoundRobin (the default), or ipc.SchedulePower
 	NoCmp        bool   // no comparison guidance (benchmark ablation)
 	NoSourceDict bool   // no dictionary of the package's literals (benchmark ablation)
 
@@ -40,18 +64,12 @@ type Config struct {
 	// generated entries that add no coverage (fuzzbox corpus minimize).
 	PruneOnly bool
 
-	// Binary is a fuzzing binary built elsewhere (a test binary linked with
-	// fuzzbox's test main, e.g. by the Bazel rules): nothing is built, and
-	// the one pattern given to Fuzz or Resolve is the package's directory.
-	Binary string
-	// ImportPath names Binary's package in events and the default cache
-	// directory; "" asks the go command in the package directory, and falls
-	// back to the directory's path.
-	ImportPath string
+	// ReplayLimit bounds one run of a stock test binary over a fuzz test's
+	// corpus (Replay, Cover; not the fuzzing itself, which Timeout bounds
+	// per input): a run still going then fails, as go test -timeout does;
+	// 0 means DefaultReplayLimit.
+	ReplayLimit time.Duration
 
-	// Dir is the directory relative patterns are resolved in and the go
-	// command runs in; "" means the current directory.
-	Dir string
 	// Fuzzbox is the fuzzbox executable the build runs as its -toolexec
 	// ("fuzzbox toolexec"); "" means this executable, which must then
 	// dispatch that subcommand (the fuzzbox command does).
@@ -61,16 +79,62 @@ type Config struct {
 	Stderr io.Writer
 }
 
+// DefaultRSSLimitMB is the Config.RSSLimitMB front ends set unless told
+// otherwise (Flags' -rss_limit_mb default, the LSP sidecar's runs): the
+// fuzzing binary's own default, ipc.DefaultRSSLimitMB.
+const DefaultRSSLimitMB = ipc.DefaultRSSLimitMB
+
+// DefaultReplayLimit is what a zero Config.ReplayLimit means: the limit of one
+// stock go test run over a corpus.
+const DefaultReplayLimit = 10 * time.Minute
+
+// timeout returns the per-input hang limit, Timeout or its default.
+func (c *Config) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return ipc.DefaultTimeout
+}
+
+// replayLimit returns the limit of one go test run over a corpus,
+// ReplayLimit or its default.
+func (c *Config) replayLimit() time.Duration {
+	if c.ReplayLimit > 0 {
+		return c.ReplayLimit
+	}
+	return DefaultReplayLimit
+}
+
 var nxRE = regexp.MustCompile(`^[0-9]+x$`)
 
-// Check validates the configuration, returning a one-line reason.
+// Check validates the configuration, returning a one-line reason: the
+// selection (checkSelection) and the rest (checkRun).
 func (c *Config) Check() error {
+	if err := c.checkSelection(); err != nil {
+		return err
+	}
+	return c.checkRun()
+}
+
+// checkSelection validates what Resolve reads: -fuzz and -bin.
+func (c *Config) checkSelection() error {
 	if c.Fuzz == "" {
 		return errors.New("-fuzz is required")
 	}
 	if _, err := regexp.Compile(c.Fuzz); err != nil {
 		return fmt.Errorf("-fuzz: %v", err)
 	}
+	if c.Binary != "" {
+		if fi, err := os.Stat(c.Binary); err != nil || fi.IsDir() {
+			return fmt.Errorf("-bin: %s is not a file", c.Binary)
+		}
+	}
+	return nil
+}
+
+// checkRun validates the limits and options of the operations; Fuzz,
+// which takes its targets resolved, checks only these.
+func (c *Config) checkRun() error {
 	for name, v := range map[string]string{"-fuzztime": c.FuzzTime, "-fuzzminimizetime": c.MinimizeTime} {
 		if v == "" || nxRE.MatchString(v) {
 			continue
@@ -84,13 +148,12 @@ func (c *Config) Check() error {
 		return errors.New("-parallel must be >= 0")
 	case c.Timeout < 0:
 		return errors.New("-timeout must be > 0")
-	case c.Schedule != "" && c.Schedule != "roundrobin" && c.Schedule != "power":
-		return fmt.Errorf("-schedule: %q is neither roundrobin nor power", c.Schedule)
-	}
-	if c.Binary != "" {
-		if fi, err := os.Stat(c.Binary); err != nil || fi.IsDir() {
-			return fmt.Errorf("-bin: %s is not a file", c.Binary)
-		}
+	case c.RSSLimitMB < 0:
+		return errors.New("-rss_limit_mb must be >= 0")
+	case c.ReplayLimit < 0:
+		return errors.New("the replay limit must be > 0")
+	case c.Schedule != "" && c.Schedule != ipc.ScheduleRoundRobin && c.Schedule != ipc.SchedulePower:
+		return fmt.Errorf("-schedule: %q is neither %s nor %s", c.Schedule, ipc.ScheduleRoundRobin, ipc.SchedulePower)
 	}
 	return nil
 }
@@ -130,30 +193,20 @@ func (c *Config) cacheDir(t Target) (string, error) {
 // fuzzing binary, the replay and the re-run before fuzzing all get it.
 const panicOnExit0 = "-test.paniconexit0"
 
-// childArgs returns the fuzzing binary's arguments for one turn of t with
+// childArgs returns the fuzzing binary's arguments for one turn of r with
 // the given -test.fuzztime value ("" for none); multi says several targets
 // share the run.
-func (c *Config) childArgs(t Target, fuzztime string, multi bool) ([]string, error) {
+func (c *Config) childArgs(r *TargetResult, fuzztime string, multi bool) ([]string, error) {
+	t := r.Target
 	cache, err := c.cacheDir(t)
 	if err != nil {
 		return nil, err
-	}
-	rss := c.RSSLimitMB
-	switch {
-	case rss == 0:
-		rss = ipc.DefaultRSSLimitMB
-	case rss < 0:
-		rss = 0
-	}
-	timeout := c.Timeout
-	if timeout == 0 {
-		timeout = ipc.DefaultTimeout
 	}
 	args := []string{
 		"-test.fuzz=^" + regexp.QuoteMeta(t.Name) + "$", "-test.fuzzcachedir=" + cache, "-test.timeout=0",
 		panicOnExit0,
 		"-test.fuzzminimizetime=" + orDefault(c.MinimizeTime, ipc.DefaultMinimizeTime),
-		flagArg(ipc.FlagTimeout, timeout.String()), flagArg(ipc.FlagRSSLimit, strconv.Itoa(rss)),
+		flagArg(ipc.FlagTimeout, c.timeout().String()), flagArg(ipc.FlagRSSLimitMB, strconv.Itoa(c.RSSLimitMB)),
 		flagArg(ipc.FlagEventsFD, strconv.Itoa(ipc.EventsFD)),
 	}
 	if fuzztime != "" {
@@ -162,11 +215,11 @@ func (c *Config) childArgs(t Target, fuzztime string, multi bool) ([]string, err
 	if c.Parallel > 0 {
 		args = append(args, "-test.parallel="+strconv.Itoa(c.Parallel))
 	}
-	return append(args, c.optionalArgs(t, multi)...), nil
+	return append(args, c.optionalArgs(r.dict, multi)...), nil
 }
 
 // optionalArgs returns the flags that are set only when asked for.
-func (c *Config) optionalArgs(t Target, multi bool) []string {
+func (c *Config) optionalArgs(dict string, multi bool) []string {
 	var args []string
 	switch {
 	case c.PruneOnly:
@@ -189,8 +242,8 @@ func (c *Config) optionalArgs(t Target, multi bool) []string {
 	if c.Schedule != "" {
 		args = append(args, flagArg(ipc.FlagSchedule, c.Schedule))
 	}
-	if t.dict != "" {
-		args = append(args, flagArg(ipc.FlagDict, t.dict))
+	if dict != "" {
+		args = append(args, flagArg(ipc.FlagDict, dict))
 	}
 	return args
 }

@@ -80,10 +80,12 @@ func (c *checker) check(e event.Event) bool {
 		path = filepath.Join(c.r.Dir, path)
 	}
 	name := filepath.Base(path)
-	rc := ReplayConfig{Dir: c.r.Dir, Fuzz: c.r.Name, Entry: name, Tags: c.cfg.Tags, Race: c.cfg.Race || e.Kind == event.KindRace, Limit: c.limit()}
-	res, err := Replay(c.ctx, rc)
+	rc := c.cfg
+	rc.Race = rc.Race || e.Kind == event.KindRace
+	rc.ReplayLimit = c.limit()
+	res, err := Replay(c.ctx, rc, c.r.Target, name)
 	for i := 1; i < goTestReplays && err == nil && res.Passed && c.ctx.Err() == nil; i++ {
-		res, err = Replay(c.ctx, rc) // a failure that depends on timing may need another try
+		res, err = Replay(c.ctx, rc, c.r.Target, name) // a failure that depends on timing may need another try
 	}
 	switch {
 	case c.ctx.Err() != nil:
@@ -133,7 +135,7 @@ func (c *checker) setAside(path, name string) string {
 // limit bounds a replay: long enough for a slow input under go test, short
 // enough that a replay that hangs does not hold up the run.
 func (c *checker) limit() time.Duration {
-	return max(time.Minute, 6*c.cfg.Timeout)
+	return max(time.Minute, 6*c.cfg.timeout())
 }
 
 // after says what the run does after a failure.

@@ -3,10 +3,8 @@ package driver
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -24,7 +22,7 @@ type replay struct {
 	ctx              context.Context
 	bin, dir, target string
 	cache            map[string]bool // entry names copied from the generated corpus
-	timeout          time.Duration
+	limit            time.Duration   // of one run (Config.ReplayLimit)
 	tmp              string
 
 	// Results, set by run.
@@ -77,7 +75,7 @@ func (rp *replay) run() error {
 // whether the run completed (it printed its PASS/FAIL verdict and wrote
 // coverage counters).
 func (rp *replay) runOnce(covDir string, skip map[string]bool) ([]byte, bool, error) {
-	args := []string{"-test.run=^" + rp.target + "$", "-test.v", "-test.timeout=" + rp.timeout.String(),
+	args := []string{"-test.run=^" + rp.target + "$", "-test.v", "-test.timeout=" + rp.limit.String(),
 		"-test.gocoverdir=" + covDir}
 	if len(skip) > 0 {
 		names := make([]string, 0, len(skip))
@@ -87,21 +85,16 @@ func (rp *replay) runOnce(covDir string, skip map[string]bool) ([]byte, bool, er
 		sort.Strings(names)
 		args = append(args, "-test.skip=^"+rp.target+"$/^("+strings.Join(names, "|")+")$")
 	}
-	var out bytes.Buffer
-	cmd := exec.CommandContext(rp.ctx, rp.bin, args...)
-	cmd.Dir = rp.dir
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
+	out, _, err := combined(rp.ctx, testCmd(rp.dir, rp.bin, args...))
+	if err != nil {
 		return nil, false, fmt.Errorf("running the coverage test binary: %w", err)
 	}
 	verdict := false
-	for _, line := range strings.Split(out.String(), "\n") {
+	for _, line := range strings.Split(out, "\n") {
 		verdict = verdict || line == "PASS" || line == "FAIL"
 	}
 	counters, _ := filepath.Glob(filepath.Join(covDir, "covcounters.*"))
-	return out.Bytes(), verdict && len(counters) > 0, nil
+	return []byte(out), verdict && len(counters) > 0, nil
 }
 
 // lastRun returns the name of the last entry the run started.

@@ -1,32 +1,22 @@
 package driver
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
-// CoverConfig configures Cover. The zero value of each field is valid
-// unless its comment says otherwise.
-type CoverConfig struct {
-	Fuzz     string        // regexp matching exactly one fuzz test of the package; required
-	CacheDir string        // generated-corpus root, as Config.CacheDir; "" means DefaultCacheDir
-	GoCache  bool          // also replay the go command's generated corpus ($GOCACHE/fuzz/<import path>/<FuzzX>)
-	CoverPkg string        // packages to measure, as go test -coverpkg; "" means the package
-	Tags     string        // build tags, comma-separated
-	Timeout  time.Duration // limit of one replay of the whole corpus; 0 means 10 minutes
-	HTML     string        // write the HTML report (go tool cover -html) here; "" means none, unless DefaultHTML
+// CoverOptions are what Cover measures and writes, beyond the Config
+// every operation shares. The zero value of each field is valid.
+type CoverOptions struct {
+	GoCache  bool   // also replay the go command's generated corpus ($GOCACHE/fuzz/<import path>/<FuzzX>)
+	CoverPkg string // packages to measure, as go test -coverpkg (resolved in Config.Dir); "" means the target's package
+	HTML     string // write the HTML report (go tool cover -html) here; "" means none, unless DefaultHTML
 	// DefaultHTML, with HTML empty, writes the HTML report to
 	// fuzzbox-cover-<package name>-<FuzzX>.html in the temporary directory.
 	DefaultHTML bool
@@ -35,11 +25,9 @@ type CoverConfig struct {
 	// reaches (FuncCover.Entries): one run of the test binary per entry,
 	// for the first MaxEntryReplays entries.
 	PerEntry bool
-	Dir      string    // where the package argument is resolved; "" means the current directory
-	Stderr   io.Writer // the go command's build errors; nil means os.Stderr
 }
 
-// MaxEntryReplays bounds the per-entry replays of CoverConfig.PerEntry.
+// MaxEntryReplays bounds the per-entry replays of CoverOptions.PerEntry.
 const MaxEntryReplays = 1000
 
 // CoverReport is what a fuzz test's corpus covers. It is the JSON of
@@ -100,186 +88,119 @@ type FuncCover struct {
 // before its corpus could be replayed (a finding, not a usage error).
 var ErrReplay = errors.New("the corpus could not be replayed")
 
-// Cover replays every corpus entry of one fuzz test of pkg (its f.Add
-// seeds, testdata/fuzz/FuzzX/ and the generated corpus) through a stock
-// "go test -cover" test binary, in a temporary mirror of the package
+// Cover replays every corpus entry of target t (its f.Add seeds,
+// testdata/fuzz/FuzzX/ and the generated corpus in cfg.CacheDir) through a
+// stock "go test -cover" test binary, in a temporary mirror of the package
 // directory (nothing is written into the module), and reports what it
-// covers. docs/cover.md has the details.
-func Cover(ctx context.Context, cfg CoverConfig, pkg string) (*CoverReport, error) {
-	if cfg.Fuzz == "" {
-		return nil, errors.New("-fuzz is required")
+// covers. Of cfg it reads Tags, CacheDir, Dir (where go test -c runs, for
+// -coverpkg patterns), ReplayLimit (one run over the whole corpus) and
+// Stderr. docs/cover.md has the details.
+func Cover(ctx context.Context, cfg Config, t Target, opts CoverOptions) (*CoverReport, error) {
+	if !corpus.IsFuzzTestName(t.Name) {
+		return nil, fmt.Errorf("cover: %q is not a fuzz test name", t.Name)
 	}
-	re, err := regexp.Compile(cfg.Fuzz)
-	if err != nil {
-		return nil, fmt.Errorf("-fuzz: %v", err)
-	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = 10 * time.Minute
-	}
-	if pkg == "" {
-		pkg = "."
-	}
-	r := &coverRun{cfg: cfg, fuzzRE: re, pkg: pkg, ctx: ctx}
+	r := &coverRun{cfg: cfg, opts: opts, t: t, ctx: ctx}
 	return r.run()
 }
 
 // coverRun is one Cover call.
 type coverRun struct {
-	cfg    CoverConfig
-	fuzzRE *regexp.Regexp
-	pkg    string
-	ctx    context.Context
-	tmp    string // removed at the end of run
-}
-
-// goPackage is what go list tells about the package.
-type goPackage struct {
-	Dir, ImportPath string
-	Module          *struct{ Dir string }
-}
-
-func (r *coverRun) goCmd(args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(r.ctx, "go", args...)
-	cmd.Dir = r.cfg.Dir
-	return cmd
+	cfg  Config
+	opts CoverOptions
+	t    Target
+	p    *pkgInfo // t's package
+	ctx  context.Context
+	tmp  string // removed at the end of run
 }
 
 func (r *coverRun) run() (*CoverReport, error) {
 	var err error
+	if r.p, err = r.pkg(); err != nil {
+		return nil, err
+	}
 	if r.tmp, err = os.MkdirTemp("", "fuzzbox-cover-"); err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(r.tmp)
-	p, err := r.listPackage()
+	bin, err := r.build()
 	if err != nil {
 		return nil, err
 	}
-	bin, err := r.build(p)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := mirrorPackage(p, filepath.Join(r.tmp, "src"))
+	dir, err := mirrorPackage(r.p.Dir, r.p.moduleDir(), filepath.Join(r.tmp, "src"))
 	if err != nil {
 		return nil, fmt.Errorf("mirroring the package directory: %w", err)
 	}
-	target, err := r.target(bin, dir, p.ImportPath)
+	cache, err := r.copyCache(filepath.Join(dir, "testdata", "fuzz", r.t.Name))
 	if err != nil {
 		return nil, err
 	}
-	cache, err := r.copyCache(p.ImportPath, target, filepath.Join(dir, "testdata", "fuzz", target))
-	if err != nil {
-		return nil, err
-	}
-	rep := &replay{ctx: r.ctx, bin: bin, dir: dir, target: target, cache: cache, timeout: r.cfg.Timeout, tmp: r.tmp}
+	rep := &replay{ctx: r.ctx, bin: bin, dir: dir, target: r.t.Name, cache: cache, limit: r.cfg.replayLimit(), tmp: r.tmp}
 	if err := rep.run(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrReplay, err)
 	}
-	return r.report(p, rep)
+	return r.report(rep)
 }
 
-// listPackage resolves the package argument with go list.
-func (r *coverRun) listPackage() (*goPackage, error) {
-	args := []string{"list", "-json=Dir,ImportPath,Module"}
-	if r.cfg.Tags != "" {
-		args = append(args, "-tags="+r.cfg.Tags)
+// pkg returns what Resolve learned of the target's package, or asks go
+// list in its directory for a target made elsewhere.
+func (r *coverRun) pkg() (*pkgInfo, error) {
+	if r.t.pkg != nil && r.t.pkg.binary == "" {
+		return r.t.pkg, nil
 	}
-	out, err := goOutput(r.goCmd(append(args, "--", r.pkg)...))
+	ps, err := listPackages(r.ctx, r.t.Dir, []string{"."}, r.cfg.Tags)
 	if err != nil {
-		return nil, fmt.Errorf("go list %s: %w", r.pkg, err)
+		return nil, fmt.Errorf("go list %s: %w", r.t.Dir, err)
 	}
-	var p goPackage
-	dec := json.NewDecoder(bytes.NewReader(out))
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("go list %s: %w", r.pkg, err)
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("%s matches more than one package; name one", r.pkg)
-	}
-	return &p, nil
+	return ps[0], nil
 }
 
-// build compiles a stock coverage test binary of p.
-func (r *coverRun) build(p *goPackage) (string, error) {
+// build compiles a stock coverage test binary of the package.
+func (r *coverRun) build() (string, error) {
 	bin := filepath.Join(r.tmp, "cover.test")
-	args := []string{"test", "-c", "-cover", "-covermode=count", "-coverpkg=" + r.coverpkg(p), "-o", bin}
+	args := []string{"test", "-c", "-cover", "-covermode=count", "-coverpkg=" + r.coverpkg(), "-o", bin}
 	if r.cfg.Tags != "" {
 		args = append(args, "-tags="+r.cfg.Tags)
 	}
-	cmd := r.goCmd(append(args, p.ImportPath)...) // in the user's directory, for -coverpkg=./...
-	cmd.Stderr = r.cfg.Stderr
-	if cmd.Stderr == nil {
-		cmd.Stderr = os.Stderr
-	}
-	if err := cmd.Run(); err != nil {
-		return "", fmt.Errorf("building the coverage test binary of %s: %w", p.ImportPath, err)
+	// In the user's directory, for -coverpkg=./...
+	if err := goRun(r.ctx, r.cfg.Dir, r.cfg.stderr(), append(args, r.p.ImportPath)...); err != nil {
+		return "", fmt.Errorf("building the coverage test binary of %s: %w", r.p.ImportPath, err)
 	}
 	if _, err := os.Stat(bin); err != nil {
-		return "", fmt.Errorf("%s has no test files", p.ImportPath)
+		return "", fmt.Errorf("%s has no test files", r.p.ImportPath)
 	}
 	return bin, nil
 }
 
 // coverpkg returns the -coverpkg pattern: the option or the package.
-func (r *coverRun) coverpkg(p *goPackage) string {
-	if r.cfg.CoverPkg != "" {
-		return r.cfg.CoverPkg
+func (r *coverRun) coverpkg() string {
+	if r.opts.CoverPkg != "" {
+		return r.opts.CoverPkg
 	}
-	return p.ImportPath
+	return r.p.ImportPath
 }
 
-// target lists the binary's fuzz tests and returns the one -fuzz matches.
-func (r *coverRun) target(bin, dir, importPath string) (string, error) {
-	cmd := exec.CommandContext(r.ctx, bin, "-test.list=^Fuzz")
-	cmd.Dir = dir
-	out, err := goOutput(cmd)
+// cacheDirs returns the generated-corpus directories of the target.
+func (r *coverRun) cacheDirs() ([]string, error) {
+	root, err := r.cfg.cacheDir(Target{Package: r.p.ImportPath})
 	if err != nil {
-		return "", fmt.Errorf("listing the fuzz tests of %s: %w", importPath, err)
+		return nil, err
 	}
-	var all, matched []string
-	for _, name := range strings.Fields(string(out)) {
-		if corpus.IsFuzzTestName(name) {
-			all = append(all, name)
-			if r.fuzzRE.MatchString(name) {
-				matched = append(matched, name)
-			}
-		}
-	}
-	switch {
-	case len(all) == 0:
-		return "", fmt.Errorf("%s has no fuzz tests", importPath)
-	case len(matched) == 0:
-		return "", fmt.Errorf("-fuzz=%s matches no fuzz test in %s (fuzz tests: %s)", r.cfg.Fuzz, importPath, strings.Join(all, ", "))
-	case len(matched) > 1:
-		return "", fmt.Errorf("-fuzz matches more than one fuzz test: [%s]", strings.Join(matched, " "))
-	}
-	return matched[0], nil
-}
-
-// cacheDirs returns the generated-corpus directories of target.
-func (r *coverRun) cacheDirs(importPath, target string) ([]string, error) {
-	root := r.cfg.CacheDir
-	if root == "" {
-		var err error
-		if root, err = DefaultCacheDir(importPath); err != nil {
-			return nil, err
-		}
-	}
-	dirs := []string{filepath.Join(root, target)}
-	if r.cfg.GoCache {
-		out, err := goOutput(r.goCmd("env", "GOCACHE"))
+	dirs := []string{filepath.Join(root, r.t.Name)}
+	if r.opts.GoCache {
+		out, err := goOutput(r.ctx, r.cfg.Dir, "env", "GOCACHE")
 		if err != nil {
 			return nil, fmt.Errorf("go env GOCACHE: %w", err)
 		}
-		dirs = append(dirs, filepath.Join(strings.TrimSpace(string(out)), "fuzz", importPath, target))
+		dirs = append(dirs, filepath.Join(strings.TrimSpace(string(out)), "fuzz", r.p.ImportPath, r.t.Name))
 	}
 	return dirs, nil
 }
 
-// copyCache copies the generated corpus of target into seedDir (the
+// copyCache copies the generated corpus of the target into seedDir (the
 // mirror's testdata/fuzz/<target>) and returns the names it added. A name
 // already present (corpus names are content hashes) is left as it is.
-func (r *coverRun) copyCache(importPath, target, seedDir string) (map[string]bool, error) {
-	dirs, err := r.cacheDirs(importPath, target)
+func (r *coverRun) copyCache(seedDir string) (map[string]bool, error) {
+	dirs, err := r.cacheDirs()
 	if err != nil {
 		return nil, err
 	}

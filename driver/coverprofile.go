@@ -9,7 +9,6 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -20,31 +19,28 @@ import (
 
 // report turns the replay's coverage into the profile, the HTML report and
 // the per-file and per-function figures.
-func (r *coverRun) report(p *goPackage, rep *replay) (*CoverReport, error) {
-	profile := r.cfg.Profile
+func (r *coverRun) report(rep *replay) (*CoverReport, error) {
+	p := r.p
+	profile := r.opts.Profile
 	if profile == "" {
 		profile = filepath.Join(r.tmp, "cover.out")
 	}
-	if _, err := goOutput(r.goCmd("tool", "covdata", "textfmt", "-i="+rep.coverDir, "-o="+profile)); err != nil {
+	if _, err := goOutput(r.ctx, r.cfg.Dir, "tool", "covdata", "textfmt", "-i="+rep.coverDir, "-o="+profile); err != nil {
 		return nil, fmt.Errorf("go tool covdata textfmt: %w", err)
 	}
-	cr := &CoverReport{Package: p.ImportPath, Target: rep.target, CoverPkg: r.coverpkg(p), Entries: rep.entries(), Profile: r.cfg.Profile}
+	cr := &CoverReport{Package: p.ImportPath, Target: rep.target, CoverPkg: r.coverpkg(), Entries: rep.entries(), Profile: r.opts.Profile}
 	// go tool cover finds the sources with go list, so it runs in the module.
-	html := r.cfg.HTML
-	if html == "" && r.cfg.DefaultHTML {
+	html := r.opts.HTML
+	if html == "" && r.opts.DefaultHTML {
 		html = filepath.Join(os.TempDir(), "fuzzbox-cover-"+path.Base(p.ImportPath)+"-"+rep.target+".html")
 	}
 	if html != "" {
-		cmd := r.goCmd("tool", "cover", "-html="+profile, "-o="+html)
-		cmd.Dir = p.Dir
-		if _, err := goOutput(cmd); err != nil {
+		if _, err := goOutput(r.ctx, p.Dir, "tool", "cover", "-html="+profile, "-o="+html); err != nil {
 			return nil, fmt.Errorf("go tool cover -html: %w", err)
 		}
 		cr.HTML = html
 	}
-	cmd := r.goCmd("tool", "cover", "-func="+profile)
-	cmd.Dir = p.Dir
-	table, err := goOutput(cmd)
+	table, err := goOutput(r.ctx, p.Dir, "tool", "cover", "-func="+profile)
 	if err != nil {
 		return nil, fmt.Errorf("go tool cover -func: %w", err)
 	}
@@ -53,7 +49,7 @@ func (r *coverRun) report(p *goPackage, rep *replay) (*CoverReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	if cr.Files, err = r.fileCovers(p, blocks); err != nil {
+	if cr.Files, err = r.fileCovers(blocks); err != nil {
 		return nil, err
 	}
 	for _, f := range cr.Files {
@@ -63,7 +59,7 @@ func (r *coverRun) report(p *goPackage, rep *replay) (*CoverReport, error) {
 	if cr.Statements > 0 {
 		cr.Percent = 100 * float64(cr.Covered) / float64(cr.Statements)
 	}
-	if r.cfg.PerEntry {
+	if r.opts.PerEntry {
 		cr.Entries.PerEntry = r.attribute(rep, cr.Files)
 	}
 	return cr, nil
@@ -101,12 +97,12 @@ func readProfile(name string) ([]block, error) {
 }
 
 // fileCovers sums the blocks per file and per function.
-func (r *coverRun) fileCovers(p *goPackage, blocks []block) ([]FileCover, error) {
+func (r *coverRun) fileCovers(blocks []block) ([]FileCover, error) {
 	byFile := map[string][]block{}
 	for _, b := range blocks {
 		byFile[b.file] = append(byFile[b.file], b)
 	}
-	dirs, err := r.packageDirs(p, byFile)
+	dirs, err := r.packageDirs(byFile)
 	if err != nil {
 		return nil, err
 	}
@@ -148,7 +144,7 @@ func (fc *FileCover) funcOf(b block) *FuncCover {
 }
 
 // packageDirs maps the import paths of the profiled files to directories.
-func (r *coverRun) packageDirs(p *goPackage, byFile map[string][]block) (map[string]string, error) {
+func (r *coverRun) packageDirs(byFile map[string][]block) (map[string]string, error) {
 	var pkgs []string
 	seen := map[string]bool{}
 	for name := range byFile {
@@ -157,16 +153,14 @@ func (r *coverRun) packageDirs(p *goPackage, byFile map[string][]block) (map[str
 			pkgs = append(pkgs, d)
 		}
 	}
-	cmd := r.goCmd(append([]string{"list", "-e", "-json=ImportPath,Dir", "--"}, pkgs...)...)
-	cmd.Dir = p.Dir
-	out, err := goOutput(cmd)
+	out, err := goOutput(r.ctx, r.p.Dir, append([]string{"list", "-e", "-json=ImportPath,Dir", "--"}, pkgs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("go list of the measured packages: %w", err)
 	}
 	dirs := map[string]string{}
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for dec.More() {
-		var lp goPackage
+		var lp struct{ ImportPath, Dir string }
 		if err := dec.Decode(&lp); err != nil {
 			return nil, fmt.Errorf("go list: %w", err)
 		}
@@ -234,10 +228,8 @@ func (r *coverRun) attribute(rep *replay, files []FileCover) int {
 	n := 0
 	for i, name := range names {
 		prof := filepath.Join(r.tmp, fmt.Sprintf("entry%d.out", i))
-		cmd := exec.CommandContext(r.ctx, rep.bin, "-test.run=^"+regexp.QuoteMeta(rep.target)+"$/^"+regexp.QuoteMeta(name)+"$",
-			"-test.coverprofile="+prof, "-test.gocoverdir="+r.tmp, "-test.timeout="+rep.timeout.String())
-		cmd.Dir = rep.dir
-		cmd.Run() // a failing entry still writes its profile
+		combined(r.ctx, testCmd(rep.dir, rep.bin, "-test.run=^"+regexp.QuoteMeta(rep.target)+"$/^"+regexp.QuoteMeta(name)+"$",
+			"-test.coverprofile="+prof, "-test.gocoverdir="+r.tmp, "-test.timeout="+rep.limit.String())) // a failing entry still writes its profile
 		blocks, err := readProfile(prof)
 		if err != nil {
 			continue

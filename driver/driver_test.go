@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,6 +29,8 @@ func TestConfigCheck(t *testing.T) {
 		{Config{Fuzz: ".", FuzzTime: "100x", MinimizeTime: "0x"}, ""},
 		{Config{Fuzz: ".", MinimizeTime: "-1s"}, "-fuzzminimizetime"},
 		{Config{Fuzz: ".", Parallel: -1}, "-parallel must be >= 0"},
+		{Config{Fuzz: ".", RSSLimitMB: -1}, "-rss_limit_mb must be >= 0"},
+		{Config{Fuzz: ".", ReplayLimit: -1}, "replay limit must be > 0"},
 		{Config{Fuzz: ".", Schedule: "fifo"}, `-schedule: "fifo"`},
 		{Config{Fuzz: ".", Binary: "/nonexistent/bin"}, "-bin: /nonexistent/bin is not a file"},
 	} {
@@ -44,7 +47,7 @@ func TestConfigCheck(t *testing.T) {
 // TestChildArgs checks the flag contract with the fuzzing binary: names
 // from engine/ipc, defaults for the zero Config, and the options.
 func TestChildArgs(t *testing.T) {
-	tg := Target{Package: "example.com/p", Name: "FuzzX", dict: "/tmp/p.dict"}
+	tg := &TargetResult{Target: Target{Package: "example.com/p", Name: "FuzzX"}, dict: "/tmp/p.dict"}
 	args, err := (&Config{Fuzz: ".", CacheDir: "/c"}).childArgs(tg, "", false)
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +55,8 @@ func TestChildArgs(t *testing.T) {
 	for _, want := range []string{
 		"-test.fuzz=^FuzzX$", "-test.fuzzcachedir=/c", "-test.fuzzminimizetime=60s",
 		"-" + ipc.FlagTimeout + "=" + ipc.DefaultTimeout.String(),
-		"-" + ipc.FlagRSSLimit + "=" + strconv.Itoa(ipc.DefaultRSSLimitMB),
+		"-" + ipc.FlagRSSLimitMB + "=0", // the zero Config: no limit, as the flag's 0
+
 		"-" + ipc.FlagEventsFD + "=" + strconv.Itoa(ipc.EventsFD),
 		"-" + ipc.FlagDict + "=/tmp/p.dict",
 	} {
@@ -60,10 +64,10 @@ func TestChildArgs(t *testing.T) {
 			t.Errorf("zero config: args %q lack %q", args, want)
 		}
 	}
-	cfg := Config{Fuzz: ".", CacheDir: "/c", RSSLimitMB: -1, KeepFlaky: true, NoCmp: true, Schedule: "power", PruneOnly: true, Parallel: 3}
+	cfg := Config{Fuzz: ".", CacheDir: "/c", RSSLimitMB: 512, KeepFlaky: true, NoCmp: true, Schedule: "power", PruneOnly: true, Parallel: 3}
 	args, _ = cfg.childArgs(tg, "5s", true)
 	for _, want := range []string{
-		"-" + ipc.FlagRSSLimit + "=0", "-" + ipc.FlagKeepFlaky + "=true", "-" + ipc.FlagNoCmp + "=true",
+		"-" + ipc.FlagRSSLimitMB + "=512", "-" + ipc.FlagKeepFlaky + "=true", "-" + ipc.FlagNoCmp + "=true",
 		"-" + ipc.FlagSchedule + "=power", "-" + ipc.FlagPruneOnly + "=true", "-test.run=^$", "-test.fuzztime=5s", "-test.parallel=3",
 	} {
 		if !slices.Contains(args, want) {
@@ -81,7 +85,7 @@ func TestFuzzShare(t *testing.T) {
 	}{
 		{"", 1, "", false},
 		{"10s", 1, "10s", false},
-		{"", 3, RotationSlice.String(), true},
+		{"", 3, rotationSlice.String(), true},
 		{"30s", 3, "10s", false},
 		{"1000x", 3, "333x", false},
 		{"2x", 3, "1x", false},
@@ -111,36 +115,74 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
+// fuzzboxBin is the fuzzbox command the tests' builds run as -toolexec,
+// built once per test binary into a directory TestMain removes.
+var fuzzboxBin struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fuzzboxBin.dir != "" {
+		os.RemoveAll(fuzzboxBin.dir)
+	}
+	os.Exit(code)
+}
+
 // testFuzzbox builds the fuzzbox command for the build's -toolexec.
 func testFuzzbox(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds a fuzzing binary")
 	}
-	bin := filepath.Join(t.TempDir(), "fuzzbox")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/fuzzbox").CombinedOutput(); err != nil {
-		t.Fatalf("building fuzzbox: %v\n%s", err, out)
+	fuzzboxBin.once.Do(func() {
+		if fuzzboxBin.dir, fuzzboxBin.err = os.MkdirTemp("", "fuzzbox-driver-test-"); fuzzboxBin.err != nil {
+			return
+		}
+		bin := filepath.Join(fuzzboxBin.dir, "fuzzbox")
+		if out, err := exec.Command("go", "build", "-o", bin, "../cmd/fuzzbox").CombinedOutput(); err != nil {
+			fuzzboxBin.err = fmt.Errorf("building fuzzbox: %v\n%s", err, out)
+			return
+		}
+		fuzzboxBin.bin = bin
+	})
+	if fuzzboxBin.err != nil {
+		t.Fatal(fuzzboxBin.err)
 	}
-	return bin
+	return fuzzboxBin.bin
+}
+
+// targetsModule copies the fuzz command's fixture module of fuzz tests
+// (../cmd/fuzzbox/testdata/fuzz/targets) to a temporary directory.
+func targetsModule(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "targets")
+	if err := os.CopyFS(dir, os.DirFS("../cmd/fuzzbox/testdata/fuzz/targets")); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
 
 // TestFuzzCancel: cancelling the context stops a run promptly, the exit
 // event comes last, and no process of the fuzzing binary is left.
 func TestFuzzCancel(t *testing.T) {
 	fuzzbox := testFuzzbox(t)
-	dir := filepath.Join(t.TempDir(), "targets")
-	if err := os.CopyFS(dir, os.DirFS("../cmd/fuzzbox/testdata/fuzz/targets")); err != nil {
-		t.Fatal(err)
-	}
+	dir := targetsModule(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var mu sync.Mutex
 	var types []string
 	var binary string
 	cfg := Config{Fuzz: "^FuzzNever$", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Parallel: 2, Stderr: os.Stderr}
+	targets, err := Resolve(ctx, cfg, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan Result)
 	go func() {
-		done <- Fuzz(ctx, cfg, []string{dir}, func(e event.Event) {
+		done <- Fuzz(ctx, cfg, targets, func(e event.Event) {
 			mu.Lock()
 			defer mu.Unlock()
 			types = append(types, e.Type)
@@ -160,7 +202,7 @@ func TestFuzzCancel(t *testing.T) {
 	if res.ExitCode != ExitOK || len(res.Targets) != 1 {
 		t.Fatalf("result %+v, want exit 0 for one target (events %v)", res, types)
 	}
-	binary = res.Targets[0].Binary
+	binary = res.Targets[0].bin
 	if !slices.Contains(types, event.Start) || types[len(types)-1] != event.Exit || types[0] != event.Build {
 		t.Errorf("events %v: want build first, start, exit last", types)
 	}
@@ -194,12 +236,11 @@ func processesOf(bin string) []int {
 
 // TestResolveErrors: what a user gets for patterns with nothing to fuzz.
 func TestResolveErrors(t *testing.T) {
-	dir := t.TempDir()
-	_, err := Resolve(context.Background(), Config{Fuzz: "."}, []string{"../event"}, dir)
+	_, err := Resolve(context.Background(), Config{Fuzz: "."}, []string{"../event"})
 	if err == nil || !strings.Contains(err.Error(), "no fuzz tests") {
 		t.Errorf("package without fuzz tests: %v", err)
 	}
-	_, err = Resolve(context.Background(), Config{Fuzz: ".", Binary: "driver_test.go"}, []string{"a", "b"}, dir)
+	_, err = Resolve(context.Background(), Config{Fuzz: ".", Binary: "driver_test.go"}, []string{"a", "b"})
 	if err == nil || !strings.Contains(err.Error(), "one package directory") {
 		t.Errorf("-bin with two directories: %v", err)
 	}

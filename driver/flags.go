@@ -15,9 +15,8 @@ import (
 // here so that they are the same everywhere. Front ends add their own
 // (fuzzbox fuzz: -race, -tags, -bin).
 type Flags struct {
-	Config          // the flags' values; Config() returns the checked result
-	JSON       bool // -json: print the event stream instead of text
-	rssLimitMB int  // -rss_limit_mb, where 0 means no limit (Config's 0 means the default)
+	Config      // the flags' values; Checked returns the checked result
+	JSON   bool // -json: print the event stream instead of text
 }
 
 // Register adds the flags to fs.
@@ -30,13 +29,13 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all with one fuzz test, none with several)")
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
 	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang")
-	fs.IntVar(&f.rssLimitMB, "rss_limit_mb", ipc.DefaultRSSLimitMB, "per-worker memory limit in MiB (0 = off): exceeding it is a failure of kind oom")
+	fs.IntVar(&c.RSSLimitMB, "rss_limit_mb", DefaultRSSLimitMB, "per-worker memory limit in MiB (0 = off): exceeding it is a failure of kind oom")
 	fs.StringVar(&c.CacheDir, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
 	fs.BoolVar(&f.JSON, "json", false, "print the JSON event stream (docs/engine.md) instead of text")
 	fs.BoolVar(&c.KeepGoing, "keepgoing", false, "keep fuzzing after a failure; write one reproducer per unique failure")
 	fs.BoolVar(&c.KeepFlaky, "keepflaky", false, "write a reproducer for a failure that did not fail again when re-run in a fresh worker")
 	fs.StringVar(&c.Dict, "dict", "", "dictionary file in the AFL/libFuzzer format")
-	fs.StringVar(&c.Schedule, "schedule", "", "corpus schedule: roundrobin (default) or power")
+	fs.StringVar(&c.Schedule, "schedule", "", "corpus schedule: "+ipc.ScheduleRoundRobin+" (default) or "+ipc.SchedulePower)
 	fs.BoolVar(&c.NoCmp, "nocmp", false, "turn comparison guidance off (benchmark ablation)")
 	fs.BoolVar(&c.NoSourceDict, "nosourcedict", false, "no dictionary of the package's literals (benchmark ablation)")
 }
@@ -45,15 +44,8 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 // for build errors and the fuzzing binary's standard error.
 func (f *Flags) Checked(stderr io.Writer) (Config, error) {
 	c := f.Config
-	switch {
-	case f.rssLimitMB < 0:
-		return c, errors.New("-rss_limit_mb must be >= 0")
-	case c.Timeout <= 0:
-		return c, errors.New("-timeout must be > 0")
-	case f.rssLimitMB == 0:
-		c.RSSLimitMB = -1 // off
-	default:
-		c.RSSLimitMB = f.rssLimitMB
+	if c.Timeout <= 0 {
+		return c, errors.New("-timeout must be > 0") // Config's 0 is the default; the flag's default is explicit
 	}
 	c.Stderr = stderr
 	return c, c.Check()

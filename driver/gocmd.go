@@ -2,16 +2,45 @@ package driver
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 )
 
-// The go command helpers shared by the driver's parts (targets, cover).
+// The go command, as every part of the driver runs it (go list, go env, go
+// test -c, go tool cover and covdata). The fuzzing build is driver/build's.
 
-// goOutput runs cmd and returns its standard output; a failure is reported
-// with the first line of the go command's standard error.
-func goOutput(cmd *exec.Cmd) ([]byte, error) {
+// goCmd returns the go command with args, to run in dir ("" = the current
+// directory); cancelling ctx kills it.
+func goCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	return cmd
+}
+
+// goOutput runs the go command in dir and returns its standard output; a
+// failure is reported with the first line of its standard error.
+func goOutput(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return output(goCmd(ctx, dir, args...))
+}
+
+// goRun runs the go command in dir with its standard error going to
+// stderr (build errors are the user's to read).
+func goRun(ctx context.Context, dir string, stderr io.Writer, args ...string) error {
+	cmd := goCmd(ctx, dir, args...)
+	cmd.Stderr = stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go %s: %w", args[0], err)
+	}
+	return nil
+}
+
+// output runs cmd and returns its standard output; a failure is reported
+// with the first line of its standard error.
+func output(cmd *exec.Cmd) ([]byte, error) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

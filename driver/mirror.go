@@ -8,21 +8,22 @@ import (
 )
 
 // mirrorPackage builds, under root, a mirror of the module path down to
-// p.Dir and returns the mirrored package directory. The package's own
+// pkgDir (in the module rooted at modDir; "" when there is none) and returns
+// the mirrored package directory. The package's own
 // regular files are copied, and so are the directories testdata and
 // testdata/fuzz (as directories whose other entries are symlinks) and the
 // seed corpora in testdata/fuzz/*, so corpus files can be added without
 // touching the module. Every other entry, at the package level and at each
 // level from the module root down, is a symlink to the original, so a test
 // reading testdata/x or ../shared/y finds it.
-func mirrorPackage(p *goPackage, root string) (string, error) {
-	modRoot := p.Dir
-	if p.Module != nil && p.Module.Dir != "" {
-		modRoot = p.Module.Dir
+func mirrorPackage(pkgDir, modDir, root string) (string, error) {
+	modRoot := pkgDir
+	if modDir != "" {
+		modRoot = modDir
 	}
-	rel, err := filepath.Rel(modRoot, p.Dir)
+	rel, err := filepath.Rel(modRoot, pkgDir)
 	if err != nil || strings.HasPrefix(rel, "..") {
-		modRoot, rel = p.Dir, "."
+		modRoot, rel = pkgDir, "."
 	}
 	src, dst := modRoot, root
 	for _, elem := range strings.Split(filepath.ToSlash(rel), "/") {

@@ -177,13 +177,13 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		// go command builds: its build system's test run decides.
 		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
 			"fuzzbox: the fuzzing binary %s stopped (%v) before fuzzing %s started: %s failed in it; run the package's tests with your build system (-run='%s') to see whether they fail there too\n",
-			r.Binary, exitErr, r.Name, failedWhat(names), run)})
+			r.bin, exitErr, r.Name, failedWhat(names), run)})
 		return false
 	}
 	s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
 		"fuzzbox: the fuzzing binary of %s stopped (%v) before fuzzing %s started; checking with go test -run='%s' whose failure it is\n",
 		r.Package, exitErr, r.Name, run)})
-	out, code, built, err := goTest(ctx, r.Dir, run, ReplayConfig{Tags: cfg.Tags, Race: cfg.Race})
+	out, code, built, err := goTest(ctx, cfg, r.Dir, run)
 	switch {
 	case ctx.Err() != nil:
 		return false
@@ -198,7 +198,7 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 			failedWhat(names), run, r.Dir)})
 		return false
 	}
-	if len(names) > 0 && rerunPasses(ctx, r, run) {
+	if len(names) > 0 && rerunPasses(ctx, cfg, r, run) {
 		// It fails neither under go test nor, this time, in fuzzbox's
 		// binary: a flaky test (timing under load), nobody's bug to report.
 		s.emit(event.Event{Type: event.Warning, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
@@ -216,8 +216,8 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 
 // rerunPasses runs the tests matching run once more in the fuzzing binary,
 // without fuzzing, and reports whether they pass.
-func rerunPasses(ctx context.Context, r *TargetResult, run string) bool {
-	_, code, err := runCmd(ctx, r.Dir, r.Binary, panicOnExit0, "-test.count=1", "-test.run="+run, "-test.timeout=10m")
+func rerunPasses(ctx context.Context, cfg Config, r *TargetResult, run string) bool {
+	_, code, err := combined(ctx, testCmd(r.Dir, r.bin, panicOnExit0, "-test.count=1", "-test.run="+run, "-test.timeout="+cfg.replayLimit().String()))
 	return err == nil && code == 0
 }
 

@@ -4,35 +4,21 @@ package driver
 // go test, the way a person checks a reproducer: go test -run=^FuzzX$ (every
 // f.Add seed and testdata/fuzz/FuzzX file) or go test -run=^FuzzX$/^NAME$
 // (exactly that file). Front ends (the LSP sidecar's "run seeds" and "rerun
-// this input") share it. It imports only the standard library and corpus.
+// this input") share it, and so do the driver's own checks of a failure
+// with go test (confirm.go, prefuzz.go).
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/event"
 )
-
-// ReplayConfig says what to replay. The zero value of each field is valid
-// unless noted.
-type ReplayConfig struct {
-	Dir   string        // package directory, where go test runs; "" = the current directory
-	Fuzz  string        // the fuzz test, "FuzzX" (required)
-	Entry string        // a file name under Dir/testdata/fuzz/Fuzz to run alone; "" = the whole seed corpus
-	Tags  string        // go test -tags
-	Race  bool          // go test -race
-	Limit time.Duration // go test -timeout (a hang fails with kind "hang"); 0 = 10 minutes
-}
 
 // ReplayResult is the outcome of a replay that built and ran.
 type ReplayResult struct {
@@ -53,25 +39,28 @@ type Frame struct {
 	Line int    // 1-based
 }
 
-// Replay runs cfg with go test and reports the result. It returns an error
-// when the entry does not exist, the package does not build or go test cannot
-// run; a failing test is a result, not an error. Cancelling ctx kills go test.
-func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
-	if !corpus.IsFuzzTestName(cfg.Fuzz) {
-		return ReplayResult{}, fmt.Errorf("driver: replay: %q is not a fuzz test name", cfg.Fuzz)
+// Replay runs target t's seed corpus (entry "") or its one seed file
+// testdata/fuzz/FuzzX/entry with stock go test, in t.Dir, and reports the
+// result. Of cfg it reads Tags, Race and ReplayLimit (go test -timeout: a
+// run that hangs fails with kind hang). It returns an error when the entry
+// does not exist, the package does not build or go test cannot run; a
+// failing test is a result, not an error. Cancelling ctx stops go test.
+func Replay(ctx context.Context, cfg Config, t Target, entry string) (ReplayResult, error) {
+	if !corpus.IsFuzzTestName(t.Name) {
+		return ReplayResult{}, fmt.Errorf("driver: replay: %q is not a fuzz test name", t.Name)
 	}
-	dir, err := filepath.Abs(cfg.Dir)
+	dir, err := filepath.Abs(t.Dir)
 	if err != nil {
 		return ReplayResult{}, fmt.Errorf("driver: replay: %w", err)
 	}
-	run := "^" + cfg.Fuzz + "$"
-	if cfg.Entry != "" {
-		if err := checkEntry(dir, cfg.Fuzz, cfg.Entry); err != nil {
+	run := "^" + t.Name + "$"
+	if entry != "" {
+		if err := checkEntry(dir, t.Name, entry); err != nil {
 			return ReplayResult{}, err
 		}
-		run += "/^" + regexp.QuoteMeta(cfg.Entry) + "$"
+		run += "/^" + regexp.QuoteMeta(entry) + "$"
 	}
-	out, code, built, err := goTest(ctx, dir, run, cfg)
+	out, code, built, err := goTest(ctx, cfg, dir, run)
 	switch {
 	case err != nil:
 		return ReplayResult{}, err
@@ -80,7 +69,7 @@ func Replay(ctx context.Context, cfg ReplayConfig) (ReplayResult, error) {
 	case code == 0:
 		return ReplayResult{Passed: true, Output: out}, nil
 	}
-	res := parseFailure(out, cfg.Fuzz, ModuleRoot(dir), dir)
+	res := parseFailure(out, t.Name, ModuleRoot(dir), dir)
 	res.Output = out
 	return res, nil
 }
@@ -99,11 +88,11 @@ func checkEntry(dir, fuzz, entry string) error {
 }
 
 // goTest builds the package's test binary with go test -c and runs it in
-// dir, as go test would; running the binary directly (not under go test)
-// means cancelling ctx kills the one process that runs the test, leaving no
-// orphan behind. It returns the combined output, the exit status and
-// whether the binary was built.
-func goTest(ctx context.Context, dir, run string, cfg ReplayConfig) (out string, code int, built bool, err error) {
+// dir, as go test would (cfg's Tags, Race and ReplayLimit); running the
+// binary directly (not under go test) means cancelling ctx stops the one
+// process that runs the test, leaving no orphan behind. It returns the
+// combined output, the exit status and whether the binary was built.
+func goTest(ctx context.Context, cfg Config, dir, run string) (out string, code int, built bool, err error) {
 	tmp, err := os.MkdirTemp("", "fuzzbox-replay-")
 	if err != nil {
 		return "", -1, false, fmt.Errorf("driver: replay: %w", err)
@@ -117,39 +106,22 @@ func goTest(ctx context.Context, dir, run string, cfg ReplayConfig) (out string,
 	if cfg.Race {
 		args = append(args, "-race")
 	}
-	out, code, err = runCmd(ctx, dir, "go", append(args, ".")...)
+	out, code, err = combined(ctx, goCmd(ctx, dir, append(args, ".")...))
 	if err != nil || code != 0 {
-		return out, code, false, err
+		return out, code, false, replayErr(err)
 	}
 	if _, err := os.Stat(bin); err != nil {
 		return out + "no test files\n", 1, false, nil // go test -c writes nothing for a package without tests
 	}
-	limit := cfg.Limit
-	if limit == 0 {
-		limit = 10 * time.Minute
-	}
-	out, code, err = runCmd(ctx, dir, bin, panicOnExit0, "-test.count=1", "-test.run="+run, "-test.timeout="+limit.String())
-	return out, code, true, err
+	out, code, err = combined(ctx, testCmd(dir, bin, panicOnExit0, "-test.count=1", "-test.run="+run, "-test.timeout="+cfg.replayLimit().String()))
+	return out, code, true, replayErr(err)
 }
 
-// runCmd runs a command in dir and returns its combined output and exit status.
-func runCmd(ctx context.Context, dir, name string, args ...string) (string, int, error) {
-	cmd := exec.CommandContext(ctx, name, args...)
-	cmd.Dir = dir
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
-	var exit *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		return buf.String(), -1, fmt.Errorf("driver: replay: %w", ctx.Err())
-	case errors.As(err, &exit):
-		return buf.String(), exit.ExitCode(), nil
-	case err != nil:
-		return buf.String(), -1, fmt.Errorf("driver: replay: running %s: %w", filepath.Base(name), err)
+func replayErr(err error) error {
+	if err == nil {
+		return nil
 	}
-	return buf.String(), 0, nil
+	return fmt.Errorf("driver: replay: %w", err)
 }
 
 // ModuleRoot returns the directory of the go.mod governing dir, or dir when

@@ -52,7 +52,7 @@ func TestReplay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.entry, func(t *testing.T) {
-			res, err := driver.Replay(context.Background(), driver.ReplayConfig{Dir: dir, Fuzz: "FuzzX", Entry: tt.entry})
+			res, err := driver.Replay(context.Background(), driver.Config{}, driver.Target{Dir: dir, Name: "FuzzX"}, tt.entry)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestReplay(t *testing.T) {
 		})
 	}
 	t.Run("seeds", func(t *testing.T) {
-		res, err := driver.Replay(context.Background(), driver.ReplayConfig{Dir: dir, Fuzz: "FuzzX"})
+		res, err := driver.Replay(context.Background(), driver.Config{}, driver.Target{Dir: dir, Name: "FuzzX"}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,20 +92,20 @@ func TestReplayErrors(t *testing.T) {
 		{"FuzzX", "bad", "bad:2"},
 		{"TestX", "", "not a fuzz test name"},
 	} {
-		_, err := driver.Replay(context.Background(), driver.ReplayConfig{Dir: dir, Fuzz: tt.fuzz, Entry: tt.entry})
+		_, err := driver.Replay(context.Background(), driver.Config{}, driver.Target{Dir: dir, Name: tt.fuzz}, tt.entry)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Replay(%s, %q) = %v, want an error containing %q", tt.fuzz, tt.entry, err, tt.want)
 		}
 	}
 	// a malformed file fails every run of the fuzz test, and says so
-	res, err := driver.Replay(context.Background(), driver.ReplayConfig{Dir: dir, Fuzz: "FuzzX", Entry: "fine"})
+	res, err := driver.Replay(context.Background(), driver.Config{}, driver.Target{Dir: dir, Name: "FuzzX"}, "fine")
 	if err != nil || res.Passed || !strings.Contains(res.Message, "malformed") {
 		t.Errorf("with a malformed file: got %+v, %v", res, err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "broken.go"), []byte("package rp\n\nfunc broken() { undefined() }\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = driver.Replay(context.Background(), driver.ReplayConfig{Dir: dir, Fuzz: "FuzzX", Entry: "fine"})
+	_, err = driver.Replay(context.Background(), driver.Config{}, driver.Target{Dir: dir, Name: "FuzzX"}, "fine")
 	if err == nil || !strings.Contains(err.Error(), "build failed") || !strings.Contains(err.Error(), "undefined") {
 		t.Errorf("build error: got %v", err)
 	}

@@ -12,8 +12,9 @@ import (
 	"time"
 )
 
-// memLimitEnv carries -rss_limit_mb from the coordinator to its workers.
-const memLimitEnv = "FUZZBOX_WORKER_MEMLIMIT_MB"
+// rssLimitMBEnv carries -rss_limit_mb (Options.RSSLimitMB; 0 = no limit)
+// from the coordinator to its workers.
+const rssLimitMBEnv = "FUZZBOX_RSS_LIMIT_MB"
 
 // workerMaxStack is the goroutine stack limit in workers. Go's default of
 // 1 GB makes a runaway recursion take many seconds under instrumentation
@@ -40,19 +41,19 @@ const workerMaxStack = 256 << 20
 // (memCheck), which from then on measures each execution on its own.
 func limitWorkerMemory(execs func() uint64) {
 	debug.SetMaxStack(workerMaxStack)
-	mb, _ := strconv.Atoi(os.Getenv(memLimitEnv))
-	tuneGC(mb)
-	if mb <= 0 || vmBytes() == 0 {
+	rssLimitMB, _ := strconv.Atoi(os.Getenv(rssLimitMBEnv))
+	tuneGC(rssLimitMB)
+	if rssLimitMB <= 0 || vmBytes() == 0 {
 		return
 	}
-	limit := uint64(mb) << 20
-	memCheck.limit, memCheck.mb = limit, mb
+	limit := uint64(rssLimitMB) << 20
+	memCheck.limit, memCheck.mb = limit, rssLimitMB
 	go func() {
 		s := memSampler{limit: limit, lastExec: execs(), prev: vmBytes()}
 		s.base = s.prev
 		for range time.Tick(10 * time.Millisecond) {
 			if grew := s.sample(vmBytes(), execs()); grew > 0 {
-				panic(fmt.Sprintf("fuzzbox: out of memory: one execution grew the worker by %d MiB, over -rss_limit_mb=%d", grew>>20, mb))
+				panic(fmt.Sprintf("fuzzbox: out of memory: one execution grew the worker by %d MiB, over -rss_limit_mb=%d", grew>>20, rssLimitMB))
 			}
 		}
 	}()
@@ -92,7 +93,7 @@ func (s *memSampler) sample(vm, e uint64) (grew uint64) {
 // minimization, where each input must be judged on its own, always check.
 var memCheck struct {
 	limit uint64 // bytes; 0 without a memory limit
-	mb    int
+	mb    int    // the same in MiB (-rss_limit_mb), for messages
 	armed atomic.Bool
 }
 

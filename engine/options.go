@@ -30,7 +30,7 @@ type Options struct {
 	CacheDir  string // generated corpus; "" means none is read or written
 
 	Timeout    time.Duration // per-input hang limit; 0 means 10s
-	RSSLimitMB int           // per-worker resident memory limit in MiB; 0 means no limit
+	RSSLimitMB int           // per-worker resident memory limit in MiB (-rss_limit_mb); 0 means no limit
 
 	Package string // import path of the package under test; its own failures are never taken for fuzzbox's
 
@@ -63,10 +63,10 @@ type Seed struct {
 	Values []any  // decoded values; nil to decode Data
 }
 
-// Corpus schedules (docs/engine.md).
+// Corpus schedules (docs/engine.md), named once in engine/ipc.
 const (
-	ScheduleRoundRobin = "roundrobin" // each entry in turn, as go test -fuzz does
-	SchedulePower      = "power"      // weighted by the coverage an entry's calls found, its size and speed
+	ScheduleRoundRobin = ipc.ScheduleRoundRobin // each entry in turn, as go test -fuzz does
+	SchedulePower      = ipc.SchedulePower      // weighted by the coverage an entry's calls found, its size and speed
 )
 
 const defaultTimeout = ipc.DefaultTimeout

@@ -90,7 +90,7 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 // chose a traceback level, passes the memory limit, and sets
 // adaptivestackstart (stack.go).
 func workerEnv(rssLimitMB int) []string {
-	env := append(os.Environ(), fmt.Sprintf("%s=%d", memLimitEnv, rssLimitMB),
+	env := append(os.Environ(), fmt.Sprintf("%s=%d", rssLimitMBEnv, rssLimitMB),
 		"GODEBUG="+adaptiveStacks(os.Getenv("GODEBUG")))
 	if os.Getenv("GOTRACEBACK") == "" {
 		env = append(env, "GOTRACEBACK=all")

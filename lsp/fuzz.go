@@ -15,9 +15,9 @@ import (
 	"github.com/fuzzbox/fuzzbox/lsp/protocol"
 )
 
-// Fuzzing from the editor: driver.Fuzz runs the test's fuzzing binary (a
-// child process, so a crash cannot take the sidecar down) and hands its
-// event stream to onEvent as values. Stats become the lens's live state and
+// Fuzzing from the editor: driver.Resolve finds the test, and driver.Fuzz
+// runs its fuzzing binary (a child process, so a crash cannot take the
+// sidecar down) and hands its event stream to onEvent as values. Stats become the lens's live state and
 // progress reports; every event's status line goes to the output log; a
 // failure becomes the test's failure (lens, diagnostic, reproducer).
 
@@ -34,10 +34,11 @@ func (s *Server) fuzz(key testKey, _ string) (any, error) {
 
 func (s *Server) fuzzRun(ctx context.Context, key testKey, r *run) protocol.ShowMessageParams {
 	cfg := driver.Config{
-		Fuzz:     "^" + key.name + "$",
-		Parallel: s.opts.Parallel,
-		Dir:      key.dir,
-		Fuzzbox:  s.opts.Fuzzbox,
+		Fuzz:       "^" + key.name + "$",
+		Parallel:   s.opts.Parallel,
+		RSSLimitMB: driver.DefaultRSSLimitMB, // as fuzzbox fuzz's
+		Dir:        key.dir,
+		Fuzzbox:    s.opts.Fuzzbox,
 	}
 	stderr := s.logWriter()
 	defer stderr.Close()
@@ -45,8 +46,12 @@ func (s *Server) fuzzRun(ctx context.Context, key testKey, r *run) protocol.Show
 	if s.opts.FuzzTime > 0 {
 		cfg.FuzzTime = s.opts.FuzzTime.String()
 	}
+	targets, err := driver.Resolve(ctx, cfg, nil)
+	if err != nil {
+		return protocol.ShowMessageParams{Type: protocol.MessageError, Message: fmt.Sprintf("%s: %v", key.name, err)}
+	}
 	var found *failure
-	res := driver.Fuzz(ctx, cfg, []string{"."}, func(e event.Event) {
+	res := driver.Fuzz(ctx, cfg, targets, func(e event.Event) {
 		if f := s.onEvent(key, r, e); f != nil && found == nil {
 			found = f
 		}

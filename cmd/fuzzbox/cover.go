@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"time"
+	"strings"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 )
@@ -41,22 +41,23 @@ Flags:
 
 // coverFlags are the flags of fuzzbox cover.
 type coverFlags struct {
-	cfg         driver.CoverConfig
+	cfg         driver.Config
+	opts        driver.CoverOptions
 	funcs, json bool
 }
 
 func (f *coverFlags) register(fs *flag.FlagSet) {
-	c := &f.cfg
+	c, o := &f.cfg, &f.opts
 	fs.StringVar(&c.Fuzz, "fuzz", "", "regexp matching the fuzz test whose corpus to replay (required)")
 	fs.StringVar(&c.CacheDir, "cachedir", "", "directory of the generated corpus, as for fuzzbox fuzz (default: the user cache dir, fuzzbox/fuzz/<import path>)")
-	fs.BoolVar(&c.GoCache, "gocache", false, "also replay the go command's generated corpus ($GOCACHE/fuzz/<import path>/<FuzzX>)")
-	fs.StringVar(&c.CoverPkg, "coverpkg", "", "packages to measure, as go test -coverpkg (default: the package)")
-	fs.StringVar(&c.HTML, "o", "", "HTML report file (default: fuzzbox-cover-<pkg>-<FuzzX>.html in the temp dir; none with -json)")
-	fs.StringVar(&c.Profile, "coverprofile", "", "also write the text coverage profile to this file")
+	fs.BoolVar(&o.GoCache, "gocache", false, "also replay the go command's generated corpus ($GOCACHE/fuzz/<import path>/<FuzzX>)")
+	fs.StringVar(&o.CoverPkg, "coverpkg", "", "packages to measure, as go test -coverpkg (default: the package)")
+	fs.StringVar(&o.HTML, "o", "", "HTML report file (default: fuzzbox-cover-<pkg>-<FuzzX>.html in the temp dir; none with -json)")
+	fs.StringVar(&o.Profile, "coverprofile", "", "also write the text coverage profile to this file")
 	fs.BoolVar(&f.funcs, "func", false, "print per-function coverage (go tool cover -func) to stdout")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON, with the corpus entries that reach each function")
 	fs.StringVar(&c.Tags, "tags", "", "comma-separated build tags")
-	fs.DurationVar(&c.Timeout, "timeout", 10*time.Minute, "limit of one replay of the whole corpus; an entry still running then counts as crashed")
+	fs.DurationVar(&c.ReplayLimit, "timeout", driver.DefaultReplayLimit, "limit of one replay of the whole corpus; an entry still running then counts as crashed")
 }
 
 func runCover(args []string, stdout, stderr io.Writer) int {
@@ -72,7 +73,7 @@ func runCover(args []string, stdout, stderr io.Writer) int {
 		return coverUsageError(stderr, fs, "-fuzz is required")
 	case fs.NArg() > 1:
 		return coverUsageError(stderr, fs, "one package at a time")
-	case f.cfg.Timeout <= 0:
+	case f.cfg.ReplayLimit <= 0:
 		return coverUsageError(stderr, fs, "-timeout must be > 0")
 	}
 	if _, err := regexp.Compile(f.cfg.Fuzz); err != nil {
@@ -81,11 +82,18 @@ func runCover(args []string, stdout, stderr io.Writer) int {
 	return f.run(fs.Arg(0), stdout, stderr)
 }
 
-// run makes the report and prints it.
+// run makes the report of the one fuzz test -fuzz matches in pkg and
+// prints it.
 func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
-	cfg := f.cfg
-	cfg.Stderr, cfg.PerEntry, cfg.DefaultHTML = stderr, f.json, !f.json
-	rep, err := driver.Cover(context.Background(), cfg, pkg)
+	ctx := context.Background()
+	cfg, opts := f.cfg, f.opts
+	cfg.Stderr, opts.PerEntry, opts.DefaultHTML = stderr, f.json, !f.json
+	t, err := oneTarget(ctx, cfg, pkg)
+	if err != nil {
+		fmt.Fprintf(stderr, "fuzzbox cover: %s\n", oneLine(err))
+		return exitUsage
+	}
+	rep, err := driver.Cover(ctx, cfg, t, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "fuzzbox cover: %s\n", oneLine(err))
 		if errors.Is(err, driver.ErrReplay) {
@@ -109,6 +117,26 @@ func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
 		return exitFinding
 	}
 	return exitOK
+}
+
+// oneTarget resolves the one fuzz test cfg.Fuzz matches in pkg.
+func oneTarget(ctx context.Context, cfg driver.Config, pkg string) (driver.Target, error) {
+	var pkgs []string
+	if pkg != "" {
+		pkgs = []string{pkg}
+	}
+	ts, err := driver.Resolve(ctx, cfg, pkgs)
+	switch {
+	case err != nil:
+		return driver.Target{}, err
+	case len(ts) > 1:
+		names := make([]string, len(ts))
+		for i, t := range ts {
+			names[i] = t.Name
+		}
+		return driver.Target{}, fmt.Errorf("-fuzz matches more than one fuzz test: [%s]", strings.Join(names, " "))
+	}
+	return ts[0], nil
 }
 
 func coverUsageError(stderr io.Writer, fs *flag.FlagSet, msg string) int {

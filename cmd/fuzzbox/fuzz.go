@@ -69,13 +69,19 @@ func runFuzz(args []string, stdout, stderr io.Writer) int {
 	return fuzzMain(cfg, fs.Args(), f.JSON, stdout, stderr)
 }
 
-// fuzzMain runs the driver until it is done or the process gets SIGINT or
-// SIGTERM, printing its events, and returns the exit code.
+// fuzzMain resolves the fuzz tests and runs the driver until it is done or
+// the process gets SIGINT or SIGTERM, printing its events, and returns the
+// exit code.
 func fuzzMain(cfg driver.Config, pkgs []string, asJSON bool, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	targets, err := driver.Resolve(ctx, cfg, pkgs)
+	if err != nil {
+		fmt.Fprintf(stderr, "fuzzbox fuzz: %s\n", oneLine(err))
+		return exitUsage
+	}
 	p := &event.Printer{W: stdout, JSON: asJSON}
-	res := driver.Fuzz(ctx, cfg, pkgs, p.Print)
+	res := driver.Fuzz(ctx, cfg, targets, p.Print)
 	if res.Err != nil {
 		fmt.Fprintf(stderr, "fuzzbox fuzz: %s\n", oneLine(res.Err))
 	}

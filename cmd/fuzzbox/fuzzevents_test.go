@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -56,31 +54,5 @@ func TestFuzzEveryEventType(t *testing.T) {
 		if !seen[typ] && typ != event.InternalError {
 			t.Errorf("no %s event in the runs (seen: %v)", typ, seen)
 		}
-	}
-}
-
-// TestFuzzTestsFailBeforeFuzzing: when the package's tests fail before the
-// engine starts (here a seed of another fuzz test exits the process, which
-// prints nothing), fuzzbox checks with go test, which fails too, and says so
-// instead of exiting 1 in silence.
-func TestFuzzTestsFailBeforeFuzzing(t *testing.T) {
-	dir := e2eModule(t, "targets")
-	seeds := filepath.Join(dir, "testdata", "fuzz", "FuzzExit")
-	if err := os.MkdirAll(seeds, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(seeds, "exits"), []byte("go test fuzz v1\n[]byte(\"E\")\n"), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=5s", ".")
-	if r.code != 1 || !strings.Contains(r.stdout, "(exit status 3) before fuzzing FuzzNever started") ||
-		!strings.Contains(r.stdout, "the package's tests failed under go test too (go test -run='' in ") {
-		t.Errorf("want exit 1 and the reason, checked with go test\n%s", r)
-	}
-	if strings.Contains(r.stdout, "internal error") {
-		t.Errorf("a failure go test has too was called fuzzbox's\n%s", r)
-	}
-	if r = e2eFuzz(t, dir, "-run=^$", "-fuzz=^FuzzNever$", "-fuzztime=2s", "."); r.code != 0 {
-		t.Errorf("with -run=^$ the other fuzz test's seeds do not run: want exit 0\n%s", r)
 	}
 }

@@ -11,8 +11,10 @@ import (
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
-// TestFuzzSeveralTargets: a -fuzz matching several fuzz tests fuzzes each in
-// turn, a failing one leaves the rotation, and the summary lists them all.
+// TestFuzzSeveralTargets: with a -fuzz matching several fuzz tests, each
+// one's status lines are printed with its name, the exit status is 1 when one
+// failed, and the summary lists them all. (The driver's TestFuzzSeveralTargets
+// checks the run itself: rotation, results, reproducers.)
 func TestFuzzSeveralTargets(t *testing.T) {
 	dir := e2eModule(t, "targets")
 	r := e2eFuzz(t, dir, "-fuzz=^Fuzz(Magic|TwoBugs|Never)$", "-fuzztime=45s", ".")
@@ -30,12 +32,6 @@ func TestFuzzSeveralTargets(t *testing.T) {
 		if !regexp.MustCompile(want).MatchString(r.stdout) {
 			t.Errorf("output does not match %s\n%s", want, r)
 		}
-	}
-	if got := e2eReproducers(t, dir, "FuzzMagic"); len(got) != 1 {
-		t.Errorf("FuzzMagic reproducers: %v, want one", got)
-	}
-	if got := e2eReproducers(t, dir, "FuzzNever"); len(got) != 0 {
-		t.Errorf("FuzzNever reproducers: %v, want none", got)
 	}
 }
 

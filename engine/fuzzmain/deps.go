@@ -30,15 +30,15 @@ type corpusEntry = struct {
 // engine/ipc/flags.go, the driver's side of the contract). The driver sets
 // them; a user running the binary by hand may too.
 var (
-	flagTimeout   = flag.Duration(ipc.FlagTimeout, ipc.DefaultTimeout, "fail an input that runs longer than this (hang)")
-	flagRSSLimit  = flag.Int(ipc.FlagRSSLimit, ipc.DefaultRSSLimitMB, "fail an input that makes a worker's resident memory exceed this many MiB (0: no limit)")
-	flagEventsFD  = flag.Int(ipc.FlagEventsFD, -1, "write the JSON event stream to this inherited file descriptor")
-	flagKeepGoing = flag.Bool(ipc.FlagKeepGoing, false, "keep fuzzing after a failure; write one reproducer per unique failure")
-	flagKeepFlaky = flag.Bool(ipc.FlagKeepFlaky, false, "write a reproducer for a failure that did not fail again in a fresh worker")
-	flagDict      = flag.String(ipc.FlagDict, "", "dictionary file (AFL/libFuzzer format) for the mutator")
-	flagPruneOnly = flag.Bool(ipc.FlagPruneOnly, false, "run the corpus, delete redundant generated-corpus entries, and stop without fuzzing")
-	flagSchedule  = flag.String(ipc.FlagSchedule, engine.ScheduleRoundRobin, "corpus schedule: roundrobin or power")
-	flagNoCmp     = flag.Bool(ipc.FlagNoCmp, false, "turn comparison tracing off (ablation)")
+	flagTimeout    = flag.Duration(ipc.FlagTimeout, ipc.DefaultTimeout, "fail an input that runs longer than this (hang)")
+	flagRSSLimitMB = flag.Int(ipc.FlagRSSLimitMB, ipc.DefaultRSSLimitMB, "fail an input that makes a worker's resident memory exceed this many MiB (0: no limit)")
+	flagEventsFD   = flag.Int(ipc.FlagEventsFD, -1, "write the JSON event stream to this inherited file descriptor")
+	flagKeepGoing  = flag.Bool(ipc.FlagKeepGoing, false, "keep fuzzing after a failure; write one reproducer per unique failure")
+	flagKeepFlaky  = flag.Bool(ipc.FlagKeepFlaky, false, "write a reproducer for a failure that did not fail again in a fresh worker")
+	flagDict       = flag.String(ipc.FlagDict, "", "dictionary file (AFL/libFuzzer format) for the mutator")
+	flagPruneOnly  = flag.Bool(ipc.FlagPruneOnly, false, "run the corpus, delete redundant generated-corpus entries, and stop without fuzzing")
+	flagSchedule   = flag.String(ipc.FlagSchedule, engine.ScheduleRoundRobin, "corpus schedule: roundrobin or power")
+	flagNoCmp      = flag.Bool(ipc.FlagNoCmp, false, "turn comparison tracing off (ablation)")
 )
 
 // deps implements the testing package's testDeps interface: basedeps for
@@ -73,7 +73,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		CorpusDir:        corpusDir,
 		CacheDir:         cacheDir,
 		Timeout:          *flagTimeout,
-		RSSLimitMB:       *flagRSSLimit,
+		RSSLimitMB:       *flagRSSLimitMB,
 		Package:          d.Import,
 		KeepGoing:        *flagKeepGoing,
 		KeepFlaky:        *flagKeepFlaky,

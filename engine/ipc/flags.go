@@ -8,15 +8,22 @@ import "time"
 // registers under exactly these names and the driver (package driver) sets.
 // Both use these constants, so the names are written once.
 const (
-	FlagTimeout   = "fuzzbox.timeout"      // duration: per-input hang limit
-	FlagRSSLimit  = "fuzzbox.rss_limit_mb" // int: per-worker resident memory limit in MiB; 0 = no limit
-	FlagEventsFD  = "fuzzbox.events_fd"    // int: inherited fd to write the JSON event stream to; -1 = none
-	FlagKeepGoing = "fuzzbox.keepgoing"    // bool: keep fuzzing after a failure
-	FlagKeepFlaky = "fuzzbox.keepflaky"    // bool: write a reproducer for an input that did not fail again
-	FlagDict      = "fuzzbox.dict"         // path: dictionary file (AFL/libFuzzer format)
-	FlagPruneOnly = "fuzzbox.prune_only"   // bool: run the corpus, prune the cache, do not fuzz
-	FlagSchedule  = "fuzzbox.schedule"     // "roundrobin" (default) or "power"
-	FlagNoCmp     = "fuzzbox.nocmp"        // bool: no comparison tracing (ablation)
+	FlagTimeout    = "fuzzbox.timeout"      // duration: per-input hang limit
+	FlagRSSLimitMB = "fuzzbox.rss_limit_mb" // int: per-worker resident memory limit in MiB; 0 = no limit, at every step
+	FlagEventsFD   = "fuzzbox.events_fd"    // int: inherited fd to write the JSON event stream to; -1 = none
+	FlagKeepGoing  = "fuzzbox.keepgoing"    // bool: keep fuzzing after a failure
+	FlagKeepFlaky  = "fuzzbox.keepflaky"    // bool: write a reproducer for an input that did not fail again
+	FlagDict       = "fuzzbox.dict"         // path: dictionary file (AFL/libFuzzer format)
+	FlagPruneOnly  = "fuzzbox.prune_only"   // bool: run the corpus, prune the cache, do not fuzz
+	FlagSchedule   = "fuzzbox.schedule"     // ScheduleRoundRobin (default) or SchedulePower
+	FlagNoCmp      = "fuzzbox.nocmp"        // bool: no comparison tracing (ablation)
+)
+
+// Corpus schedules, the values of FlagSchedule (docs/engine.md); the engine's
+// Options.Schedule takes the same names.
+const (
+	ScheduleRoundRobin = "roundrobin" // each entry in turn, as go test -fuzz does
+	SchedulePower      = "power"      // weighted by the coverage an entry's calls found, its size and speed
 )
 
 // EventsFD is the file descriptor on which the driver passes the events pipe
@@ -26,7 +33,9 @@ const EventsFD = 3
 // Defaults of the fuzzing binary's flags, used by engine/fuzzmain and by the
 // driver's zero-valued options.
 const (
-	DefaultTimeout    = 10 * time.Second
+	DefaultTimeout = 10 * time.Second
+	// DefaultRSSLimitMB is the -rss_limit_mb every front end sets unless told
+	// otherwise (libFuzzer's); a zero limit is no limit.
 	DefaultRSSLimitMB = 2048
 	// DefaultMinimizeTime is -test.fuzzminimizetime's default, as go test's.
 	DefaultMinimizeTime = "60s"

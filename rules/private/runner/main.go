@@ -125,8 +125,12 @@ func runRun(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io.
 		return usageError(stderr, err)
 	}
 	dir := filepath.Join(ws, filepath.FromSlash(b.pkg))
+	targets, err := driver.Resolve(ctx, cfg, []string{dir})
+	if err != nil {
+		return usageError(stderr, err)
+	}
 	p := &event.Printer{W: stdout, JSON: f.JSON}
-	res := driver.Fuzz(ctx, cfg, []string{dir}, p.Print)
+	res := driver.Fuzz(ctx, cfg, targets, p.Print)
 	if res.Err != nil {
 		fmt.Fprintf(stderr, "fuzzbox: %s\n", oneLine(res.Err))
 	}

@@ -8,10 +8,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,14 +52,13 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	if f.JSON {
 		say = stderr
 	}
-	shard, err := shardFuzz(ctx, cfg, dir, say)
+	targets, err := driver.Resolve(ctx, cfg, []string{dir})
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	if shard == "" {
+	if targets = shard(targets, say); len(targets) == 0 {
 		return exitOK // nothing for this shard
 	}
-	cfg.Fuzz = shard
 	events, err := os.Create(filepath.Join(outputs, "events.json"))
 	if err != nil {
 		return usageError(stderr, err)
@@ -69,7 +66,7 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	defer events.Close()
 	w := bufio.NewWriter(events)
 	p := &event.Printer{W: stdout, JSON: f.JSON}
-	res := driver.Fuzz(ctx, cfg, []string{dir}, func(e event.Event) { // called one at a time
+	res := driver.Fuzz(ctx, cfg, targets, func(e event.Event) { // called one at a time
 		event.Encode(w, e)
 		p.Print(e)
 	})
@@ -86,59 +83,33 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	return res.ExitCode
 }
 
-// shardFuzz returns the -fuzz regexp of this shard's fuzz tests ("" = none).
-// Without sharding it is cfg.Fuzz. With N shards and at least N fuzz tests,
-// shard i takes every N-th test from i on; with fewer fuzz tests than shards,
-// shard i runs its own campaign of test i mod count (its own corpus cache and
+// shard returns this shard's fuzz tests of targets. Without sharding it is
+// all of them. With N shards and at least N fuzz tests, shard i takes every
+// N-th test (by name) from i on; with fewer fuzz tests than shards, shard i
+// runs its own campaign of test i mod count (its own corpus cache and
 // random seed in its own TEST_TMPDIR).
-func shardFuzz(ctx context.Context, cfg driver.Config, dir string, say io.Writer) (string, error) {
+func shard(targets []driver.Target, say io.Writer) []driver.Target {
 	total, _ := strconv.Atoi(os.Getenv("TEST_TOTAL_SHARDS"))
 	index, _ := strconv.Atoi(os.Getenv("TEST_SHARD_INDEX"))
-	if total <= 1 {
-		return cfg.Fuzz, nil
+	if total <= 1 || len(targets) == 0 {
+		return targets
 	}
-	names, err := fuzzTests(ctx, cfg, dir)
-	if err != nil {
-		return "", err
-	}
-	if len(names) == 0 {
-		return cfg.Fuzz, nil // let the driver report that nothing matches
-	}
-	var mine []string
-	if len(names) >= total {
-		for i := index; i < len(names); i += total {
-			mine = append(mine, names[i])
+	targets = slices.Clone(targets)
+	slices.SortFunc(targets, func(a, b driver.Target) int { return strings.Compare(a.Name, b.Name) })
+	var mine []driver.Target
+	if len(targets) >= total {
+		for i := index; i < len(targets); i += total {
+			mine = append(mine, targets[i])
 		}
 	} else {
-		mine = []string{names[index%len(names)]}
+		mine = []driver.Target{targets[index%len(targets)]}
 	}
-	fmt.Fprintf(say, "fuzzbox: shard %d of %d: %s\n", index+1, total, strings.Join(mine, ", "))
-	for i := range mine {
-		mine[i] = regexp.QuoteMeta(mine[i])
+	names := make([]string, len(mine))
+	for i, t := range mine {
+		names[i] = t.Name
 	}
-	return "^(" + strings.Join(mine, "|") + ")$", nil
-}
-
-// fuzzTests lists the binary's fuzz tests that cfg.Fuzz matches, sorted.
-func fuzzTests(ctx context.Context, cfg driver.Config, dir string) ([]string, error) {
-	re, err := regexp.Compile(cfg.Fuzz)
-	if err != nil {
-		return nil, fmt.Errorf("-fuzz: %v", err)
-	}
-	cmd := exec.CommandContext(ctx, cfg.Binary, "-test.list=^Fuzz")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("listing the fuzz tests of %s: %w", cfg.Binary, err)
-	}
-	var names []string
-	for _, l := range strings.Fields(string(out)) {
-		if strings.HasPrefix(l, "Fuzz") && re.MatchString(l) {
-			names = append(names, l)
-		}
-	}
-	sort.Strings(names)
-	return names, nil
+	fmt.Fprintf(say, "fuzzbox: shard %d of %d: %s\n", index+1, total, strings.Join(names, ", "))
+	return mine
 }
 
 // copyTree copies the directory src (runfiles: symlinks to read-only files)

@@ -2,8 +2,10 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -36,6 +38,9 @@ type TargetResult struct {
 	Err      string        // why the target could not run ("" = it ran)
 	ExitCode int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
 
+	bin  string // the fuzzing binary
+	dict string // dictionary file for the run: Config.Dict plus the package's literals
+
 	started   bool     // the engine reported its baseline in the last turn
 	skip      []string // top-level tests left out: they failed only in fuzzbox's binary
 	skipTests bool     // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed
@@ -45,29 +50,19 @@ type TargetResult struct {
 // at a time.
 type Handler func(event.Event)
 
-// Fuzz resolves the fuzz tests cfg and patterns select (building them into
-// a temporary directory it removes), fuzzes them with Run, and reports the
-// build and exit events around Run's. Cancelling ctx stops the run as
-// Ctrl-C does: each fuzzing binary gets SIGINT and 5 s to write what it
-// found, then is killed (its workers die with it).
-func Fuzz(ctx context.Context, cfg Config, patterns []string, h Handler) Result {
+// Fuzz fuzzes targets (from Resolve): it builds each of their packages into
+// a fuzzing binary once (in a temporary directory it removes; nothing with
+// Config.Binary), then runs one fuzz test at a time, each for an equal share
+// of cfg.FuzzTime, or, without FuzzTime and with several targets, in turns
+// of rotationSlice until ctx is cancelled. A target that fails leaves the
+// rotation; the others go on. Its events go to h, a build event first and an
+// exit event last. Cancelling ctx stops the run as Ctrl-C does: each
+// fuzzing binary gets SIGINT and 5 s to write what it found, then is killed
+// (its workers die with it).
+func Fuzz(ctx context.Context, cfg Config, targets []Target, h Handler) Result {
 	s := newStream(h)
-	if len(patterns) == 0 {
-		patterns = []string{"."}
-	}
-	s.emit(event.Event{Type: event.Build, Package: strings.Join(patterns, " ")})
-	res := func() Result {
-		tmp, err := os.MkdirTemp("", "fuzzbox-fuzz-")
-		if err != nil {
-			return errorResult(err)
-		}
-		defer os.RemoveAll(tmp)
-		targets, err := Resolve(ctx, cfg, patterns, tmp)
-		if err != nil {
-			return errorResult(err)
-		}
-		return run(ctx, cfg, targets, s)
-	}()
+	s.emit(event.Event{Type: event.Build, Package: packagesOf(targets)})
+	res := fuzz(ctx, cfg, targets, s)
 	code := res.ExitCode
 	e := event.Event{Type: event.Exit, ExitCode: &code}
 	if res.Err != nil {
@@ -79,24 +74,35 @@ func Fuzz(ctx context.Context, cfg Config, patterns []string, h Handler) Result 
 
 func errorResult(err error) Result { return Result{ExitCode: ExitError, Err: err} }
 
-// Run fuzzes targets: one fuzz test at a time, each for an equal share of
-// cfg.FuzzTime, or, without FuzzTime and with several targets, in turns of
-// RotationSlice until ctx is cancelled. A target that fails leaves the
-// rotation; the others go on.
-func Run(ctx context.Context, cfg Config, targets []Target, h Handler) Result {
-	return run(ctx, cfg, targets, newStream(h))
+// packagesOf returns the targets' packages, each once, space-separated.
+func packagesOf(targets []Target) string {
+	var pkgs []string
+	for _, t := range targets {
+		if !slices.Contains(pkgs, t.Package) {
+			pkgs = append(pkgs, t.Package)
+		}
+	}
+	return strings.Join(pkgs, " ")
 }
 
-// RotationSlice is each target's turn when several share an open-ended run.
-const RotationSlice = time.Minute
+// rotationSlice is each target's turn when several share an open-ended run.
+const rotationSlice = time.Minute
 
-func run(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
-	if err := cfg.Check(); err != nil {
+func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
+	if err := cfg.checkRun(); err != nil {
 		return errorResult(err)
 	}
-	results := make([]*TargetResult, len(targets))
-	for i, t := range targets {
-		results[i] = &TargetResult{Target: t}
+	if len(targets) == 0 {
+		return errorResult(errors.New("no fuzz test to fuzz"))
+	}
+	tmp, err := os.MkdirTemp("", "fuzzbox-fuzz-")
+	if err != nil {
+		return errorResult(err)
+	}
+	defer os.RemoveAll(tmp)
+	results, err := prepare(ctx, cfg, targets, tmp)
+	if err != nil {
+		return errorResult(err)
 	}
 	share, open := fuzzShare(cfg, len(targets))
 	multi := len(targets) > 1
@@ -126,7 +132,7 @@ func fuzzShare(cfg Config, n int) (string, bool) {
 	case n == 1:
 		return ft, false
 	case ft == "":
-		return RotationSlice.String(), true
+		return rotationSlice.String(), true
 	case nxRE.MatchString(ft):
 		total, _ := strconv.ParseInt(strings.TrimSuffix(ft, "x"), 10, 64)
 		return fmt.Sprintf("%dx", max(1, total/int64(n))), false

@@ -1,0 +1,235 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// The driver's checks around a fuzzing binary, run end to end on the fuzz
+// command's fixture modules (../cmd/fuzzbox/testdata/fuzz, README.md there):
+// a failure before fuzzing or a finding is checked with stock go test
+// (prefuzz.go, confirm.go), and a binary that fuzzes nothing says why
+// (turn.go, prepare.go).
+
+// fixtureRun is one Resolve and Fuzz of a fixture module.
+type fixtureRun struct {
+	dir  string
+	res  Result
+	text string // the output events and the binary's standard error
+	// The messages of the internal_error, failure and warning events, and
+	// the executions of the done events.
+	internal, failures, warnings []string
+	execs                        int64
+}
+
+func (r *fixtureRun) String() string {
+	return fmt.Sprintf("exit %d (%v)\n%s", r.res.ExitCode, r.res.Err, r.text)
+}
+
+// fuzzFixture copies fixture module name to a temporary directory and
+// fuzzes cfg.Fuzz in pattern there, the generated corpus in its .cache.
+func fuzzFixture(t *testing.T, name string, cfg Config, pattern string) *fixtureRun {
+	t.Helper()
+	cfg.Fuzzbox = testFuzzbox(t)
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "cmd", "fuzzbox", "testdata", "fuzz", name))); err != nil {
+		t.Fatal(err)
+	}
+	return fuzzIn(t, dir, cfg, pattern)
+}
+
+// fuzzIn fuzzes cfg.Fuzz in pattern in dir, as fuzzFixture.
+func fuzzIn(t *testing.T, dir string, cfg Config, pattern string) *fixtureRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cfg.Dir, cfg.CacheDir = dir, filepath.Join(dir, ".cache")
+	var stderr bytes.Buffer
+	cfg.Stderr = &stderr
+	r := &fixtureRun{dir: dir}
+	targets, err := Resolve(ctx, cfg, []string{pattern})
+	if err != nil {
+		t.Fatalf("Resolve: %v", err)
+	}
+	var mu sync.Mutex
+	var text strings.Builder
+	r.res = Fuzz(ctx, cfg, targets, func(e event.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		r.tally(e, &text)
+	})
+	if ctx.Err() != nil {
+		t.Fatalf("the run did not finish in 4 minutes:\n%s", text.String())
+	}
+	r.text = text.String() + stderr.String()
+	return r
+}
+
+func (r *fixtureRun) tally(e event.Event, text *strings.Builder) {
+	switch e.Type {
+	case event.Output:
+		text.WriteString(e.Output)
+	case event.InternalError:
+		r.internal = append(r.internal, e.Message)
+	case event.Failure:
+		r.failures = append(r.failures, e.Message)
+	case event.Warning:
+		r.warnings = append(r.warnings, e.Message)
+	case event.Done:
+		r.execs += e.Execs
+	}
+	if e.Type != event.Output {
+		text.WriteString(event.Format(e) + "\n")
+	}
+}
+
+// reproducers returns the files in the run's testdata/fuzz/target.
+func (r *fixtureRun) reproducers(target string) []string {
+	files, _ := filepath.Glob(filepath.Join(r.dir, "testdata", "fuzz", target, "*"))
+	return files
+}
+
+// TestFuzzboxOnlyFailureIsNotBlamed: a test that fails (t.Fatal) and one that
+// crashes (a fatal error) only in fuzzbox's binary, as go-toml's did, and
+// then another fuzz test's seed that panics only there, are checked with
+// stock go test, which passes them: fuzzbox reports its own internal errors,
+// writes nothing, and fuzzes without them.
+func TestFuzzboxOnlyFailureIsNotBlamed(t *testing.T) {
+	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzFine$", FuzzTime: "300x"}, ".")
+	if r.res.ExitCode != ExitOK {
+		t.Errorf("want exit 0: the package's tests pass under go test and fuzzing found nothing\n%s", r)
+	}
+	// The first start fails the two tests; the second, without them, the
+	// seeds of the package's other fuzz test, which fail only in fuzzbox's
+	// binary too; the third fuzzes.
+	in := r.internal
+	if len(in) != 2 || !strings.Contains(in[0], "TestFailsOnlyInFuzzbox, TestCrashesOnlyInFuzzbox") ||
+		!strings.Contains(in[0], "not in your code") || !strings.Contains(in[0], "fatal error: sync: unlock of unlocked mutex") ||
+		!strings.Contains(in[1], "failed FuzzPanicsOnlyInFuzzbox before fuzzing") || !strings.Contains(in[1], "panic: only in fuzzbox's binary") {
+		t.Errorf("want two internal errors, naming the two tests and quoting the crash, then the other fuzz test; got %q\n%s", in, r)
+	}
+	if len(r.failures) > 0 || strings.Contains(r.text, "a test or seed input of the package failed") {
+		t.Errorf("the package was blamed: %q\n%s", r.failures, r)
+	}
+	if r.execs < 300 {
+		t.Errorf("fuzzing did not go on without the two tests: %d executions\n%s", r.execs, r)
+	}
+	if names := r.reproducers("FuzzFine"); len(names) != 0 {
+		t.Errorf("reproducers written: %q", names)
+	}
+}
+
+// TestFuzzboxOnlyFindingIsNotWritten: an input that fails in fuzzbox's binary
+// (in its fresh workers too) but not under stock go test is not reported as
+// the code's failure: the reproducer is moved out of testdata/ to the cache,
+// an internal error says so, and the run exits 0.
+func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
+	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzPanicsOnlyInFuzzbox$", Run: "^$", FuzzTime: "20s"}, ".")
+	if r.res.ExitCode != ExitOK {
+		t.Errorf("want exit 0: go test passes every input\n%s", r)
+	}
+	for _, m := range r.failures {
+		t.Errorf("reported as a failure of the code: %s", m)
+	}
+	if len(r.internal) != 1 || !strings.Contains(r.internal[0], "go test -run='^FuzzPanicsOnlyInFuzzbox$/^") || !strings.Contains(r.internal[0], "passes it") {
+		t.Fatalf("want one internal error saying go test passes the input, got %q\n%s", r.internal, r)
+	}
+	if names := r.reproducers("FuzzPanicsOnlyInFuzzbox"); len(names) != 0 {
+		t.Errorf("reproducers left in testdata: %q", names)
+	}
+	if _, err := os.Stat(filepath.Join(r.dir, "testdata")); err == nil {
+		t.Errorf("testdata/ made by the engine for the reproducer was left behind")
+	}
+	kept, _ := filepath.Glob(filepath.Join(r.dir, ".cache", unreproducedDir, "FuzzPanicsOnlyInFuzzbox", "*"))
+	if len(kept) != 1 {
+		t.Errorf("want the input kept under the cache's unreproduced/, found %q", kept)
+	}
+}
+
+// TestFlakyTestBeforeFuzzing: a test that fails once in fuzzbox's binary,
+// then passes under go test and again in fuzzbox's binary, is flaky: a
+// warning, not an internal error, and fuzzing goes on without it.
+func TestFlakyTestBeforeFuzzing(t *testing.T) {
+	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzAfterFlaky$", FuzzTime: "200x"}, "./flaky")
+	if r.res.ExitCode != ExitOK {
+		t.Errorf("want exit 0\n%s", r)
+	}
+	for _, m := range append(r.internal, r.failures...) {
+		t.Errorf("an internal error or failure for a flaky test: %s", m)
+	}
+	warned := false
+	for _, m := range r.warnings {
+		warned = warned || strings.Contains(m, "TestFailsOnce failed before fuzzing") && strings.Contains(m, "a flaky test")
+	}
+	if !warned || r.execs < 200 {
+		t.Errorf("want a flaky-test warning and fuzzing after it (%d executions)\n%s", r.execs, r)
+	}
+}
+
+// TestFuzzTestCallsExit0: go test runs a test binary with -test.paniconexit0,
+// so a test calling os.Exit(0) fails instead of ending the run as a pass.
+// fuzzbox's binary once exited 0 there: nothing fuzzed, nothing said.
+func TestFuzzTestCallsExit0(t *testing.T) {
+	r := fuzzFixture(t, "exit0", Config{Fuzz: "^FuzzAfterExit$", FuzzTime: "100x"}, ".")
+	if r.res.ExitCode != ExitFailure || !strings.Contains(r.text, "unexpected call to os.Exit(0) during test") ||
+		!strings.Contains(r.text, "TestExitsZero failed under go test too") {
+		t.Errorf("want exit 1, the panic go test reports, and the failure checked with go test\n%s", r)
+	}
+}
+
+// TestFuzzTestMainWithoutRun: a TestMain that never calls m.Run lists no
+// test and fuzzes nothing; the driver says why (ExitError) instead of
+// reporting a clean run or that -fuzz matches nothing.
+func TestFuzzTestMainWithoutRun(t *testing.T) {
+	r := fuzzFixture(t, "exit0", Config{Fuzz: "^FuzzNeverRuns$", FuzzTime: "100x"}, "./nomrun")
+	if r.res.ExitCode != ExitError || r.res.Err == nil || !strings.Contains(r.res.Err.Error(), "lists no fuzz test matching -fuzz=^FuzzNeverRuns$, though its source declares FuzzNeverRuns: does a TestMain return without calling m.Run?") {
+		t.Errorf("want ExitError and the reason, got %v\n%s", r.res.Err, r)
+	}
+}
+
+// TestFuzzSkipsItself: a fuzz test that calls f.Skip passes without fuzzing
+// under go test -fuzz; the driver says so and exits 0, unlike a binary that
+// never ran (TestFuzzTestMainWithoutRun).
+func TestFuzzSkipsItself(t *testing.T) {
+	r := fuzzFixture(t, "exit0", Config{Fuzz: "^FuzzSkipped$", FuzzTime: "100x"}, "./skipped")
+	if r.res.ExitCode != ExitOK || !strings.Contains(r.text, "FuzzSkipped was not fuzzed: it skipped itself (f.Skip)") {
+		t.Errorf("want exit 0 and the reason\n%s", r)
+	}
+}
+
+// TestFuzzTestsFailBeforeFuzzing: when the package's tests fail before the
+// engine starts (here a seed of another fuzz test exits the process, which
+// prints nothing), the driver checks with go test, which fails too, and says
+// so instead of exiting 1 in silence.
+func TestFuzzTestsFailBeforeFuzzing(t *testing.T) {
+	dir := targetsModule(t)
+	seeds := filepath.Join(dir, "testdata", "fuzz", "FuzzExit")
+	if err := os.MkdirAll(seeds, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(seeds, "exits"), []byte("go test fuzz v1\n[]byte(\"E\")\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Fuzz: "^FuzzNever$", FuzzTime: "5s", Fuzzbox: testFuzzbox(t)}
+	r := fuzzIn(t, dir, cfg, ".")
+	if r.res.ExitCode != ExitFailure || !strings.Contains(r.text, "(exit status 3) before fuzzing FuzzNever started") ||
+		!strings.Contains(r.text, "the package's tests failed under go test too (go test -run='' in ") {
+		t.Errorf("want exit 1 and the reason, checked with go test\n%s", r)
+	}
+	if len(r.internal) > 0 || strings.Contains(r.text, "internal error") {
+		t.Errorf("a failure go test has too was called fuzzbox's\n%s", r)
+	}
+	cfg.Run, cfg.FuzzTime = "^$", "2s"
+	if r = fuzzIn(t, dir, cfg, "."); r.res.ExitCode != ExitOK {
+		t.Errorf("with Run ^$ the other fuzz test's seeds do not run: want exit 0\n%s", r)
+	}
+}

@@ -1,0 +1,97 @@
+package driver
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/fuzzbox/fuzzbox/driver/build"
+)
+
+// prepare builds the packages of targets into fuzzing binaries under tmp,
+// once per package, writes their dictionaries, and returns a result per
+// target to record its turns in.
+func prepare(ctx context.Context, cfg Config, targets []Target, tmp string) ([]*TargetResult, error) {
+	built := map[*pkgInfo]*fuzzBinary{}
+	results := make([]*TargetResult, len(targets))
+	for i, t := range targets {
+		if t.pkg == nil {
+			return nil, fmt.Errorf("%s: not a target Resolve returned", t)
+		}
+		fb, ok := built[t.pkg]
+		if !ok {
+			var err error
+			if fb, err = buildPackage(ctx, cfg, t.pkg, filepath.Join(tmp, fmt.Sprintf("pkg%d", len(built)))); err != nil {
+				return nil, err
+			}
+			built[t.pkg] = fb
+		}
+		if fb.names != nil && !slices.Contains(fb.names, t.Name) {
+			// The source declares it; the binary does not list it.
+			return nil, fmt.Errorf("the test binary of %s lists no fuzz test matching -fuzz=%s, though its source declares %s: does a TestMain return without calling m.Run?",
+				t.Package, firstNonEmpty(cfg.Fuzz, "^"+t.Name+"$"), t.Name)
+		}
+		results[i] = &TargetResult{Target: t, bin: fb.bin, dict: fb.dict}
+	}
+	return results, nil
+}
+
+// fuzzBinary is a package's fuzzing binary, ready to run.
+type fuzzBinary struct {
+	bin   string   // the binary
+	dict  string   // the run's dictionary file
+	names []string // the fuzz tests it lists; nil for a prebuilt binary (Resolve asked it)
+}
+
+// buildPackage builds p into base+".test" (unless it is a prebuilt
+// binary) and writes its dictionary to base+".dict".
+func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, base string) (*fuzzBinary, error) {
+	if p.binary != "" {
+		dict, err := packageDict(cfg, func() [][]byte { return build.SourceLiterals(p.Dir, p.GoFiles) }, base+".dict")
+		return &fuzzBinary{bin: p.binary, dict: dict}, err
+	}
+	toolexec, err := toolexecCommand(cfg)
+	if err != nil {
+		return nil, err
+	}
+	res, err := build.Build(ctx, build.Options{
+		Dir: p.Dir, Package: ".", Out: base + ".test",
+		Race: cfg.Race, Tags: cfg.Tags, Toolexec: toolexec, Stderr: cfg.stderr(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	dict, err := packageDict(cfg, func() [][]byte { return build.PackageLiterals(ctx, p.LiteralSource) }, base+".dict")
+	if err != nil {
+		return nil, err
+	}
+	names, err := listFuzzTests(ctx, res.Binary, p.Dir)
+	if names == nil && err == nil {
+		names = []string{}
+	}
+	return &fuzzBinary{bin: res.Binary, dict: dict, names: names}, err
+}
+
+// packageDict writes the run's dictionary for a package to path: the
+// user's file plus the source literals (unless cfg.NoSourceDict), and
+// returns path.
+func packageDict(cfg Config, literals func() [][]byte, path string) (string, error) {
+	var toks [][]byte
+	if !cfg.NoSourceDict {
+		toks = literals()
+	}
+	return path, writeDict(path, cfg.Dict, toks)
+}
+
+func toolexecCommand(cfg Config) ([]string, error) {
+	if cfg.Fuzzbox != "" {
+		return []string{cfg.Fuzzbox, "toolexec"}, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding fuzzbox for -toolexec: %w", err)
+	}
+	return []string{self, "toolexec"}, nil
+}

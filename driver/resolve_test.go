@@ -1,0 +1,103 @@
+package driver
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/driver/build"
+)
+
+// TestSourceDictListsImports: the driver lists what build.PackageLiterals
+// needs (the imports), so a fuzz test's dictionary holds the literals of the
+// package it imports (build's TestPackageLiterals checks the rest).
+func TestSourceDictListsImports(t *testing.T) {
+	dir := t.TempDir()
+	mod := "module example.com/m\n\ngo 1.26\n"
+	dep := "package dep\n\nconst K = \"zebra-keyword\"\n"
+	test := "package p\n\nimport (\n\t\"testing\"\n\n\t\"example.com/m/dep\"\n)\n\nfunc FuzzX(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { _ = s == dep.K }) }\n"
+	for name, text := range map[string]string{"go.mod": mod, "dep/dep.go": dep, "p/p_test.go": test} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pkgs, err := listPackages(context.Background(), filepath.Join(dir, "p"), []string{"."}, "")
+	if err != nil || len(pkgs) != 1 {
+		t.Fatalf("listPackages: %v %v", pkgs, err)
+	}
+	toks := build.PackageLiterals(context.Background(), pkgs[0].LiteralSource)
+	if !slices.ContainsFunc(toks, func(b []byte) bool { return string(b) == "zebra-keyword" }) {
+		t.Errorf("dictionary %q lacks the imported package's literal", toks)
+	}
+}
+
+// TestResolve: patterns sharing a directory are listed together, -fuzz
+// selects among the declared fuzz tests, and a selection that matches
+// nothing says why.
+func TestResolve(t *testing.T) {
+	dir := t.TempDir()
+	mod := "module example.com/m\n\ngo 1.26\n"
+	a := "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {}\n\nfunc FuzzB(f *testing.F) {}\n\nfunc Fuzzy(f *testing.F) {}\n"
+	b := "package b_test\n\nimport \"testing\"\n\nfunc FuzzC(f *testing.F) {}\n"
+	for name, text := range map[string]string{"go.mod": mod, "a/a_test.go": a, "b/b_test.go": b, "c/c.go": "package c\n"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		fuzz     string
+		patterns []string
+		want     []string // Package.Name, or the error
+	}{
+		{"^Fuzz[AC]$", []string{"example.com/m/a", "example.com/m/b"}, []string{"example.com/m/a.FuzzA", "example.com/m/b.FuzzC"}},
+		{".", []string{"./..."}, []string{"example.com/m/a.FuzzA", "example.com/m/a.FuzzB", "example.com/m/b.FuzzC"}},
+		{"B", []string{"./a"}, []string{"example.com/m/a.FuzzB"}},
+		{".", []string{"./c"}, []string{"error: example.com/m/c has no fuzz tests"}},
+		{"^FuzzZ$", []string{"./a", "./b"}, []string{"error: -fuzz=^FuzzZ$ matches no fuzz test in ./a ./b (fuzz tests: FuzzA, FuzzB, FuzzC)"}},
+	} {
+		ts, err := Resolve(ctx, Config{Fuzz: tc.fuzz, Dir: dir}, tc.patterns)
+		var got []string
+		for _, tg := range ts {
+			got = append(got, tg.String())
+			if tg.pkg == nil || tg.Dir != tg.pkg.Dir || tg.Dir != filepath.Join(dir, strings.TrimPrefix(tg.Package, "example.com/m/")) {
+				t.Errorf("%s: directory %q, package record %v", tg, tg.Dir, tg.pkg)
+			}
+		}
+		if err != nil {
+			got = []string{"error: " + err.Error()}
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Resolve(-fuzz=%s, %q) = %q, want %q", tc.fuzz, tc.patterns, got, tc.want)
+		}
+	}
+}
+
+// TestResolveStockBinary: a prebuilt test binary linked with the stock test
+// main is refused with that reason, not a flag error from deep inside.
+func TestResolveStockBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary")
+	}
+	dir := targetsModule(t)
+	bin := filepath.Join(t.TempDir(), "stock.test")
+	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+	_, err := Resolve(context.Background(), Config{Fuzz: "^FuzzPanic$", Binary: bin}, []string{dir})
+	if err == nil || !strings.Contains(err.Error(), "is not a fuzzbox fuzzing binary") {
+		t.Errorf("Resolve of a stock test binary: %v, want it refused as not a fuzzbox fuzzing binary", err)
+	}
+}

@@ -1,0 +1,80 @@
+package driver
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// What front ends print of the driver's results, without building anything:
+// the summary of a run of several fuzz tests (fuzzbox fuzz, the Bazel
+// runner's summary.txt), of a coverage report (fuzzbox cover), and how a
+// failed go test run reads (Replay).
+
+func TestWriteSummary(t *testing.T) {
+	res := Result{Targets: []TargetResult{
+		{Target: Target{Package: "example.com/p", Name: "FuzzA"}, Execs: 1234},
+		{Target: Target{Package: "example.com/p", Name: "FuzzB"}, Failures: []event.Event{{Kind: "panic", Reproducer: "testdata/fuzz/FuzzB/0123"}},
+			Flaky: []event.Event{{}}},
+		{Target: Target{Package: "example.com/p", Name: "FuzzC"}, Err: "engine: giving up"},
+		{Target: Target{Package: "example.com/p", Name: "FuzzD"}, ExitCode: ExitFailure},
+	}}
+	var b strings.Builder
+	res.WriteSummary(&b)
+	want := "\nfuzzbox: 4 fuzz tests:\n" +
+		"  ok    example.com/p.FuzzA                                1234 execs\n" +
+		"  FAIL  example.com/p.FuzzB                                panic -> testdata/fuzz/FuzzB/0123 (1 flaky, not written)\n" +
+		"  ERR   example.com/p.FuzzC                                engine: giving up\n" +
+		"  FAIL  example.com/p.FuzzD                                tests failed (see output)\n"
+	if b.String() != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestCoverSummary(t *testing.T) {
+	cr := &CoverReport{Target: "FuzzK", CoverPkg: "example.com/k", Percent: 62.5, Entries: EntryReport{
+		Seeds: 2, Generated: 3, Passed: []string{"a", "b", "c", "d"}, Failed: []string{"e"},
+		Crashed: []string{"f", "g"}, Unreadable: []Unreadable{{Name: "h", Error: "malformed"}}, crashedGenerated: 1,
+	}}
+	want := "FuzzK: replayed 5 corpus entries (2 seeds, 3 from the generated corpus): 4 passed, 1 failed\n" +
+		"failing entries (coverage counted): e\n" +
+		"crashed entries (1 from the generated corpus; coverage not counted): f g\n" +
+		"unreadable generated-corpus entry (skipped): h: malformed\n" +
+		"coverage: 62.5% of statements in example.com/k\n"
+	if got := cr.Summary(); got != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestParseFailure: the kind, message, entry and frame Replay reads from go
+// test's output of each kind of failure.
+func TestParseFailure(t *testing.T) {
+	const root, dir = "/m", "/m/p"
+	for _, tc := range []struct {
+		name, out        string
+		kind, msg, entry string
+		frame            Frame
+	}{
+		{"panic", "--- FAIL: FuzzX (0.00s)\n    --- FAIL: FuzzX/crash1 (0.00s)\npanic: boom [recovered]\n\ngoroutine 7 [running]:\n" +
+			"testing.tRunner.func1()\n\t/go/src/testing/testing.go:1\nexample.com/m/p.Parse()\n\t/m/p/x.go:5 +0x1d\n",
+			event.KindPanic, "boom", "crash1", Frame{"/m/p/x.go", 5}},
+		{"fail", "--- FAIL: FuzzX (0.00s)\n    --- FAIL: FuzzX/fail1 (0.00s)\n        x_test.go:9: got fail input\nFAIL\n",
+			event.KindFail, "got fail input", "fail1", Frame{"/m/p/x_test.go", 9}},
+		{"hang", "panic: test timed out after 1m0s\n\trunning tests:\n\t\tFuzzX/slow (1m0s)\n\ngoroutine 1 [running]:\nexample.com/m/p.Loop()\n\t/m/p/x.go:12 +0x1\n",
+			event.KindHang, "panic: test timed out after 1m0s", "", Frame{"/m/p/x.go", 12}},
+		{"fatal", "fatal error: concurrent map writes\n\ngoroutine 5 [running]:\nexample.com/m/p.W()\n\t/m/p/x.go:20 +0x1\n",
+			event.KindFatal, "fatal error: concurrent map writes", "", Frame{"/m/p/x.go", 20}},
+		{"race", "==================\nWARNING: DATA RACE\nWrite at 0x00c by goroutine 8:\n  example.com/m/p.W()\n      /m/p/x.go:20 +0x1\n",
+			event.KindRace, "WARNING: DATA RACE\nWrite at 0x00c by goroutine 8:\n  example.com/m/p.W()\n      /m/p/x.go:20 +0x1", "", Frame{}},
+		{"exit", "--- FAIL: FuzzX (0.00s)\n    --- FAIL: FuzzX/e (0.00s)\nexit status 3\n",
+			event.KindExit, "exit status 3", "e", Frame{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := parseFailure(tc.out, "FuzzX", root, dir)
+			if res.Kind != tc.kind || res.Message != tc.msg || res.Entry != tc.entry || res.Frame != tc.frame {
+				t.Errorf("got kind %q msg %q entry %q frame %v\nwant %q %q %q %v", res.Kind, res.Message, res.Entry, res.Frame, tc.kind, tc.msg, tc.entry, tc.frame)
+			}
+		})
+	}
+}

@@ -1,0 +1,183 @@
+package driver
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// runTarget runs the fuzzing binary for one turn of r's target, in its
+// package directory, and records the outcome in r. A binary that stops
+// before fuzzing because a test failed only in it (whoseFailure) is started
+// again without that test.
+func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) {
+	for retries := 0; ; retries++ {
+		before := r.ExitCode
+		w, exitErr := runTurn(ctx, cfg, r, fuzztime, multi, s)
+		if w == nil || !whoseFailure(ctx, cfg, r, w, exitErr, s) {
+			return
+		}
+		if retries == maxPrefuzzRetries {
+			r.Err = fmt.Sprintf("fuzzbox's binary still fails before fuzzing after %d starts without the tests that failed only in it (internal errors above)", retries+1)
+			return
+		}
+		r.ExitCode = before // that stop was fuzzbox's, not a finding
+	}
+}
+
+// runTurn runs the fuzzing binary once. When it stopped with a failure
+// before the engine started, runTurn returns what its output said and its
+// exit error; otherwise nil.
+func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) (*prefuzzWatch, error) {
+	args, err := cfg.childArgs(r, fuzztime, multi)
+	if err != nil {
+		r.Err = oneLine(err)
+		return nil, nil
+	}
+	args = append(args, r.skipArgs()...)
+	w := &prefuzzWatch{}
+	cmd := testCmd(r.Dir, r.bin, args...)
+	cmd.Stderr = io.MultiWriter(cfg.stderr(), w)
+	evR, evW, err := os.Pipe()
+	if err != nil {
+		r.Err = oneLine(err)
+		return nil, nil
+	}
+	cmd.ExtraFiles = []*os.File{evW} // fd ipc.EventsFD
+	outR, outW := io.Pipe()
+	cmd.Stdout = outW
+	err = cmd.Start()
+	evW.Close() // the child has its copy
+	if err != nil {
+		evR.Close()
+		r.Err = oneLine(err)
+		return nil, nil
+	}
+	r.started = false // before readEvents, which sets it, starts
+	chk := newChecker(ctx, cfg, r, s)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() { defer wg.Done(); readEvents(evR, r, s, chk) }()
+	go func() { defer wg.Done(); copyOutput(outR, r.Target, s, w.failLine) }()
+	err = waitChild(ctx, cmd)
+	outW.Close()
+	wg.Wait()
+	c := childExit(err)
+	if c == ExitFailure && r.started && chk.onlyRefuted() {
+		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
+	}
+	if c > r.ExitCode {
+		r.ExitCode = c
+	}
+	if ctx.Err() != nil || r.started {
+		return nil, nil
+	}
+	if c != ExitOK {
+		return w, err // the package's tests or seeds failed before the engine started
+	}
+	exitedBeforeFuzzing(r, w, s)
+	return nil, nil
+}
+
+// exitedBeforeFuzzing records why a fuzzing binary that exited with status
+// 0 fuzzed nothing.
+func exitedBeforeFuzzing(r *TargetResult, w *prefuzzWatch, s *stream) {
+	switch {
+	case w.passed:
+		// The fuzz test skipped itself (f.Skip): go test -fuzz passes too.
+		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+			"fuzzbox: %s was not fuzzed: it skipped itself (f.Skip), and passes, as under go test -fuzz\n", r.Name)})
+	default:
+		r.Err = fmt.Sprintf("the fuzzing binary exited with status 0 before fuzzing %s started: nothing was fuzzed (does a TestMain return without calling m.Run?)", r.Name)
+	}
+}
+
+// skipArgs returns the flags that leave out what failed only in fuzzbox's
+// binary in an earlier start.
+func (r *TargetResult) skipArgs() []string {
+	var args []string
+	if r.skipTests {
+		args = append(args, "-test.run=^$")
+	}
+	if len(r.skip) > 0 {
+		args = append(args, "-test.skip="+anchoredAlternation(r.skip))
+	}
+	return args
+}
+
+// childExit maps the fuzzing binary's exit to the driver's: any failure of
+// the binary (a failure found, failing or panicking tests: exit 1 or 2, as
+// go test reports them all as FAIL) is ExitFailure; a binary that did not
+// exit normally (killed) is ExitError.
+func childExit(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee) && ee.ExitCode() > 0:
+		return ExitFailure
+	}
+	return ExitError
+}
+
+// readEvents consumes the engine's event stream: it records results in r
+// and passes each event on, with the package. A failure go test does not
+// reproduce is replaced by the internal error chk reports.
+func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker) {
+	defer rd.Close()
+	dec := event.NewDecoder(rd)
+	for {
+		e, err := dec.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			continue // not an event: skip the line, keep the stream
+		}
+		if !chk.check(e) {
+			continue
+		}
+		record(r, e)
+		e.Package = r.Package
+		s.emit(e)
+	}
+}
+
+// record notes what e means for the target's result.
+func record(r *TargetResult, e event.Event) {
+	switch e.Type {
+	case event.Failure:
+		if !e.Duplicate {
+			r.Failures = append(r.Failures, e)
+		}
+	case event.Flaky:
+		r.Flaky = append(r.Flaky, e)
+	case event.InternalError:
+		r.Internal = append(r.Internal, e)
+	case event.Baseline:
+		r.started = true
+	case event.Done:
+		r.Execs += e.Execs
+		if e.Error != "" {
+			r.Err = e.Error
+		}
+	}
+}
+
+// copyOutput turns the fuzzing binary's standard output into output events.
+func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) {
+	sc := bufio.NewScanner(rd)
+	sc.Buffer(make([]byte, 64<<10), 64<<20) // longer lines are cut
+	for sc.Scan() {
+		watch(sc.Text())
+		s.emit(event.Event{Type: event.Output, Target: t.Name, Package: t.Package, Output: sc.Text() + "\n"})
+	}
+	io.Copy(io.Discard, rd)
+}
