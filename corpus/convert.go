@@ -13,24 +13,31 @@ import (
 // LibFuzzerEncoding, of which a raw input is the one-argument case).
 // "fuzzbox corpus import" and "export" and Merge use them.
 
-// ImportRaw writes each regular file under root (recursively) into dir
-// (Write) as an entry of one value of type t, []byte or string, holding the
-// file's bytes. Its error is a *FileError.
-func ImportRaw(root, dir string, t reflect.Type) error {
-	if !isBytesKind(t) {
-		return &FileError{Path: root, Err: fmt.Errorf("corpus: import: type %v is not []byte or string", t)}
+// ImportRaw writes each regular file under the roots (recursively) into
+// dir (Write) as an entry of one value of type t, []byte or string, holding
+// the file's bytes. It returns one *FileError per root it could not import
+// completely: a root's walk stops at its first error.
+func ImportRaw(roots []string, dir string, t reflect.Type) []error {
+	var errs []error
+	for _, root := range roots {
+		if err := importRaw(root, dir, t); err != nil {
+			errs = append(errs, asFileError(root, err))
+		}
 	}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	return errs
+}
+
+func importRaw(root, dir string, t reflect.Type) error {
+	if !isBytesKind(t) {
+		return fmt.Errorf("corpus: import: type %v is not []byte or string", t)
+	}
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
 			return err
 		}
 		_, err = importFile(p, []reflect.Type{t}, dir)
 		return err
 	})
-	if err != nil {
-		return asFileError(root, err)
-	}
-	return nil
 }
 
 // ImportLibFuzzer writes the libFuzzer input file, decoded for the fuzz

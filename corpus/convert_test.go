@@ -18,8 +18,8 @@ func TestImportExportRaw(t *testing.T) {
 	}
 	for _, typ := range []reflect.Type{reflect.TypeFor[[]byte](), reflect.TypeFor[string]()} {
 		dir, back := filepath.Join(t.TempDir(), "FuzzX"), t.TempDir()
-		if err := ImportRaw(raw, dir, typ); err != nil {
-			t.Fatalf("ImportRaw %v: %v", typ, err)
+		if errs := ImportRaw([]string{raw}, dir, typ); errs != nil {
+			t.Fatalf("ImportRaw %v: %v", typ, errs)
 		}
 		ents, err := ReadDir(dir, []reflect.Type{typ})
 		if err != nil || len(ents) != len(files) {
@@ -45,12 +45,15 @@ func TestImportExportRaw(t *testing.T) {
 }
 
 func TestImportExportRawErrors(t *testing.T) {
-	if err := ImportRaw(filepath.Join(t.TempDir(), "missing"), t.TempDir(), reflect.TypeFor[[]byte]()); err == nil ||
-		!strings.HasSuffix(err.Error(), "missing: no such file or directory") {
-		t.Errorf("ImportRaw of a missing root: %v", err)
+	raw := t.TempDir()
+	mustWrite(t, filepath.Join(raw, "a"), "x")
+	missing := filepath.Join(raw, "missing")
+	errs := ImportRaw([]string{missing, raw, missing + "2"}, t.TempDir(), reflect.TypeFor[[]byte]())
+	if len(errs) != 2 || errs[0].Error() != missing+": no such file or directory" || errs[1].Error() != missing+"2: no such file or directory" {
+		t.Errorf("ImportRaw with missing roots: %q", errs)
 	}
-	if err := ImportRaw(t.TempDir(), t.TempDir(), reflect.TypeFor[int]()); err == nil || !strings.Contains(err.Error(), "not []byte or string") {
-		t.Errorf("ImportRaw as int: %v", err)
+	if errs := ImportRaw([]string{raw}, t.TempDir(), reflect.TypeFor[int]()); len(errs) != 1 || !strings.Contains(errs[0].Error(), "not []byte or string") {
+		t.Errorf("ImportRaw as int: %v", errs)
 	}
 	for _, tc := range []struct {
 		vals []any

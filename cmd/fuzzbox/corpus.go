@@ -100,12 +100,12 @@ func report(w io.Writer, prefix string, errs ...error) int {
 }
 
 // eachEntryArg calls fn on the entry of each FILE|DIR argument (a
-// directory's files, without recursion, as the toolchain reads them) and
-// reports bad files on stderr.
-func eachEntryArg(args []string, stderr io.Writer, fn func(corpus.Entry) error) int {
+// directory's files, without recursion, as the toolchain reads them),
+// checked against types if not nil, and reports bad files on w after prefix.
+func eachEntryArg(w io.Writer, prefix string, args []string, types []reflect.Type, fn func(corpus.Entry) error) int {
 	files, dirErrs := corpus.ExpandDirs(args)
-	code := report(stderr, "fuzzbox corpus: ", dirErrs...)
-	return max(code, report(stderr, "fuzzbox corpus: ", corpus.EachFile(files, nil, fn)...))
+	code := report(w, "fuzzbox corpus: ", dirErrs...)
+	return max(code, report(w, prefix, corpus.EachFile(files, types, fn)...))
 }
 
 func corpusCat(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -182,13 +182,7 @@ func corpusImport(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr i
 		return corpusUsageError(stderr, "import: -o DIR is required")
 	}
 	t, _ := corpus.TypeByName(*typ)
-	code := exitOK
-	for _, root := range fs.Args() {
-		if err := corpus.ImportRaw(root, *dir, t); err != nil {
-			code = report(stderr, "fuzzbox corpus import: ", err)
-		}
-	}
-	return code
+	return report(stderr, "fuzzbox corpus import: ", corpus.ImportRaw(fs.Args(), *dir, t)...)
 }
 
 // corpusImportLibFuzzer implements
@@ -251,7 +245,7 @@ func corpusExport(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr i
 	if err := os.MkdirAll(*dir, 0o777); err != nil {
 		return report(stderr, "fuzzbox corpus export: ", err)
 	}
-	return eachEntryArg(fs.Args(), stderr, func(e corpus.Entry) error { return export(e, *dir) })
+	return eachEntryArg(stderr, "fuzzbox corpus: ", fs.Args(), nil, func(e corpus.Entry) error { return export(e, *dir) })
 }
 
 func corpusCheck(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
@@ -268,7 +262,5 @@ func corpusCheck(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io
 		types = ts
 	}
 	// The list of bad files is the command's output: stdout, one per line.
-	files, dirErrs := corpus.ExpandDirs(fs.Args())
-	code := report(stdout, "fuzzbox corpus: ", dirErrs...)
-	return max(code, report(stdout, "", corpus.EachFile(files, types, nil)...))
+	return eachEntryArg(stdout, "", fs.Args(), types, nil)
 }
