@@ -74,8 +74,8 @@ func libFuzzerEntry(file string, types []reflect.Type) ([]byte, error) {
 }
 
 // ExportRaw writes the contents of e, an entry of exactly one []byte or
-// string value, to the file of e's base name in dir. An entry of other
-// values is a *FileError.
+// string value, to the file of e's base name in dir. Its error is a
+// *FileError.
 func ExportRaw(e Entry, dir string) error {
 	if len(e.Values) != 1 {
 		return &FileError{Path: e.Path, Err: fmt.Errorf("has %d values, export needs exactly one []byte or string", len(e.Values))}
@@ -87,11 +87,14 @@ func ExportRaw(e Entry, dir string) error {
 }
 
 // ExportLibFuzzer writes e as a libFuzzer input (EncodeLibFuzzer) to the
-// file of e's base name in dir.
+// file of e's base name in dir. Its error is a *FileError.
 func ExportLibFuzzer(e Entry, dir string) error {
 	raw, err := EncodeLibFuzzer(e.Values)
-	if err != nil {
-		return err
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, filepath.Base(e.Path)), raw, 0o666)
 	}
-	return os.WriteFile(filepath.Join(dir, filepath.Base(e.Path)), raw, 0o666)
+	if err != nil {
+		return asFileError(e.Path, err)
+	}
+	return nil
 }

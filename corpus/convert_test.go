@@ -55,17 +55,23 @@ func TestImportExportRawErrors(t *testing.T) {
 	if errs := ImportRaw([]string{raw}, t.TempDir(), reflect.TypeFor[int]()); len(errs) != 1 || !strings.Contains(errs[0].Error(), "not []byte or string") {
 		t.Errorf("ImportRaw as int: %v", errs)
 	}
+	missingDir := filepath.Join(t.TempDir(), "missing")
 	for _, tc := range []struct {
 		vals []any
+		dir  string
 		want string
 	}{
-		{[]any{"a", "b"}, "e1: has 2 values, export needs exactly one []byte or string"},
-		{[]any{7}, "e1: holds a int, export needs []byte or string"},
+		{[]any{"a", "b"}, t.TempDir(), "dir/e1: has 2 values, export needs exactly one []byte or string"},
+		{[]any{7}, t.TempDir(), "dir/e1: holds a int, export needs []byte or string"},
+		{[]any{"a"}, missingDir, filepath.Join(missingDir, "e1") + ": no such file or directory"},
 	} {
-		err := ExportRaw(Entry{Path: "dir/e1", Values: tc.vals}, t.TempDir())
-		if fe, ok := err.(*FileError); !ok || !strings.HasSuffix(fe.Error(), tc.want) {
-			t.Errorf("ExportRaw(%v) = %v, want a *FileError ending %q", tc.vals, err, tc.want)
+		err := ExportRaw(Entry{Path: "dir/e1", Values: tc.vals}, tc.dir)
+		if fe, ok := err.(*FileError); !ok || fe.Error() != tc.want {
+			t.Errorf("ExportRaw(%v) = %v, want a *FileError %q", tc.vals, err, tc.want)
 		}
+	}
+	if err := ExportLibFuzzer(Entry{Path: "dir/e1", Values: []any{1}}, missingDir); err == nil || err.Error() != filepath.Join(missingDir, "e1")+": no such file or directory" {
+		t.Errorf("ExportLibFuzzer to a missing directory: %v", err)
 	}
 }
 

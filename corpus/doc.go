@@ -7,7 +7,7 @@
 // report malformed files at their line, the LSP sidecar uses it to show
 // entries, and the "fuzzbox corpus" command is a shell over it: the exact
 // JSON form of entries (EntryJSON, JSONDecoder; json.go), reading the files
-// and directories a user names (EachFile, ExpandDirs; files.go), converting
+// and directories a user names (Files, ExpandDirs; files.go), converting
 // raw and libFuzzer inputs (ImportRaw, ExportRaw, ImportLibFuzzer,
 // ExportLibFuzzer; convert.go, over the LibFuzzerEncoding of libfuzzer.go),
 // merging corpora (Merge; merge.go) and reading a fuzz test's argument types

@@ -3,30 +3,30 @@ package corpus
 import (
 	"errors"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"reflect"
 )
 
 // Working through the corpus files a user names: "fuzzbox corpus" reads its
-// FILE and DIR arguments with EachFile and ExpandDirs.
+// FILE and DIR arguments with Files and ExpandDirs.
 
-// EachFile reads each corpus file of paths with ReadFile (so checked against
-// types when types is non-nil) and calls fn, if not nil, with each good
-// entry. It returns one *FileError ("path[:line]: reason") per file that
-// could not be read or that fn failed on, in the order of paths.
-func EachFile(paths []string, types []reflect.Type, fn func(Entry) error) []error {
-	var errs []error
-	for _, p := range paths {
-		e, err := ReadFile(p, types)
-		if err == nil && fn != nil {
-			err = fn(e)
-		}
-		if err != nil {
-			errs = append(errs, asFileError(p, err))
+// Files yields, in the order of paths, the entry of each corpus file read
+// with ReadFile (so checked against types when types is non-nil), or the
+// *FileError ("path[:line]: reason") of a file that could not be read.
+func Files(paths []string, types []reflect.Type) iter.Seq2[Entry, error] {
+	return func(yield func(Entry, error) bool) {
+		for _, p := range paths {
+			e, err := ReadFile(p, types)
+			if err != nil {
+				err = asFileError(p, err)
+			}
+			if !yield(e, err) {
+				return
+			}
 		}
 	}
-	return errs
 }
 
 // ExpandDirs returns paths with each directory replaced by the entries in

@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// TestEachFile: good entries reach fn; every bad file, and every file fn
-// fails on, gives one *FileError saying "path[:line]: reason".
-func TestEachFile(t *testing.T) {
+// TestFiles: good entries are yielded as such; every bad file gives one
+// *FileError saying "path[:line]: reason", in the order of the paths.
+func TestFiles(t *testing.T) {
 	dir := t.TempDir()
 	good, bad, wrong, missing := filepath.Join(dir, "good"), filepath.Join(dir, "bad"), filepath.Join(dir, "wrong"), filepath.Join(dir, "missing")
 	mustWrite(t, good, h+"string(\"x\")\nint(1)\n")
@@ -19,27 +19,33 @@ func TestEachFile(t *testing.T) {
 	mustWrite(t, wrong, h+"string(\"x\")\nstring(\"y\")\n")
 	types := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int]()}
 	var seen []string
-	errs := EachFile([]string{good, bad, wrong, missing, dir}, types, func(e Entry) error {
+	var errs []error
+	for e, err := range Files([]string{good, bad, wrong, missing, dir, good}, types) {
+		if err != nil {
+			errs = append(errs, err)
+			seen = append(seen, "error")
+			continue
+		}
 		seen = append(seen, e.Path)
-		return nil
-	})
-	if len(seen) != 1 || seen[0] != good {
-		t.Errorf("fn saw %q, want only %s", seen, good)
 	}
-	want := []string{
+	if want := []string{good, "error", "error", "error", "error", good}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("yielded %q, want %q", seen, want)
+	}
+	checkFileErrors(t, errs, []string{
 		bad + `:3: "int(1.5)": int needs an integer literal`,
 		wrong + ":3: mismatched types in corpus entry: [string string], want [string int]",
 		missing + ": no such file or directory",
 		dir + ": is a directory",
-	}
-	checkFileErrors(t, errs, want)
-	errs = EachFile([]string{good, wrong}, nil, func(e Entry) error {
-		if e.Path == wrong {
-			return &os.PathError{Op: "write", Path: "out/x", Err: errors.New("disk full")}
-		}
-		return errors.New("refused")
 	})
-	checkFileErrors(t, errs, []string{good + ": refused", "out/x: disk full"})
+	n := 0
+	for range Files([]string{good, good, good}, nil) {
+		if n++; n == 2 {
+			break
+		}
+	}
+	if n != 2 {
+		t.Errorf("Files went on after break: %d", n)
+	}
 }
 
 func checkFileErrors(t *testing.T, errs []error, want []string) {

@@ -14,7 +14,7 @@ import (
 )
 
 // fuzzbox corpus: each subcommand parses its flags and prints; package
-// corpus does the work (EachFile, EntryJSON, JSONDecoder, ImportRaw, ...).
+// corpus does the work (Files, EntryJSON, JSONDecoder, ImportRaw, ...).
 func init() {
 	register(&command{name: "corpus", short: "read, write and convert go test fuzz v1 corpus files", run: runCorpus})
 }
@@ -99,39 +99,57 @@ func report(w io.Writer, prefix string, errs ...error) int {
 	return exitOK
 }
 
-// eachEntryArg calls fn on the entry of each FILE|DIR argument (a
-// directory's files, without recursion, as the toolchain reads them),
-// checked against types if not nil, and reports bad files on w after prefix.
+// eachFile calls fn, if not nil, on the entry of each of paths, checked
+// against types if not nil, and reports bad files and fn's errors on w
+// after prefix.
+func eachFile(w io.Writer, prefix string, paths []string, types []reflect.Type, fn func(corpus.Entry) error) int {
+	code := exitOK
+	for e, err := range corpus.Files(paths, types) {
+		if err == nil && fn != nil {
+			err = fn(e)
+		}
+		if err != nil {
+			code = report(w, prefix, err)
+		}
+	}
+	return code
+}
+
+// eachEntryArg is eachFile over FILE|DIR arguments: a directory stands for
+// its files, without recursion, as the toolchain reads it.
 func eachEntryArg(w io.Writer, prefix string, args []string, types []reflect.Type, fn func(corpus.Entry) error) int {
 	files, dirErrs := corpus.ExpandDirs(args)
 	code := report(w, "fuzzbox corpus: ", dirErrs...)
-	return max(code, report(w, prefix, corpus.EachFile(files, types, fn)...))
+	return max(code, eachFile(w, prefix, files, types, fn))
 }
 
 func corpusCat(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, 1, stdout, stderr); !ok {
 		return code
 	}
-	return report(stderr, "fuzzbox corpus: ", corpus.EachFile(fs.Args(), nil, func(e corpus.Entry) error {
+	return eachFile(stderr, "fuzzbox corpus: ", fs.Args(), nil, func(e corpus.Entry) error {
 		fmt.Fprintf(stdout, "%s:\n", e.Path)
 		for i, v := range e.Values {
 			fmt.Fprintf(stdout, "  %d: %s\n", i, corpus.Describe(v))
 		}
 		return nil
-	})...)
+	})
 }
 
 func corpusDecode(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args, 1, stdout, stderr); !ok {
 		return code
 	}
-	return report(stderr, "fuzzbox corpus: ", corpus.EachFile(fs.Args(), nil, func(e corpus.Entry) error {
+	return eachFile(stderr, "fuzzbox corpus: ", fs.Args(), nil, func(e corpus.Entry) error {
 		line, err := corpus.EntryJSON(e)
 		if err == nil {
 			_, err = fmt.Fprintf(stdout, "%s\n", line)
 		}
-		return err
-	})...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", e.Path, err)
+		}
+		return nil
+	})
 }
 
 func corpusEncode(fs *flag.FlagSet, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
