@@ -5,8 +5,15 @@
 // It is the one place in fuzzbox that knows the format. The engine uses it to
 // load seeds and to write crashers and new corpus entries, fuzzvet uses it to
 // report malformed files at their line, the LSP sidecar uses it to show
-// entries, and the "fuzzbox corpus" command exposes it on the command line.
-// It imports only the standard library (deps_test.go checks that).
+// entries, and the "fuzzbox corpus" command is a shell over it: the exact
+// JSON form of entries (EntryJSON, JSONDecoder; json.go), reading the files
+// and directories a user names (Files, ExpandDirs; files.go), converting
+// raw and libFuzzer inputs (ImportRaw, ExportRaw, ImportLibFuzzer,
+// ExportLibFuzzer; convert.go, over the LibFuzzerEncoding of libfuzzer.go),
+// merging corpora (Merge; merge.go) and reading a fuzz test's argument types
+// from its source (FuzzArgTypes; fuzzargs.go). It imports only the standard
+// library (deps_test.go checks that): the engine links it into every fuzz
+// target, so it stays free of the rest of fuzzbox.
 //
 // # Compatibility
 //

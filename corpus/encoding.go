@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -30,6 +31,21 @@ func Marshal(vals ...any) ([]byte, error) {
 		b = append(b, '\n')
 	}
 	return b, nil
+}
+
+// Describe spells one value for people: its v1 literal, followed for a
+// []byte or string by its length, as in `[]byte("ab")  (2 bytes)`; "fuzzbox
+// corpus cat" prints it. A value of an unsupported type gives "".
+func Describe(v any) string {
+	b, _ := Marshal(v)
+	lit := strings.TrimSuffix(strings.TrimPrefix(string(b), Version1+"\n"), "\n")
+	switch v := v.(type) {
+	case []byte:
+		return fmt.Sprintf("%s  (%d bytes)", lit, len(v))
+	case string:
+		return fmt.Sprintf("%s  (%d bytes)", lit, len(v))
+	}
+	return lit
 }
 
 // appendValue appends the one-line spelling of v, without the newline.

@@ -1,6 +1,7 @@
 // Package fuzzvet lists the fuzzvet analyzers, the go/analysis checks for Go
 // fuzz tests. The drivers use the list: cmd/fuzzvet (go vet -vettool and
-// standalone), "fuzzbox vet", the pre-commit hooks and the LSP sidecar; Bazel
+// standalone), the pre-commit hooks and the LSP sidecar; "fuzzbox vet" runs
+// them through Check (check.go), which loads packages with go/packages; Bazel
 // nogo loads the analyzer packages themselves.
 package fuzzvet
 

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/driver/build"
 )
@@ -51,7 +49,7 @@ func runBuild(args []string, stdout, stderr io.Writer) int {
 	if !*libfuzzer || *out == "" || fs.NArg() > 1 {
 		return usageError(stderr, fs, buildUsage, "want -libfuzzer, -o DIR and at most one PACKAGE")
 	}
-	opts := build.LibFuzzerOptions{Package: fs.Arg(0), OutDir: *out, Fuzz: *fuzz, Tags: *tags, Stderr: stderr, DictTokens: savedDictTokens}
+	opts := build.LibFuzzerOptions{Package: fs.Arg(0), OutDir: *out, Fuzz: *fuzz, Tags: *tags, Stderr: stderr, CacheDir: driver.DefaultCacheDir}
 	if err := buildLibFuzzer(opts, stdout); err != nil {
 		fmt.Fprintf(stderr, "fuzzbox build: %s\n", oneLine(err))
 		return exitUsage
@@ -75,22 +73,4 @@ func buildLibFuzzer(opts build.LibFuzzerOptions, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "%s: %d seeds in %s, %s, %s\n", t.Binary, t.Seeds, filepath.Base(t.SeedZip), filepath.Base(t.Dict), filepath.Base(t.Options))
 	}
 	return nil
-}
-
-// savedDictTokens returns the automatic dictionary "fuzzbox fuzz" saved for
-// the fuzz test in the default cache directory (none if there is none).
-func savedDictTokens(importPath, fuzzTest string) [][]byte {
-	dir, err := driver.DefaultCacheDir(importPath)
-	if err != nil {
-		return nil
-	}
-	data, err := os.ReadFile(filepath.Join(dir, fuzzTest+".dict"))
-	if errors.Is(err, os.ErrNotExist) || err != nil {
-		return nil
-	}
-	toks, err := corpus.ParseDict(data)
-	if err != nil {
-		return nil
-	}
-	return toks
 }

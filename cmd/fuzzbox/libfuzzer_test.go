@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -46,26 +45,6 @@ func writeModule(t *testing.T, files map[string]string) string {
 		}
 	}
 	return dir
-}
-
-func TestFuzzArgTypes(t *testing.T) {
-	dir := writeModule(t, pairModule)
-	got, err := fuzzArgTypes(dir, "FuzzPair")
-	want := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[[]byte]()}
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("FuzzPair: %v, %v; want %v", got, err, want)
-	}
-	got, err = fuzzArgTypes(dir, "FuzzNamed")
-	want = []reflect.Type{reflect.TypeFor[uint16](), reflect.TypeFor[uint16](), reflect.TypeFor[bool](), reflect.TypeFor[rune](), reflect.TypeFor[float64]()}
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("FuzzNamed: %v, %v; want %v", got, err, want)
-	}
-	if _, err := fuzzArgTypes(dir, "FuzzHelper"); err == nil || !strings.Contains(err.Error(), "give -types") {
-		t.Errorf("FuzzHelper: err = %v, want a hint to give -types", err)
-	}
-	if _, err := fuzzArgTypes(dir, "FuzzMissing"); err == nil {
-		t.Error("FuzzMissing: no error")
-	}
 }
 
 // TestImportFromLibFuzzerReplays: a libFuzzer crash input for a

@@ -2,8 +2,10 @@
 //
 // It is driver-side code: "fuzzbox fuzz" calls Build, the hidden
 // "fuzzbox toolexec" command runs Toolexec, and "fuzzbox testmain" (used by
-// build systems such as the Bazel rules) runs RewriteTestmain. It is never
-// linked into a fuzz target.
+// build systems such as the Bazel rules) runs RewriteTestmain. For OSS-Fuzz
+// and ClusterFuzzLite, "fuzzbox build -libfuzzer" calls BuildLibFuzzer and
+// "fuzzbox oss-fuzz init" calls WriteOSSFuzz, which writes the project files
+// whose build.sh runs it (ossfuzz.go). It is never linked into a fuzz target.
 //
 // Build runs "go test -c" on the package without touching the user's files:
 //

@@ -54,9 +54,12 @@ type LibFuzzerOptions struct {
 	// LinkFlags are added to each link; nil means the fields of $CXXFLAGS
 	// when $CXX is the linker, else none.
 	LinkFlags []string
-	// DictTokens, when set, returns extra dictionary tokens for a fuzz test
-	// (the saved automatic dictionary); the source literals are always added.
-	DictTokens func(importPath, fuzzTest string) [][]byte
+	// CacheDir, when set, returns the generated-corpus directory of a
+	// package's fuzz tests, given its import path (driver.DefaultCacheDir):
+	// the automatic dictionary "fuzzbox fuzz" saved there, <dir>/FuzzX.dict,
+	// joins the fuzz test's dictionary when it exists and parses. nil means
+	// none; the source literals are always in the dictionary.
+	CacheDir func(importPath string) (string, error)
 	// Stderr receives the go command's and the linker's output on failure;
 	// nil discards it.
 	Stderr io.Writer
@@ -282,9 +285,7 @@ func (o *LibFuzzerOptions) target(ctx context.Context, pkg *fuzzPackage, name, a
 		GoFiles: pkg.GoFiles, TestGoFiles: pkg.TestGoFiles, XTestGoFiles: pkg.XTestGoFiles,
 		Imports: pkg.Imports, TestImports: pkg.TestImports, XTestImports: pkg.XTestImports,
 	})
-	if o.DictTokens != nil {
-		toks = append(toks, o.DictTokens(pkg.ImportPath, name)...)
-	}
+	toks = append(toks, o.savedDict(pkg.ImportPath, name)...)
 	if err := writeDict(t.Dict, toks); err != nil {
 		return t, err
 	}

@@ -30,6 +30,28 @@ func fuzzTestNames(dir string, files []string) ([]string, error) {
 	return names, nil
 }
 
+// savedDict returns the tokens of the automatic dictionary saved for the
+// fuzz test in the CacheDir of its package; none if there is none, or it
+// cannot be read or parsed (it only ever adds tokens).
+func (o *LibFuzzerOptions) savedDict(importPath, fuzzTest string) [][]byte {
+	if o.CacheDir == nil {
+		return nil
+	}
+	dir, err := o.CacheDir(importPath)
+	if err != nil {
+		return nil
+	}
+	data, err := os.ReadFile(filepath.Join(dir, fuzzTest+".dict"))
+	if err != nil {
+		return nil
+	}
+	toks, err := corpus.ParseDict(data)
+	if err != nil {
+		return nil
+	}
+	return toks
+}
+
 // writeDict writes toks as a libFuzzer/AFL dictionary, one quoted token a
 // line, duplicates dropped.
 func writeDict(path string, toks [][]byte) error {

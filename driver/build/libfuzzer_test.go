@@ -202,3 +202,27 @@ func TestLibFuzzerLinkOrder(t *testing.T) {
 		t.Errorf("link arguments %q: want flags, -u entry points, the archive, then the engine", args)
 	}
 }
+
+// TestSavedDict: the automatic dictionary saved in the package's cache
+// directory joins a fuzz test's dictionary; anything unusable adds nothing.
+func TestSavedDict(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"FuzzA.dict": "# auto\n\"ab\"\nkw=\"\\x00c\"\n", "FuzzBad.dict": "not a token\n"})
+	var asked string
+	o := LibFuzzerOptions{CacheDir: func(importPath string) (string, error) { asked = importPath; return dir, nil }}
+	if toks := o.savedDict("example.com/p", "FuzzA"); len(toks) != 2 || string(toks[0]) != "ab" || string(toks[1]) != "\x00c" || asked != "example.com/p" {
+		t.Errorf("saved dictionary = %q (asked for %q), want [ab \\x00c] for example.com/p", toks, asked)
+	}
+	for _, name := range []string{"FuzzBad", "FuzzMissing"} {
+		if toks := o.savedDict("example.com/p", name); toks != nil {
+			t.Errorf("%s: %q, want none", name, toks)
+		}
+	}
+	o.CacheDir = func(string) (string, error) { return "", os.ErrNotExist }
+	if toks := o.savedDict("example.com/p", "FuzzA"); toks != nil {
+		t.Errorf("CacheDir failing: %q, want none", toks)
+	}
+	if toks := (&LibFuzzerOptions{}).savedDict("example.com/p", "FuzzA"); toks != nil {
+		t.Errorf("no CacheDir: %q, want none", toks)
+	}
+}

@@ -1,0 +1,83 @@
+package corpus
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestFiles: good entries are yielded as such; every bad file gives one
+// *FileError saying "path[:line]: reason", in the order of the paths.
+func TestFiles(t *testing.T) {
+	dir := t.TempDir()
+	good, bad, wrong, missing := filepath.Join(dir, "good"), filepath.Join(dir, "bad"), filepath.Join(dir, "wrong"), filepath.Join(dir, "missing")
+	mustWrite(t, good, h+"string(\"x\")\nint(1)\n")
+	mustWrite(t, bad, h+"string(\"x\")\nint(1.5)\n")
+	mustWrite(t, wrong, h+"string(\"x\")\nstring(\"y\")\n")
+	types := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int]()}
+	var seen []string
+	var errs []error
+	for e, err := range Files([]string{good, bad, wrong, missing, dir, good}, types) {
+		if err != nil {
+			errs = append(errs, err)
+			seen = append(seen, "error")
+			continue
+		}
+		seen = append(seen, e.Path)
+	}
+	if want := []string{good, "error", "error", "error", "error", good}; !reflect.DeepEqual(seen, want) {
+		t.Errorf("yielded %q, want %q", seen, want)
+	}
+	checkFileErrors(t, errs, []string{
+		bad + `:3: "int(1.5)": int needs an integer literal`,
+		wrong + ":3: mismatched types in corpus entry: [string string], want [string int]",
+		missing + ": no such file or directory",
+		dir + ": is a directory",
+	})
+	n := 0
+	for range Files([]string{good, good, good}, nil) {
+		if n++; n == 2 {
+			break
+		}
+	}
+	if n != 2 {
+		t.Errorf("Files went on after break: %d", n)
+	}
+}
+
+func checkFileErrors(t *testing.T, errs []error, want []string) {
+	t.Helper()
+	if len(errs) != len(want) {
+		t.Fatalf("%d errors %q, want %d", len(errs), errs, len(want))
+	}
+	for i, err := range errs {
+		var fe *FileError
+		if !errors.As(err, &fe) || err.Error() != want[i] {
+			t.Errorf("error %d = %v (%T), want *FileError %q", i, err, err, want[i])
+		}
+	}
+}
+
+func TestExpandDirs(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "a"), "x")
+	mustWrite(t, filepath.Join(dir, "b"), "x")
+	mustWrite(t, filepath.Join(dir, "sub", "deep"), "x")
+	files, errs := ExpandDirs([]string{"plain", dir, "missing"})
+	want := []string{"plain", filepath.Join(dir, "a"), filepath.Join(dir, "b"), "missing"}
+	if len(errs) != 0 || !reflect.DeepEqual(files, want) {
+		t.Errorf("ExpandDirs = %q, %v; want %q", files, errs, want)
+	}
+	if os.Getuid() == 0 {
+		t.Skip("root reads unreadable directories")
+	}
+	locked := filepath.Join(dir, "sub")
+	os.Chmod(locked, 0)
+	defer os.Chmod(locked, 0o777)
+	if _, errs := ExpandDirs([]string{locked}); len(errs) != 1 || !strings.Contains(errs[0].Error(), "permission denied") {
+		t.Errorf("unreadable directory: %v, want a permission error", errs)
+	}
+}

@@ -1,0 +1,60 @@
+package corpus
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func writeVals(t *testing.T, dir string, vals ...any) string {
+	t.Helper()
+	data, err := Marshal(vals...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Write(dir, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestMerge: shards (recursively) and libFuzzer inputs go into one
+// directory, content-addressed: duplicates are counted once, bad files are
+// reported and skipped.
+func TestMerge(t *testing.T) {
+	shardA, shardB, lf, dest := t.TempDir(), t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "FuzzM")
+	writeVals(t, shardA, "apple", 1)
+	writeVals(t, filepath.Join(shardA, "deep"), "berry", 2)
+	writeVals(t, shardB, "apple", 1) // a duplicate of shard A's
+	writeVals(t, shardB, "avocado", 3)
+	wrong := writeVals(t, shardB, 3, "avocado")
+	mustWrite(t, filepath.Join(shardB, "junk"), "not a corpus file")
+	types := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int]()}
+	added, present, errs := Merge(dest, []string{shardA, shardB}, types, false)
+	if added != 3 || present != 1 || len(errs) != 2 {
+		t.Fatalf("Merge = %d added, %d present, errors %q; want 3, 1 and two errors", added, present, errs)
+	}
+	// In walk order: file names sort before "junk".
+	for i, want := range []string{wrong + ": " + wrong + ":2: mismatched types", filepath.Join(shardB, "junk") + ": "} {
+		if !strings.HasPrefix(errs[i].Error(), want) {
+			t.Errorf("error %d = %q, want it to start with %q", i, errs[i], want)
+		}
+	}
+	raw, _ := EncodeLibFuzzer([]any{"bean", 4})
+	mustWrite(t, filepath.Join(lf, "crash-x"), string(raw))
+	mustWrite(t, filepath.Join(lf, "crash-y"), string(raw))
+	added, present, errs = Merge(dest, []string{lf, filepath.Join(lf, "missing")}, types, true)
+	if added != 1 || present != 1 || len(errs) != 1 || !strings.Contains(errs[0].Error(), "no such file") {
+		t.Fatalf("Merge of libFuzzer inputs = %d added, %d present, errors %q; want 1, 1 and the missing source", added, present, errs)
+	}
+	ents, err := ReadDir(dest, types)
+	if err != nil || len(ents) != 4 {
+		t.Errorf("dest holds %d good entries (%v), want 4", len(ents), err)
+	}
+	if _, err := os.Stat(filepath.Join(dest, Name([]byte(h+"string(\"bean\")\nint(4)\n")))); err != nil {
+		t.Errorf("the libFuzzer input's entry: %v", err)
+	}
+}
