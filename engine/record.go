@@ -24,6 +24,13 @@ const confirmRuns = 3
 // fails at random would otherwise spend its run re-running.
 const maxFlakyReports = 5
 
+// maxClaimsPerLine bounds the failures claimed at one t.Error or t.Fatal
+// line (failureKey of a fail) in a -keepgoing run. Such a failure's
+// signature holds its message, which may quote the input: a line that
+// reports the input would otherwise make each failing input a new unique
+// failure, confirmed, minimized and written, without bound over a long run.
+const maxClaimsPerLine = 5
+
 // lost handles a call on p that ended without a response: the worker died
 // or broke the protocol while running vals (path: its seed file, if any).
 // It returns the process to use next.
@@ -120,7 +127,11 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 // one), not after the failure that ends the run, not a signature that was
 // flaky too often. It claims the run's one failure without KeepGoing.
 func (c *coordinator) claim(f *failure, sig string) bool {
-	dup := c.sigs[sig]
+	line := ""
+	if f.kind == KindFail {
+		line = failureKey(f.kind, f.msg)
+	}
+	dup := c.sigs[sig] || line != "" && c.atLine[line] >= maxClaimsPerLine
 	stopped := !c.opts.KeepGoing && c.claimed
 	tooFlaky := c.flaky[sig] >= maxFlakyReports
 	if dup && !stopped {
@@ -130,6 +141,9 @@ func (c *coordinator) claim(f *failure, sig string) bool {
 		return false
 	}
 	c.sigs[sig], c.claimed = true, true // before confirming and minimizing, which take a while
+	if line != "" {
+		c.atLine[line]++
+	}
 	return true
 }
 
