@@ -1,9 +1,14 @@
 package engine
 
 import (
+	"context"
 	"fmt"
+	"io"
+	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -200,4 +205,50 @@ func heapInUse() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// BenchmarkLoopRetainedHeap runs the loop with two simulated workers (as
+// BenchmarkLoop) for 100k and 1M fuzz calls that find nothing new and
+// reports the heap the coordinator holds after them (retained-B): the same
+// for both means nothing the loop keeps grows per fuzz call.
+func BenchmarkLoopRetainedHeap(b *testing.B) {
+	for _, calls := range []int{100_000, 1_000_000} {
+		b.Run(fmt.Sprintf("calls=%dk", calls/1000), func(b *testing.B) {
+			var retained int64
+			for b.Loop() {
+				before := heapInUse()
+				c := loopCalls(b, calls)
+				retained = heapInUse() - before
+				runtime.KeepAlive(c)
+			}
+			b.ReportMetric(float64(retained), "retained-B")
+		})
+	}
+}
+
+// loopCalls runs a coordinator's loop with two simulated workers for calls
+// fuzz calls, none finding new coverage, and returns the coordinator.
+func loopCalls(b *testing.B, calls int) *coordinator {
+	c, err := newCoordinator(Options{
+		Target: "FuzzBench", Parallel: 2,
+		Types: []reflect.Type{reflect.TypeOf([]byte(nil))},
+		Log:   io.Discard, Events: io.Discard,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const covLen = 1 << 16
+	c.covLen, c.global = covLen, make([]byte, covLen)
+	c.inputs = []*entry{newEntry([]any{[]byte("seed")}, nil, "seed#0", true)}
+	c.hard, c.cancel = context.WithCancel(context.Background())
+	defer c.cancel()
+	ctx, finish := context.WithCancel(c.hard)
+	c.finish = finish
+	var results, bit atomic.Int64
+	msgs := make(chan message)
+	for i := range 2 {
+		go simulatedWorker(newWorker(c.setup, i, msgs), covLen, math.MaxInt, int64(calls), &results, &bit, finish)
+	}
+	c.loop(ctx, msgs, 2)
+	return c
 }
