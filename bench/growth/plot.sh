@@ -17,12 +17,18 @@ trap 'rm -f "$data"' EXIT
 
 # Columns out: minutes, coordinator, largest worker, all workers, driver
 # (MiB), execs/s and execs per worker CPU-second over the last minute (6
-# samples of 10 s), load, corpus, cache MB. A worker's restart drops the
-# live workers' CPU sum: a window over one has no CPU rate.
-awk -F, -v w=6 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+# samples of 10 s), load, corpus, cache MB. The workers' CPU is
+# workers_cpu_total_s where the CSV has it; in older CSVs (workers_cpu_s,
+# the live workers only) a worker's restart drops it, and a window over one
+# has no CPU rate.
+awk -F, -v w=6 'NR == 1 {
+	for (i = 1; i <= NF; i++) col[$i] = i
+	cpucol = ("workers_cpu_total_s" in col) ? col["workers_cpu_total_s"] : col["workers_cpu_s"]
+	next
+}
 {
 	n = NR - 1
-	t[n] = $col["t_s"]; x[n] = $col["execs"]; cpu[n] = $col["workers_cpu_s"]
+	t[n] = $col["t_s"]; x[n] = $col["execs"]; cpu[n] = $cpucol
 	rate = "NaN"; cpurate = "NaN"; p = n - w
 	if (p >= 1 && t[n] > t[p] && x[n] >= x[p]) rate = (x[n] - x[p]) / (t[n] - t[p])
 	if (p >= 1 && cpu[n] > cpu[p] && x[n] >= x[p]) cpurate = (x[n] - x[p]) / (cpu[n] - cpu[p])

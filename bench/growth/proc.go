@@ -14,6 +14,7 @@ type proc struct {
 	comm      string
 	rssKB     int64   // VmRSS
 	cpu       float64 // user + system CPU seconds
+	childCPU  float64 // user + system CPU seconds of its children that have exited and been waited for
 }
 
 // A procTree is every process readable in /proc, by pid.
@@ -52,16 +53,21 @@ func readProc(pid int) (proc, bool) {
 		return proc{}, false
 	}
 	f := strings.Fields(string(stat[close+1:]))
-	if len(f) < 13 {
+	if len(f) < 15 {
 		return proc{}, false
 	}
 	p := proc{pid: pid, comm: string(stat[open+1 : close])}
 	p.ppid, _ = strconv.Atoi(f[1])
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	p.cpu = float64(utime+stime) / clockTick
+	p.cpu = ticks(f[11]) + ticks(f[12])      // utime, stime
+	p.childCPU = ticks(f[13]) + ticks(f[14]) // cutime, cstime
 	p.rssKB = statusKB(filepath.Join(dir, "status"), "VmRSS:")
 	return p, true
+}
+
+// ticks converts a /proc/<pid>/stat CPU time to seconds.
+func ticks(field string) float64 {
+	n, _ := strconv.ParseInt(field, 10, 64)
+	return float64(n) / clockTick
 }
 
 // statusKB returns the kB value of one field of a /proc status file, 0 if
