@@ -29,6 +29,8 @@ const maxFlakyReports = 5
 // signature holds its message, which may quote the input: a line that
 // reports the input would otherwise make each failing input a new unique
 // failure, confirmed, minimized and written, without bound over a long run.
+// Past the bound, such failures are refused without an event, as those of a
+// signature too often flaky are.
 const maxClaimsPerLine = 5
 
 // lost handles a call on p that ended without a response: the worker died
@@ -131,13 +133,14 @@ func (c *coordinator) claim(f *failure, sig string) bool {
 	if f.kind == KindFail {
 		line = failureKey(f.kind, f.msg)
 	}
-	dup := c.sigs[sig] || line != "" && c.atLine[line] >= maxClaimsPerLine
+	dup := c.sigs[sig]
 	stopped := !c.opts.KeepGoing && c.claimed
 	tooFlaky := c.flaky[sig] >= maxFlakyReports
+	tooMany := line != "" && c.atLine[line] >= maxClaimsPerLine
 	if dup && !stopped {
 		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true})
 	}
-	if dup || stopped || tooFlaky {
+	if dup || stopped || tooFlaky || tooMany {
 		return false
 	}
 	c.sigs[sig], c.claimed = true, true // before confirming and minimizing, which take a while
