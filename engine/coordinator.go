@@ -94,6 +94,7 @@ type coordinator struct {
 	claimed   bool            // a failure is being recorded (without KeepGoing, the only one)
 	sigs      map[string]bool // signatures of recorded failures
 	flaky     map[string]int  // signatures of flaky failures, with how often they were seen
+	atLine    map[string]int  // failures claimed at each t.Error line (failureKey of a fail), flaky ones too; maxClaimsPerLine at most
 	internals int             // internal errors so far
 	fatalErr  error           // an internal error that stops the run
 	execs     int64           // executions over all workers
@@ -134,6 +135,7 @@ func newCoordinator(opts Options) (*coordinator, error) {
 		rng:    rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0)),
 		sigs:   map[string]bool{},
 		flaky:  map[string]int{},
+		atLine: map[string]int{},
 		budget: opts.Limit,
 	}
 	dict, err := loadDicts(opts.DictFile, opts.CorpusDir)

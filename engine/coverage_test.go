@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"math/bits"
 	"testing"
 )
 
@@ -107,9 +109,9 @@ func TestMergeBitsCountsEachBit(t *testing.T) {
 	}
 }
 
-// FuzzCoverageWords: the word-at-a-time bucketize, hasNewBits and rawCovers
-// agree with their byte-by-byte definitions on any counters and any length
-// (sparse inputs take the skip-zero-words path).
+// FuzzCoverageWords: the word-at-a-time bucketize, hasNewBits, rawCovers
+// and mergeBits agree with their byte-by-byte definitions on any counters
+// and any length (sparse inputs take the skip-zero-words path).
 func FuzzCoverageWords(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 200, 1}, []byte{0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 1})
 	f.Add([]byte{1}, []byte{})
@@ -130,6 +132,14 @@ func FuzzCoverageWords(f *testing.F) {
 		}
 		if got := rawCovers(snap, seen); got != coversSeen || got != covers(buckets, seen) {
 			t.Errorf("rawCovers = %v, want %v", got, coversSeen)
+		}
+		merged, wantN := append([]byte(nil), seen...), 0
+		for i, b := range buckets {
+			wantN += bits.OnesCount8(b &^ seen[i])
+			seen[i] |= b
+		}
+		if n := mergeBits(merged, buckets); n != wantN || !bytes.Equal(merged, seen) {
+			t.Errorf("mergeBits = %d bits, seen %x; want %d, %x", n, merged, wantN, seen)
 		}
 	})
 }

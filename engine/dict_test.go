@@ -170,3 +170,27 @@ func TestDictionary(t *testing.T) {
 		t.Errorf("tokens() modified the user dictionary: %q", d.user)
 	}
 }
+
+// TestDictionaryTokensShared pins what tokens may share between calls: the
+// same tokens until the automatic dictionary grows, then all of them, and a
+// slice handed out earlier (a worker may still read it) stays as it was.
+func TestDictionaryTokensShared(t *testing.T) {
+	d := newDictionary([][]byte{[]byte("user")})
+	d.add([][]byte{[]byte("a")})
+	first := d.tokens()
+	if again := d.tokens(); !reflect.DeepEqual(again, first) {
+		t.Fatalf("tokens = %q, then %q with no change", first, again)
+	}
+	d.add([][]byte{[]byte("b"), []byte("a")})
+	got := d.tokens()
+	if want := [][]byte{[]byte("user"), []byte("a"), []byte("b")}; !reflect.DeepEqual(got, want) {
+		t.Errorf("tokens after an addition = %q, want %q", got, want)
+	}
+	if want := [][]byte{[]byte("user"), []byte("a")}; !reflect.DeepEqual(first, want) {
+		t.Errorf("a slice handed out earlier became %q, want %q", first, want)
+	}
+	d.add([][]byte{[]byte("a")}) // nothing new
+	if again := d.tokens(); len(again) != 3 || &again[0] != &got[0] {
+		t.Errorf("tokens = %q, not the same slice after adding nothing new", again)
+	}
+}

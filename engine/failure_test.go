@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // recoveredPanic is the output the testing package gives a worker for a
@@ -309,5 +312,43 @@ func TestFailureKey(t *testing.T) {
 	}
 	if !sameFailure(KindPanic, "", failureKind(raw), raw) || sameFailure(KindFail, "", failureKind(raw), raw) {
 		t.Error("sameFailure with no key does not compare the kind alone")
+	}
+}
+
+// TestClaimBoundsFailuresPerLine: with -keepgoing, a t.Error line whose
+// message quotes the input makes a new signature for every failing input;
+// past maxClaimsPerLine at one line they are refused (without an event, as
+// a signature too often flaky is), so a long run records a bounded number.
+// Other lines and other kinds are not affected.
+func TestClaimBoundsFailuresPerLine(t *testing.T) {
+	c, events := fakeCoordinator(t, "idle", func(o *Options) { o.KeepGoing = true })
+	fail := func(line int, input string) *failure {
+		return &failure{kind: KindFail, msg: fmt.Sprintf("    --- FAIL: FuzzX (0.00s)\n        x_test.go:%d: bad input %q\n", line, input)}
+	}
+	claimed := 0
+	for i := range 3 * maxClaimsPerLine {
+		f := fail(12, strings.Repeat("a", i))
+		if c.claim(f, signature(f.kind, f.msg)) {
+			claimed++
+			c.recorded(f, fmt.Sprintf("testdata/fuzz/FuzzX/%d", i))
+		}
+	}
+	if claimed != maxClaimsPerLine || len(c.fails) != maxClaimsPerLine {
+		t.Errorf("claimed %d distinct messages of one line (%d recorded), want %d", claimed, len(c.fails), maxClaimsPerLine)
+	}
+	if f := fail(13, "other"); !c.claim(f, signature(f.kind, f.msg)) {
+		t.Error("a failure at another line was refused")
+	}
+	p := &failure{kind: KindPanic, msg: recoveredPanic("boom", "example.com/m.parse", "5")}
+	if !c.claim(p, signature(p.kind, p.msg)) {
+		t.Error("a panic was refused")
+	}
+	for _, e := range decodeEvents(t, events) {
+		if e.Type == event.Failure && e.Duplicate {
+			t.Errorf("a refused failure was reported as a duplicate: %s", e.Message)
+		}
+	}
+	if f := fail(12, ""); c.claim(f, signature(f.kind, f.msg)) {
+		t.Error("a recorded signature was claimed again")
 	}
 }

@@ -157,6 +157,11 @@ type dictionary struct {
 	user []([]byte)
 	auto [][]byte
 	seen map[string]bool
+	// all is user then auto, as tokens returns it: built on the first
+	// call after auto changed (nil since), so that a fuzz call does not
+	// copy the dictionary. A slice handed out is never changed: workers
+	// read it while the loop goes on.
+	all [][]byte
 }
 
 const maxAutoTokens = 512
@@ -179,6 +184,7 @@ func (d *dictionary) add(tokens [][]byte) {
 		}
 		d.seen[string(t)] = true
 		d.auto = append(d.auto, t)
+		d.all = nil
 	}
 }
 
@@ -187,5 +193,8 @@ func (d *dictionary) tokens() [][]byte {
 	if len(d.auto) == 0 {
 		return d.user
 	}
-	return append(d.user[:len(d.user):len(d.user)], d.auto...)
+	if d.all == nil {
+		d.all = append(d.user[:len(d.user):len(d.user)], d.auto...)
+	}
+	return d.all
 }

@@ -24,6 +24,15 @@ const confirmRuns = 3
 // fails at random would otherwise spend its run re-running.
 const maxFlakyReports = 5
 
+// maxClaimsPerLine bounds the failures claimed at one t.Error or t.Fatal
+// line (failureKey of a fail) in a -keepgoing run. Such a failure's
+// signature holds its message, which may quote the input: a line that
+// reports the input would otherwise make each failing input a new unique
+// failure, confirmed, minimized and written, without bound over a long run.
+// Past the bound, such failures are refused without an event, as those of a
+// signature too often flaky are.
+const maxClaimsPerLine = 5
+
 // lost handles a call on p that ended without a response: the worker died
 // or broke the protocol while running vals (path: its seed file, if any).
 // It returns the process to use next.
@@ -120,16 +129,24 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 // one), not after the failure that ends the run, not a signature that was
 // flaky too often. It claims the run's one failure without KeepGoing.
 func (c *coordinator) claim(f *failure, sig string) bool {
+	line := ""
+	if f.kind == KindFail {
+		line = failureKey(f.kind, f.msg)
+	}
 	dup := c.sigs[sig]
 	stopped := !c.opts.KeepGoing && c.claimed
 	tooFlaky := c.flaky[sig] >= maxFlakyReports
+	tooMany := line != "" && c.atLine[line] >= maxClaimsPerLine
 	if dup && !stopped {
 		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true})
 	}
-	if dup || stopped || tooFlaky {
+	if dup || stopped || tooFlaky || tooMany {
 		return false
 	}
 	c.sigs[sig], c.claimed = true, true // before confirming and minimizing, which take a while
+	if line != "" {
+		c.atLine[line]++
+	}
 	return true
 }
 
