@@ -41,6 +41,10 @@ var layers = []layerRule{
 	// The Bazel rules' Go programs: the runner is a shell over the driver.
 	{"rules/private/runner", []string{"driver", "event", "corpus", "driver/build", "engine/ipc", "."}},
 	{"rules/private/gentestmain", []string{"driver/build", "corpus", "."}},
+	// The command line is a shell over the libraries; like every front end it
+	// never links the engine (fuzzing runs in the binaries the driver starts).
+	{"cmd/fuzzbox", []string{"driver", "driver/build", "event", "corpus", "engine/ipc", ".", "lsp/...", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
+	{"cmd/fuzzvet", []string{"analyzers/...", "corpus", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 	{"lsp/...", []string{"lsp/...", "corpus", "event", "driver", "driver/build", "engine/ipc", ".", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 }
 
