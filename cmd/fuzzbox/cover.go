@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strings"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 )
@@ -88,7 +87,7 @@ func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	cfg, opts := f.cfg, f.opts
 	cfg.Stderr, opts.PerEntry, opts.DefaultHTML = stderr, f.json, !f.json
-	t, err := oneTarget(ctx, cfg, pkg)
+	t, err := driver.ResolveOne(ctx, cfg, pkg)
 	if err != nil {
 		fmt.Fprintf(stderr, "fuzzbox cover: %s\n", oneLine(err))
 		return exitUsage
@@ -117,26 +116,6 @@ func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
 		return exitFinding
 	}
 	return exitOK
-}
-
-// oneTarget resolves the one fuzz test cfg.Fuzz matches in pkg.
-func oneTarget(ctx context.Context, cfg driver.Config, pkg string) (driver.Target, error) {
-	var pkgs []string
-	if pkg != "" {
-		pkgs = []string{pkg}
-	}
-	ts, err := driver.Resolve(ctx, cfg, pkgs)
-	switch {
-	case err != nil:
-		return driver.Target{}, err
-	case len(ts) > 1:
-		names := make([]string, len(ts))
-		for i, t := range ts {
-			names[i] = t.Name
-		}
-		return driver.Target{}, fmt.Errorf("-fuzz matches more than one fuzz test: [%s]", strings.Join(names, " "))
-	}
-	return ts[0], nil
 }
 
 func coverUsageError(stderr io.Writer, fs *flag.FlagSet, msg string) int {

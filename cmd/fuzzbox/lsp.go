@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/fuzzbox/fuzzbox/lsp"
 )
@@ -68,22 +67,10 @@ func runLSP(args []string, stdout, stderr io.Writer) int {
 	logger := log.New(logw, "fuzzbox lsp: ", log.LstdFlags)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	srv := lsp.New(lsp.Options{Gopls: *gopls, GoplsArgs: fs.Args(), FuzzTime: *fuzztime, Parallel: *parallel, Logf: logger.Printf})
-	if err := srv.Serve(ctx, stdio{}); err != nil {
+	opts := lsp.Options{Gopls: *gopls, GoplsArgs: fs.Args(), FuzzTime: *fuzztime, Parallel: *parallel, Logf: logger.Printf}
+	if err := lsp.ServeStdio(ctx, opts); err != nil {
 		logger.Print(err)
 		return exitFinding
 	}
 	return exitOK
-}
-
-// stdio is standard input and output as one stream for the LSP connection.
-type stdio struct{}
-
-func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
-func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
-
-// Close implements io.Closer; closing stdin ends the read loop.
-func (stdio) Close() error {
-	os.Stdin.SetReadDeadline(time.Now())
-	return os.Stdin.Close()
 }

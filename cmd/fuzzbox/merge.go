@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -36,7 +34,7 @@ func corpusMerge(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io
 	if !corpus.IsFuzzTestName(name) {
 		return corpusUsageError(stderr, "merge: -fuzz must name one fuzz test (FuzzX or ^FuzzX$)")
 	}
-	dest, err := mergeCacheDir(cfg.CacheDir, *pkg, name)
+	dest, err := driver.CorpusCacheDir(cfg.CacheDir, *pkg, name)
 	if err != nil {
 		report(stderr, "fuzzbox corpus merge: ", err)
 		return exitUsage
@@ -69,21 +67,4 @@ func countFiles(dir string) int {
 		}
 	}
 	return n
-}
-
-// mergeCacheDir returns the generated-corpus directory of the fuzz test:
-// <cachedir>/<name>, cachedir defaulting as fuzzbox fuzz's.
-func mergeCacheDir(cacheDir, pkgDir, name string) (string, error) {
-	if cacheDir == "" {
-		cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}", ".")
-		cmd.Dir = pkgDir
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("finding the package in %s: %w", pkgDir, err)
-		}
-		if cacheDir, err = driver.DefaultCacheDir(strings.TrimSpace(string(out))); err != nil {
-			return "", err
-		}
-	}
-	return filepath.Abs(filepath.Join(cacheDir, name))
 }

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/fuzzbox/fuzzbox/driver/build"
 )
@@ -38,25 +37,9 @@ func runTestmain(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		return usageError(stderr, fs, testmainUsage, "want exactly one FILE argument")
 	}
-	if err := rewriteTestmainFile(fs.Arg(0), *out, *importPath, *modulePath, stdout); err != nil {
+	if err := build.RewriteTestmainFile(fs.Arg(0), *out, *importPath, *modulePath, stdout); err != nil {
 		fmt.Fprintf(stderr, "fuzzbox testmain: %s\n", oneLine(err))
 		return exitUsage
 	}
 	return exitOK
-}
-
-func rewriteTestmainFile(in, out, importPath, modulePath string, stdout io.Writer) error {
-	src, err := os.ReadFile(in)
-	if err != nil {
-		return err
-	}
-	res, err := build.RewriteTestmain(src, importPath, modulePath, true)
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
-	}
-	if out == "" {
-		_, err = stdout.Write(res)
-		return err
-	}
-	return os.WriteFile(out, res, 0o666)
 }
