@@ -13,7 +13,12 @@ import (
 )
 
 func init() {
-	register(&command{name: "cover", short: "HTML coverage report of what a fuzz test's corpus reaches", run: runCover})
+	register(&command{name: "cover", short: "HTML coverage report of what a fuzz test's corpus reaches", usage: coverUsage,
+		flags: func(fs *flag.FlagSet) func(*invocation) int {
+			var f coverFlags
+			f.register(fs)
+			return f.check
+		}})
 }
 
 const coverUsage = `usage: fuzzbox cover -fuzz=FuzzX [-json] [flags] [package]
@@ -59,26 +64,20 @@ func (f *coverFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.ReplayLimit, "timeout", driver.DefaultReplayLimit, "limit of one replay of the whole corpus; an entry still running then counts as crashed")
 }
 
-func runCover(args []string, stdout, stderr io.Writer) int {
-	var f coverFlags
-	fs := flag.NewFlagSet("cover", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	f.register(fs)
-	if code, ok := parseCommand(fs, args, coverUsage, stdout, stderr); !ok {
-		return code
-	}
+// check checks the flags and arguments, then runs the command.
+func (f *coverFlags) check(inv *invocation) int {
 	switch {
 	case f.cfg.Fuzz == "":
-		return coverUsageError(stderr, fs, "-fuzz is required")
-	case fs.NArg() > 1:
-		return coverUsageError(stderr, fs, "one package at a time")
+		return inv.usageError("-fuzz is required")
+	case inv.NArg() > 1:
+		return inv.usageError("one package at a time")
 	case f.cfg.ReplayLimit <= 0:
-		return coverUsageError(stderr, fs, "-timeout must be > 0")
+		return inv.usageError("-timeout must be > 0")
 	}
 	if _, err := regexp.Compile(f.cfg.Fuzz); err != nil {
-		return coverUsageError(stderr, fs, "-fuzz: "+err.Error())
+		return inv.usageError("-fuzz: " + err.Error())
 	}
-	return f.run(fs.Arg(0), stdout, stderr)
+	return f.run(inv.Arg(0), inv.stdout, inv.stderr)
 }
 
 // run makes the report of the one fuzz test -fuzz matches in pkg and
@@ -116,8 +115,4 @@ func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
 		return exitFinding
 	}
 	return exitOK
-}
-
-func coverUsageError(stderr io.Writer, fs *flag.FlagSet, msg string) int {
-	return usageError(stderr, fs, coverUsage, msg)
 }

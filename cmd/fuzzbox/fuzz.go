@@ -14,7 +14,12 @@ import (
 )
 
 func init() {
-	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", run: runFuzz})
+	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", usage: fuzzUsage,
+		flags: func(fs *flag.FlagSet) func(*invocation) int {
+			var f fuzzFlags
+			f.register(fs)
+			return f.run
+		}})
 }
 
 const fuzzUsage = `usage: fuzzbox fuzz [flags] [packages]
@@ -54,19 +59,13 @@ func (f *fuzzFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Binary, "bin", "", "fuzz this prebuilt fuzzing binary instead of building; the argument is its package directory")
 }
 
-func runFuzz(args []string, stdout, stderr io.Writer) int {
-	var f fuzzFlags
-	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	f.register(fs)
-	if code, ok := parseCommand(fs, args, fuzzUsage, stdout, stderr); !ok {
-		return code
-	}
-	cfg, err := f.Checked(stderr)
+// run fuzzes the packages on the command line.
+func (f *fuzzFlags) run(inv *invocation) int {
+	cfg, err := f.Checked(inv.stderr)
 	if err != nil {
-		return usageError(stderr, fs, fuzzUsage, err.Error())
+		return inv.usageError(err.Error())
 	}
-	return fuzzMain(cfg, fs.Args(), f.JSON, stdout, stderr)
+	return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
 }
 
 // fuzzMain resolves the fuzz tests and runs the driver until it is done or
