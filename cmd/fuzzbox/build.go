@@ -55,11 +55,10 @@ func buildFlags(fs *flag.FlagSet) func(*invocation) int {
 }
 
 func buildLibFuzzer(opts build.LibFuzzerOptions, stdout io.Writer) error {
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("finding fuzzbox for -toolexec: %w", err)
+	var err error
+	if opts.Toolexec, err = build.ToolexecCommand(""); err != nil {
+		return err
 	}
-	opts.Toolexec = []string{self, "toolexec"}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	targets, err := build.BuildLibFuzzer(ctx, opts)

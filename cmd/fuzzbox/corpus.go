@@ -148,33 +148,10 @@ func encodeFlags(fs *flag.FlagSet) func(*invocation) int {
 		if inv.NArg() > 0 {
 			return inv.usageError("encode: unexpected arguments (input is read from stdin)")
 		}
-		return corpusEncode(*dir, inv.stdout, inv.stderr)
-	}
-}
-
-// corpusEncode implements fuzzbox corpus encode [-o dir].
-func corpusEncode(dir string, stdout, stderr io.Writer) int {
-	dec := corpus.NewJSONDecoder(corpusStdin)
-	for {
-		data, err := dec.Decode()
-		if err == io.EOF {
-			return exitOK
-		} else if err != nil {
-			return report(stderr, "fuzzbox corpus encode: ", err)
+		if err := corpus.EncodeJSON(corpusStdin, *dir, inv.stdout); err != nil {
+			return report(inv.stderr, "fuzzbox corpus encode: ", err)
 		}
-		if dir == "" {
-			stdout.Write(data)
-			if !dec.More() {
-				return exitOK
-			}
-			fmt.Fprintln(stderr, "fuzzbox corpus encode: more than one object; use -o DIR")
-			return exitFinding
-		}
-		p, err := corpus.Write(dir, data)
-		if err != nil {
-			return report(stderr, "fuzzbox corpus encode: ", err)
-		}
-		fmt.Fprintln(stdout, p)
+		return exitOK
 	}
 }
 
@@ -215,7 +192,7 @@ func importLibFuzzerFlags(fs *flag.FlagSet) func(*invocation) int {
 		if *fuzz == "" {
 			return inv.usageError("import: -from-libfuzzer needs -fuzz=FuzzX")
 		}
-		types, err := resolveTypes(*typeList, *pkg, *fuzz)
+		types, err := corpus.ArgTypes(*typeList, *pkg, *fuzz)
 		if err != nil {
 			report(inv.stderr, "fuzzbox corpus import: ", err)
 			return exitUsage
@@ -234,15 +211,6 @@ func importLibFuzzerFlags(fs *flag.FlagSet) func(*invocation) int {
 		}
 		return code
 	}
-}
-
-// resolveTypes returns the -types list, or the fuzz test's argument types
-// read from its source.
-func resolveTypes(list, pkgDir, fuzz string) ([]reflect.Type, error) {
-	if list != "" {
-		return corpus.ParseTypes(list)
-	}
-	return corpus.FuzzArgTypes(pkgDir, fuzz)
 }
 
 // corpusExport implements fuzzbox corpus export [-to-libfuzzer] -o DIR FILE|DIR...

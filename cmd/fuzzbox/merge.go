@@ -36,7 +36,7 @@ func mergeFlags(fs *flag.FlagSet) func(*invocation) int {
 			report(inv.stderr, "fuzzbox corpus merge: ", err)
 			return exitUsage
 		}
-		types, err := resolveTypes(*typeList, *pkg, name)
+		types, err := corpus.ArgTypes(*typeList, *pkg, name)
 		if err != nil && !*fromLibFuzzer && *typeList == "" {
 			types, err = nil, nil // v1 files carry their types; the pruning run checks them
 		}
