@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -175,25 +174,6 @@ func DefaultCacheDir(importPath string) (string, error) {
 		return "", fmt.Errorf("no cache directory given and no user cache dir: %w", err)
 	}
 	return filepath.Join(dir, "fuzzbox", "fuzz", filepath.FromSlash(importPath)), nil
-}
-
-// CorpusCacheDir returns the absolute generated-corpus directory of the
-// fuzz test name of the package in pkgDir, <cacheDir>/<name>, where cacheDir
-// "" means DefaultCacheDir of the package (fuzzbox corpus merge writes
-// there).
-func CorpusCacheDir(cacheDir, pkgDir, name string) (string, error) {
-	if cacheDir == "" {
-		cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}", ".")
-		cmd.Dir = pkgDir
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("finding the package in %s: %w", pkgDir, err)
-		}
-		if cacheDir, err = DefaultCacheDir(strings.TrimSpace(string(out))); err != nil {
-			return "", err
-		}
-	}
-	return filepath.Abs(filepath.Join(cacheDir, name))
 }
 
 // cacheDir returns the absolute generated-corpus directory for t.

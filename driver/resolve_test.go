@@ -100,9 +100,9 @@ func TestResolveOne(t *testing.T) {
 	if _, err := ResolveOne(ctx, Config{Fuzz: "Fuzz", Dir: dir}, "."); err == nil || err.Error() != want {
 		t.Errorf("ResolveOne(-fuzz=Fuzz) error = %v, want %q", err, want)
 	}
-	cache, err := CorpusCacheDir("", dir, "FuzzA")
+	cache, err := corpusCacheDir("", dir, "FuzzA")
 	if def, _ := DefaultCacheDir("example.com/m"); err != nil || cache != filepath.Join(def, "FuzzA") {
-		t.Errorf("CorpusCacheDir = %q, %v; want %q", cache, err, filepath.Join(def, "FuzzA"))
+		t.Errorf("corpusCacheDir = %q, %v; want %q", cache, err, filepath.Join(def, "FuzzA"))
 	}
 }
 

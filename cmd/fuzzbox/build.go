@@ -1,14 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/driver/build"
@@ -59,7 +55,7 @@ func buildLibFuzzer(opts build.LibFuzzerOptions, stdout io.Writer) error {
 	if opts.Toolexec, err = build.ToolexecCommand(""); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	targets, err := build.BuildLibFuzzer(ctx, opts)
 	if err != nil {

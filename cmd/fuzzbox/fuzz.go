@@ -1,13 +1,9 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/event"
@@ -72,7 +68,7 @@ func (f *fuzzFlags) run(inv *invocation) int {
 // the process gets SIGINT or SIGTERM, printing its events, and returns the
 // exit code.
 func fuzzMain(cfg driver.Config, pkgs []string, asJSON bool, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	targets, err := driver.Resolve(ctx, cfg, pkgs)
 	if err != nil {

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"log"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/fuzzbox/fuzzbox/lsp"
 )
@@ -54,7 +51,7 @@ func lspFlags(fs *flag.FlagSet) func(*invocation) int {
 			logw = f
 		}
 		logger := log.New(logw, "fuzzbox lsp: ", log.LstdFlags)
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		ctx, stop := interruptible()
 		defer stop()
 		opts.GoplsArgs, opts.Logf = inv.Args(), logger.Printf
 		if err := lsp.ServeStdio(ctx, opts); err != nil {

@@ -16,12 +16,15 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Exit codes shared by all subcommands.
@@ -97,6 +100,12 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].short)
 	}
 	fmt.Fprintln(w, "\nRun 'fuzzbox <command> -h' for a command's flags.")
+}
+
+// interruptible returns a context that SIGINT or SIGTERM cancels, for the
+// commands that run until they are stopped (fuzz, build, lsp).
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // oneLine flattens an error message for a one-line report.

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 
@@ -14,9 +13,9 @@ import (
 // mergeFlags adds the flags of
 // fuzzbox corpus merge -fuzz=FuzzX [-pkg DIR] [-cachedir DIR] [-from-libfuzzer [-types LIST]] DIR...
 // The corpora of several machines, shards or cloud runs go into one
-// package's generated corpus (corpus.Merge), then the cache is pruned to a
-// smallest set of entries with the same coverage (corpus minimize), so only
-// entries that add coverage stay.
+// package's generated corpus (driver.MergeCorpus), then the cache is pruned
+// to a smallest set of entries with the same coverage (corpus minimize), so
+// only entries that add coverage stay.
 func mergeFlags(fs *flag.FlagSet) func(*invocation) int {
 	var cfg driver.Config
 	fs.StringVar(&cfg.Fuzz, "fuzz", "", "the fuzz test `FuzzX` (required)")
@@ -31,38 +30,18 @@ func mergeFlags(fs *flag.FlagSet) func(*invocation) int {
 		if !corpus.IsFuzzTestName(name) {
 			return inv.usageError("merge: -fuzz must name one fuzz test (FuzzX or ^FuzzX$)")
 		}
-		dest, err := driver.CorpusCacheDir(cfg.CacheDir, *pkg, name)
+		m, err := driver.MergeCorpus(cfg, *pkg, name, inv.Args(), *typeList, *fromLibFuzzer)
 		if err != nil {
 			report(inv.stderr, "fuzzbox corpus merge: ", err)
 			return exitUsage
 		}
-		types, err := corpus.ArgTypes(*typeList, *pkg, name)
-		if err != nil && !*fromLibFuzzer && *typeList == "" {
-			types, err = nil, nil // v1 files carry their types; the pruning run checks them
-		}
-		if err != nil {
-			report(inv.stderr, "fuzzbox corpus merge: ", err)
-			return exitUsage
-		}
-		added, present, errs := corpus.Merge(dest, inv.Args(), types, *fromLibFuzzer)
-		code := report(inv.stderr, "fuzzbox corpus merge: ", errs...)
-		fmt.Fprintf(inv.stdout, "merge: %d new entries in %s (%d already there); pruning to the entries that add coverage\n", added, dest, present)
+		code := report(inv.stderr, "fuzzbox corpus merge: ", m.Errs...)
+		fmt.Fprintf(inv.stdout, "merge: %d new entries in %s (%d already there); pruning to the entries that add coverage\n", m.Added, m.Dest, m.Present)
 		cfg.Fuzz, cfg.PruneOnly = "^"+regexp.QuoteMeta(name)+"$", true
 		if c := fuzzMain(cfg, []string{*pkg}, *asJSON, inv.stdout, inv.stderr); c != exitOK {
 			return c
 		}
-		fmt.Fprintf(inv.stdout, "merge: %d entries in %s\n", countFiles(dest), dest)
+		fmt.Fprintf(inv.stdout, "merge: %d entries in %s\n", m.Entries(), m.Dest)
 		return code
 	}
-}
-
-func countFiles(dir string) int {
-	ents, _ := os.ReadDir(dir)
-	n := 0
-	for _, e := range ents {
-		if e.Type().IsRegular() {
-			n++
-		}
-	}
-	return n
 }
