@@ -51,10 +51,6 @@ func buildFlags(fs *flag.FlagSet) func(*invocation) int {
 }
 
 func buildLibFuzzer(opts build.LibFuzzerOptions, stdout io.Writer) error {
-	var err error
-	if opts.Toolexec, err = build.ToolexecCommand(""); err != nil {
-		return err
-	}
 	ctx, stop := interruptible()
 	defer stop()
 	targets, err := build.BuildLibFuzzer(ctx, opts)
