@@ -26,7 +26,7 @@ func init() {
 		{name: "minimize", flags: minimizeFlags},
 		{name: "merge", minArgs: 1, flags: mergeFlags},
 	} {
-		c.usage = corpusUsage
+		c.group, c.usage = "corpus", corpusUsage
 		corpusCommands[c.name] = c
 	}
 }
@@ -70,7 +70,7 @@ func runCorpus(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return corpusUsageError(stderr, fmt.Sprintf("unknown subcommand %q", args[0]))
 	}
-	return sub.main("fuzzbox corpus", args[1:], stdout, stderr)
+	return sub.main(args[1:], stdout, stderr)
 }
 
 func corpusUsageError(stderr io.Writer, reason string) int {
@@ -158,11 +158,11 @@ func encodeFlags(fs *flag.FlagSet) func(*invocation) int {
 // corpusImport implements fuzzbox corpus import, raw or -from-libfuzzer:
 // the two take different flags.
 func corpusImport(args []string, stdout, stderr io.Writer) int {
-	c := &command{name: "import", usage: corpusUsage, minArgs: 1, flags: importRawFlags}
+	c := &command{name: "import", group: "corpus", usage: corpusUsage, minArgs: 1, flags: importRawFlags}
 	if slices.Contains(args, "-from-libfuzzer") || slices.Contains(args, "--from-libfuzzer") {
 		c.flags = importLibFuzzerFlags
 	}
-	return c.main("fuzzbox corpus", args, stdout, stderr)
+	return c.main(args, stdout, stderr)
 }
 
 func importRawFlags(fs *flag.FlagSet) func(*invocation) int {
@@ -216,7 +216,7 @@ func importLibFuzzerFlags(fs *flag.FlagSet) func(*invocation) int {
 // corpusExport implements fuzzbox corpus export [-to-libfuzzer] -o DIR FILE|DIR...
 func corpusExport(args []string, stdout, stderr io.Writer) int {
 	toLibFuzzer := slices.Contains(args, "-to-libfuzzer") || slices.Contains(args, "--to-libfuzzer")
-	c := &command{name: "export", usage: corpusUsage, minArgs: 1, flags: func(fs *flag.FlagSet) func(*invocation) int {
+	c := &command{name: "export", group: "corpus", usage: corpusUsage, minArgs: 1, flags: func(fs *flag.FlagSet) func(*invocation) int {
 		export := corpus.ExportRaw
 		if toLibFuzzer {
 			fs.Bool("to-libfuzzer", true, "write libFuzzer inputs (fuzzbox-libfuzzer-v1) instead of raw bytes")
@@ -233,7 +233,7 @@ func corpusExport(args []string, stdout, stderr io.Writer) int {
 			return eachEntryArg(inv.stderr, "fuzzbox corpus: ", inv.Args(), nil, func(e corpus.Entry) error { return export(e, *dir) })
 		}
 	}}
-	return c.main("fuzzbox corpus", args, stdout, stderr)
+	return c.main(args, stdout, stderr)
 }
 
 func checkFlags(fs *flag.FlagSet) func(*invocation) int {

@@ -39,6 +39,7 @@ const (
 // arguments; the others take them raw (run).
 type command struct {
 	name   string // as typed after "fuzzbox" (or "fuzzbox corpus")
+	group  string // "corpus" for a subcommand of fuzzbox corpus, else ""
 	short  string // one line for the command list
 	hidden bool   // not listed (internal plumbing such as toolexec)
 	// usage is printed on -h, and after the message of a usage error; the
@@ -83,7 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	return c.main("fuzzbox", args[1:], stdout, stderr)
+	return c.main(args[1:], stdout, stderr)
 }
 
 func usage(w io.Writer) {

@@ -17,21 +17,20 @@ type invocation struct {
 	stdout, stderr io.Writer
 }
 
-// main runs c with args, the arguments after its name; parent is what the
-// user typed before it ("fuzzbox", "fuzzbox corpus"). On -h it prints c's
+// main runs c with args, the arguments after its name. On -h it prints c's
 // usage to stdout, on a bad flag or too few arguments the error and the
 // usage to stderr.
-func (c *command) main(parent string, args []string, stdout, stderr io.Writer) int {
+func (c *command) main(args []string, stdout, stderr io.Writer) int {
 	if c.flags == nil {
 		return c.run(args, stdout, stderr)
 	}
-	inv := &invocation{FlagSet: flag.NewFlagSet(parent+" "+c.name, flag.ContinueOnError), cmd: c, stdout: stdout, stderr: stderr}
-	// Top-level commands name themselves in errors; corpus subcommands
-	// share the corpus usage and its prefix.
-	inv.prefix = inv.Name()
-	if parent != "fuzzbox" {
-		inv.prefix = parent
+	// Top-level commands name themselves in errors; the subcommands of a
+	// group share its usage and its prefix.
+	name, prefix := "fuzzbox "+c.name, "fuzzbox "+c.name
+	if c.group != "" {
+		name, prefix = "fuzzbox "+c.group+" "+c.name, "fuzzbox "+c.group
 	}
+	inv := &invocation{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), cmd: c, prefix: prefix, stdout: stdout, stderr: stderr}
 	inv.SetOutput(io.Discard)
 	run := c.flags(inv.FlagSet)
 	err := inv.Parse(args)
