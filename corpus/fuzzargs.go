@@ -10,6 +10,16 @@ import (
 	"reflect"
 )
 
+// ArgTypes returns the types in list (ParseTypes) or, if list is "", the
+// argument types of the fuzz test name read from the package source in dir
+// (FuzzArgTypes): how libFuzzer inputs and merged corpora get their types.
+func ArgTypes(list, dir, name string) ([]reflect.Type, error) {
+	if list != "" {
+		return ParseTypes(list)
+	}
+	return FuzzArgTypes(dir, name)
+}
+
 // FuzzArgTypes reads the argument types of the fuzz test name from the
 // _test.go files in dir: the parameters after *testing.T of the function its
 // f.Fuzz call takes (a function literal, or a function declared in those

@@ -61,6 +61,24 @@ func TestFuzzArgTypes(t *testing.T) {
 	}
 }
 
+// TestArgTypes: a -types list wins; without one the types come from source.
+func TestArgTypes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "pair_test.go"), []byte(argsSource), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	pair := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[[]byte]()}
+	if got, err := ArgTypes("", dir, "FuzzPair"); err != nil || !reflect.DeepEqual(got, pair) {
+		t.Errorf("from source: %v, %v; want %v", got, err, pair)
+	}
+	if got, err := ArgTypes("bool", dir, "FuzzPair"); err != nil || !reflect.DeepEqual(got, []reflect.Type{reflect.TypeFor[bool]()}) {
+		t.Errorf("from the list: %v, %v; want [bool]", got, err)
+	}
+	if _, err := ArgTypes("chan", dir, "FuzzPair"); err == nil {
+		t.Error("a bad list: no error")
+	}
+}
+
 func TestFuzzArgTypesParseError(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "bad_test.go"), []byte("package p\nfunc ("), 0o666)

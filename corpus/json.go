@@ -80,6 +80,34 @@ func (d *JSONDecoder) Decode() ([]byte, error) {
 // More reports whether another object follows in the input.
 func (d *JSONDecoder) More() bool { return d.dec.More() }
 
+// EncodeJSON reads entries in the JSON form from r, as "fuzzbox corpus
+// encode" does. With dir "", it writes the v1 file of the one object to w;
+// more than one object is an error. Otherwise it writes each as an entry
+// of dir (Write) and its path as a line of w.
+func EncodeJSON(r io.Reader, dir string, w io.Writer) error {
+	dec := NewJSONDecoder(r)
+	for {
+		data, err := dec.Decode()
+		if err == io.EOF {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if dir == "" {
+			w.Write(data)
+			if !dec.More() {
+				return nil
+			}
+			return errors.New("more than one object; use -o DIR")
+		}
+		p, err := Write(dir, data)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(w, p)
+	}
+}
+
 func toJSON(v any) jsonValue {
 	str := func(s string) json.RawMessage { b, _ := json.Marshal(s); return b }
 	switch v := v.(type) {

@@ -128,6 +128,26 @@ func FuzzJSONRoundTrip(f *testing.F) {
 	})
 }
 
+// TestEncodeJSON: one object to w, or each object as an entry of dir.
+func TestEncodeJSON(t *testing.T) {
+	obj := `{"values":[{"type":"int","value":"3"}]}`
+	var out strings.Builder
+	if err := EncodeJSON(strings.NewReader(obj), "", &out); err != nil || out.String() != "go test fuzz v1\nint(3)\n" {
+		t.Errorf("one object: %q, %v", out.String(), err)
+	}
+	if err := EncodeJSON(strings.NewReader(obj+obj), "", io.Discard); err == nil || err.Error() != "more than one object; use -o DIR" {
+		t.Errorf("two objects without a dir: %v", err)
+	}
+	dir := t.TempDir()
+	out.Reset()
+	if err := EncodeJSON(strings.NewReader(obj+`{"values":[{"type":"bool","value":true}]}`), dir, &out); err != nil || strings.Count(out.String(), dir) != 2 {
+		t.Errorf("to %s: printed %q, %v", dir, out.String(), err)
+	}
+	if err := EncodeJSON(strings.NewReader("{"), dir, io.Discard); err == nil {
+		t.Error("malformed input: no error")
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	for _, tc := range []struct {
 		v    any

@@ -3,7 +3,6 @@ package driver
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -52,7 +51,7 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, base string) (*fu
 		dict, err := packageDict(cfg, func() [][]byte { return build.SourceLiterals(p.Dir, p.GoFiles) }, base+".dict")
 		return &fuzzBinary{bin: p.binary, dict: dict}, err
 	}
-	toolexec, err := toolexecCommand(cfg)
+	toolexec, err := build.ToolexecCommand(cfg.Fuzzbox)
 	if err != nil {
 		return nil, err
 	}
@@ -83,15 +82,4 @@ func packageDict(cfg Config, literals func() [][]byte, path string) (string, err
 		toks = literals()
 	}
 	return path, writeDict(path, cfg.Dict, toks)
-}
-
-func toolexecCommand(cfg Config) ([]string, error) {
-	if cfg.Fuzzbox != "" {
-		return []string{cfg.Fuzzbox, "toolexec"}, nil
-	}
-	self, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("finding fuzzbox for -toolexec: %w", err)
-	}
-	return []string{self, "toolexec"}, nil
 }

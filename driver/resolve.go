@@ -86,6 +86,28 @@ func Resolve(ctx context.Context, cfg Config, patterns []string) ([]Target, erro
 	return targets, matchError(fuzzRE, where, all, len(targets))
 }
 
+// ResolveOne is Resolve for a front end that works on one fuzz test (fuzzbox
+// cover): pkg is the one package pattern ("" = the current directory), and
+// cfg.Fuzz matching more than one fuzz test is an error.
+func ResolveOne(ctx context.Context, cfg Config, pkg string) (Target, error) {
+	var pkgs []string
+	if pkg != "" {
+		pkgs = []string{pkg}
+	}
+	ts, err := Resolve(ctx, cfg, pkgs)
+	switch {
+	case err != nil:
+		return Target{}, err
+	case len(ts) > 1:
+		names := make([]string, len(ts))
+		for i, t := range ts {
+			names[i] = t.Name
+		}
+		return Target{}, fmt.Errorf("-fuzz matches more than one fuzz test: [%s]", strings.Join(names, " "))
+	}
+	return ts[0], nil
+}
+
 // matchError explains why no target was found in where, or returns nil.
 func matchError(fuzzRE *regexp.Regexp, where string, all []string, n int) error {
 	switch {

@@ -83,6 +83,29 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// TestResolveOne: one fuzz test, or an error naming all that -fuzz matches.
+func TestResolveOne(t *testing.T) {
+	dir := t.TempDir()
+	a := "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {}\n\nfunc FuzzB(f *testing.F) {}\n"
+	for name, text := range map[string]string{"go.mod": "module example.com/m\n\ngo 1.26\n", "a_test.go": a} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	if tg, err := ResolveOne(ctx, Config{Fuzz: "B", Dir: dir}, ""); err != nil || tg.String() != "example.com/m.FuzzB" {
+		t.Errorf("ResolveOne(-fuzz=B) = %v, %v; want example.com/m.FuzzB", tg, err)
+	}
+	want := "-fuzz matches more than one fuzz test: [FuzzA FuzzB]"
+	if _, err := ResolveOne(ctx, Config{Fuzz: "Fuzz", Dir: dir}, "."); err == nil || err.Error() != want {
+		t.Errorf("ResolveOne(-fuzz=Fuzz) error = %v, want %q", err, want)
+	}
+	cache, err := corpusCacheDir("", dir, "FuzzA")
+	if def, _ := DefaultCacheDir("example.com/m"); err != nil || cache != filepath.Join(def, "FuzzA") {
+		t.Errorf("corpusCacheDir = %q, %v; want %q", cache, err, filepath.Join(def, "FuzzA"))
+	}
+}
+
 // TestResolveStockBinary: a prebuilt test binary linked with the stock test
 // main is refused with that reason, not a flag error from deep inside.
 func TestResolveStockBinary(t *testing.T) {

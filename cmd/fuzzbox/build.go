@@ -1,14 +1,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
-	"syscall"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/driver/build"
@@ -17,7 +13,7 @@ import (
 func init() {
 	register(&command{name: "build",
 		short: "build fuzz tests into libFuzzer binaries for OSS-Fuzz and ClusterFuzzLite",
-		run:   runBuild})
+		usage: buildUsage, flags: buildFlags})
 }
 
 const buildUsage = `usage: fuzzbox build -libfuzzer -o DIR [-fuzz=REGEXP] [-tags=TAGS] [PACKAGE]
@@ -35,35 +31,27 @@ fuzzbox-libfuzzer-v1 encoding (docs/oss-fuzz.md); "fuzzbox corpus import
 Flags:
 `
 
-// runBuild implements "fuzzbox build".
-func runBuild(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("build", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+// buildFlags adds the flags of "fuzzbox build" to fs.
+func buildFlags(fs *flag.FlagSet) func(*invocation) int {
 	libfuzzer := fs.Bool("libfuzzer", false, "build libFuzzer binaries (the only mode)")
 	out := fs.String("o", "", "output `DIR` (required)")
 	fuzz := fs.String("fuzz", "", "`REGEXP` selecting fuzz tests (default all)")
 	tags := fs.String("tags", "", "extra build `TAGS`, comma-separated")
-	if code, ok := parseCommand(fs, args, buildUsage, stdout, stderr); !ok {
-		return code
+	return func(inv *invocation) int {
+		if !*libfuzzer || *out == "" || inv.NArg() > 1 {
+			return inv.usageError("want -libfuzzer, -o DIR and at most one PACKAGE")
+		}
+		opts := build.LibFuzzerOptions{Package: inv.Arg(0), OutDir: *out, Fuzz: *fuzz, Tags: *tags, Stderr: inv.stderr, CacheDir: driver.DefaultCacheDir}
+		if err := buildLibFuzzer(opts, inv.stdout); err != nil {
+			fmt.Fprintf(inv.stderr, "fuzzbox build: %s\n", oneLine(err))
+			return exitUsage
+		}
+		return exitOK
 	}
-	if !*libfuzzer || *out == "" || fs.NArg() > 1 {
-		return usageError(stderr, fs, buildUsage, "want -libfuzzer, -o DIR and at most one PACKAGE")
-	}
-	opts := build.LibFuzzerOptions{Package: fs.Arg(0), OutDir: *out, Fuzz: *fuzz, Tags: *tags, Stderr: stderr, CacheDir: driver.DefaultCacheDir}
-	if err := buildLibFuzzer(opts, stdout); err != nil {
-		fmt.Fprintf(stderr, "fuzzbox build: %s\n", oneLine(err))
-		return exitUsage
-	}
-	return exitOK
 }
 
 func buildLibFuzzer(opts build.LibFuzzerOptions, stdout io.Writer) error {
-	self, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("finding fuzzbox for -toolexec: %w", err)
-	}
-	opts.Toolexec = []string{self, "toolexec"}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	targets, err := build.BuildLibFuzzer(ctx, opts)
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,6 +16,19 @@ import (
 // corpus does the work (Files, EntryJSON, JSONDecoder, ImportRaw, ...).
 func init() {
 	register(&command{name: "corpus", short: "read, write and convert go test fuzz v1 corpus files", run: runCorpus})
+	for _, c := range []*command{
+		{name: "cat", minArgs: 1, flags: noFlags(corpusCat)},
+		{name: "decode", minArgs: 1, flags: noFlags(corpusDecode)},
+		{name: "encode", flags: encodeFlags},
+		{name: "import", run: corpusImport},
+		{name: "export", run: corpusExport},
+		{name: "check", minArgs: 1, flags: checkFlags},
+		{name: "minimize", flags: minimizeFlags},
+		{name: "merge", minArgs: 1, flags: mergeFlags},
+	} {
+		c.group, c.usage = "corpus", corpusUsage
+		corpusCommands[c.name] = c
+	}
 }
 
 const corpusUsage = `usage: fuzzbox corpus <subcommand> [flags] [arguments]
@@ -38,12 +50,9 @@ Subcommands:
 Exit status: 0 success, 1 a bad or unconvertible file, 2 a usage error.
 `
 
-// corpusSubcommands maps each subcommand to its implementation.
-var corpusSubcommands = map[string]func(fs *flag.FlagSet, args []string, stdin io.Reader, stdout, stderr io.Writer) int{
-	"cat": corpusCat, "decode": corpusDecode, "encode": corpusEncode,
-	"import": corpusImport, "export": corpusExport, "check": corpusCheck,
-	"minimize": corpusMinimize, "merge": corpusMerge,
-}
+// corpusCommands are the subcommands of fuzzbox corpus; they share its
+// usage.
+var corpusCommands = map[string]*command{}
 
 // corpusStdin is where encode reads; tests replace it.
 var corpusStdin io.Reader = os.Stdin
@@ -57,13 +66,11 @@ func runCorpus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, corpusUsage)
 		return exitOK
 	}
-	sub, ok := corpusSubcommands[args[0]]
+	sub, ok := corpusCommands[args[0]]
 	if !ok {
 		return corpusUsageError(stderr, fmt.Sprintf("unknown subcommand %q", args[0]))
 	}
-	fs := flag.NewFlagSet("fuzzbox corpus "+args[0], flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return sub(fs, args[1:], corpusStdin, stdout, stderr)
+	return sub.main(args[1:], stdout, stderr)
 }
 
 func corpusUsageError(stderr io.Writer, reason string) int {
@@ -71,20 +78,9 @@ func corpusUsageError(stderr io.Writer, reason string) int {
 	return exitUsage
 }
 
-// parseFlags parses args; it returns ok=false and the exit code on -h or a
-// usage error. minArgs is the least number of positional arguments.
-func parseFlags(fs *flag.FlagSet, args []string, minArgs int, stdout, stderr io.Writer) (int, bool) {
-	err := fs.Parse(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fmt.Fprint(stdout, corpusUsage)
-		return exitOK, false
-	case err != nil:
-		return corpusUsageError(stderr, oneLine(err)), false
-	case fs.NArg() < minArgs:
-		return corpusUsageError(stderr, fs.Name()+": missing file arguments"), false
-	}
-	return 0, true
+// noFlags is the flags function of a command without flags.
+func noFlags(run func(*invocation) int) func(*flag.FlagSet) func(*invocation) int {
+	return func(*flag.FlagSet) func(*invocation) int { return run }
 }
 
 // report prints each error on w after prefix and returns exitFinding if
@@ -123,27 +119,21 @@ func eachEntryArg(w io.Writer, prefix string, args []string, types []reflect.Typ
 	return max(code, eachFile(w, prefix, files, types, fn))
 }
 
-func corpusCat(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if code, ok := parseFlags(fs, args, 1, stdout, stderr); !ok {
-		return code
-	}
-	return eachFile(stderr, "fuzzbox corpus: ", fs.Args(), nil, func(e corpus.Entry) error {
-		fmt.Fprintf(stdout, "%s:\n", e.Path)
+func corpusCat(inv *invocation) int {
+	return eachFile(inv.stderr, "fuzzbox corpus: ", inv.Args(), nil, func(e corpus.Entry) error {
+		fmt.Fprintf(inv.stdout, "%s:\n", e.Path)
 		for i, v := range e.Values {
-			fmt.Fprintf(stdout, "  %d: %s\n", i, corpus.Describe(v))
+			fmt.Fprintf(inv.stdout, "  %d: %s\n", i, corpus.Describe(v))
 		}
 		return nil
 	})
 }
 
-func corpusDecode(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	if code, ok := parseFlags(fs, args, 1, stdout, stderr); !ok {
-		return code
-	}
-	return eachFile(stderr, "fuzzbox corpus: ", fs.Args(), nil, func(e corpus.Entry) error {
+func corpusDecode(inv *invocation) int {
+	return eachFile(inv.stderr, "fuzzbox corpus: ", inv.Args(), nil, func(e corpus.Entry) error {
 		line, err := corpus.EntryJSON(e)
 		if err == nil {
-			_, err = fmt.Fprintf(stdout, "%s\n", line)
+			_, err = fmt.Fprintf(inv.stdout, "%s\n", line)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", e.Path, err)
@@ -152,133 +142,112 @@ func corpusDecode(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr i
 	})
 }
 
-func corpusEncode(fs *flag.FlagSet, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func encodeFlags(fs *flag.FlagSet) func(*invocation) int {
 	dir := fs.String("o", "", "write each object as an entry of `DIR` instead of printing one")
-	if code, ok := parseFlags(fs, args, 0, stdout, stderr); !ok {
-		return code
-	}
-	if fs.NArg() > 0 {
-		return corpusUsageError(stderr, "encode: unexpected arguments (input is read from stdin)")
-	}
-	dec := corpus.NewJSONDecoder(stdin)
-	for {
-		data, err := dec.Decode()
-		if err == io.EOF {
-			return exitOK
-		} else if err != nil {
-			return report(stderr, "fuzzbox corpus encode: ", err)
+	return func(inv *invocation) int {
+		if inv.NArg() > 0 {
+			return inv.usageError("encode: unexpected arguments (input is read from stdin)")
 		}
-		if *dir == "" {
-			stdout.Write(data)
-			if !dec.More() {
-				return exitOK
-			}
-			fmt.Fprintln(stderr, "fuzzbox corpus encode: more than one object; use -o DIR")
-			return exitFinding
+		if err := corpus.EncodeJSON(corpusStdin, *dir, inv.stdout); err != nil {
+			return report(inv.stderr, "fuzzbox corpus encode: ", err)
 		}
-		p, err := corpus.Write(*dir, data)
-		if err != nil {
-			return report(stderr, "fuzzbox corpus encode: ", err)
-		}
-		fmt.Fprintln(stdout, p)
+		return exitOK
 	}
 }
 
-func corpusImport(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+// corpusImport implements fuzzbox corpus import, raw or -from-libfuzzer:
+// the two take different flags.
+func corpusImport(args []string, stdout, stderr io.Writer) int {
+	c := &command{name: "import", group: "corpus", usage: corpusUsage, minArgs: 1, flags: importRawFlags}
 	if slices.Contains(args, "-from-libfuzzer") || slices.Contains(args, "--from-libfuzzer") {
-		return corpusImportLibFuzzer(fs, args, stdout, stderr)
+		c.flags = importLibFuzzerFlags
 	}
+	return c.main(args, stdout, stderr)
+}
+
+func importRawFlags(fs *flag.FlagSet) func(*invocation) int {
 	typ := fs.String("type", "[]byte", "argument type of the entries: `[]byte` or string")
 	dir := fs.String("o", "", "corpus `DIR` to write the entries to (required)")
-	if code, ok := parseFlags(fs, args, 1, stdout, stderr); !ok {
-		return code
+	return func(inv *invocation) int {
+		if *typ != "[]byte" && *typ != "string" {
+			return inv.usageError(fmt.Sprintf("import: -type %q: want []byte or string", *typ))
+		}
+		if *dir == "" {
+			return inv.usageError("import: -o DIR is required")
+		}
+		t, _ := corpus.TypeByName(*typ)
+		return report(inv.stderr, "fuzzbox corpus import: ", corpus.ImportRaw(inv.Args(), *dir, t)...)
 	}
-	if *typ != "[]byte" && *typ != "string" {
-		return corpusUsageError(stderr, fmt.Sprintf("import: -type %q: want []byte or string", *typ))
-	}
-	if *dir == "" {
-		return corpusUsageError(stderr, "import: -o DIR is required")
-	}
-	t, _ := corpus.TypeByName(*typ)
-	return report(stderr, "fuzzbox corpus import: ", corpus.ImportRaw(fs.Args(), *dir, t)...)
 }
 
-// corpusImportLibFuzzer implements
+// importLibFuzzerFlags adds the flags of
 // fuzzbox corpus import -from-libfuzzer -fuzz=FuzzX [-types LIST] [-pkg DIR] [-o DIR] FILE...
-func corpusImportLibFuzzer(fs *flag.FlagSet, args []string, stdout, stderr io.Writer) int {
+func importLibFuzzerFlags(fs *flag.FlagSet) func(*invocation) int {
 	fs.Bool("from-libfuzzer", true, "the files are libFuzzer inputs (fuzzbox-libfuzzer-v1)")
 	fuzz := fs.String("fuzz", "", "the fuzz test `FuzzX` the inputs are for (required)")
 	typeList := fs.String("types", "", "its argument `types`, such as 'string,int' (default: read from the package source)")
 	pkg := fs.String("pkg", ".", "package `DIR` of the fuzz test")
 	out := fs.String("o", "", "corpus `DIR` to write to (default PKG/testdata/fuzz/FuzzX)")
-	if code, ok := parseFlags(fs, args, 1, stdout, stderr); !ok {
+	return func(inv *invocation) int {
+		if *fuzz == "" {
+			return inv.usageError("import: -from-libfuzzer needs -fuzz=FuzzX")
+		}
+		types, err := corpus.ArgTypes(*typeList, *pkg, *fuzz)
+		if err != nil {
+			report(inv.stderr, "fuzzbox corpus import: ", err)
+			return exitUsage
+		}
+		if *out == "" {
+			*out = filepath.Join(*pkg, "testdata", "fuzz", *fuzz)
+		}
+		code := exitOK
+		for _, file := range inv.Args() {
+			path, err := corpus.ImportLibFuzzer(file, types, *out)
+			if err != nil {
+				code = report(inv.stderr, "fuzzbox corpus import: ", err)
+				continue
+			}
+			fmt.Fprintf(inv.stdout, "%s: %s (replay: go test -run=%s/%s)\n", file, path, *fuzz, filepath.Base(path))
+		}
 		return code
 	}
-	if *fuzz == "" {
-		return corpusUsageError(stderr, "import: -from-libfuzzer needs -fuzz=FuzzX")
-	}
-	types, err := resolveTypes(*typeList, *pkg, *fuzz)
-	if err != nil {
-		report(stderr, "fuzzbox corpus import: ", err)
-		return exitUsage
-	}
-	if *out == "" {
-		*out = filepath.Join(*pkg, "testdata", "fuzz", *fuzz)
-	}
-	code := exitOK
-	for _, file := range fs.Args() {
-		path, err := corpus.ImportLibFuzzer(file, types, *out)
-		if err != nil {
-			code = report(stderr, "fuzzbox corpus import: ", err)
-			continue
-		}
-		fmt.Fprintf(stdout, "%s: %s (replay: go test -run=%s/%s)\n", file, path, *fuzz, filepath.Base(path))
-	}
-	return code
-}
-
-// resolveTypes returns the -types list, or the fuzz test's argument types
-// read from its source.
-func resolveTypes(list, pkgDir, fuzz string) ([]reflect.Type, error) {
-	if list != "" {
-		return corpus.ParseTypes(list)
-	}
-	return corpus.FuzzArgTypes(pkgDir, fuzz)
 }
 
 // corpusExport implements fuzzbox corpus export [-to-libfuzzer] -o DIR FILE|DIR...
-func corpusExport(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
-	export := corpus.ExportRaw
-	if slices.Contains(args, "-to-libfuzzer") || slices.Contains(args, "--to-libfuzzer") {
-		fs.Bool("to-libfuzzer", true, "write libFuzzer inputs (fuzzbox-libfuzzer-v1) instead of raw bytes")
-		export = corpus.ExportLibFuzzer
-	}
-	dir := fs.String("o", "", "`DIR` to write the files to (required)")
-	if code, ok := parseFlags(fs, args, 1, stdout, stderr); !ok {
-		return code
-	}
-	if *dir == "" {
-		return corpusUsageError(stderr, "export: -o DIR is required")
-	}
-	if err := os.MkdirAll(*dir, 0o777); err != nil {
-		return report(stderr, "fuzzbox corpus export: ", err)
-	}
-	return eachEntryArg(stderr, "fuzzbox corpus: ", fs.Args(), nil, func(e corpus.Entry) error { return export(e, *dir) })
+func corpusExport(args []string, stdout, stderr io.Writer) int {
+	toLibFuzzer := slices.Contains(args, "-to-libfuzzer") || slices.Contains(args, "--to-libfuzzer")
+	c := &command{name: "export", group: "corpus", usage: corpusUsage, minArgs: 1, flags: func(fs *flag.FlagSet) func(*invocation) int {
+		export := corpus.ExportRaw
+		if toLibFuzzer {
+			fs.Bool("to-libfuzzer", true, "write libFuzzer inputs (fuzzbox-libfuzzer-v1) instead of raw bytes")
+			export = corpus.ExportLibFuzzer
+		}
+		dir := fs.String("o", "", "`DIR` to write the files to (required)")
+		return func(inv *invocation) int {
+			if *dir == "" {
+				return inv.usageError("export: -o DIR is required")
+			}
+			if err := os.MkdirAll(*dir, 0o777); err != nil {
+				return report(inv.stderr, "fuzzbox corpus export: ", err)
+			}
+			return eachEntryArg(inv.stderr, "fuzzbox corpus: ", inv.Args(), nil, func(e corpus.Entry) error { return export(e, *dir) })
+		}
+	}}
+	return c.main(args, stdout, stderr)
 }
 
-func corpusCheck(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+func checkFlags(fs *flag.FlagSet) func(*invocation) int {
 	typeList := fs.String("types", "", "also check the values against the fuzz function's argument `types`, e.g. 'string,int'")
-	if code, ok := parseFlags(fs, args, 1, stdout, stderr); !ok {
-		return code
-	}
-	var types []reflect.Type
-	if *typeList != "" {
-		ts, err := corpus.ParseTypes(*typeList)
-		if err != nil {
-			return corpusUsageError(stderr, "check: -types: "+oneLine(err))
+	return func(inv *invocation) int {
+		var types []reflect.Type
+		if *typeList != "" {
+			ts, err := corpus.ParseTypes(*typeList)
+			if err != nil {
+				return inv.usageError("check: -types: " + oneLine(err))
+			}
+			types = ts
 		}
-		types = ts
+		// The list of bad files is the command's output: stdout, one per line.
+		return eachEntryArg(inv.stdout, "", inv.Args(), types, nil)
 	}
-	// The list of bad files is the command's output: stdout, one per line.
-	return eachEntryArg(stdout, "", fs.Args(), types, nil)
 }

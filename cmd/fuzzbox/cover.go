@@ -8,13 +8,17 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strings"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 )
 
 func init() {
-	register(&command{name: "cover", short: "HTML coverage report of what a fuzz test's corpus reaches", run: runCover})
+	register(&command{name: "cover", short: "HTML coverage report of what a fuzz test's corpus reaches", usage: coverUsage,
+		flags: func(fs *flag.FlagSet) func(*invocation) int {
+			var f coverFlags
+			f.register(fs)
+			return f.check
+		}})
 }
 
 const coverUsage = `usage: fuzzbox cover -fuzz=FuzzX [-json] [flags] [package]
@@ -60,26 +64,20 @@ func (f *coverFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&c.ReplayLimit, "timeout", driver.DefaultReplayLimit, "limit of one replay of the whole corpus; an entry still running then counts as crashed")
 }
 
-func runCover(args []string, stdout, stderr io.Writer) int {
-	var f coverFlags
-	fs := flag.NewFlagSet("cover", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	f.register(fs)
-	if code, ok := parseCommand(fs, args, coverUsage, stdout, stderr); !ok {
-		return code
-	}
+// check checks the flags and arguments, then runs the command.
+func (f *coverFlags) check(inv *invocation) int {
 	switch {
 	case f.cfg.Fuzz == "":
-		return coverUsageError(stderr, fs, "-fuzz is required")
-	case fs.NArg() > 1:
-		return coverUsageError(stderr, fs, "one package at a time")
+		return inv.usageError("-fuzz is required")
+	case inv.NArg() > 1:
+		return inv.usageError("one package at a time")
 	case f.cfg.ReplayLimit <= 0:
-		return coverUsageError(stderr, fs, "-timeout must be > 0")
+		return inv.usageError("-timeout must be > 0")
 	}
 	if _, err := regexp.Compile(f.cfg.Fuzz); err != nil {
-		return coverUsageError(stderr, fs, "-fuzz: "+err.Error())
+		return inv.usageError("-fuzz: " + err.Error())
 	}
-	return f.run(fs.Arg(0), stdout, stderr)
+	return f.run(inv.Arg(0), inv.stdout, inv.stderr)
 }
 
 // run makes the report of the one fuzz test -fuzz matches in pkg and
@@ -88,7 +86,7 @@ func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	cfg, opts := f.cfg, f.opts
 	cfg.Stderr, opts.PerEntry, opts.DefaultHTML = stderr, f.json, !f.json
-	t, err := oneTarget(ctx, cfg, pkg)
+	t, err := driver.ResolveOne(ctx, cfg, pkg)
 	if err != nil {
 		fmt.Fprintf(stderr, "fuzzbox cover: %s\n", oneLine(err))
 		return exitUsage
@@ -117,28 +115,4 @@ func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
 		return exitFinding
 	}
 	return exitOK
-}
-
-// oneTarget resolves the one fuzz test cfg.Fuzz matches in pkg.
-func oneTarget(ctx context.Context, cfg driver.Config, pkg string) (driver.Target, error) {
-	var pkgs []string
-	if pkg != "" {
-		pkgs = []string{pkg}
-	}
-	ts, err := driver.Resolve(ctx, cfg, pkgs)
-	switch {
-	case err != nil:
-		return driver.Target{}, err
-	case len(ts) > 1:
-		names := make([]string, len(ts))
-		for i, t := range ts {
-			names[i] = t.Name
-		}
-		return driver.Target{}, fmt.Errorf("-fuzz matches more than one fuzz test: [%s]", strings.Join(names, " "))
-	}
-	return ts[0], nil
-}
-
-func coverUsageError(stderr io.Writer, fs *flag.FlagSet, msg string) int {
-	return usageError(stderr, fs, coverUsage, msg)
 }

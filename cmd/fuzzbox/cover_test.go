@@ -63,7 +63,7 @@ var coverageRE = regexp.MustCompile(`(?m)^coverage: ([0-9.]+)% of statements in 
 func runCoverOK(t *testing.T, wantCode int, args ...string) (string, float64) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := runCover(args, &out, &errb)
+	code := run(append([]string{"cover"}, args...), &out, &errb)
 	if code != wantCode {
 		t.Fatalf("fuzzbox cover %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, wantCode, &out, &errb)
 	}
@@ -146,7 +146,7 @@ func TestCoverUsage(t *testing.T) {
 	} {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := runCover(tc.args, &out, &errb)
+			code := run(append([]string{"cover"}, tc.args...), &out, &errb)
 			if code != tc.code || !strings.Contains(out.String(), tc.stdout) || !strings.Contains(errb.String(), tc.stderr) {
 				t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s\nwant exit %d, stdout with %q, stderr with %q",
 					code, &out, &errb, tc.code, tc.stdout, tc.stderr)
@@ -164,7 +164,7 @@ func TestCoverJSON(t *testing.T) {
 	_, total := runCoverOK(t, exitOK, "-fuzz=^FuzzKind$", "-cachedir", cache, "-o", filepath.Join(t.TempDir(), "r.html"), "./kind")
 
 	var out, errb bytes.Buffer
-	if code := runCover([]string{"-json", "-fuzz=^FuzzKind$", "-cachedir", cache, "./kind"}, &out, &errb); code != exitOK {
+	if code := run([]string{"cover", "-json", "-fuzz=^FuzzKind$", "-cachedir", cache, "./kind"}, &out, &errb); code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, &out, &errb)
 	}
 	var rep driver.CoverReport

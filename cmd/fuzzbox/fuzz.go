@@ -1,20 +1,21 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
 func init() {
-	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", run: runFuzz})
+	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", usage: fuzzUsage,
+		flags: func(fs *flag.FlagSet) func(*invocation) int {
+			var f fuzzFlags
+			f.register(fs)
+			return f.run
+		}})
 }
 
 const fuzzUsage = `usage: fuzzbox fuzz [flags] [packages]
@@ -54,26 +55,20 @@ func (f *fuzzFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Binary, "bin", "", "fuzz this prebuilt fuzzing binary instead of building; the argument is its package directory")
 }
 
-func runFuzz(args []string, stdout, stderr io.Writer) int {
-	var f fuzzFlags
-	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	f.register(fs)
-	if code, ok := parseCommand(fs, args, fuzzUsage, stdout, stderr); !ok {
-		return code
-	}
-	cfg, err := f.Checked(stderr)
+// run fuzzes the packages on the command line.
+func (f *fuzzFlags) run(inv *invocation) int {
+	cfg, err := f.Checked(inv.stderr)
 	if err != nil {
-		return usageError(stderr, fs, fuzzUsage, err.Error())
+		return inv.usageError(err.Error())
 	}
-	return fuzzMain(cfg, fs.Args(), f.JSON, stdout, stderr)
+	return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
 }
 
 // fuzzMain resolves the fuzz tests and runs the driver until it is done or
 // the process gets SIGINT or SIGTERM, printing its events, and returns the
 // exit code.
 func fuzzMain(cfg driver.Config, pkgs []string, asJSON bool, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible()
 	defer stop()
 	targets, err := driver.Resolve(ctx, cfg, pkgs)
 	if err != nil {

@@ -1,22 +1,16 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/fuzzbox/fuzzbox/lsp"
 )
 
 func init() {
-	register(&command{name: "lsp", short: "run the editor sidecar (Language Server Protocol on stdio)", run: runLSP})
+	register(&command{name: "lsp", short: "run the editor sidecar (Language Server Protocol on stdio)", usage: lspUsage, flags: lspFlags})
 }
 
 const lspUsage = `usage: fuzzbox lsp [-fuzztime=d] [-parallel=n] [-gopls=PATH [gopls arguments]]
@@ -35,55 +29,35 @@ Flags:
   -logfile FILE   write the sidecar's own log there (default: standard error)
 `
 
-// runLSP implements "fuzzbox lsp".
-func runLSP(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fuzzbox lsp", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	gopls := fs.String("gopls", "", "")
-	fuzztime := fs.Duration("fuzztime", 0, "")
-	parallel := fs.Int("parallel", 0, "")
+// lspFlags adds the flags of "fuzzbox lsp" (documented in lspUsage) to fs.
+func lspFlags(fs *flag.FlagSet) func(*invocation) int {
+	var opts lsp.Options
+	fs.StringVar(&opts.Gopls, "gopls", "", "")
+	fs.DurationVar(&opts.FuzzTime, "fuzztime", 0, "")
+	fs.IntVar(&opts.Parallel, "parallel", 0, "")
 	logfile := fs.String("logfile", "", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, lspUsage)
-			return exitOK
+	return func(inv *invocation) int {
+		if inv.NArg() > 0 && opts.Gopls == "" {
+			return inv.usageError(fmt.Sprintf("arguments %q without -gopls", inv.Args()))
 		}
-		fmt.Fprintf(stderr, "fuzzbox lsp: %v\n%s", err, lspUsage)
-		return exitUsage
-	}
-	if fs.NArg() > 0 && *gopls == "" {
-		fmt.Fprintf(stderr, "fuzzbox lsp: arguments %q without -gopls\n%s", fs.Args(), lspUsage)
-		return exitUsage
-	}
-	logw := stderr
-	if *logfile != "" {
-		f, err := os.OpenFile(*logfile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-		if err != nil {
-			fmt.Fprintf(stderr, "fuzzbox lsp: %v\n", err)
-			return exitUsage
+		logw := inv.stderr
+		if *logfile != "" {
+			f, err := os.OpenFile(*logfile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+			if err != nil {
+				fmt.Fprintf(inv.stderr, "fuzzbox lsp: %v\n", err)
+				return exitUsage
+			}
+			defer f.Close()
+			logw = f
 		}
-		defer f.Close()
-		logw = f
+		logger := log.New(logw, "fuzzbox lsp: ", log.LstdFlags)
+		ctx, stop := interruptible()
+		defer stop()
+		opts.GoplsArgs, opts.Logf = inv.Args(), logger.Printf
+		if err := lsp.ServeStdio(ctx, opts); err != nil {
+			logger.Print(err)
+			return exitFinding
+		}
+		return exitOK
 	}
-	logger := log.New(logw, "fuzzbox lsp: ", log.LstdFlags)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	srv := lsp.New(lsp.Options{Gopls: *gopls, GoplsArgs: fs.Args(), FuzzTime: *fuzztime, Parallel: *parallel, Logf: logger.Printf})
-	if err := srv.Serve(ctx, stdio{}); err != nil {
-		logger.Print(err)
-		return exitFinding
-	}
-	return exitOK
-}
-
-// stdio is standard input and output as one stream for the LSP connection.
-type stdio struct{}
-
-func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
-func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
-
-// Close implements io.Closer; closing stdin ends the read loop.
-func (stdio) Close() error {
-	os.Stdin.SetReadDeadline(time.Now())
-	return os.Stdin.Close()
 }

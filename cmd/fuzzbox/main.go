@@ -16,11 +16,15 @@
 package main
 
 import (
+	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Exit codes shared by all subcommands.
@@ -30,13 +34,23 @@ const (
 	exitUsage   = 2
 )
 
-// A command is one fuzzbox subcommand.
+// A command is one fuzzbox subcommand, or one subcommand of fuzzbox corpus.
+// Most are declared by their usage text and flags, and main parses their
+// arguments; the others take them raw (run).
 type command struct {
-	name   string // as typed after "fuzzbox"
+	name   string // as typed after "fuzzbox" (or "fuzzbox corpus")
+	group  string // "corpus" for a subcommand of fuzzbox corpus, else ""
 	short  string // one line for the command list
 	hidden bool   // not listed (internal plumbing such as toolexec)
-	// run executes the command with the arguments after its name and
-	// returns the process exit code.
+	// usage is printed on -h, and after the message of a usage error; the
+	// flags' defaults follow it if it ends in "Flags:\n".
+	usage   string
+	minArgs int // fewer positional arguments is a usage error
+	// flags adds the command's flags to fs and returns what runs the
+	// command once they are parsed; it returns the process exit code.
+	flags func(fs *flag.FlagSet) func(inv *invocation) int
+	// run, for a command without flags, executes it with the arguments
+	// after its name and returns the process exit code.
 	run func(args []string, stdout, stderr io.Writer) int
 }
 
@@ -70,7 +84,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return exitUsage
 	}
-	return c.run(args[1:], stdout, stderr)
+	return c.main(args[1:], stdout, stderr)
 }
 
 func usage(w io.Writer) {
@@ -87,6 +101,12 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", name, commands[name].short)
 	}
 	fmt.Fprintln(w, "\nRun 'fuzzbox <command> -h' for a command's flags.")
+}
+
+// interruptible returns a context that SIGINT or SIGTERM cancels, for the
+// commands that run until they are stopped (fuzz, build, lsp).
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }
 
 // oneLine flattens an error message for a one-line report.

@@ -3,10 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -14,13 +10,13 @@ import (
 	"github.com/fuzzbox/fuzzbox/driver"
 )
 
-// corpusMerge implements
+// mergeFlags adds the flags of
 // fuzzbox corpus merge -fuzz=FuzzX [-pkg DIR] [-cachedir DIR] [-from-libfuzzer [-types LIST]] DIR...
 // The corpora of several machines, shards or cloud runs go into one
-// package's generated corpus (corpus.Merge), then the cache is pruned to a
-// smallest set of entries with the same coverage (corpus minimize), so only
-// entries that add coverage stay.
-func corpusMerge(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io.Writer) int {
+// package's generated corpus (driver.MergeCorpus), then the cache is pruned
+// to a smallest set of entries with the same coverage (corpus minimize), so
+// only entries that add coverage stay.
+func mergeFlags(fs *flag.FlagSet) func(*invocation) int {
 	var cfg driver.Config
 	fs.StringVar(&cfg.Fuzz, "fuzz", "", "the fuzz test `FuzzX` (required)")
 	fs.StringVar(&cfg.CacheDir, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
@@ -29,61 +25,23 @@ func corpusMerge(fs *flag.FlagSet, args []string, _ io.Reader, stdout, stderr io
 	pkg := fs.String("pkg", ".", "package `DIR` of the fuzz test")
 	fromLibFuzzer := fs.Bool("from-libfuzzer", false, "the DIRs hold libFuzzer inputs (fuzzbox-libfuzzer-v1), not go test fuzz v1 files")
 	typeList := fs.String("types", "", "argument `types` for -from-libfuzzer (default: read from the package source)")
-	if code, ok := parseFlags(fs, args, 1, stdout, stderr); !ok {
+	return func(inv *invocation) int {
+		name := strings.TrimSuffix(strings.TrimPrefix(cfg.Fuzz, "^"), "$")
+		if !corpus.IsFuzzTestName(name) {
+			return inv.usageError("merge: -fuzz must name one fuzz test (FuzzX or ^FuzzX$)")
+		}
+		m, err := driver.MergeCorpus(cfg, *pkg, name, inv.Args(), *typeList, *fromLibFuzzer)
+		if err != nil {
+			report(inv.stderr, "fuzzbox corpus merge: ", err)
+			return exitUsage
+		}
+		code := report(inv.stderr, "fuzzbox corpus merge: ", m.Errs...)
+		fmt.Fprintf(inv.stdout, "merge: %d new entries in %s (%d already there); pruning to the entries that add coverage\n", m.Added, m.Dest, m.Present)
+		cfg.Fuzz, cfg.PruneOnly = "^"+regexp.QuoteMeta(name)+"$", true
+		if c := fuzzMain(cfg, []string{*pkg}, *asJSON, inv.stdout, inv.stderr); c != exitOK {
+			return c
+		}
+		fmt.Fprintf(inv.stdout, "merge: %d entries in %s\n", m.Entries(), m.Dest)
 		return code
 	}
-	name := strings.TrimSuffix(strings.TrimPrefix(cfg.Fuzz, "^"), "$")
-	if !corpus.IsFuzzTestName(name) {
-		return corpusUsageError(stderr, "merge: -fuzz must name one fuzz test (FuzzX or ^FuzzX$)")
-	}
-	dest, err := mergeCacheDir(cfg.CacheDir, *pkg, name)
-	if err != nil {
-		report(stderr, "fuzzbox corpus merge: ", err)
-		return exitUsage
-	}
-	types, err := resolveTypes(*typeList, *pkg, name)
-	if err != nil && !*fromLibFuzzer && *typeList == "" {
-		types, err = nil, nil // v1 files carry their types; the pruning run checks them
-	}
-	if err != nil {
-		report(stderr, "fuzzbox corpus merge: ", err)
-		return exitUsage
-	}
-	added, present, errs := corpus.Merge(dest, fs.Args(), types, *fromLibFuzzer)
-	code := report(stderr, "fuzzbox corpus merge: ", errs...)
-	fmt.Fprintf(stdout, "merge: %d new entries in %s (%d already there); pruning to the entries that add coverage\n", added, dest, present)
-	cfg.Fuzz, cfg.PruneOnly = "^"+regexp.QuoteMeta(name)+"$", true
-	if c := fuzzMain(cfg, []string{*pkg}, *asJSON, stdout, stderr); c != exitOK {
-		return c
-	}
-	fmt.Fprintf(stdout, "merge: %d entries in %s\n", countFiles(dest), dest)
-	return code
-}
-
-func countFiles(dir string) int {
-	ents, _ := os.ReadDir(dir)
-	n := 0
-	for _, e := range ents {
-		if e.Type().IsRegular() {
-			n++
-		}
-	}
-	return n
-}
-
-// mergeCacheDir returns the generated-corpus directory of the fuzz test:
-// <cachedir>/<name>, cachedir defaulting as fuzzbox fuzz's.
-func mergeCacheDir(cacheDir, pkgDir, name string) (string, error) {
-	if cacheDir == "" {
-		cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}", ".")
-		cmd.Dir = pkgDir
-		out, err := cmd.Output()
-		if err != nil {
-			return "", fmt.Errorf("finding the package in %s: %w", pkgDir, err)
-		}
-		if cacheDir, err = driver.DefaultCacheDir(strings.TrimSpace(string(out))); err != nil {
-			return "", err
-		}
-	}
-	return filepath.Abs(filepath.Join(cacheDir, name))
 }

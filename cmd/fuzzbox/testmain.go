@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"os"
 
 	"github.com/fuzzbox/fuzzbox/driver/build"
 )
@@ -12,7 +10,7 @@ import (
 func init() {
 	register(&command{name: "testmain",
 		short: "rewrite a generated test main to start the fuzzbox engine",
-		run:   runTestmain})
+		usage: testmainUsage, flags: testmainFlags})
 }
 
 const testmainUsage = `usage: fuzzbox testmain [-o FILE] [-importpath P] [-modulepath M] FILE
@@ -25,38 +23,19 @@ testing/internal/testdeps. Build systems link the result into a fuzzing binary.
 Flags:
 `
 
-// runTestmain implements "fuzzbox testmain".
-func runTestmain(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("testmain", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+// testmainFlags adds the flags of "fuzzbox testmain" to fs.
+func testmainFlags(fs *flag.FlagSet) func(*invocation) int {
 	out := fs.String("o", "", "write the result to `FILE` (default standard output)")
 	importPath := fs.String("importpath", "", "import path of the package under test (default: the value the file assigns to testdeps.ImportPath)")
 	modulePath := fs.String("modulepath", "", "module path of the package under test (default: the value the file assigns to testdeps.ModulePath)")
-	if code, ok := parseCommand(fs, args, testmainUsage, stdout, stderr); !ok {
-		return code
+	return func(inv *invocation) int {
+		if inv.NArg() != 1 {
+			return inv.usageError("want exactly one FILE argument")
+		}
+		if err := build.RewriteTestmainFile(inv.Arg(0), *out, *importPath, *modulePath, inv.stdout); err != nil {
+			fmt.Fprintf(inv.stderr, "fuzzbox testmain: %s\n", oneLine(err))
+			return exitUsage
+		}
+		return exitOK
 	}
-	if fs.NArg() != 1 {
-		return usageError(stderr, fs, testmainUsage, "want exactly one FILE argument")
-	}
-	if err := rewriteTestmainFile(fs.Arg(0), *out, *importPath, *modulePath, stdout); err != nil {
-		fmt.Fprintf(stderr, "fuzzbox testmain: %s\n", oneLine(err))
-		return exitUsage
-	}
-	return exitOK
-}
-
-func rewriteTestmainFile(in, out, importPath, modulePath string, stdout io.Writer) error {
-	src, err := os.ReadFile(in)
-	if err != nil {
-		return err
-	}
-	res, err := build.RewriteTestmain(src, importPath, modulePath, true)
-	if err != nil {
-		return fmt.Errorf("%s: %w", in, err)
-	}
-	if out == "" {
-		_, err = stdout.Write(res)
-		return err
-	}
-	return os.WriteFile(out, res, 0o666)
 }

@@ -5,34 +5,59 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
-// parseCommand parses the flags of a subcommand whose usage is text
-// followed by its flags' defaults: on -h it prints that usage to stdout, on
-// a bad flag the error and the usage to stderr. ok is false when the
-// subcommand must return code.
-func parseCommand(fs *flag.FlagSet, args []string, text string, stdout, stderr io.Writer) (code int, ok bool) {
-	err := fs.Parse(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		printUsage(stdout, fs, text)
-		return exitOK, false
-	case err != nil:
-		return usageError(stderr, fs, text, err.Error()), false
-	}
-	return 0, true
+// An invocation is one run of a command with flags: its parsed flag set and
+// where it prints.
+type invocation struct {
+	*flag.FlagSet
+	cmd            *command
+	prefix         string // of error messages: "fuzzbox cover", "fuzzbox corpus"
+	stdout, stderr io.Writer
 }
 
-// usageError prints "fuzzbox NAME: msg" and the usage to stderr and
-// returns the usage exit code.
-func usageError(stderr io.Writer, fs *flag.FlagSet, text, msg string) int {
-	fmt.Fprintf(stderr, "fuzzbox %s: %s\n", fs.Name(), msg)
-	printUsage(stderr, fs, text)
+// main runs c with args, the arguments after its name. On -h it prints c's
+// usage to stdout, on a bad flag or too few arguments the error and the
+// usage to stderr.
+func (c *command) main(args []string, stdout, stderr io.Writer) int {
+	if c.flags == nil {
+		return c.run(args, stdout, stderr)
+	}
+	// Top-level commands name themselves in errors; the subcommands of a
+	// group share its usage and its prefix.
+	name, prefix := "fuzzbox "+c.name, "fuzzbox "+c.name
+	if c.group != "" {
+		name, prefix = "fuzzbox "+c.group+" "+c.name, "fuzzbox "+c.group
+	}
+	inv := &invocation{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), cmd: c, prefix: prefix, stdout: stdout, stderr: stderr}
+	inv.SetOutput(io.Discard)
+	run := c.flags(inv.FlagSet)
+	err := inv.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		c.printUsage(stdout, inv.FlagSet)
+		return exitOK
+	case err != nil:
+		return inv.usageError(oneLine(err))
+	case inv.NArg() < c.minArgs:
+		return inv.usageError(inv.Name() + ": missing file arguments")
+	}
+	return run(inv)
+}
+
+// usageError prints "PREFIX: msg" and the usage to stderr and returns the
+// usage exit code.
+func (inv *invocation) usageError(msg string) int {
+	fmt.Fprintf(inv.stderr, "%s: %s\n", inv.prefix, msg)
+	inv.cmd.printUsage(inv.stderr, inv.FlagSet)
 	return exitUsage
 }
 
-func printUsage(w io.Writer, fs *flag.FlagSet, text string) {
-	fmt.Fprint(w, text)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
+func (c *command) printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, c.usage)
+	if strings.HasSuffix(c.usage, "Flags:\n") {
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
 }

@@ -1,16 +1,14 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"io"
 
 	"github.com/fuzzbox/fuzzbox/analyzers/fuzzvet"
 )
 
 func init() {
-	register(&command{name: "vet", short: "check fuzz tests with the fuzzvet analyzers", run: runVet})
+	register(&command{name: "vet", short: "check fuzz tests with the fuzzvet analyzers", usage: vetUsage, flags: vetFlags})
 }
 
 const vetUsage = `usage: fuzzbox vet [-C dir] [packages]
@@ -24,33 +22,26 @@ Flags:
   -C dir   run in dir (as go -C)
 `
 
-// runVet implements "fuzzbox vet" over fuzzvet.Check.
-func runVet(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("fuzzbox vet", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+// vetFlags adds the flags of "fuzzbox vet" (documented in vetUsage) to fs;
+// the command runs fuzzvet.Check.
+func vetFlags(fs *flag.FlagSet) func(*invocation) int {
 	dir := fs.String("C", "", "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, vetUsage)
-			return exitOK
+	return func(inv *invocation) int {
+		patterns := inv.Args()
+		if len(patterns) == 0 {
+			patterns = []string{"./..."}
 		}
-		fmt.Fprintf(stderr, "fuzzbox vet: %v\n%s", err, vetUsage)
-		return exitUsage
+		diags, err := fuzzvet.Check(*dir, patterns)
+		if err != nil {
+			fmt.Fprintf(inv.stderr, "fuzzbox vet: %s\n", oneLine(err))
+			return exitUsage
+		}
+		for _, d := range diags {
+			fmt.Fprintln(inv.stdout, d)
+		}
+		if len(diags) > 0 {
+			return exitFinding
+		}
+		return exitOK
 	}
-	patterns := fs.Args()
-	if len(patterns) == 0 {
-		patterns = []string{"./..."}
-	}
-	diags, err := fuzzvet.Check(*dir, patterns)
-	if err != nil {
-		fmt.Fprintf(stderr, "fuzzbox vet: %s\n", oneLine(err))
-		return exitUsage
-	}
-	for _, d := range diags {
-		fmt.Fprintln(stdout, d)
-	}
-	if len(diags) > 0 {
-		return exitFinding
-	}
-	return exitOK
 }

@@ -43,7 +43,8 @@ type LibFuzzerOptions struct {
 	Fuzz string
 	// Tags are extra build tags (comma-separated); "" means none.
 	Tags string
-	// Toolexec runs "fuzzbox toolexec", as Options.Toolexec. Required.
+	// Toolexec runs "fuzzbox toolexec", as Options.Toolexec; nil means
+	// ToolexecCommand(""), this executable (fuzzbox build -libfuzzer).
 	Toolexec []string
 	// Linker is the C/C++ compiler that links; "" means $CXX, else clang,
 	// else clang-16 (whichever is found first).
@@ -111,8 +112,14 @@ func BuildLibFuzzer(ctx context.Context, opts LibFuzzerOptions) ([]LibFuzzerTarg
 }
 
 func (o *LibFuzzerOptions) defaults() error {
-	if o.OutDir == "" || len(o.Toolexec) == 0 {
-		return errors.New("build: LibFuzzerOptions.OutDir and Toolexec are required")
+	if o.OutDir == "" {
+		return errors.New("build: LibFuzzerOptions.OutDir is required")
+	}
+	if len(o.Toolexec) == 0 {
+		var err error
+		if o.Toolexec, err = ToolexecCommand(""); err != nil {
+			return err
+		}
 	}
 	if o.Package == "" {
 		o.Package = "."

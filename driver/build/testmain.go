@@ -8,6 +8,8 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -329,4 +331,23 @@ func (r *rewriter) checkNoTestdeps() error {
 
 func strLit(s string) *ast.BasicLit {
 	return &ast.BasicLit{Kind: token.STRING, Value: strconv.Quote(s)}
+}
+
+// RewriteTestmainFile is RewriteTestmain (with fuzzmain imported directly)
+// on the file in, as fuzzbox testmain runs it: the result goes to the file
+// out, or to stdout if out is "".
+func RewriteTestmainFile(in, out, importPath, modulePath string, stdout io.Writer) error {
+	src, err := os.ReadFile(in)
+	if err != nil {
+		return err
+	}
+	res, err := RewriteTestmain(src, importPath, modulePath, true)
+	if err != nil {
+		return fmt.Errorf("%s: %w", in, err)
+	}
+	if out == "" {
+		_, err = stdout.Write(res)
+		return err
+	}
+	return os.WriteFile(out, res, 0o666)
 }

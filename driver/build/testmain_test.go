@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"errors"
 	"go/parser"
 	"go/token"
@@ -111,6 +112,28 @@ func checkRewritten(t *testing.T, out []byte, want []string) {
 		if !strings.Contains(s, w) {
 			t.Errorf("output lacks %q:\n%s", w, s)
 		}
+	}
+}
+
+// TestRewriteTestmainFile: the file form writes to stdout or to a file, and
+// names the input file in an error.
+func TestRewriteTestmainFile(t *testing.T) {
+	in := filepath.Join("testdata", "testmain", "gotest_internal_only.txt")
+	var stdout bytes.Buffer
+	if err := RewriteTestmainFile(in, "", "", "", &stdout); err != nil || !strings.Contains(stdout.String(), "_fuzzmain.MainStart(") {
+		t.Fatalf("to stdout: %v\n%s", err, stdout.String())
+	}
+	out := filepath.Join(t.TempDir(), "main.go")
+	if err := RewriteTestmainFile(in, out, "", "", nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, stdout.Bytes()) {
+		t.Errorf("to %s: %v; differs from the stdout result", out, err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.go")
+	os.WriteFile(bad, []byte("package main\n"), 0o644)
+	if err := RewriteTestmainFile(bad, "", "", "", &stdout); err == nil || !strings.HasPrefix(err.Error(), bad+": ") {
+		t.Errorf("bad input: error %v, want it to start with %s: ", err, bad)
 	}
 }
 

@@ -14,6 +14,20 @@ import (
 	"strings"
 )
 
+// ToolexecCommand returns the -toolexec command that runs Toolexec,
+// "FUZZBOX toolexec", where FUZZBOX is fuzzbox or, if that is "", this
+// executable, which must then be fuzzbox itself.
+func ToolexecCommand(fuzzbox string) ([]string, error) {
+	if fuzzbox != "" {
+		return []string{fuzzbox, "toolexec"}, nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("finding fuzzbox for -toolexec: %w", err)
+	}
+	return []string{self, "toolexec"}, nil
+}
+
 // toolexecVersion names the behaviour of Toolexec. It is part of the
 // compiler's version as the go command sees it, so bump it whenever the
 // test main rewrite, the instrumentation flags or the skip list change

@@ -11,6 +11,16 @@ import (
 	"testing/fstest"
 )
 
+func TestToolexecCommand(t *testing.T) {
+	if got, err := ToolexecCommand("/x/fuzzbox"); err != nil || !slices.Equal(got, []string{"/x/fuzzbox", "toolexec"}) {
+		t.Errorf("ToolexecCommand(/x/fuzzbox) = %q, %v", got, err)
+	}
+	self, _ := os.Executable()
+	if got, err := ToolexecCommand(""); err != nil || !slices.Equal(got, []string{self, "toolexec"}) {
+		t.Errorf("ToolexecCommand(\"\") = %q, %v; want this executable", got, err)
+	}
+}
+
 func TestVersionLine(t *testing.T) {
 	suffix := "fuzzbox=" + toolexecVersion
 	tests := []struct {
