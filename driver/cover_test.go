@@ -31,15 +31,13 @@ func coverModule(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	fsys, err := txtar.FS(ar)
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
-	for _, f := range ar.Files {
-		path := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, f.Data, 0o666); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.CopyFS(dir, fsys); err != nil {
+		t.Fatal(err)
 	}
 	return dir
 }

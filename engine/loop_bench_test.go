@@ -34,6 +34,25 @@ func BenchmarkLoop(b *testing.B) {
 }
 
 func benchLoop(b *testing.B, workers, covLen, newEvery int) {
+	c, run := simulatedLoop(b, workers, covLen, newEvery, int64(b.N))
+	defer c.cancel()
+	cpu := selfCPU()
+	b.ResetTimer()
+	start := time.Now()
+	n := run()
+	wall := time.Since(start)
+	b.StopTimer()
+	cpu = selfCPU() - cpu
+	b.ReportMetric(float64(n)/wall.Seconds(), "results/s")
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/result")
+	b.ReportMetric(float64(c.corpus.len()), "corpus")
+}
+
+// simulatedLoop makes a coordinator whose loop is served by workers
+// simulated workers (simulatedWorker) until total results, and returns it
+// with the function that runs the loop and returns the results it took in.
+// The caller cancels c when done.
+func simulatedLoop(b *testing.B, workers, covLen, newEvery int, total int64) (c *coordinator, run func() int64) {
 	c, err := newCoordinator(Options{
 		Target: "FuzzBench", Parallel: workers,
 		Types: []reflect.Type{reflect.TypeOf([]byte(nil))},
@@ -45,25 +64,17 @@ func benchLoop(b *testing.B, workers, covLen, newEvery int) {
 	c.covLen, c.global = covLen, make([]byte, covLen)
 	c.inputs = []*entry{newEntry([]any{[]byte("seed")}, nil, "seed#0", true)}
 	c.hard, c.cancel = context.WithCancel(context.Background())
-	defer c.cancel()
 	ctx, finish := context.WithCancel(c.hard)
 	c.finish = finish
 	var results, bit atomic.Int64
 	msgs := make(chan message)
 	for i := range workers {
-		go simulatedWorker(newWorker(c.setup, i, msgs), covLen, newEvery, int64(b.N), &results, &bit, finish)
+		go simulatedWorker(newWorker(c.setup, i, msgs), covLen, newEvery, total, &results, &bit, finish)
 	}
-	cpu := selfCPU()
-	b.ResetTimer()
-	start := time.Now()
-	c.loop(ctx, msgs, workers)
-	wall := time.Since(start)
-	b.StopTimer()
-	cpu = selfCPU() - cpu
-	n := results.Load()
-	b.ReportMetric(float64(n)/wall.Seconds(), "results/s")
-	b.ReportMetric(float64(cpu.Nanoseconds())/float64(n), "cpu-ns/result")
-	b.ReportMetric(float64(c.corpus.len()), "corpus")
+	return c, func() int64 {
+		c.loop(ctx, msgs, workers)
+		return results.Load()
+	}
 }
 
 // simulatedWorker answers the loop's work at once until it is stopped, and

@@ -1,14 +1,10 @@
 package engine
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"math"
 	"math/rand/v2"
-	"reflect"
 	"runtime"
-	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -229,26 +225,8 @@ func BenchmarkLoopRetainedHeap(b *testing.B) {
 // loopCalls runs a coordinator's loop with two simulated workers for calls
 // fuzz calls, none finding new coverage, and returns the coordinator.
 func loopCalls(b *testing.B, calls int) *coordinator {
-	c, err := newCoordinator(Options{
-		Target: "FuzzBench", Parallel: 2,
-		Types: []reflect.Type{reflect.TypeOf([]byte(nil))},
-		Log:   io.Discard, Events: io.Discard,
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	const covLen = 1 << 16
-	c.covLen, c.global = covLen, make([]byte, covLen)
-	c.inputs = []*entry{newEntry([]any{[]byte("seed")}, nil, "seed#0", true)}
-	c.hard, c.cancel = context.WithCancel(context.Background())
+	c, run := simulatedLoop(b, 2, 1<<16, math.MaxInt, int64(calls))
 	defer c.cancel()
-	ctx, finish := context.WithCancel(c.hard)
-	c.finish = finish
-	var results, bit atomic.Int64
-	msgs := make(chan message)
-	for i := range 2 {
-		go simulatedWorker(newWorker(c.setup, i, msgs), covLen, math.MaxInt, int64(calls), &results, &bit, finish)
-	}
-	c.loop(ctx, msgs, 2)
+	run()
 	return c
 }
