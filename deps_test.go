@@ -28,9 +28,12 @@ var layers = []layerRule{
 	{"event", nil},
 	{"engine/ipc", nil},
 	{"engine/instrument", nil},
-	{"engine", []string{"corpus", "event", "engine/ipc", "engine/instrument"}},
+	{"internal/typedhook", nil},
+	// Imported by users' typed fuzz tests: nothing of fuzzbox but the hook.
+	{"typed", []string{"internal/typedhook"}},
+	{"engine", []string{"corpus", "event", "engine/ipc", "engine/instrument", "internal/typedhook"}},
 	{"engine/basedeps", []string{"corpus"}},
-	{"engine/fuzzmain", []string{"engine", "engine/basedeps", "corpus", "event", "engine/ipc", "engine/instrument"}},
+	{"engine/fuzzmain", []string{"engine", "engine/basedeps", "corpus", "event", "engine/ipc", "engine/instrument", "internal/typedhook"}},
 	// Linked into libFuzzer binaries (fuzzbox build -libfuzzer): never the engine.
 	{"engine/libfuzzer", []string{"corpus", "engine/basedeps"}},
 	{".", nil}, // the embedded runtime source

@@ -30,11 +30,12 @@ func TestRuntimeFS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The runtime is exactly engine/fuzzmain, engine/libfuzzer and the
-	// module's packages they depend on, with or without the fuzzbox build tag.
+	// The runtime is exactly engine/fuzzmain, engine/libfuzzer, typed (which
+	// users' fuzz tests import) and the module's packages they depend on,
+	// with or without the fuzzbox build tag.
 	want := map[string]bool{}
 	for _, tags := range []string{"", "fuzzbox"} {
-		out, err := exec.Command("go", "list", "-tags="+tags, "-deps", "-f", "{{.ImportPath}}", "./engine/fuzzmain", "./engine/libfuzzer").Output()
+		out, err := exec.Command("go", "list", "-tags="+tags, "-deps", "-f", "{{.ImportPath}}", "./engine/fuzzmain", "./engine/libfuzzer", "./typed").Output()
 		if err != nil {
 			t.Fatalf("go list: %v", err)
 		}

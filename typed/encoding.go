@@ -1,0 +1,355 @@
+package typed
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"unsafe"
+)
+
+// Version is the encoding's version, the first byte Encode writes. Decoding
+// reads every first byte as version 1, the only one so far; a later version
+// will keep decoding 1 as it is documented in docs/typed.md.
+const Version = 1
+
+// A decoder reads values from an input. Reading past the end yields zero
+// bytes, so every input decodes.
+type decoder struct {
+	b     []byte
+	depth int
+}
+
+// fixed reads an n-byte little-endian number.
+func (d *decoder) fixed(n int) uint64 {
+	var x uint64
+	for i := 0; i < n && i < len(d.b); i++ {
+		x |= uint64(d.b[i]) << (8 * i)
+	}
+	d.b = d.b[min(n, len(d.b)):]
+	return x
+}
+
+// uvarint reads an unsigned varint of at most 10 bytes; bits beyond 64 are
+// dropped and a varint cut by the end of the input ends there.
+func (d *decoder) uvarint() uint64 {
+	var x uint64
+	for i := 0; i < 10 && len(d.b) > 0; i++ {
+		c := d.b[0]
+		d.b = d.b[1:]
+		x |= uint64(c&0x7f) << (7 * i)
+		if c < 0x80 {
+			break
+		}
+	}
+	return x
+}
+
+// take reads a length-prefixed byte string; the length is cut to what is
+// left.
+func (d *decoder) take() []byte {
+	n := int(mini(d.uvarint(), uint64(len(d.b))))
+	s := d.b[:n]
+	d.b = d.b[n:]
+	return s
+}
+
+// decode sets v, which is settable, to the next value of c's type.
+func (d *decoder) decode(c *codec, v reflect.Value) {
+	switch c.kind {
+	case kBool:
+		v.SetBool(d.fixed(1)&1 == 1)
+	case kInt:
+		v.SetInt(signExtend(d.fixed(c.size), c.size))
+	case kUint:
+		v.SetUint(d.fixed(c.size))
+	case kFloat:
+		v.SetFloat(d.float(c.size))
+	case kComplex:
+		re := d.float(c.size / 2)
+		v.SetComplex(complex(re, d.float(c.size/2)))
+	case kString:
+		v.SetString(string(d.take()))
+	case kArray:
+		d.array(c, v)
+	case kStruct:
+		for _, f := range c.fields {
+			d.decode(f.c, fieldOf(v, f))
+		}
+	case kBinary, kText:
+		d.marshaled(c, v)
+	default: // kBytes, kSlice, kMap, kPtr
+		d.indirect(c, v)
+	}
+}
+
+func (d *decoder) float(size int) float64 {
+	if size == 4 {
+		return float64(math.Float32frombits(uint32(d.fixed(4))))
+	}
+	return math.Float64frombits(d.fixed(8))
+}
+
+func (d *decoder) array(c *codec, v reflect.Value) {
+	if c.elem.kind == kUint && c.elem.size == 1 && c.elem.t.Kind() == reflect.Uint8 {
+		n := min(c.t.Len(), len(d.b))
+		v.SetZero()
+		reflect.Copy(v, reflect.ValueOf(d.b[:n]))
+		d.b = d.b[n:]
+		return
+	}
+	for i := range c.t.Len() {
+		d.decode(c.elem, v.Index(i))
+	}
+}
+
+// indirect decodes a pointer, slice or map: one level of maxDepth.
+func (d *decoder) indirect(c *codec, v reflect.Value) {
+	if d.depth >= maxDepth {
+		v.SetZero()
+		return
+	}
+	d.depth++
+	defer func() { d.depth-- }()
+	switch c.kind {
+	case kPtr:
+		if d.fixed(1)&1 == 0 {
+			v.SetZero()
+			return
+		}
+		p := reflect.New(c.elem.t)
+		d.decode(c.elem, p.Elem())
+		v.Set(p)
+	case kBytes:
+		l := d.uvarint()
+		if l == 0 {
+			v.SetZero()
+			return
+		}
+		n := count(l-1, len(d.b), 1)
+		s := reflect.MakeSlice(c.t, n, n)
+		reflect.Copy(s, reflect.ValueOf(d.b[:n]))
+		d.b = d.b[n:]
+		v.Set(s)
+	case kSlice:
+		l := d.uvarint()
+		if l == 0 {
+			v.SetZero()
+			return
+		}
+		n := count(l-1, len(d.b), c.elem.min)
+		s := reflect.MakeSlice(c.t, n, n)
+		for i := range n {
+			d.decode(c.elem, s.Index(i))
+		}
+		v.Set(s)
+	case kMap:
+		l := d.uvarint()
+		if l == 0 {
+			v.SetZero()
+			return
+		}
+		n := count(l-1, len(d.b), satAdd(c.key.min, c.elem.min))
+		m := reflect.MakeMapWithSize(c.t, n)
+		for range n {
+			k := reflect.New(c.key.t).Elem()
+			d.decode(c.key, k)
+			e := reflect.New(c.elem.t).Elem()
+			d.decode(c.elem, e)
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
+	}
+}
+
+// marshaled decodes a value through its UnmarshalBinary or UnmarshalText
+// method; bytes the method refuses give the zero value.
+func (d *decoder) marshaled(c *codec, v reflect.Value) {
+	data := d.take()
+	p := reflect.New(c.t)
+	var err error
+	if c.kind == kBinary {
+		err = p.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(slices.Clone(data))
+	} else {
+		err = p.Interface().(encoding.TextUnmarshaler).UnmarshalText(slices.Clone(data))
+	}
+	if err != nil {
+		v.SetZero()
+		return
+	}
+	v.Set(p.Elem())
+}
+
+// fieldOf returns struct v's field f, settable also when it is unexported.
+// v must be addressable.
+func fieldOf(v reflect.Value, f field) reflect.Value {
+	fv := v.Field(f.index)
+	if f.exported {
+		return fv
+	}
+	return reflect.NewAt(fv.Type(), unsafe.Pointer(fv.UnsafeAddr())).Elem()
+}
+
+func signExtend(x uint64, size int) int64 {
+	shift := 64 - 8*size
+	return int64(x<<shift) >> shift
+}
+
+// An encoder writes values in the form decoder reads: the canonical one
+// (minimal varints, map entries sorted by their keys' encodings).
+type encoder struct {
+	b     []byte
+	depth int
+}
+
+func (e *encoder) fixed(x uint64, n int) {
+	for i := range n {
+		e.b = append(e.b, byte(x>>(8*i)))
+	}
+}
+
+func (e *encoder) bytes(s []byte) {
+	e.b = binary.AppendUvarint(e.b, uint64(len(s)))
+	e.b = append(e.b, s...)
+}
+
+// encode appends v, a value of c's type, which need not be addressable.
+func (e *encoder) encode(c *codec, v reflect.Value) error {
+	switch c.kind {
+	case kBool:
+		e.fixed(boolBit(v.Bool()), 1)
+	case kInt:
+		e.fixed(uint64(v.Int()), c.size)
+	case kUint:
+		e.fixed(v.Uint(), c.size)
+	case kFloat:
+		e.float(v.Float(), c.size)
+	case kComplex:
+		e.float(real(v.Complex()), c.size/2)
+		e.float(imag(v.Complex()), c.size/2)
+	case kString:
+		e.b = binary.AppendUvarint(e.b, uint64(v.Len()))
+		e.b = append(e.b, v.String()...)
+	case kArray:
+		for i := range c.t.Len() {
+			if err := e.encode(c.elem, v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case kStruct:
+		v = addressable(v)
+		for _, f := range c.fields {
+			if err := e.encode(f.c, fieldOf(v, f)); err != nil {
+				return err
+			}
+		}
+	case kBinary, kText:
+		return e.marshaled(c, v)
+	default:
+		return e.indirect(c, v)
+	}
+	return nil
+}
+
+func boolBit(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (e *encoder) float(f float64, size int) {
+	if size == 4 {
+		e.fixed(uint64(math.Float32bits(float32(f))), 4)
+		return
+	}
+	e.fixed(math.Float64bits(f), 8)
+}
+
+func (e *encoder) indirect(c *codec, v reflect.Value) error {
+	if e.depth >= maxDepth {
+		if !v.IsNil() {
+			return fmt.Errorf("value nests pointers, slices and maps deeper than %d levels", maxDepth)
+		}
+		return nil
+	}
+	e.depth++
+	defer func() { e.depth-- }()
+	if v.IsNil() {
+		e.b = append(e.b, 0)
+		return nil
+	}
+	switch c.kind {
+	case kPtr:
+		e.b = append(e.b, 1)
+		return e.encode(c.elem, v.Elem())
+	case kBytes:
+		e.b = binary.AppendUvarint(e.b, uint64(v.Len())+1)
+		e.b = append(e.b, v.Bytes()...)
+	case kSlice:
+		e.b = binary.AppendUvarint(e.b, uint64(v.Len())+1)
+		for i := range v.Len() {
+			if err := e.encode(c.elem, v.Index(i)); err != nil {
+				return err
+			}
+		}
+	case kMap:
+		return e.mapEntries(c, v)
+	}
+	return nil
+}
+
+// mapEntries writes a map's entries sorted by their keys' encodings, so a
+// map encodes one way.
+func (e *encoder) mapEntries(c *codec, v reflect.Value) error {
+	type entry struct {
+		key []byte
+		val reflect.Value
+	}
+	entries := make([]entry, 0, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		ke := encoder{depth: e.depth}
+		if err := ke.encode(c.key, it.Key()); err != nil {
+			return err
+		}
+		entries = append(entries, entry{ke.b, it.Value()})
+	}
+	slices.SortFunc(entries, func(a, b entry) int { return bytes.Compare(a.key, b.key) })
+	e.b = binary.AppendUvarint(e.b, uint64(len(entries))+1)
+	for _, en := range entries {
+		e.b = append(e.b, en.key...)
+		if err := e.encode(c.elem, en.val); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *encoder) marshaled(c *codec, v reflect.Value) error {
+	p := addressable(v).Addr().Interface()
+	var data []byte
+	var err error
+	if c.kind == kBinary {
+		data, err = p.(encoding.BinaryMarshaler).MarshalBinary()
+	} else {
+		data, err = p.(encoding.TextMarshaler).MarshalText()
+	}
+	if err != nil {
+		return fmt.Errorf("marshaling %v: %w", c.t, err)
+	}
+	e.bytes(data)
+	return nil
+}
+
+// addressable returns v, or an addressable copy of it.
+func addressable(v reflect.Value) reflect.Value {
+	if v.CanAddr() {
+		return v
+	}
+	c := reflect.New(v.Type()).Elem()
+	c.Set(v)
+	return c
+}

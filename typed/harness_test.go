@@ -1,0 +1,215 @@
+package typed
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"net/netip"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/internal/typedhook"
+)
+
+type mode uint8
+
+type op struct {
+	Kind mode
+	Path string
+}
+
+type config struct {
+	Port  int
+	Mode  string
+	Ops   []op
+	Rules map[string]int
+	Next  *config
+	Addr  netip.Addr
+}
+
+func mustHarness(t *testing.T, fn any) *harness {
+	t.Helper()
+	h, err := newHarness(fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+func enc(t *testing.T, args ...any) []byte {
+	t.Helper()
+	b, err := Encode(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestNewHarnessRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		fn   any
+		want string
+	}{
+		{nil, "not a func(*testing.T, ...)"},
+		{func(t *testing.T) {}, "n ≥ 1"},
+		{func(s string) {}, "it must be a func(*testing.T"},
+		{func(t *testing.T, s string) int { return 0 }, "no results"},
+		{func(t *testing.T, c config, e error) {}, "argument 2 (error) cannot be fuzzed: argument 2 is an interface (error)"},
+	} {
+		_, err := newHarness(tc.fn)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("newHarness(%T) = %v, want an error containing %q", tc.fn, err, tc.want)
+		}
+	}
+	h := mustHarness(t, func(t *testing.T, c config, n uint8) {})
+	if err := h.match(typesOf(config{}, 5)); err == nil || !strings.Contains(err.Error(), "argument 2 is a int, but the fuzz function's argument 2 is a uint8") {
+		t.Errorf("match: %v", err)
+	}
+	if err := h.match(typesOf(config{})); err == nil {
+		t.Error("match accepted one argument of two")
+	}
+}
+
+func TestFormat(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, c config, ops []*op, n uint8, p *int, b []byte) {})
+	c := config{Port: 80, Mode: "tcp", Ops: []op{{Kind: 1, Path: "/a"}}, Rules: map[string]int{"b": 2, "a": 1},
+		Next: &config{Port: -1}, Addr: netip.MustParseAddr("10.0.0.1")}
+	got := h.Format(enc(t, c, []*op{{Kind: 0x5e}, nil}, uint8(200), new(7), []byte("x\x00")))
+	want := []string{
+		`config{Port: 80, Mode: "tcp", Ops: []op{{Kind: 1, Path: "/a"}}, Rules: map[string]int{"a": 1, "b": 2}, Next: &config{Port: -1}, Addr: typed.FromText[netip.Addr]("10.0.0.1")}`,
+		`[]*op{{Kind: 0x5e}, nil}`,
+		`uint8(0xc8)`,
+		`new(7)`,
+		`[]byte("x\x00")`,
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("argument %d:\n got %s\nwant %s", i+1, got[i], want[i])
+		}
+	}
+}
+
+func typesOf(args ...any) []reflectType {
+	out := make([]reflectType, len(args))
+	for i, a := range args {
+		out[i] = reflectTypeOf(a)
+	}
+	return out
+}
+
+// TestMutate: mutants decode, differ from the input, and reach every kind
+// of change over many calls.
+func TestMutate(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, c config) {})
+	base := enc(t, config{Port: 1, Ops: []op{{Kind: 1}}, Rules: map[string]int{"x": 1}})
+	r := rand.New(rand.NewPCG(1, 2))
+	seen := map[string]bool{}
+	for range 2000 {
+		m := h.Mutate(base, r, nil, nil)
+		if m == nil {
+			continue
+		}
+		if bytes.Equal(m, base) {
+			t.Fatal("Mutate returned its input")
+		}
+		var c config
+		Decode(m, &c)
+		switch {
+		case len(c.Ops) != 1:
+			seen["ops length"] = true
+		case c.Port != 1:
+			seen["port"] = true
+		case c.Next != nil:
+			seen["pointer"] = true
+		case len(c.Rules) != 1:
+			seen["map"] = true
+		case c.Mode != "":
+			seen["string"] = true
+		}
+	}
+	for _, k := range []string{"ops length", "port", "pointer", "map", "string"} {
+		if !seen[k] {
+			t.Errorf("2000 mutations never changed the %s", k)
+		}
+	}
+}
+
+// TestMutateHints: a compared operand lands in the place that held the
+// other one.
+func TestMutateHints(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, c config) {})
+	base := enc(t, config{Port: 3, Mode: "user", Ops: []op{{}, {}}})
+	hints := &typedhook.Hints{
+		Ints: []typedhook.IntCmp{{A: 3, B: 0x5eed, Size: 8}, {A: 2, B: 5, Size: 8}},
+		Strs: [][2]string{{"user", "admin"}},
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	var port, mode, length bool
+	for range 500 {
+		m := h.Mutate(base, r, nil, hints)
+		var c config
+		Decode(m, &c)
+		port = port || c.Port == 0x5eed
+		mode = mode || c.Mode == "admin"
+		length = length || len(c.Ops) == 5
+	}
+	if !port || !mode || !length {
+		t.Errorf("hints applied: int field %v, string field %v, slice length %v; want all", port, mode, length)
+	}
+}
+
+func TestMutateSplice(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, c config) {})
+	base := enc(t, config{})
+	other := enc(t, config{Ops: []op{{Path: "/spliced"}}})
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 500 {
+		var c config
+		Decode(h.Mutate(base, r, [][]byte{other}, nil), &c)
+		for _, o := range c.Ops {
+			if o.Path == "/spliced" {
+				return
+			}
+		}
+	}
+	t.Error("500 mutations with a splice entry never took its sub-value")
+}
+
+// TestShrink: the failure needs Port > 1000 and an op of kind 3 with a
+// path starting with "/x"; the minimized value keeps exactly that.
+func TestShrink(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, c config) {})
+	fails := func(data []byte) bool {
+		var c config
+		Decode(data, &c)
+		if c.Port <= 1000 {
+			return false
+		}
+		for _, o := range c.Ops {
+			if o.Kind == 3 && strings.HasPrefix(o.Path, "/x") {
+				return true
+			}
+		}
+		return false
+	}
+	big := config{Port: 123456, Mode: "verbose", Rules: map[string]int{"a": 1, "b": 2}, Next: &config{Port: 9},
+		Ops: []op{{Kind: 1, Path: "/one"}, {Kind: 3, Path: "/xyz/long/path"}, {Kind: 2, Path: "/two"}}}
+	data := enc(t, big)
+	if !fails(data) {
+		t.Fatal("the start value does not fail")
+	}
+	got, smaller := h.Shrink(data, fails, func() bool { return false })
+	var c config
+	Decode(got, &c)
+	if !smaller || !fails(got) {
+		t.Fatalf("Shrink: smaller %v, fails %v", smaller, fails(got))
+	}
+	want := `config{Port: 1001, Ops: []op{{Kind: 3, Path: "/x"}}}`
+	if f := h.Format(got)[0]; f != want {
+		t.Errorf("Shrink gave %s, want %s", f, want)
+	}
+}
+
+type reflectType = reflect.Type
+
+var reflectTypeOf = reflect.TypeOf

@@ -1,0 +1,274 @@
+package typed
+
+import (
+	"encoding"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/internal/typedhook"
+)
+
+// Add adds a seed: args, one per argument of the function Fuzz is given,
+// each of exactly that argument's type, encoded into one []byte entry of
+// f's seed corpus. It fails f when an argument's type cannot be fuzzed or a
+// value does not encode (a marshaling method's error, nesting deeper than 64
+// pointers, slices and maps); Fuzz fails f when the seed's types are not its
+// function's.
+func Add(f *testing.F, args ...any) {
+	f.Helper()
+	types := make([]reflect.Type, len(args))
+	for i, a := range args {
+		if a == nil {
+			f.Fatalf("typed.Add: argument %d is nil: write a typed nil such as (*T)(nil) or []T(nil)", i+1)
+		}
+		types[i] = reflect.TypeOf(a)
+	}
+	cs, err := codecsFor(types)
+	if err != nil {
+		f.Fatalf("typed.Add: %v", err)
+	}
+	vals := make([]reflect.Value, len(args))
+	for i, a := range args {
+		vals[i] = reflect.ValueOf(a)
+	}
+	data, err := encodeValues(cs, vals)
+	if err != nil {
+		f.Fatalf("typed.Add: %v", err)
+	}
+	seeds.add(f, types)
+	f.Add(data)
+}
+
+// Fuzz runs fn, a func(*testing.T, A1, ..., An) with n ≥ 1, as f's fuzz
+// function: it calls f.Fuzz with a function of one []byte argument that
+// decodes the bytes into A1, ..., An and calls fn with them. Every byte
+// string decodes to some arguments, so stock go test, native go test -fuzz
+// and libFuzzer builds fuzz and replay it like any []byte fuzz test; under
+// fuzzbox the engine mutates the arguments by their structure. It fails f
+// when fn is not such a function, an argument type cannot be fuzzed
+// (interfaces, channels, funcs and unsafe.Pointer, anywhere inside it) or a
+// seed given to Add does not match fn's arguments.
+func Fuzz(f *testing.F, fn any) {
+	f.Helper()
+	h, err := newHarness(fn)
+	if err != nil {
+		f.Fatalf("typed.Fuzz: %v", err)
+	}
+	for i, types := range seeds.take(f) {
+		if err := h.match(types); err != nil {
+			f.Fatalf("typed.Fuzz: seed %d (typed.Add): %v", i+1, err)
+		}
+	}
+	typedhook.Set(h)
+	defer typedhook.Set(nil)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := make([]reflect.Value, 1, 1+len(h.codecs))
+		in[0] = reflect.ValueOf(t)
+		h.fn.Call(append(in, h.decode(data)...))
+	})
+}
+
+// Encode returns the encoding of args as Fuzz decodes them: a []byte entry
+// of a fuzz test whose function takes args' types, for a corpus file
+// written by hand or by a tool.
+func Encode(args ...any) ([]byte, error) {
+	types := make([]reflect.Type, len(args))
+	vals := make([]reflect.Value, len(args))
+	for i, a := range args {
+		if a == nil {
+			return nil, fmt.Errorf("argument %d is nil: write a typed nil such as (*T)(nil)", i+1)
+		}
+		types[i], vals[i] = reflect.TypeOf(a), reflect.ValueOf(a)
+	}
+	cs, err := codecsFor(types)
+	if err != nil {
+		return nil, err
+	}
+	return encodeValues(cs, vals)
+}
+
+// Decode decodes data into the values ptrs point to, as Fuzz decodes an
+// entry for a function whose arguments have those types. Every data decodes.
+func Decode(data []byte, ptrs ...any) error {
+	types := make([]reflect.Type, len(ptrs))
+	for i, p := range ptrs {
+		t := reflect.TypeOf(p)
+		if t == nil || t.Kind() != reflect.Pointer || reflect.ValueOf(p).IsNil() {
+			return fmt.Errorf("argument %d is %T, not a non-nil pointer", i+1, p)
+		}
+		types[i] = t.Elem()
+	}
+	cs, err := codecsFor(types)
+	if err != nil {
+		return err
+	}
+	for i, v := range decodeValues(cs, data) {
+		reflect.ValueOf(ptrs[i]).Elem().Set(v)
+	}
+	return nil
+}
+
+func codecsFor(types []reflect.Type) ([]*codec, error) {
+	cs := make([]*codec, len(types))
+	for i, t := range types {
+		c, err := codecFor(t, fmt.Sprintf("argument %d", i+1))
+		if err != nil {
+			return nil, err
+		}
+		cs[i] = c
+	}
+	return cs, nil
+}
+
+func encodeValues(cs []*codec, vals []reflect.Value) ([]byte, error) {
+	e := encoder{b: []byte{Version}}
+	for i, c := range cs {
+		if err := e.encode(c, vals[i]); err != nil {
+			return nil, fmt.Errorf("argument %d (%v): %w", i+1, c.t, err)
+		}
+	}
+	return e.b, nil
+}
+
+func decodeValues(cs []*codec, data []byte) []reflect.Value {
+	d := decoder{b: data}
+	d.fixed(1) // the version
+	vals := make([]reflect.Value, len(cs))
+	for i, c := range cs {
+		vals[i] = reflect.New(c.t).Elem()
+		d.decode(c, vals[i])
+	}
+	return vals
+}
+
+// seeds remembers the argument types of each fuzz test's typed.Add seeds
+// until its typed.Fuzz checks them.
+var seeds seedTypes
+
+type seedTypes struct {
+	mu sync.Mutex
+	m  map[*testing.F][][]reflect.Type
+}
+
+func (s *seedTypes) add(f *testing.F, types []reflect.Type) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[*testing.F][][]reflect.Type{}
+	}
+	s.m[f] = append(s.m[f], types)
+}
+
+func (s *seedTypes) take(f *testing.F) [][]reflect.Type {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.m[f]
+	delete(s.m, f)
+	return t
+}
+
+// harness is a typed fuzz test: its function and its arguments' codecs.
+// It implements typedhook.Harness for fuzzbox's engine.
+type harness struct {
+	fn     reflect.Value
+	codecs []*codec
+	pkg    string // the fuzz function's package path: its types print unqualified
+}
+
+var tType = reflect.TypeFor[*testing.T]()
+
+func newHarness(fn any) (*harness, error) {
+	v := reflect.ValueOf(fn)
+	t := reflect.TypeOf(fn)
+	if t == nil || t.Kind() != reflect.Func || v.IsNil() {
+		return nil, fmt.Errorf("the fuzz function is %T, not a func(*testing.T, ...)", fn)
+	}
+	if t.NumIn() < 2 || t.In(0) != tType || t.NumOut() != 0 || t.IsVariadic() {
+		return nil, fmt.Errorf("the fuzz function is %v: it must be a func(*testing.T, A1, ..., An) with n ≥ 1 and no results", t)
+	}
+	types := make([]reflect.Type, t.NumIn()-1)
+	for i := range types {
+		types[i] = t.In(i + 1)
+	}
+	cs, err := codecsFor(types)
+	if err != nil {
+		return nil, err
+	}
+	return &harness{fn: v, codecs: cs, pkg: funcPackage(v)}, nil
+}
+
+// match reports whether a seed of these types fits the fuzz function.
+func (h *harness) match(types []reflect.Type) error {
+	if len(types) != len(h.codecs) {
+		return fmt.Errorf("%d arguments, but the fuzz function takes %d", len(types), len(h.codecs))
+	}
+	for i, t := range types {
+		if t != h.codecs[i].t {
+			return fmt.Errorf("argument %d is a %v, but the fuzz function's argument %d is a %v", i+1, t, i+1, h.codecs[i].t)
+		}
+	}
+	return nil
+}
+
+func (h *harness) decode(data []byte) []reflect.Value { return decodeValues(h.codecs, data) }
+
+func (h *harness) encode(vals []reflect.Value) []byte {
+	b, err := encodeValues(h.codecs, vals)
+	if err != nil {
+		// Values the harness made itself always encode, except through
+		// a marshaling method that fails on a value its unmarshaling
+		// method made: the caller keeps its input.
+		return nil
+	}
+	return b
+}
+
+// funcPackage returns the import path of fn's package ("" if unknown), from
+// its symbol name "path/to/pkg.FuzzX.func1".
+func funcPackage(fn reflect.Value) string {
+	f := runtime.FuncForPC(fn.Pointer())
+	if f == nil {
+		return ""
+	}
+	name := f.Name()
+	slash := strings.LastIndex(name, "/")
+	dot := strings.Index(name[slash+1:], ".")
+	if dot < 0 {
+		return ""
+	}
+	return name[:slash+1+dot]
+}
+
+var _ typedhook.Harness = (*harness)(nil)
+
+// FromText returns the T whose UnmarshalText method accepts text, and
+// panics when it does not. Format prints values of such types as calls of
+// it: typed.FromText[netip.Addr]("10.0.0.1").
+func FromText[T any, P interface {
+	*T
+	encoding.TextUnmarshaler
+}](text string) T {
+	var v T
+	if err := P(&v).UnmarshalText([]byte(text)); err != nil {
+		panic(fmt.Sprintf("typed.FromText[%T](%q): %v", v, text, err))
+	}
+	return v
+}
+
+// FromBinary returns the T whose UnmarshalBinary method accepts data, and
+// panics when it does not. Format prints values of types without a text
+// form as calls of it.
+func FromBinary[T any, P interface {
+	*T
+	encoding.BinaryUnmarshaler
+}](data string) T {
+	var v T
+	if err := P(&v).UnmarshalBinary([]byte(data)); err != nil {
+		panic(fmt.Sprintf("typed.FromBinary[%T](%q): %v", v, data, err))
+	}
+	return v
+}
