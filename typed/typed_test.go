@@ -169,7 +169,7 @@ func TestDepthLimit(t *testing.T) {
 }
 
 type withFunc struct {
-	Name string
+	Name  string
 	Rules []struct {
 		Match func(string) bool
 	}
