@@ -162,9 +162,10 @@ func (c *coordinator) unclaim(f *failure, sig string) {
 // run unless KeepGoing.
 func (c *coordinator) recorded(f *failure, path string) {
 	c.sigs[signature(f.kind, f.msg)] = true // the minimized message may differ
-	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg, path: path})
+	values := typedValues(f.vals)
+	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values), path: path})
 	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path,
-		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized})
+		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values})
 	if !c.opts.KeepGoing {
 		c.cancel()
 	}

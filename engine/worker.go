@@ -239,6 +239,7 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 			m.splice = append(m.splice, vals)
 		}
 	}
+	tm := newTypedMutator(base, m)
 	start := time.Now()
 	if args.Trace {
 		subs, tokens, ferr := w.traceBase(base)
@@ -249,6 +250,9 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 		}
 		m.cmp, resp.Tokens = subs, tokens
 		m.dict = append(m.dict[:len(m.dict):len(m.dict)], tokens...)
+		if tm != nil {
+			tm.setHints(&execState.cmps, m.dict)
+		}
 	}
 	checkAt := 1 // the iteration at which to look at the clock next
 	for iter := 0; args.Limit == 0 || resp.Execs < args.Limit; iter++ {
@@ -263,7 +267,9 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 			checkAt = iter + clockStride(elapsed, iter, args.Duration)
 		}
 		vals := cloneValues(base)
-		m.mutate(vals)
+		if tm == nil || !tm.mutate(vals, m) {
+			m.mutate(vals)
+		}
 		traced := args.Trace && m.traceMutant(resp.Execs)
 		run := vals
 		if traced {
@@ -406,7 +412,10 @@ func (w *workerServer) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 		resp.Err = err.Error()
 		return true
 	}
-	best, smaller := shrinkUntil(vals, keep, spent)
+	best, smaller, typed := typedShrink(vals, keep, spent)
+	if !typed {
+		best, smaller = shrinkUntil(vals, keep, spent)
+	}
 	resp.Smaller, resp.CutShort = smaller, spent()
 	w.mem.SetValue(appendValues(w.buf[:0], best))
 	resp.Duration = time.Since(start)

@@ -59,20 +59,21 @@ type Event struct {
 	Edges       int     `json:"edges,omitempty"`           // stats, done: edges covered; coverage: new bucket bits
 	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"
 
-	Kind       string `json:"kind,omitempty"`       // failure, flaky, minimizing: panic, fail, fatal, exit, hang, oom, race
-	Message    string `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text
-	Reproducer string `json:"reproducer,omitempty"` // failure: the reproducer's path; coverage: the new cache entry; warning: the input, saved to the cache
-	Duplicate  bool   `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
-	Reruns     int    `json:"reruns,omitempty"`     // failure, flaky: re-runs of the input in fresh workers
-	Reproduced int    `json:"reproduced,omitempty"` // failure, flaky: how many of them failed the same way
-	Minimized  string `json:"minimized,omitempty"`  // failure: "yes", "no" (nothing smaller found) or "cut short" (budget spent); omitted when not attempted
-	Failures   int    `json:"failures,omitempty"`   // done: unique failures found
-	Pruned     int    `json:"pruned,omitempty"`     // done: redundant generated-corpus entries deleted
-	Found      bool   `json:"found,omitempty"`      // done: at least one failure
-	Internal   int    `json:"internal,omitempty"`   // done: internal errors survived
-	Error      string `json:"error,omitempty"`      // done: the run stopped on an internal error; exit: the reason for exit code 2
-	Output     string `json:"output,omitempty"`     // output: the line, with its newline
-	ExitCode   *int   `json:"exit_code,omitempty"`  // exit: the driver's exit status
+	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing: panic, fail, fatal, exit, hang, oom, race
+	Message    string   `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text
+	Reproducer string   `json:"reproducer,omitempty"` // failure: the reproducer's path; coverage: the new cache entry; warning: the input, saved to the cache
+	Duplicate  bool     `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
+	Reruns     int      `json:"reruns,omitempty"`     // failure, flaky: re-runs of the input in fresh workers
+	Reproduced int      `json:"reproduced,omitempty"` // failure, flaky: how many of them failed the same way
+	Minimized  string   `json:"minimized,omitempty"`  // failure: "yes", "no" (nothing smaller found) or "cut short" (budget spent); omitted when not attempted
+	Values     []string `json:"values,omitempty"`     // failure: a typed fuzz test's (package typed) failing arguments as Go expressions
+	Failures   int      `json:"failures,omitempty"`   // done: unique failures found
+	Pruned     int      `json:"pruned,omitempty"`     // done: redundant generated-corpus entries deleted
+	Found      bool     `json:"found,omitempty"`      // done: at least one failure
+	Internal   int      `json:"internal,omitempty"`   // done: internal errors survived
+	Error      string   `json:"error,omitempty"`      // done: the run stopped on an internal error; exit: the reason for exit code 2
+	Output     string   `json:"output,omitempty"`     // output: the line, with its newline
+	ExitCode   *int     `json:"exit_code,omitempty"`  // exit: the driver's exit status
 }
 
 // A Decoder reads an event stream.

@@ -31,6 +31,9 @@ func Format(e Event) string {
 		if e.Reruns > 0 && e.Reproduced == 0 {
 			line += fmt.Sprintf("; FLAKY: it did not fail again in %d re-runs in a fresh worker (kept by -keepflaky)", e.Reruns)
 		}
+		if len(e.Values) > 0 {
+			line += "\n    failing arguments: " + strings.Join(e.Values, ", ")
+		}
 		return line
 	case Flaky:
 		kept := "not written (-keepflaky writes it)"

@@ -3,6 +3,7 @@ package typed
 import (
 	"bytes"
 	"encoding"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -140,7 +141,10 @@ var interestingInts = []int64{0, 1, -1, 2, 7, 8, 16, 32, 64, 100, 127, 128, 255,
 func (m *mutation) integer(x uint64, size int) uint64 {
 	switch m.r.IntN(6) {
 	case 0, 1:
-		d := uint64(1 + m.r.IntN(16))
+		d := uint64(1 + m.r.IntN(4))
+		if m.r.IntN(4) == 0 {
+			d = uint64(1 + m.r.IntN(64))
+		}
 		if m.r.IntN(2) == 0 {
 			return x + d
 		}
@@ -264,26 +268,44 @@ func (m *mutation) random(c *codec, depth int) reflect.Value {
 	return v
 }
 
-// slice inserts, removes, duplicates or swaps elements, or makes the slice
-// nil or empty.
+// slice inserts, removes, copies, moves or swaps elements, or makes the
+// slice nil or empty. Most inserted elements are copies of one already
+// there, changed at one place: a sequence of operations grows by
+// operations like the ones that got it this far.
 func (m *mutation) slice(n node) bool {
 	v, l := n.v, n.v.Len()
-	switch k := m.r.IntN(8); {
-	case k <= 1 || l == 0 && k <= 4: // insert a fresh element
-		e := m.random(n.c.elem, n.depth+1)
-		v.Set(insertElem(v, m.r.IntN(l+1), e))
-	case k == 2 && l > 0: // duplicate one
+	switch k := m.r.IntN(10); {
+	case k == 0 || l == 0 && k <= 4: // insert a fresh element
+		v.Set(insertElem(v, m.r.IntN(l+1), m.random(n.c.elem, n.depth+1)))
+	case k <= 3 && l > 0: // insert a copy of one, next to it or anywhere, changed or not
+		i := m.r.IntN(l)
 		e := reflect.New(n.c.elem.t).Elem()
-		e.Set(v.Index(m.r.IntN(l)))
-		v.Set(insertElem(v, m.r.IntN(l+1), e))
-	case k <= 4 && l > 0: // remove one or a few
+		e.Set(v.Index(i))
+		if m.r.IntN(3) != 0 {
+			m.within(n.c.elem, e, n.depth+1)
+		}
+		at := i + 1
+		if m.r.IntN(3) == 0 {
+			at = m.r.IntN(l + 1)
+		}
+		v.Set(insertElem(v, at, e))
+	case k <= 5 && l > 0: // remove one or a few
 		i := m.r.IntN(l)
 		j := i + 1 + m.r.IntN(min(l-i, 4))
+		if m.r.IntN(2) == 0 {
+			j = i + 1
+		}
 		v.Set(reflect.AppendSlice(v.Slice3(0, i, i), v.Slice(j, l)))
-	case k == 5 && l > 1: // swap two
+	case k == 6 && l > 1: // swap two
 		i, j := m.r.IntN(l), m.r.IntN(l)
 		reflect.Swapper(v.Interface())(i, j)
-	case k == 6 && l > 0: // truncate
+	case k == 7 && l > 1: // move one
+		i := m.r.IntN(l)
+		e := reflect.New(n.c.elem.t).Elem()
+		e.Set(v.Index(i))
+		rest := reflect.AppendSlice(v.Slice3(0, i, i), v.Slice(i+1, l))
+		v.Set(insertElem(rest, m.r.IntN(l), e))
+	case k == 8 && l > 0: // truncate
 		v.Set(v.Slice(0, m.r.IntN(l)))
 	default:
 		if v.IsNil() {
@@ -295,6 +317,19 @@ func (m *mutation) slice(n node) bool {
 		}
 	}
 	return true
+}
+
+// within changes e, a settable value of c's type, at one place inside it.
+func (m *mutation) within(c *codec, e reflect.Value, depth int) {
+	t := &tree{}
+	t.walk(c, e, -1, depth)
+	for range 4 {
+		n := t.nodes[m.r.IntN(len(t.nodes))]
+		if m.node(n) {
+			t.commit(n)
+			return
+		}
+	}
 }
 
 func insertElem(s reflect.Value, i int, e reflect.Value) reflect.Value {
@@ -443,6 +478,14 @@ func intHint(n node, from, to uint64, size int) (func(node), bool) {
 		if uint64(n.v.Len()) == from && to != from && to <= maxHintLen && (n.c.kind != kMap || to < from) {
 			return func(n node) { resize(n, int(to)) }, true
 		}
+	}
+	if n.c.kind == kString || n.c.kind == kBytes {
+		// The compiler compares a string with a short constant as
+		// integers loaded from its bytes (little-endian).
+		var f, t [8]byte
+		binary.LittleEndian.PutUint64(f[:], from)
+		binary.LittleEndian.PutUint64(t[:], to)
+		return strHint(n, string(f[:size]), string(t[:size]))
 	}
 	return nil, false
 }
