@@ -34,7 +34,11 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, ix: fuzzutil.NewIndex(pass), reported: map[string]bool{}}
 	for _, fd := range c.ix.FuzzTests() {
 		var params []*types.Var // nil when the fuzz function is unknown or invalid
-		if tgs := c.ix.Targets(fd); len(tgs) > 0 && fuzzutil.ValidTarget(tgs[0].Sig) {
+		tgs := c.ix.Targets(fd)
+		if len(tgs) > 0 && tgs[0].Typed {
+			continue // fuzztyped checks the seeds of typed.Fuzz
+		}
+		if len(tgs) > 0 && fuzzutil.ValidTarget(tgs[0].Sig) {
 			for i := 1; i < tgs[0].Sig.Params().Len(); i++ {
 				params = append(params, tgs[0].Sig.Params().At(i))
 			}
