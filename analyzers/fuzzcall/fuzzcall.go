@@ -61,7 +61,7 @@ func (c *checker) checkable(fd *ast.FuncDecl) bool {
 				return false
 			case *ast.CallExpr:
 				got.add(method(c.ix.Pass.TypesInfo, n))
-				if c.ix.PassesF(n) && fuzzutil.TypedFunc(c.ix.Pass.TypesInfo, n) == "" {
+				if c.ix.PassesF(n) && !isTyped(c.ix.Pass.TypesInfo, n) {
 					h := c.ix.Callee(n)
 					switch {
 					case h == nil:
@@ -96,10 +96,16 @@ func (k *calls) add(method string) {
 // method returns the *testing.F method call invokes, with typed.Fuzz(f, fn)
 // and typed.Add(f, ...) counting as f.Fuzz and f.Add (they call them).
 func method(info *types.Info, call *ast.CallExpr) string {
-	if m := fuzzutil.TypedFunc(info, call); m == "Fuzz" || m == "Add" {
-		return m
+	if isTyped(info, call) {
+		return fuzzutil.TypedFunc(info, call)
 	}
 	return fuzzutil.FMethod(info, call)
+}
+
+// isTyped reports whether call is typed.Fuzz or typed.Add.
+func isTyped(info *types.Info, call *ast.CallExpr) bool {
+	m := fuzzutil.TypedFunc(info, call)
+	return m == "Fuzz" || m == "Add"
 }
 
 // callsFuzz reports whether lit contains an f.Fuzz or typed.Fuzz call.
@@ -248,7 +254,7 @@ func (c *checker) apply(call *ast.CallExpr, ss states, report func(ast.Node, str
 	m := method(c.ix.Pass.TypesInfo, call)
 	isFuzz, isAdd := m == "Fuzz", m == "Add"
 	add, fuzz := "f.Add", "f.Fuzz"
-	if fuzzutil.TypedFunc(c.ix.Pass.TypesInfo, call) != "" {
+	if isTyped(c.ix.Pass.TypesInfo, call) {
 		add, fuzz = "typed.Add", "typed.Fuzz"
 	}
 	if h := c.ix.Helper(call); h != nil {

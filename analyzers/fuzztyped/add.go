@@ -63,7 +63,7 @@ func (c *checker) checkValue(v ast.Expr, p *types.Var) {
 	switch {
 	case types.Identical(tv.Type, want):
 	case tv.Value != nil && fuzzutil.Untyped(c.pass.TypesInfo, v) && fuzzutil.Representable(c.pass, tv, want.Underlying()):
-		c.reportFix(v, "convert to "+c.str(want), c.str(want)+"("+src+")",
+		c.reportConv(v, want, func(typ string) string { return typ + "(" + src + ")" },
 			"untyped constant %s in typed.Add has default type %s, but parameter %s is %s", src, c.str(tv.Type), paramName(p), c.str(want))
 	default:
 		c.reportf(v, "typed.Add value %s has type %s, but parameter %s is %s", src, c.str(tv.Type), paramName(p), c.str(want))
@@ -90,12 +90,15 @@ func (c *checker) checkNil(v ast.Expr, p *types.Var) {
 	want := p.Type()
 	switch want.Underlying().(type) {
 	case *types.Pointer, *types.Slice, *types.Map:
-		typedNil := c.str(want) + "(nil)"
-		if _, named := types.Unalias(want).(*types.Named); !named {
-			typedNil = "(" + c.str(want) + ")(nil)"
+		_, named := types.Unalias(want).(*types.Named)
+		typedNil := func(typ string) string {
+			if named {
+				return typ + "(nil)"
+			}
+			return "(" + typ + ")(nil)"
 		}
-		c.reportFix(v, "use "+typedNil, typedNil,
-			"untyped nil in typed.Add has no type to encode: use a typed nil such as %s for parameter %s of type %s", typedNil, paramName(p), c.str(want))
+		c.reportConv(v, want, typedNil,
+			"untyped nil in typed.Add has no type to encode: use a typed nil such as %s for parameter %s of type %s", typedNil(c.str(want)), paramName(p), c.str(want))
 	default:
 		c.reportf(v, "untyped nil in typed.Add has no type to encode, but parameter %s is %s", paramName(p), c.str(want))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -103,20 +104,73 @@ func (c *checker) reportf(at ast.Node, format string, args ...any) {
 	c.report(analysis.Diagnostic{Pos: at.Pos(), End: at.End(), Message: fmt.Sprintf(format, args...)})
 }
 
-// reportFix reports at v with a fix that replaces v with text.
-func (c *checker) reportFix(v ast.Expr, fix, text string, format string, args ...any) {
-	c.report(analysis.Diagnostic{
-		Pos: v.Pos(), End: v.End(), Message: fmt.Sprintf(format, args...),
-		SuggestedFixes: []analysis.SuggestedFix{{
-			Message:   fix,
-			TextEdits: []analysis.TextEdit{{Pos: v.Pos(), End: v.End(), NewText: []byte(text)}},
-		}},
+// reportConv reports at v with a fix that replaces v with text, a conversion
+// to type t written with the names the file imports; when a package of t is
+// not imported there, the fix is left out.
+func (c *checker) reportConv(v ast.Expr, t types.Type, text func(typ string) string, format string, args ...any) {
+	d := analysis.Diagnostic{Pos: v.Pos(), End: v.End(), Message: fmt.Sprintf(format, args...)}
+	if typ, ok := c.typeIn(t, v); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{{
+			Message:   "convert to " + typ,
+			TextEdits: []analysis.TextEdit{{Pos: v.Pos(), End: v.End(), NewText: []byte(text(typ))}},
+		}}
+	}
+	c.report(d)
+}
+
+// typeIn writes t as the file containing at names it, and reports whether
+// that file imports every package t needs.
+func (c *checker) typeIn(t types.Type, at ast.Node) (string, bool) {
+	var file *ast.File
+	for _, f := range c.pass.Files {
+		if f.FileStart <= at.Pos() && at.Pos() < f.FileEnd {
+			file = f
+		}
+	}
+	ok := file != nil
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p == c.pass.Pkg {
+			return ""
+		}
+		if name, imported := importName(file, p); imported {
+			return name
+		}
+		ok = false
+		return p.Name()
 	})
+	return s, ok
+}
+
+// importName returns the name under which file imports p.
+func importName(file *ast.File, p *types.Package) (string, bool) {
+	if file == nil {
+		return "", false
+	}
+	for _, imp := range file.Imports {
+		if path, err := strconv.Unquote(imp.Path.Value); err != nil || path != p.Path() {
+			continue
+		}
+		switch {
+		case imp.Name == nil:
+			return p.Name(), true
+		case imp.Name.Name == ".":
+			return "", true
+		case imp.Name.Name != "_":
+			return imp.Name.Name, true
+		}
+	}
+	return "", false
 }
 
 func (c *checker) str(t types.Type) string { return types.TypeString(t, c.qf) }
 
-func (c *checker) qf(p *types.Package) string { return types.RelativeTo(c.pass.Pkg)(p) }
+// qf names the packages of types in messages by their names.
+func (c *checker) qf(p *types.Package) string {
+	if p == c.pass.Pkg {
+		return ""
+	}
+	return p.Name()
+}
 
 func (c *checker) typeList(params []*types.Var) string {
 	s := ""

@@ -185,3 +185,9 @@ func FuzzRaw(f *testing.F) { // raw fuzz tests are not this analyzer's business
 	f.Add("x")
 	f.Fuzz(func(t *testing.T, s string) {})
 }
+
+func FuzzOtherPackage(f *testing.F) {
+	typed.Add(f, "1.2.3.4", time.Second) // want `typed.Add value "1.2.3.4" has type string, but parameter a is netip.Addr`
+	typed.Add(f, netip.Addr{}, 5)        // want `untyped constant 5 in typed.Add has default type int, but parameter d is time.Duration`
+	typed.Fuzz(f, func(t *testing.T, a netip.Addr, d time.Duration) {})
+}
