@@ -25,6 +25,9 @@
 //
 // reports the untyped 1 in the first seed.
 //
+// Fuzz tests whose fuzz function goes through fuzzbox's typed.Fuzz are left
+// to fuzztyped.
+//
 // The analyzer is part of fuzzvet (cmd/fuzzvet, fuzzbox vet) and exports the
 // conventional Analyzer variable so nogo and gopls can load it unchanged.
 package fuzzadd

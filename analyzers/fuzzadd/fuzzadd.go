@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/analysis"
@@ -35,7 +34,11 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, ix: fuzzutil.NewIndex(pass), reported: map[string]bool{}}
 	for _, fd := range c.ix.FuzzTests() {
 		var params []*types.Var // nil when the fuzz function is unknown or invalid
-		if tgs := c.ix.Targets(fd); len(tgs) > 0 && fuzzutil.ValidTarget(tgs[0].Sig) {
+		tgs := c.ix.Targets(fd)
+		if len(tgs) > 0 && tgs[0].Typed {
+			continue // fuzztyped checks the seeds of typed.Fuzz
+		}
+		if len(tgs) > 0 && fuzzutil.ValidTarget(tgs[0].Sig) {
 			for i := 1; i < tgs[0].Sig.Params().Len(); i++ {
 				params = append(params, tgs[0].Sig.Params().At(i))
 			}
@@ -68,7 +71,7 @@ func (c *checker) checkAdd(call *ast.CallExpr, params []*types.Var) {
 		c.checkValues(call, call.Args, params, false)
 		return
 	}
-	for _, lit := range c.spread(call.Args[len(call.Args)-1]) {
+	for _, lit := range c.ix.Spread(call.Args[len(call.Args)-1]) {
 		c.checkValues(lit, lit.Elts, params, true)
 	}
 }
@@ -100,7 +103,7 @@ func (c *checker) checkValue(v ast.Expr, p *types.Var) {
 	}
 	src, arg := types.ExprString(v), paramName(p)
 	switch {
-	case tv.Value != nil && untyped(c.pass.TypesInfo, v) && representable(c.pass, tv, want):
+	case tv.Value != nil && fuzzutil.Untyped(c.pass.TypesInfo, v) && fuzzutil.Representable(c.pass, tv, want):
 		c.reportFix(v, want, "untyped constant %s in f.Add has default type %s, but fuzz argument %s is %s",
 			src, c.str(tv.Type), arg, c.str(want))
 	case types.Identical(tv.Type.Underlying(), want):
@@ -145,28 +148,4 @@ func paramName(p *types.Var) string {
 		return "of type " + types.TypeString(p.Type(), nil)
 	}
 	return p.Name()
-}
-
-// untyped reports whether the constant expression e is untyped in the source
-// (a literal, an untyped named constant, or an operation on those).
-func untyped(info *types.Info, e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.BasicLit:
-		return true
-	case *ast.Ident:
-		k, ok := info.Uses[e].(*types.Const)
-		if !ok {
-			return false
-		}
-		b, ok := k.Type().(*types.Basic)
-		return ok && b.Info()&types.IsUntyped != 0
-	case *ast.UnaryExpr:
-		return untyped(info, e.X)
-	case *ast.BinaryExpr:
-		if e.Op == token.SHL || e.Op == token.SHR {
-			return untyped(info, e.X)
-		}
-		return untyped(info, e.X) && untyped(info, e.Y)
-	}
-	return false
 }

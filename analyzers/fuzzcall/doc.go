@@ -17,8 +17,10 @@
 //     fatal call are fine);
 //   - an f.Add call that can be reached after f.Fuzz.
 //
-// A Fuzz test that passes its *testing.F to code the analyzer cannot see, or
-// calls f.Fuzz from a function literal, is not checked.
+// typed.Fuzz(f, fn) and typed.Add(f, ...) of fuzzbox's typed package count as
+// f.Fuzz and f.Add, which they call. A Fuzz test that passes its *testing.F
+// to other code the analyzer cannot see, or calls f.Fuzz from a function
+// literal, is not checked.
 //
 // The analyzer is part of fuzzvet (cmd/fuzzvet, fuzzbox vet) and exports the
 // conventional Analyzer variable so nogo and gopls can load it unchanged.

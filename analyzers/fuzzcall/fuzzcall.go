@@ -60,8 +60,8 @@ func (c *checker) checkable(fd *ast.FuncDecl) bool {
 				}
 				return false
 			case *ast.CallExpr:
-				got.add(fuzzutil.FMethod(c.ix.Pass.TypesInfo, n))
-				if c.ix.PassesF(n) {
+				got.add(method(c.ix.Pass.TypesInfo, n))
+				if c.ix.PassesF(n) && !isTyped(c.ix.Pass.TypesInfo, n) {
 					h := c.ix.Callee(n)
 					switch {
 					case h == nil:
@@ -93,11 +93,26 @@ func (k *calls) add(method string) {
 	k.adds = k.adds || method == "Add"
 }
 
-// callsFuzz reports whether lit contains an f.Fuzz call.
+// method returns the *testing.F method call invokes, with typed.Fuzz(f, fn)
+// and typed.Add(f, ...) counting as f.Fuzz and f.Add (they call them).
+func method(info *types.Info, call *ast.CallExpr) string {
+	if isTyped(info, call) {
+		return fuzzutil.TypedFunc(info, call)
+	}
+	return fuzzutil.FMethod(info, call)
+}
+
+// isTyped reports whether call is typed.Fuzz or typed.Add.
+func isTyped(info *types.Info, call *ast.CallExpr) bool {
+	m := fuzzutil.TypedFunc(info, call)
+	return m == "Fuzz" || m == "Add"
+}
+
+// callsFuzz reports whether lit contains an f.Fuzz or typed.Fuzz call.
 func (c *checker) callsFuzz(lit *ast.FuncLit) bool {
 	found := false
 	ast.Inspect(lit.Body, func(m ast.Node) bool {
-		if call, isCall := m.(*ast.CallExpr); isCall && fuzzutil.FMethod(c.ix.Pass.TypesInfo, call) == "Fuzz" {
+		if call, isCall := m.(*ast.CallExpr); isCall && fuzzutil.IsFuzzCall(c.ix.Pass.TypesInfo, call) {
 			found = true
 		}
 		return !found
@@ -105,12 +120,13 @@ func (c *checker) callsFuzz(lit *ast.FuncLit) bool {
 	return found
 }
 
-// isTargetLit reports whether lit is the argument of an f.Fuzz call in body.
+// isTargetLit reports whether lit is the fuzz function of an f.Fuzz or
+// typed.Fuzz call in body.
 func isTargetLit(info *types.Info, body *ast.BlockStmt, lit *ast.FuncLit) bool {
 	found := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok && len(call.Args) == 1 && ast.Unparen(call.Args[0]) == lit &&
-			fuzzutil.FMethod(info, call) == "Fuzz" {
+		if call, ok := n.(*ast.CallExpr); ok && len(call.Args) > 0 && ast.Unparen(call.Args[len(call.Args)-1]) == lit &&
+			fuzzutil.IsFuzzCall(info, call) {
 			found = true
 		}
 		return !found
@@ -235,8 +251,12 @@ func (c *checker) transfer(b *cfg.Block, ss states, report func(ast.Node, string
 }
 
 func (c *checker) apply(call *ast.CallExpr, ss states, report func(ast.Node, string, ...any)) states {
-	m := fuzzutil.FMethod(c.ix.Pass.TypesInfo, call)
+	m := method(c.ix.Pass.TypesInfo, call)
 	isFuzz, isAdd := m == "Fuzz", m == "Add"
+	add, fuzz := "f.Add", "f.Fuzz"
+	if isTyped(c.ix.Pass.TypesInfo, call) {
+		add, fuzz = "typed.Add", "typed.Fuzz"
+	}
 	if h := c.ix.Helper(call); h != nil {
 		isFuzz = isFuzz || c.helpers[h].fuzz
 		isAdd = isAdd || c.helpers[h].adds
@@ -246,13 +266,13 @@ func (c *checker) apply(call *ast.CallExpr, ss states, report func(ast.Node, str
 		switch {
 		case isAdd && s.fuzz > 0:
 			if report != nil {
-				report(call, "f.Add after f.Fuzz is ignored: add seeds before calling f.Fuzz")
+				report(call, "%s after %s is ignored: add seeds before calling %s", add, fuzz, fuzz)
 			}
 		case isFuzz:
 			if s.fuzz > 0 {
 				c.twice = true
 				if report != nil {
-					report(call, "f.Fuzz must be called only once: this call can follow another f.Fuzz call")
+					report(call, "%s must be called only once: this call can follow another f.Fuzz call", fuzz)
 				}
 			}
 			s.fuzz = min(s.fuzz+1, 2)

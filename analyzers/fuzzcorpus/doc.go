@@ -14,7 +14,9 @@
 //	testdata/fuzz/FuzzParse/seed1:2: corpus entry does not fit FuzzParse: mismatched types in corpus entry: [int], want [string]
 //
 // Only the files of Fuzz tests whose fuzz function the analyzer can see are
-// checked for types; the others are checked for syntax. A package directory
+// checked for types; the others are checked for syntax. The files of a Fuzz
+// test whose fuzz function goes through typed.Fuzz(f, fn) must hold one
+// []byte (the encoded arguments), whatever fn's parameters. A package directory
 // without testdata/fuzz (as in a Bazel sandbox) is silently skipped.
 //
 // The analyzer is part of fuzzvet (cmd/fuzzvet, fuzzbox vet) and exports the

@@ -43,9 +43,13 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // argTypes returns the reflect types of the fuzzed arguments of fd's fuzz
-// function, or nil if it is not known or not valid.
+// function, or nil if it is not known or not valid. typed.Fuzz gives f.Fuzz
+// a function of one []byte, whatever the arguments it decodes from it.
 func argTypes(ix *fuzzutil.Index, fd *ast.FuncDecl) []reflect.Type {
 	tgs := ix.Targets(fd)
+	if len(tgs) > 0 && tgs[0].Typed {
+		return []reflect.Type{reflect.TypeFor[[]byte]()}
+	}
 	if len(tgs) == 0 || !fuzzutil.ValidTarget(tgs[0].Sig) {
 		return nil
 	}

@@ -28,6 +28,7 @@ var want = map[string]*regexp.Regexp{
 	"FuzzA/count:2":    regexp.MustCompile(`^corpus entry does not fit FuzzA: wrong number of values in corpus entry: 1, want 2$`),
 	"FuzzB/header:1":   regexp.MustCompile(`^malformed corpus file for FuzzB: .+`),
 	"FuzzBad/syntax:3": regexp.MustCompile(`^malformed corpus file for FuzzBad: .+`),
+	"FuzzTyped/raw:3":  regexp.MustCompile(`^corpus entry does not fit FuzzTyped: wrong number of values in corpus entry: 2, want 1$`),
 }
 
 func Test(t *testing.T) {

@@ -5,7 +5,8 @@
 //
 // fuzzfmethods: report *testing.F methods called inside the fuzz function
 //
-// Inside the function passed to f.Fuzz only f.Name and f.Failed may be used;
+// Inside the function passed to f.Fuzz (or to typed.Fuzz of fuzzbox's typed
+// package, which calls it from f.Fuzz's) only f.Name and f.Failed may be used;
 // the other *testing.F methods panic there (f.Fatal, f.Skip, f.Helper, ...)
 // or are silently ignored (f.Add). The fuzz function must use its *testing.T
 // instead. The analyzer looks at the fuzz function's body, the closures in it,

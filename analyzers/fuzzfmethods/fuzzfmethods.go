@@ -29,7 +29,7 @@ func run(pass *analysis.Pass) (any, error) {
 	seen := map[*ast.BlockStmt]bool{}
 	for _, f := range pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
-			if call, ok := n.(*ast.CallExpr); ok && fuzzutil.FMethod(pass.TypesInfo, call) == "Fuzz" {
+			if call, ok := n.(*ast.CallExpr); ok && fuzzutil.IsFuzzCall(pass.TypesInfo, call) {
 				if tg := ix.TargetOf(call); tg != nil && tg.Body != nil && !seen[tg.Body] {
 					seen[tg.Body] = true
 					check(ix, tg)

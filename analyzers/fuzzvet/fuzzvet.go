@@ -15,6 +15,7 @@ import (
 	"github.com/fuzzbox/fuzzbox/analyzers/fuzzfmethods"
 	"github.com/fuzzbox/fuzzbox/analyzers/fuzzname"
 	"github.com/fuzzbox/fuzzbox/analyzers/fuzzshape"
+	"github.com/fuzzbox/fuzzbox/analyzers/fuzztyped"
 	"github.com/fuzzbox/fuzzbox/analyzers/internal/fuzzutil"
 )
 
@@ -27,6 +28,7 @@ var Analyzers = []*analysis.Analyzer{
 	fuzzbytes.Analyzer,
 	fuzzcorpus.Analyzer,
 	fuzzname.Analyzer,
+	fuzztyped.Analyzer,
 }
 
 // CountFuzzTests returns the number of Fuzz tests go test would run in the

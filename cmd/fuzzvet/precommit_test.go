@@ -93,7 +93,9 @@ func hookEnv(t *testing.T, tmp string) []string {
 	}
 }
 
-// copyTree copies the files of src (without .git) to dst.
+// copyTree copies the files of src (without .git) to dst. In a linked
+// worktree .git is a file naming the real repository: copied, it would make
+// the "git init" and "git commit" of the copy commit into that repository.
 func copyTree(t *testing.T, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
@@ -101,6 +103,9 @@ func copyTree(t *testing.T, src, dst string) {
 			return err
 		}
 		rel, _ := filepath.Rel(src, path)
+		if d.Name() == ".git" && !d.IsDir() {
+			return nil
+		}
 		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
 			return filepath.SkipDir
 		}

@@ -1,7 +1,9 @@
 // Package fuzzutil holds what the fuzzvet analyzers share: recognising
 // *testing.F and *testing.T, finding Fuzz tests and their f.Fuzz calls, walking
-// a Fuzz test together with the helpers it passes its *testing.F to, and the
-// table of argument types the testing package accepts.
+// a Fuzz test together with the helpers it passes its *testing.F to, the
+// table of argument types the testing package accepts, the seed lists passed
+// as f.Add(seeds...) (spread.go) and the untyped constants of seeds
+// (constant.go).
 //
 // It is used only by the analyzers under analyzers/ and imports nothing but the
 // standard library and golang.org/x/tools/go/analysis.

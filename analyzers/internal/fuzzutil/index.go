@@ -97,9 +97,9 @@ func (ix *Index) Helper(call *ast.CallExpr) *ast.FuncDecl {
 
 // WalkF calls visit for every node of decl's body and, transitively, of the
 // bodies of the package helpers that receive its *testing.F, in each body's
-// source order. It does not enter the function literals passed to f.Fuzz
-// (the fuzz functions themselves); visit returning false prunes a subtree.
-// Each helper is walked once.
+// source order. It does not enter the function literals passed to f.Fuzz or
+// typed.Fuzz (the fuzz functions themselves); visit returning false prunes a
+// subtree. Each helper is walked once.
 func (ix *Index) WalkF(decl *ast.FuncDecl, visit func(n ast.Node) bool) {
 	seen := map[*ast.FuncDecl]bool{}
 	var walk func(d *ast.FuncDecl)
@@ -110,7 +110,7 @@ func (ix *Index) WalkF(decl *ast.FuncDecl, visit func(n ast.Node) bool) {
 		seen[d] = true
 		ast.Inspect(d.Body, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
-			if ok && FMethod(ix.Pass.TypesInfo, call) == "Fuzz" {
+			if ok && IsFuzzCall(ix.Pass.TypesInfo, call) {
 				if !visit(n) {
 					return false
 				}
@@ -135,23 +135,29 @@ func (ix *Index) WalkF(decl *ast.FuncDecl, visit func(n ast.Node) bool) {
 	walk(decl)
 }
 
-// A Target is the fuzz function passed to one f.Fuzz call.
+// A Target is the fuzz function passed to one f.Fuzz or typed.Fuzz call.
 type Target struct {
-	Call *ast.CallExpr    // the f.Fuzz call
-	Expr ast.Expr         // its argument
-	Sig  *types.Signature // the argument's signature, nil if it is not a function
-	Type *ast.FuncType    // the syntax of the signature, if Lit or Decl is set
-	Body *ast.BlockStmt   // the body, if the argument is a literal or a package function
-	Decl *ast.FuncDecl    // set if the argument names a package function
+	Call  *ast.CallExpr    // the f.Fuzz or typed.Fuzz call
+	Typed bool             // the call is typed.Fuzz(f, fn): fn's arguments are decoded from one fuzzed []byte
+	Expr  ast.Expr         // the fuzz function: the argument of f.Fuzz, the second of typed.Fuzz
+	Sig   *types.Signature // the argument's signature, nil if it is not a function
+	Type  *ast.FuncType    // the syntax of the signature, if Lit or Decl is set
+	Body  *ast.BlockStmt   // the body, if the argument is a literal or a package function
+	Decl  *ast.FuncDecl    // set if the argument names a package function
 }
 
-// TargetOf describes the argument of the f.Fuzz call, or returns nil if the
-// call has no single argument.
+// TargetOf describes the fuzz function of the f.Fuzz or typed.Fuzz call, or
+// returns nil if the call does not pass exactly one.
 func (ix *Index) TargetOf(call *ast.CallExpr) *Target {
-	if len(call.Args) != 1 || call.Ellipsis.IsValid() {
+	n := 1
+	typed := TypedFunc(ix.Pass.TypesInfo, call) == "Fuzz"
+	if typed {
+		n = 2
+	}
+	if len(call.Args) != n || call.Ellipsis.IsValid() {
 		return nil
 	}
-	tg := &Target{Call: call, Expr: call.Args[0]}
+	tg := &Target{Call: call, Typed: typed, Expr: call.Args[n-1]}
 	if t := ix.Pass.TypesInfo.TypeOf(tg.Expr); t != nil {
 		tg.Sig, _ = t.Underlying().(*types.Signature)
 	}
@@ -172,12 +178,12 @@ func (ix *Index) TargetOf(call *ast.CallExpr) *Target {
 	return tg
 }
 
-// Targets returns the fuzz functions passed to f.Fuzz by decl or its helpers,
-// outside fuzz function bodies.
+// Targets returns the fuzz functions passed to f.Fuzz or typed.Fuzz by decl
+// or its helpers, outside fuzz function bodies, in source order.
 func (ix *Index) Targets(decl *ast.FuncDecl) []*Target {
 	var out []*Target
 	ix.WalkF(decl, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok && FMethod(ix.Pass.TypesInfo, call) == "Fuzz" {
+		if call, ok := n.(*ast.CallExpr); ok && IsFuzzCall(ix.Pass.TypesInfo, call) {
 			if tg := ix.TargetOf(call); tg != nil {
 				out = append(out, tg)
 			}

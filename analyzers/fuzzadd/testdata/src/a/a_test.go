@@ -1,6 +1,10 @@
 package a
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/typed"
+)
 
 type ID uint32
 
@@ -94,4 +98,11 @@ func target(t *testing.T, b []byte) {}
 func FuzzDeclaredTarget(f *testing.F) {
 	f.Add("bytes") // want `f.Add value "bytes" has type string, but fuzz argument b is \[\]byte`
 	f.Fuzz(target)
+}
+
+// Seeds of typed.Fuzz are fuzztyped's to check.
+func FuzzTypedFuzz(f *testing.F) {
+	f.Add(5)
+	typed.Add(f, 5)
+	typed.Fuzz(f, func(t *testing.T, n uint8) {})
 }

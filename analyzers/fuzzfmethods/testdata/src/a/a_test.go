@@ -1,6 +1,10 @@
 package a
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/typed"
+)
 
 func FuzzDirect(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
@@ -59,4 +63,13 @@ func declared(t *testing.T, s string) {
 func FuzzDeclared(f *testing.F) {
 	gf = f
 	f.Fuzz(declared)
+}
+
+func FuzzTyped(f *testing.F) {
+	typed.Fuzz(f, func(t *testing.T, n int, s string) {
+		_ = f.Name() // allowed
+		if n == 0 {
+			f.Skip("zero") // want `the fuzz function must not call f.Skip: use t.Skip`
+		}
+	})
 }

@@ -1,30 +1,30 @@
-package fuzzadd
+package fuzzutil
 
 import (
 	"go/ast"
 	"go/types"
 )
 
-// spread returns the statically known value lists passed through
-// f.Add(e...): e is a []any literal, a local variable initialized from one
-// and used only in f.Add(x...) and range statements, or the value variable of
-// a range over a literal of such lists. It returns nil when the values are not
-// known.
-func (c *checker) spread(e ast.Expr) []*ast.CompositeLit {
+// Spread returns the statically known value lists passed through
+// f.Add(e...) or typed.Add(f, e...): e is a []any literal, a local variable
+// initialized from one and used only in calls x... and range statements, or
+// the value variable of a range over a literal of such lists. It returns nil
+// when the values are not known.
+func (ix *Index) Spread(e ast.Expr) []*ast.CompositeLit {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CompositeLit:
 		if plain(e) {
 			return []*ast.CompositeLit{e}
 		}
 	case *ast.Ident:
-		def, parent := c.definition(e)
+		def, parent := ix.definition(e)
 		switch p := parent.(type) {
 		case *ast.RangeStmt:
 			if p.Value == def {
-				return c.lists(p.X)
+				return ix.lists(p.X)
 			}
 		case ast.Expr:
-			return c.spread(p)
+			return ix.Spread(p)
 		}
 	}
 	return nil
@@ -32,9 +32,9 @@ func (c *checker) spread(e ast.Expr) []*ast.CompositeLit {
 
 // lists resolves the range expression of a loop over seeds: a literal (or a
 // local variable holding one) whose elements are all value lists.
-func (c *checker) lists(e ast.Expr) []*ast.CompositeLit {
+func (ix *Index) lists(e ast.Expr) []*ast.CompositeLit {
 	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-		if _, init := c.definition(id); init != nil {
+		if _, init := ix.definition(id); init != nil {
 			if x, ok := init.(ast.Expr); ok {
 				e = x
 			}
@@ -68,13 +68,13 @@ func plain(lit *ast.CompositeLit) bool {
 // definition finds the local variable that id uses. It returns the defining
 // identifier and either its initializer (an ast.Expr) or the RangeStmt that
 // defines it; it returns nils if the variable is used in any other way than
-// f.Add(x...) and "range x", so that its value cannot have changed.
-func (c *checker) definition(id *ast.Ident) (*ast.Ident, ast.Node) {
-	obj, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+// calls x... and "range x", so that its value cannot have changed.
+func (ix *Index) definition(id *ast.Ident) (*ast.Ident, ast.Node) {
+	obj, ok := ix.Pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok || obj.Parent() == nil || obj.Parent() == obj.Pkg().Scope() {
 		return nil, nil
 	}
-	body := c.enclosingBody(id)
+	body := ix.enclosingBody(id)
 	if body == nil {
 		return nil, nil
 	}
@@ -97,9 +97,9 @@ func (c *checker) definition(id *ast.Ident) (*ast.Ident, ast.Node) {
 			return true
 		}
 		switch {
-		case c.pass.TypesInfo.Defs[x] == obj:
+		case ix.Pass.TypesInfo.Defs[x] == obj:
 			def, init = x, initOf(parent, x)
-		case c.pass.TypesInfo.Uses[x] == obj && !readOnlyUse(parent, x):
+		case ix.Pass.TypesInfo.Uses[x] == obj && !readOnlyUse(parent, x):
 			clean = false
 		}
 		return true
@@ -144,8 +144,8 @@ func readOnlyUse(parent ast.Node, x *ast.Ident) bool {
 }
 
 // enclosingBody returns the body of the function declaration containing n.
-func (c *checker) enclosingBody(n ast.Node) *ast.BlockStmt {
-	for _, f := range c.pass.Files {
+func (ix *Index) enclosingBody(n ast.Node) *ast.BlockStmt {
+	for _, f := range ix.Pass.Files {
 		if f.Pos() > n.Pos() || n.Pos() > f.End() {
 			continue
 		}

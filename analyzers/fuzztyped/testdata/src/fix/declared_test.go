@@ -1,0 +1,8 @@
+package fix
+
+import (
+	"math/big"
+	"testing"
+)
+
+func bigTarget(t *testing.T, n *big.Int) {}
