@@ -1,0 +1,112 @@
+package driver
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// typedModule writes a module with a typed fuzz test (package typed) whose
+// bug needs a magic number in a nested field and a compared string, and
+// which requires this checkout of fuzzbox (replace).
+func typedModule(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "typedmod")
+	files := map[string]string{
+		"go.mod": "module example.com/typedmod\n\ngo 1.26\n\nrequire github.com/fuzzbox/fuzzbox v0.0.0\n\nreplace github.com/fuzzbox/fuzzbox => " + root + "\n",
+		"cfg.go": `package typedmod
+
+type Inner struct {
+	Magic uint32
+	Tags  []string
+}
+
+type Config struct {
+	Name  string
+	Inner Inner
+	Next  *Config
+}
+
+func Check(c Config, n int8) {
+	if c.Name == "admin" && c.Inner.Magic == 0x5eed {
+		panic("admin with the magic")
+	}
+}
+`,
+		"cfg_test.go": `package typedmod
+
+import (
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/typed"
+)
+
+func FuzzCheck(f *testing.F) {
+	typed.Add(f, Config{Name: "guest", Inner: Inner{Tags: []string{"a"}}}, int8(3))
+	typed.Fuzz(f, func(t *testing.T, c Config, n int8) { Check(c, n) })
+}
+`,
+	}
+	for name, text := range files {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestFuzzTyped: fuzzbox finds a typed fuzz test's bug, minimizes the
+// value (not its bytes), reports the arguments as Go syntax, and the
+// reproducer — one []byte — fails under stock go test with the same panic.
+func TestFuzzTyped(t *testing.T) {
+	fuzzbox := testFuzzbox(t)
+	dir := typedModule(t)
+	cfg := Config{Fuzz: "^FuzzCheck$", FuzzTime: "120s", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: os.Stderr}
+	targets, err := Resolve(context.Background(), cfg, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var failure event.Event
+	res := Fuzz(context.Background(), cfg, targets, func(e event.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Type == event.Failure && !e.Duplicate {
+			failure = e
+		}
+	})
+	if res.ExitCode != ExitFailure || len(res.Targets) != 1 || len(res.Targets[0].Failures) != 1 {
+		t.Fatalf("result %+v: want one failure", res)
+	}
+	want := []string{`Config{Name: "admin", Inner: Inner{Magic: 0x5eed}}`, `int8(0)`}
+	if strings.Join(failure.Values, "|") != strings.Join(want, "|") || failure.Minimized != "yes" {
+		t.Errorf("failure values %q (minimized %q), want %q (minimized yes)", failure.Values, failure.Minimized, want)
+	}
+	if !strings.Contains(failure.Message, "admin with the magic") {
+		t.Errorf("failure message %q", failure.Message)
+	}
+	name := filepath.Base(failure.Reproducer)
+	data, err := os.ReadFile(filepath.Join(dir, failure.Reproducer))
+	if err != nil || !strings.HasPrefix(string(data), "go test fuzz v1\n[]byte(") {
+		t.Fatalf("reproducer %s: %q, %v: want a go test fuzz v1 file of one []byte", failure.Reproducer, data, err)
+	}
+	cmd := exec.Command("go", "test", "-run=^FuzzCheck$/^"+name+"$", ".")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "panic: admin with the magic") || !strings.Contains(string(out), "FuzzCheck/"+name) {
+		t.Errorf("stock go test on the reproducer: %v\n%s\nwant the same panic", err, out)
+	}
+}
