@@ -226,3 +226,71 @@ func TestSavedDict(t *testing.T) {
 		t.Errorf("no CacheDir: %q, want none", toks)
 	}
 }
+
+// TestBuildLibFuzzerTyped: a typed fuzz test (package typed), in a module
+// that requires fuzzbox itself, builds as a libFuzzer binary, and the
+// binary crashes on a typed reproducer's bytes with the test's panic.
+func TestBuildLibFuzzerTyped(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with clang (-short)")
+	}
+	if _, err := exec.LookPath("clang-16"); err != nil {
+		if _, err := exec.LookPath("clang"); err != nil {
+			t.Skip("no clang (CI installs clang-16 and libclang-rt-16-dev)")
+		}
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := setup(t, map[string]string{
+		"go.mod": "module example.com/typedmod\n\ngo 1.26\n\nrequire github.com/fuzzbox/fuzzbox v0.0.0\n\nreplace github.com/fuzzbox/fuzzbox => " + root + "\n",
+		"cfg_test.go": `package typedmod
+
+import (
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/typed"
+)
+
+type Config struct {
+	Name  string
+	Magic uint32
+}
+
+func FuzzCheck(f *testing.F) {
+	typed.Add(f, Config{Name: "guest"})
+	typed.Fuzz(f, func(t *testing.T, c Config) {
+		if c.Name == "admin" && c.Magic == 0x5eed {
+			panic("admin with the magic")
+		}
+	})
+}
+`})
+	runtimeDirOverride = "" // the real, embedded runtime
+	var stderr strings.Builder
+	lo := LibFuzzerOptions{Dir: opts.Dir, OutDir: t.TempDir(), Fuzz: "^FuzzCheck$", Toolexec: opts.Toolexec, Stderr: &stderr}
+	targets, err := BuildLibFuzzer(context.Background(), lo)
+	if err != nil || len(targets) != 1 {
+		t.Fatalf("BuildLibFuzzer: %v %+v\n%s", err, targets, stderr.String())
+	}
+	seeds := filepath.Join(t.TempDir(), "seeds")
+	unzip(t, targets[0].SeedZip, seeds)
+	files, _ := filepath.Glob(filepath.Join(seeds, "*"))
+	if len(files) != 1 {
+		t.Fatalf("seed files %v, want the one typed.Add seed", files)
+	}
+	if out, code := runBinary(t, targets[0].Binary, t.TempDir(), files...); code != 0 {
+		t.Fatalf("the typed seed does not run cleanly (exit %d):\n%s", code, tail(out))
+	}
+	// typed.Encode(Config{Name: "admin", Magic: 0x5eed}): the version, the
+	// name's length and bytes, the magic (docs/typed.md).
+	crash := filepath.Join(t.TempDir(), "crash")
+	if err := os.WriteFile(crash, []byte("\x01\x05admin\xed\x5e\x00\x00"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runBinary(t, targets[0].Binary, t.TempDir(), crash)
+	if code == 0 || !strings.Contains(out, "admin with the magic") {
+		t.Fatalf("the typed reproducer did not crash the libFuzzer binary (exit %d):\n%s", code, tail(out))
+	}
+}
