@@ -54,12 +54,35 @@ func (m *mutation) step(t *tree) bool {
 			return true
 		}
 	}
-	n := t.nodes[m.r.IntN(len(t.nodes))]
+	n := m.pick(t)
 	if !m.node(n) {
 		return false
 	}
 	t.commit(n)
 	return true
+}
+
+// pick returns the place to change: one in three times a slice, map or
+// pointer when the value has some (a sequence of operations is one slice
+// among many fields: structural steps would be rare), else any place.
+func (m *mutation) pick(t *tree) node {
+	if m.r.IntN(3) == 0 {
+		var n node
+		seen := 0
+		for _, c := range t.nodes {
+			switch c.c.kind {
+			case kSlice, kMap, kPtr:
+				seen++
+				if m.r.IntN(seen) == 0 { // reservoir: uniform among them
+					n = c
+				}
+			}
+		}
+		if seen > 0 {
+			return n
+		}
+	}
+	return t.nodes[m.r.IntN(len(t.nodes))]
 }
 
 // node changes the value at n by its kind.
@@ -139,10 +162,10 @@ var interestingInts = []int64{0, 1, -1, 2, 7, 8, 16, 32, 64, 100, 127, 128, 255,
 	32767, 32768, 65535, 65536, math.MaxInt32, math.MinInt32, math.MaxUint32, math.MaxInt64, math.MinInt64, -128, -129}
 
 func (m *mutation) integer(x uint64, size int) uint64 {
-	switch m.r.IntN(6) {
+	switch m.r.IntN(8) {
 	case 0, 1:
-		d := uint64(1 + m.r.IntN(4))
-		if m.r.IntN(4) == 0 {
+		d := uint64(1)
+		if m.r.IntN(2) == 0 {
 			d = uint64(1 + m.r.IntN(64))
 		}
 		if m.r.IntN(2) == 0 {
@@ -150,10 +173,13 @@ func (m *mutation) integer(x uint64, size int) uint64 {
 		}
 		return x - d
 	case 2:
-		return uint64(interestingInts[m.r.IntN(len(interestingInts))])
+		// Small values: enum constants, counts, indexes.
+		return uint64(m.r.IntN(17))
 	case 3:
-		return x ^ 1<<m.r.IntN(8*size)
+		return uint64(interestingInts[m.r.IntN(len(interestingInts))])
 	case 4:
+		return x ^ 1<<m.r.IntN(8*size)
+	case 5, 6:
 		if len(m.hints.Ints) > 0 {
 			c := m.hints.Ints[m.r.IntN(len(m.hints.Ints))]
 			if m.r.IntN(2) == 0 {
@@ -161,6 +187,7 @@ func (m *mutation) integer(x uint64, size int) uint64 {
 			}
 			return c.B
 		}
+		return uint64(m.r.IntN(256))
 	}
 	return m.r.Uint64()
 }
@@ -536,12 +563,14 @@ func strHint(n node, from, to string) (func(node), bool) {
 	default:
 		return nil, false
 	}
-	if from == "" || !strings.Contains(s, from) {
-		return nil, false
-	}
-	out := strings.Replace(s, from, to, 1)
-	if s == from {
+	var out string
+	switch {
+	case s == from: // also an empty string compared with a constant
 		out = to
+	case from != "" && strings.Contains(s, from):
+		out = strings.Replace(s, from, to, 1)
+	default:
+		return nil, false
 	}
 	return func(n node) {
 		if n.c.kind == kString {
