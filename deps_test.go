@@ -29,8 +29,9 @@ var layers = []layerRule{
 	{"engine/ipc", nil},
 	{"engine/instrument", nil},
 	{"internal/typedhook", nil},
-	// Imported by users' typed fuzz tests: nothing of fuzzbox but the hook.
-	{"typed", []string{"internal/typedhook"}},
+	// Imported by users' typed fuzz tests: nothing of fuzzbox but the hook and
+	// the corpus format (both standard-library only).
+	{"typed", []string{"internal/typedhook", "corpus"}},
 	{"engine", []string{"corpus", "event", "engine/ipc", "engine/instrument", "internal/typedhook"}},
 	{"engine/basedeps", []string{"corpus"}},
 	{"engine/fuzzmain", []string{"engine", "engine/basedeps", "corpus", "event", "engine/ipc", "engine/instrument", "internal/typedhook"}},

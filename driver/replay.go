@@ -91,8 +91,9 @@ func checkEntry(dir, fuzz, entry string) error {
 // dir, as go test would (cfg's Tags, Race and ReplayLimit); running the
 // binary directly (not under go test) means cancelling ctx stops the one
 // process that runs the test, leaving no orphan behind. It returns the
-// combined output, the exit status and whether the binary was built.
-func goTest(ctx context.Context, cfg Config, dir, run string) (out string, code int, built bool, err error) {
+// combined output, the exit status and whether the binary was built. env
+// is added to the test binary's environment.
+func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (out string, code int, built bool, err error) {
 	tmp, err := os.MkdirTemp("", "fuzzbox-replay-")
 	if err != nil {
 		return "", -1, false, fmt.Errorf("driver: replay: %w", err)
@@ -113,7 +114,11 @@ func goTest(ctx context.Context, cfg Config, dir, run string) (out string, code 
 	if _, err := os.Stat(bin); err != nil {
 		return out + "no test files\n", 1, false, nil // go test -c writes nothing for a package without tests
 	}
-	out, code, err = combined(ctx, testCmd(dir, bin, panicOnExit0, "-test.count=1", "-test.run="+run, "-test.timeout="+cfg.replayLimit().String()))
+	cmd := testCmd(dir, bin, panicOnExit0, "-test.count=1", "-test.run="+run, "-test.timeout="+cfg.replayLimit().String())
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
+	out, code, err = combined(ctx, cmd)
 	return out, code, true, replayErr(err)
 }
 

@@ -110,3 +110,32 @@ func TestFuzzTyped(t *testing.T) {
 		t.Errorf("stock go test on the reproducer: %v\n%s\nwant the same panic", err, out)
 	}
 }
+
+// TestTypedValues: the arguments of a typed fuzz test's corpus file, as Go
+// syntax, from the test binary that knows their types.
+func TestTypedValues(t *testing.T) {
+	dir := typedModule(t)
+	entry := filepath.Join(dir, "testdata", "fuzz", "FuzzCheck", "one")
+	// typed.Encode(Config{Name: "admin", Inner: Inner{Magic: 0x5eed}}, int8(-2)): docs/typed.md.
+	if err := os.MkdirAll(filepath.Dir(entry), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(entry, []byte("go test fuzz v1\n[]byte(\"\\x01\\x05admin\\xed^\\x00\\x00\\x00\\x00\\xfe\")\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "testdata", "fuzz", "FuzzCheck", "two")
+	if err := os.WriteFile(bad, []byte("go test fuzz v1\nstring(\"x\")\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	vals, err := TypedValues(context.Background(), Config{}, Target{Name: "FuzzCheck", Dir: dir}, []string{entry, bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `Config{Name: "admin", Inner: Inner{Magic: 0x5eed}}|int8(-2)`
+	if got := strings.Join(vals[entry], "|"); got != want || len(vals) != 1 {
+		t.Errorf("TypedValues = %q, want %s for the first file only", vals, want)
+	}
+	if _, err := TypedValues(context.Background(), Config{}, Target{Name: "FuzzNope", Dir: dir}, []string{entry}); err == nil || !strings.Contains(err.Error(), "not a typed fuzz test") {
+		t.Errorf("a fuzz test that does not exist: err = %v", err)
+	}
+}

@@ -37,7 +37,8 @@
 // UnmarshalX refuses them. Interfaces, channels, funcs and unsafe.Pointer
 // cannot be fuzzed; pointers, slices and maps nest at most 64 deep.
 //
-// Users are fuzz tests. Package typed imports only the standard library
-// and internal/typedhook, through which fuzzbox's engine finds the running
-// fuzz test's structure.
+// Users are fuzz tests. Package typed imports only the standard library,
+// corpus (the go test fuzz v1 format) and internal/typedhook, through which
+// fuzzbox's engine finds the running fuzz test's structure; tools ask a
+// test binary for its entries' arguments through ValuesEnv.
 package typed

@@ -63,6 +63,9 @@ func Fuzz(f *testing.F, fn any) {
 			f.Fatalf("typed.Fuzz: seed %d (typed.Add): %v", i+1, err)
 		}
 	}
+	if answerValues(f, h) {
+		return
+	}
 	typedhook.Set(h)
 	defer typedhook.Set(nil)
 	f.Fuzz(func(t *testing.T, data []byte) {
