@@ -2,6 +2,10 @@ package fuzztyped_test
 
 import (
 	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/printer"
+	"go/token"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,5 +42,29 @@ func TestStubsInSync(t *testing.T) {
 		if got, err := os.ReadFile(c); err != nil || !bytes.Equal(got, want) {
 			t.Errorf("%s differs from %s (copy it again): %v", c, stub, err)
 		}
+	}
+}
+
+// TestStubMatchesTyped: the stub's Add and Fuzz have the real package's
+// signatures (../../typed).
+func TestStubMatchesTyped(t *testing.T) {
+	sigs := func(path string) map[string]string {
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && (fd.Name.Name == "Add" || fd.Name.Name == "Fuzz") {
+				var b bytes.Buffer
+				printer.Fprint(&b, token.NewFileSet(), fd.Type)
+				out[fd.Name.Name] = b.String()
+			}
+		}
+		return out
+	}
+	got, want := sigs(stub), sigs(filepath.Join("..", "..", "typed", "typed.go"))
+	if len(want) != 2 || got["Add"] != want["Add"] || got["Fuzz"] != want["Fuzz"] {
+		t.Errorf("stub signatures %q, package typed's %q", got, want)
 	}
 }
