@@ -144,7 +144,11 @@ func (s *Server) corpusLenses(uri protocol.DocumentURI, path string) ([]protocol
 	if err != nil {
 		return lenses, nil // fuzzvet reports the file at its line
 	}
-	return append(lenses, lens(rng, clip(valuesTitle(vals), 120), command.ShowEntry, args)), nil
+	title := valuesTitle(vals)
+	if typed, ok := s.entryTypedValues(path, text, vals); ok {
+		title = "values: " + strings.Join(typed, ", ")
+	}
+	return append(lenses, lens(rng, clip(title, 120), command.ShowEntry, args)), nil
 }
 
 // valuesTitle renders decoded values on one line: "values: "boom", 42".

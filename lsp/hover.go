@@ -31,6 +31,14 @@ func (s *Server) hover(ctx context.Context, req *jsonrpc2.Request) (any, error) 
 	if !ok {
 		return nil, nil
 	}
+	if vals, err := corpus.Unmarshal([]byte(text)); err == nil {
+		if typed, ok := s.entryTypedValues(path, text, vals); ok {
+			md += "\n\ntyped arguments (package typed):\n\n"
+			for i, v := range typed {
+				md += fmt.Sprintf("%d. `%s`\n", i+1, strings.ReplaceAll(v, "`", "\\`"))
+			}
+		}
+	}
 	rng := lineRange(text, int(p.Position.Line)+1)
 	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: "markdown", Value: md}, Range: &rng}, nil
 }

@@ -64,7 +64,8 @@ type Server struct {
 	diags       map[string]map[string][]diagnostic // producer -> path -> diagnostics
 	vetGen      map[string]int                     // package dir -> generation of the newest fuzzvet request
 	nextToken   int
-	runsWG      sync.WaitGroup // runs and diagnostics in flight
+	typed       typedCache     // typed corpus entries' values (typed.go)
+	runsWG      sync.WaitGroup // runs, diagnostics and typed-values requests in flight
 	exited      chan struct{}  // closed on exit
 	shutdownReq bool
 }
