@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,7 +9,11 @@ import (
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
 )
+
+// What the front ends that fuzz share: their flags (Flags) and the way they
+// run a command line and print the run (Run, Output, Result.WriteSummary).
 
 // Flags are the command-line flags every front end that fuzzes takes
 // (fuzzbox fuzz, fuzzbox corpus minimize, the Bazel runner), registered once
@@ -49,6 +54,36 @@ func (f *Flags) Checked(stderr io.Writer) (Config, error) {
 	}
 	c.Stderr = stderr
 	return c, c.Check()
+}
+
+// Output says where and how a front end prints a run (Run).
+type Output struct {
+	Stdout io.Writer // the events (event.Printer) and, in text, the summary of several fuzz tests
+	Stderr io.Writer // the run's error, on one line after Prefix and ": "
+	Prefix string    // names the front end in the error line, such as "fuzzbox fuzz"
+	JSON   bool      // print the events as JSON lines (event.Encode) and no summary
+}
+
+// Run does what a front end that fuzzes does with its command line
+// (fuzzbox fuzz, corpus minimize and merge, the Bazel runner's run mode):
+// it resolves patterns (Resolve), fuzzes the targets (Fuzz) until they are
+// done or ctx is cancelled, and prints the run as fuzzbox fuzz does (out).
+// A selection that matches nothing is an ExitError result with Resolve's
+// error, printed before any event.
+func Run(ctx context.Context, cfg Config, patterns []string, out Output) Result {
+	targets, err := Resolve(ctx, cfg, patterns)
+	res := errorResult(err)
+	if err == nil {
+		p := &event.Printer{W: out.Stdout, JSON: out.JSON}
+		res = Fuzz(ctx, cfg, targets, p.Print)
+	}
+	if res.Err != nil {
+		fmt.Fprintf(out.Stderr, "%s: %s\n", out.Prefix, oneLine(res.Err))
+	}
+	if !out.JSON && len(res.Targets) > 1 {
+		res.WriteSummary(out.Stdout)
+	}
+	return res
 }
 
 // WriteSummary writes the per-target results of a run of several fuzz

@@ -2,11 +2,9 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/fuzzbox/fuzzbox/driver"
-	"github.com/fuzzbox/fuzzbox/event"
 )
 
 func init() {
@@ -64,24 +62,11 @@ func (f *fuzzFlags) run(inv *invocation) int {
 	return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
 }
 
-// fuzzMain resolves the fuzz tests and runs the driver until it is done or
-// the process gets SIGINT or SIGTERM, printing its events, and returns the
-// exit code.
+// fuzzMain runs the driver on the command line (driver.Run) until it is done
+// or the process gets SIGINT or SIGTERM, and returns the exit code.
 func fuzzMain(cfg driver.Config, pkgs []string, asJSON bool, stdout, stderr io.Writer) int {
 	ctx, stop := interruptible()
 	defer stop()
-	targets, err := driver.Resolve(ctx, cfg, pkgs)
-	if err != nil {
-		fmt.Fprintf(stderr, "fuzzbox fuzz: %s\n", oneLine(err))
-		return exitUsage
-	}
-	p := &event.Printer{W: stdout, JSON: asJSON}
-	res := driver.Fuzz(ctx, cfg, targets, p.Print)
-	if res.Err != nil {
-		fmt.Fprintf(stderr, "fuzzbox fuzz: %s\n", oneLine(res.Err))
-	}
-	if !asJSON && len(res.Targets) > 1 {
-		res.WriteSummary(stdout)
-	}
-	return res.ExitCode
+	out := driver.Output{Stdout: stdout, Stderr: stderr, Prefix: "fuzzbox fuzz", JSON: asJSON}
+	return driver.Run(ctx, cfg, pkgs, out).ExitCode
 }
