@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"regexp"
 
@@ -83,36 +80,6 @@ func (f *coverFlags) check(inv *invocation) int {
 // run makes the report of the one fuzz test -fuzz matches in pkg and
 // prints it.
 func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
-	ctx := context.Background()
-	cfg, opts := f.cfg, f.opts
-	cfg.Stderr, opts.PerEntry, opts.DefaultHTML = stderr, f.json, !f.json
-	t, err := driver.ResolveOne(ctx, cfg, pkg)
-	if err != nil {
-		fmt.Fprintf(stderr, "fuzzbox cover: %s\n", oneLine(err))
-		return exitUsage
-	}
-	rep, err := driver.Cover(ctx, cfg, t, opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "fuzzbox cover: %s\n", oneLine(err))
-		if errors.Is(err, driver.ErrReplay) {
-			return exitFinding
-		}
-		return exitUsage
-	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-	} else {
-		if f.funcs {
-			io.WriteString(stdout, rep.FuncTable)
-		}
-		io.WriteString(stdout, rep.Summary())
-		fmt.Fprintf(stdout, "report: %s\n", rep.HTML)
-	}
-	e := rep.Entries
-	if len(e.Failed)+len(e.Crashed)+len(e.Unreadable) > 0 {
-		return exitFinding
-	}
-	return exitOK
+	out := driver.Output{Stdout: stdout, Stderr: stderr, Prefix: "fuzzbox cover", JSON: f.json}
+	return driver.RunCover(context.Background(), f.cfg, pkg, f.opts, f.funcs, out)
 }
