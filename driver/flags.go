@@ -17,8 +17,9 @@ import (
 
 // Flags are the command-line flags every front end that fuzzes takes
 // (fuzzbox fuzz, fuzzbox corpus minimize, the Bazel runner), registered once
-// here so that they are the same everywhere. Front ends add their own
-// (fuzzbox fuzz: -race, -tags, -bin).
+// here so that they are the same everywhere. A front end that builds the
+// fuzzing binary adds RegisterBuild's; the Bazel runner does not (the rules
+// build it).
 type Flags struct {
 	Config      // the flags' values; Checked returns the checked result
 	JSON   bool // -json: print the event stream instead of text
@@ -35,7 +36,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
 	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang")
 	fs.IntVar(&c.RSSLimitMB, "rss_limit_mb", DefaultRSSLimitMB, "per-worker memory limit in MiB (0 = off): exceeding it is a failure of kind oom")
-	fs.StringVar(&c.CacheDir, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
+	CacheDirFlag(fs, &c.CacheDir)
 	fs.BoolVar(&f.JSON, "json", false, "print the JSON event stream (docs/engine.md) instead of text")
 	fs.BoolVar(&c.KeepGoing, "keepgoing", false, "keep fuzzing after a failure; write one reproducer per unique failure")
 	fs.BoolVar(&c.KeepFlaky, "keepflaky", false, "write a reproducer for a failure that did not fail again when re-run in a fresh worker")
@@ -43,6 +44,30 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Schedule, "schedule", "", "corpus schedule: "+ipc.ScheduleRoundRobin+" (default) or "+ipc.SchedulePower)
 	fs.BoolVar(&c.NoCmp, "nocmp", false, "turn comparison guidance off (benchmark ablation)")
 	fs.BoolVar(&c.NoSourceDict, "nosourcedict", false, "no dictionary of the package's literals (benchmark ablation)")
+}
+
+// RegisterBuild adds the flags of a front end that builds the fuzzing
+// binary (fuzzbox fuzz, fuzzbox corpus minimize) to fs: -race, -tags, -bin.
+func (f *Flags) RegisterBuild(fs *flag.FlagSet) {
+	c := &f.Config
+	fs.BoolVar(&c.Race, "race", false, "build with the race detector; a data race is a failure")
+	TagsFlag(fs, &c.Tags)
+	fs.StringVar(&c.Binary, "bin", "", "fuzz this prebuilt fuzzing binary instead of building; the argument is its package directory")
+}
+
+// TagsFlag adds -tags, the build tags (Config.Tags), to fs with p as its
+// variable: one declaration for every command that builds (fuzzbox fuzz,
+// cover, build, corpus minimize and merge).
+func TagsFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "tags", "", "comma-separated build tags")
+}
+
+// CacheDirFlag adds -cachedir, the generated corpus's directory
+// (Config.CacheDir), to fs with p as its variable: one declaration for every
+// command that reads or writes the generated corpus (fuzzbox fuzz, cover,
+// corpus minimize and merge, the Bazel runner).
+func CacheDirFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
 }
 
 // Checked returns the configuration the flags set, checked, with stderr

@@ -50,14 +50,14 @@ type coverFlags struct {
 func (f *coverFlags) register(fs *flag.FlagSet) {
 	c, o := &f.cfg, &f.opts
 	fs.StringVar(&c.Fuzz, "fuzz", "", "regexp matching the fuzz test whose corpus to replay (required)")
-	fs.StringVar(&c.CacheDir, "cachedir", "", "directory of the generated corpus, as for fuzzbox fuzz (default: the user cache dir, fuzzbox/fuzz/<import path>)")
+	driver.CacheDirFlag(fs, &c.CacheDir)
 	fs.BoolVar(&o.GoCache, "gocache", false, "also replay the go command's generated corpus ($GOCACHE/fuzz/<import path>/<FuzzX>)")
 	fs.StringVar(&o.CoverPkg, "coverpkg", "", "packages to measure, as go test -coverpkg (default: the package)")
 	fs.StringVar(&o.HTML, "o", "", "HTML report file (default: fuzzbox-cover-<pkg>-<FuzzX>.html in the temp dir; none with -json)")
 	fs.StringVar(&o.Profile, "coverprofile", "", "also write the text coverage profile to this file")
 	fs.BoolVar(&f.funcs, "func", false, "print per-function coverage (go tool cover -func) to stdout")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON, with the corpus entries that reach each function")
-	fs.StringVar(&c.Tags, "tags", "", "comma-separated build tags")
+	driver.TagsFlag(fs, &c.Tags)
 	fs.DurationVar(&c.ReplayLimit, "timeout", driver.DefaultReplayLimit, "limit of one replay of the whole corpus; an entry still running then counts as crashed")
 }
 

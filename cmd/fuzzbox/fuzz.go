@@ -8,12 +8,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", usage: fuzzUsage,
-		flags: func(fs *flag.FlagSet) func(*invocation) int {
-			var f fuzzFlags
-			f.register(fs)
-			return f.run
-		}})
+	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", usage: fuzzUsage, flags: fuzzFlags})
 }
 
 const fuzzUsage = `usage: fuzzbox fuzz [flags] [packages]
@@ -41,25 +36,19 @@ Exit status: 0 nothing found, 1 a failure was found, 2 usage or build error.
 Flags:
 `
 
-// fuzzFlags are fuzzbox fuzz's flags: the driver's common ones and -race,
-// -tags, -bin.
-type fuzzFlags struct{ driver.Flags }
-
-func (f *fuzzFlags) register(fs *flag.FlagSet) {
-	f.Flags.Register(fs)
-	c := &f.Config
-	fs.BoolVar(&c.Race, "race", false, "build with the race detector; a data race is a failure")
-	fs.StringVar(&c.Tags, "tags", "", "comma-separated build tags")
-	fs.StringVar(&c.Binary, "bin", "", "fuzz this prebuilt fuzzing binary instead of building; the argument is its package directory")
-}
-
-// run fuzzes the packages on the command line.
-func (f *fuzzFlags) run(inv *invocation) int {
-	cfg, err := f.Checked(inv.stderr)
-	if err != nil {
-		return inv.usageError(err.Error())
+// fuzzFlags adds fuzzbox fuzz's flags to fs: the driver's, of every front
+// end that fuzzes and of one that builds.
+func fuzzFlags(fs *flag.FlagSet) func(*invocation) int {
+	var f driver.Flags
+	f.Register(fs)
+	f.RegisterBuild(fs)
+	return func(inv *invocation) int {
+		cfg, err := f.Checked(inv.stderr)
+		if err != nil {
+			return inv.usageError(err.Error())
+		}
+		return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
 	}
-	return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
 }
 
 // fuzzMain runs the driver on the command line (driver.Run) until it is done

@@ -19,8 +19,8 @@ import (
 func mergeFlags(fs *flag.FlagSet) func(*invocation) int {
 	var cfg driver.Config
 	fs.StringVar(&cfg.Fuzz, "fuzz", "", "the fuzz test `FuzzX` (required)")
-	fs.StringVar(&cfg.CacheDir, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
-	fs.StringVar(&cfg.Tags, "tags", "", "comma-separated build tags")
+	driver.CacheDirFlag(fs, &cfg.CacheDir)
+	driver.TagsFlag(fs, &cfg.Tags)
 	asJSON := fs.Bool("json", false, "print the pruning run's JSON event stream")
 	pkg := fs.String("pkg", ".", "package `DIR` of the fuzz test")
 	fromLibFuzzer := fs.Bool("from-libfuzzer", false, "the DIRs hold libFuzzer inputs (fuzzbox-libfuzzer-v1), not go test fuzz v1 files")

@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+
+	"github.com/fuzzbox/fuzzbox/driver"
 )
 
 // minimizeFlags adds the flags of fuzzbox corpus minimize, which runs a target's
@@ -9,8 +11,9 @@ import (
 // the generated entries that add no coverage, smallest kept first, like
 // libFuzzer's -merge=1 or afl-cmin. Seeds are never touched.
 func minimizeFlags(fs *flag.FlagSet) func(*invocation) int {
-	var f fuzzFlags
-	f.register(fs)
+	var f driver.Flags
+	f.Register(fs)
+	f.RegisterBuild(fs)
 	return func(inv *invocation) int {
 		cfg, err := f.Checked(inv.stderr)
 		if err != nil {
