@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"path/filepath"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/driver/build"
@@ -43,23 +41,16 @@ func buildFlags(fs *flag.FlagSet) func(*invocation) int {
 			return inv.usageError("want -libfuzzer, -o DIR and at most one PACKAGE")
 		}
 		opts.Package, opts.Stderr = inv.Arg(0), inv.stderr
-		if err := buildLibFuzzer(opts, inv.stdout); err != nil {
+		ctx, stop := interruptible()
+		defer stop()
+		targets, err := build.BuildLibFuzzer(ctx, opts)
+		if err != nil {
 			fmt.Fprintf(inv.stderr, "fuzzbox build: %s\n", oneLine(err))
 			return exitUsage
 		}
+		for _, t := range targets {
+			fmt.Fprintln(inv.stdout, t)
+		}
 		return exitOK
 	}
-}
-
-func buildLibFuzzer(opts build.LibFuzzerOptions, stdout io.Writer) error {
-	ctx, stop := interruptible()
-	defer stop()
-	targets, err := build.BuildLibFuzzer(ctx, opts)
-	if err != nil {
-		return err
-	}
-	for _, t := range targets {
-		fmt.Fprintf(stdout, "%s: %d seeds in %s, %s, %s\n", t.Binary, t.Seeds, filepath.Base(t.SeedZip), filepath.Base(t.Dict), filepath.Base(t.Options))
-	}
-	return nil
 }
