@@ -58,24 +58,8 @@ var corpusCommands = map[string]*command{}
 var corpusStdin io.Reader = os.Stdin
 
 func runCorpus(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		return corpusUsageError(stderr, "missing subcommand")
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, corpusUsage)
-		return exitOK
-	}
-	sub, ok := corpusCommands[args[0]]
-	if !ok {
-		return corpusUsageError(stderr, fmt.Sprintf("unknown subcommand %q", args[0]))
-	}
-	return sub.main(args[1:], stdout, stderr)
-}
-
-func corpusUsageError(stderr io.Writer, reason string) int {
-	fmt.Fprintf(stderr, "fuzzbox corpus: %s\n%s", reason, corpusUsage)
-	return exitUsage
+	usage := func(w io.Writer) { fmt.Fprint(w, corpusUsage) }
+	return dispatch(args, corpusCommands, usage, "fuzzbox corpus: missing subcommand", "fuzzbox corpus: unknown subcommand %q", stdout, stderr)
 }
 
 // noFlags is the flags function of a command without flags.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"io"
-	"regexp"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 )
@@ -71,8 +70,8 @@ func (f *coverFlags) check(inv *invocation) int {
 	case f.cfg.ReplayLimit <= 0:
 		return inv.usageError("-timeout must be > 0")
 	}
-	if _, err := regexp.Compile(f.cfg.Fuzz); err != nil {
-		return inv.usageError("-fuzz: " + err.Error())
+	if err := f.cfg.Check(); err != nil { // -fuzz, as every command reads it
+		return inv.usageError(err.Error())
 	}
 	return f.run(inv.Arg(0), inv.stdout, inv.stderr)
 }

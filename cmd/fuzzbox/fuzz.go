@@ -36,17 +36,23 @@ Exit status: 0 nothing found, 1 a failure was found, 2 usage or build error.
 Flags:
 `
 
-// fuzzFlags adds fuzzbox fuzz's flags to fs: the driver's, of every front
-// end that fuzzes and of one that builds.
-func fuzzFlags(fs *flag.FlagSet) func(*invocation) int {
+// fuzzFlags adds fuzzbox fuzz's flags to fs.
+func fuzzFlags(fs *flag.FlagSet) func(*invocation) int { return driverFlags(fs, "", false) }
+
+// driverFlags adds the flags of a command that runs the driver on packages
+// (fuzzbox fuzz, fuzzbox corpus minimize) to fs: the driver's, of every
+// front end that fuzzes and of one that builds. Its usage errors start with
+// errPrefix; with pruneOnly it only prunes the corpus (driver.Config.PruneOnly).
+func driverFlags(fs *flag.FlagSet, errPrefix string, pruneOnly bool) func(*invocation) int {
 	var f driver.Flags
 	f.Register(fs)
 	f.RegisterBuild(fs)
 	return func(inv *invocation) int {
 		cfg, err := f.Checked(inv.stderr)
 		if err != nil {
-			return inv.usageError(err.Error())
+			return inv.usageError(errPrefix + err.Error())
 		}
+		cfg.PruneOnly = pruneOnly
 		return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
 	}
 }
