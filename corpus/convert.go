@@ -11,7 +11,7 @@ import (
 // Conversions between entries and the files of other tools: raw inputs (the
 // bytes of a single []byte or string argument) and libFuzzer inputs (the
 // LibFuzzerEncoding, of which a raw input is the one-argument case).
-// "fuzzbox corpus import" and "export" and Merge use them.
+// "fuzzbox corpus import" and "export" (Export) and Merge use them.
 
 // ImportRaw writes each regular file under the roots (recursively) into
 // dir (Write) as an entry of one value of type t, []byte or string, holding
@@ -71,6 +71,29 @@ func libFuzzerEntry(file string, types []reflect.Type) ([]byte, error) {
 		return nil, err
 	}
 	return Marshal(vals...)
+}
+
+// Export writes the entries that args name — files, and directories
+// standing for the files in them, as Check reads them — into dir, as
+// "fuzzbox corpus export" does: each as its raw bytes (ExportRaw), or with
+// libFuzzer as a libFuzzer input (ExportLibFuzzer). It returns the error of
+// each directory it could not read, then the *FileError of each file it
+// could not read or export, in order.
+func Export(args []string, dir string, libFuzzer bool) []error {
+	export := ExportRaw
+	if libFuzzer {
+		export = ExportLibFuzzer
+	}
+	files, errs := ExpandDirs(args)
+	for e, err := range Files(files, nil) {
+		if err == nil {
+			err = export(e, dir)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
 }
 
 // ExportRaw writes the contents of e, an entry of exactly one []byte or

@@ -100,3 +100,30 @@ func TestLibFuzzerFiles(t *testing.T) {
 		t.Errorf("ImportLibFuzzer of a missing file: %v, want an error starting with its path", err)
 	}
 }
+
+// TestExport: the entries of files and directories, raw or as libFuzzer
+// inputs; a bad file is a *FileError and the others are still written.
+func TestExport(t *testing.T) {
+	src := t.TempDir()
+	mustWrite(t, filepath.Join(src, "a"), h+"[]byte(\"one\")\n")
+	mustWrite(t, filepath.Join(src, "b"), h+"string(\"two\")\nint(2)\n")
+	single := filepath.Join(t.TempDir(), "c")
+	mustWrite(t, single, h+"string(\"three\")\n")
+	raw := t.TempDir()
+	errs := Export([]string{src, single}, raw, false)
+	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "has 2 values, export needs exactly one") {
+		t.Errorf("Export raw: %v, want one error for the two-value entry", errs)
+	}
+	for name, want := range map[string]string{"a": "one", "c": "three"} {
+		if data, err := os.ReadFile(filepath.Join(raw, name)); err != nil || string(data) != want {
+			t.Errorf("raw %s = %q, %v; want %q", name, data, err, want)
+		}
+	}
+	lf := t.TempDir()
+	if errs := Export([]string{src}, lf, true); len(errs) != 0 {
+		t.Errorf("Export -to-libfuzzer: %v", errs)
+	}
+	if ents, _ := os.ReadDir(lf); len(ents) != 2 {
+		t.Errorf("libFuzzer inputs %v, want 2", ents)
+	}
+}

@@ -6,9 +6,10 @@
 // load seeds and to write crashers and new corpus entries, fuzzvet uses it to
 // report malformed files at their line, the LSP sidecar uses it to show
 // entries, and the "fuzzbox corpus" command is a shell over it: the exact
-// JSON form of entries (EntryJSON, JSONDecoder; json.go), reading the files
-// and directories a user names (Files, ExpandDirs; files.go), converting
-// raw and libFuzzer inputs (ImportRaw, ExportRaw, ImportLibFuzzer,
+// JSON form of entries (EntryJSON, WriteJSON, JSONDecoder; json.go), their
+// readable form (Entry.Text, Describe), reading and checking the files and
+// directories a user names (Files, ExpandDirs, Check; files.go), converting
+// raw and libFuzzer inputs (ImportRaw, Export, ExportRaw, ImportLibFuzzer,
 // ExportLibFuzzer; convert.go, over the LibFuzzerEncoding of libfuzzer.go),
 // merging corpora (Merge; merge.go) and reading a fuzz test's argument types
 // from its source (FuzzArgTypes; fuzzargs.go). It imports only the standard

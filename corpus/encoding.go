@@ -48,6 +48,17 @@ func Describe(v any) string {
 	return lit
 }
 
+// Text returns e readably, as "fuzzbox corpus cat" shows it: a line with
+// its path, then each value (Describe) numbered on a line of its own.
+func (e Entry) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:\n", e.Path)
+	for i, v := range e.Values {
+		fmt.Fprintf(&b, "  %d: %s\n", i, Describe(v))
+	}
+	return b.String()
+}
+
 // appendValue appends the one-line spelling of v, without the newline.
 func appendValue(b []byte, v any) ([]byte, error) {
 	switch v := v.(type) {

@@ -10,7 +10,8 @@ import (
 )
 
 // Working through the corpus files a user names: "fuzzbox corpus" reads its
-// FILE and DIR arguments with Files and ExpandDirs.
+// FILE and DIR arguments with Files and ExpandDirs, and checks them with
+// Check.
 
 // Files yields, in the order of paths, the entry of each corpus file read
 // with ReadFile (so checked against types when types is non-nil), or the
@@ -52,6 +53,21 @@ func ExpandDirs(paths []string) ([]string, []error) {
 		}
 	}
 	return files, errs
+}
+
+// Check reads the corpus files that args name, as "fuzzbox corpus check"
+// does: a directory stands for the files in it (ExpandDirs). With types
+// non-nil, the values are also checked against them (ReadFile). It returns
+// the *FileError of each bad file, in order, and the error of each directory
+// it could not read.
+func Check(args []string, types []reflect.Type) (bad, dirErrs []error) {
+	files, dirErrs := ExpandDirs(args)
+	for _, err := range Files(files, types) {
+		if err != nil {
+			bad = append(bad, err)
+		}
+	}
+	return bad, dirErrs
 }
 
 // asFileError returns err, an error about the file path, as a *FileError: a

@@ -81,3 +81,48 @@ func TestExpandDirs(t *testing.T) {
 		t.Errorf("unreadable directory: %v, want a permission error", errs)
 	}
 }
+
+// TestCheck: the bad files that FILE and DIR arguments name, in order, each
+// a *FileError; a directory stands for its files.
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	good, bad, wrong := filepath.Join(dir, "a-good"), filepath.Join(dir, "b-bad"), filepath.Join(dir, "c-wrong")
+	mustWrite(t, good, h+"string(\"x\")\nint(1)\n")
+	mustWrite(t, bad, h+"string(\"x\")\nint(1.5)\n")
+	mustWrite(t, wrong, h+"string(\"x\")\nstring(\"y\")\n")
+	missing := filepath.Join(dir, "missing")
+	badErrs, dirErrs := Check([]string{good, missing, dir}, []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int]()})
+	if len(dirErrs) != 0 {
+		t.Errorf("directory errors %v", dirErrs)
+	}
+	checkFileErrors(t, badErrs, []string{
+		missing + ": no such file or directory",
+		bad + `:3: "int(1.5)": int needs an integer literal`,
+		wrong + ":3: mismatched types in corpus entry: [string string], want [string int]",
+	})
+	if badErrs, _ := Check([]string{dir}, nil); len(badErrs) != 1 {
+		t.Errorf("without types: %v, want only the malformed file", badErrs)
+	}
+}
+
+// TestEntryText: the readable form "fuzzbox corpus cat" prints.
+func TestEntryText(t *testing.T) {
+	e := Entry{Path: "p/x", Values: []any{[]byte("ab"), int8(-1)}}
+	if got, want := e.Text(), "p/x:\n  0: []byte(\"ab\")  (2 bytes)\n  1: int8(-1)\n"; got != want {
+		t.Errorf("Text() = %q, want %q", got, want)
+	}
+}
+
+// TestWriteJSON: one line per entry, as "fuzzbox corpus decode" prints it.
+func TestWriteJSON(t *testing.T) {
+	var b strings.Builder
+	for _, e := range []Entry{{Path: "p/x", Values: []any{true}}, {Path: "p/y", Values: []any{"s"}}} {
+		if err := WriteJSON(&b, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := `{"file":"p/x","values":[{"type":"bool","value":true}]}` + "\n" + `{"file":"p/y","values":[{"type":"string","text":"s"}]}` + "\n"
+	if b.String() != want {
+		t.Errorf("WriteJSON wrote %q, want %q", b.String(), want)
+	}
+}

@@ -14,7 +14,7 @@ import (
 )
 
 // The JSON form of entries (docs/corpus.md): "fuzzbox corpus decode" prints
-// EntryJSON lines and "fuzzbox corpus encode" reads them with a JSONDecoder.
+// EntryJSON lines (WriteJSON) and "fuzzbox corpus encode" reads them with a JSONDecoder.
 // It is exact: decoding a file and encoding the result gives back the
 // canonical file byte for byte (FuzzJSONRoundTrip).
 
@@ -42,6 +42,19 @@ func EntryJSON(e Entry) ([]byte, error) {
 		obj.Values[i] = toJSON(v)
 	}
 	return json.Marshal(obj)
+}
+
+// WriteJSON writes the JSON form of e (EntryJSON) as one line of w, as
+// "fuzzbox corpus decode" prints it. Its error is a *FileError.
+func WriteJSON(w io.Writer, e Entry) error {
+	line, err := EntryJSON(e)
+	if err == nil {
+		_, err = fmt.Fprintf(w, "%s\n", line)
+	}
+	if err != nil {
+		return &FileError{Path: e.Path, Err: err}
+	}
+	return nil
 }
 
 // A JSONDecoder reads entries in the JSON form, one object after another,

@@ -22,9 +22,11 @@ import (
 
 // fixtureRun is one Resolve and Fuzz of a fixture module.
 type fixtureRun struct {
-	dir  string
-	res  Result
-	text string // the output events and the binary's standard error
+	dir    string
+	res    Result
+	events []event.Event // every event, in order
+	out    string        // what fuzzbox fuzz prints of the events: status lines (event.Format) and output
+	text   string        // out and the binary's standard error
 	// The messages of the internal_error, failure and warning events, and
 	// the executions of the done events.
 	internal, failures, warnings []string
@@ -70,11 +72,18 @@ func fuzzIn(t *testing.T, dir string, cfg Config, pattern string) *fixtureRun {
 	if ctx.Err() != nil {
 		t.Fatalf("the run did not finish in 4 minutes:\n%s", text.String())
 	}
-	r.text = text.String() + stderr.String()
+	r.out = text.String()
+	r.text = r.out + stderr.String()
+	for _, e := range r.events {
+		if e.Type == "" || e.Time.IsZero() || e.Elapsed < 0 {
+			t.Errorf("event without a type, a time or elapsed_ms: %+v", e)
+		}
+	}
 	return r
 }
 
 func (r *fixtureRun) tally(e event.Event, text *strings.Builder) {
+	r.events = append(r.events, e)
 	switch e.Type {
 	case event.Output:
 		text.WriteString(e.Output)

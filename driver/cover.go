@@ -2,8 +2,10 @@ package driver
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,6 +103,58 @@ func Cover(ctx context.Context, cfg Config, t Target, opts CoverOptions) (*Cover
 	}
 	r := &coverRun{cfg: cfg, opts: opts, t: t, ctx: ctx}
 	return r.run()
+}
+
+// RunCover does what fuzzbox cover does with its command line: it resolves
+// the one fuzz test cfg.Fuzz selects in pkg (ResolveOne), measures what its
+// corpus covers (Cover) and prints the report (out). With out.JSON that is
+// the report as indented JSON, with the entries that reach each function
+// (opts.PerEntry) and no HTML unless opts.HTML asks; otherwise the function
+// table (with funcs), the summary and the path of the HTML report, written
+// by default (opts.DefaultHTML). An error goes on one line to out.Stderr.
+// RunCover returns the exit code: ExitFailure for a corpus that could not be
+// replayed (ErrReplay) or an entry that failed, crashed or could not be read
+// (EntryReport.Clean), ExitError for any other error.
+func RunCover(ctx context.Context, cfg Config, pkg string, opts CoverOptions, funcs bool, out Output) int {
+	cfg.Stderr, opts.PerEntry, opts.DefaultHTML = out.Stderr, out.JSON, !out.JSON
+	t, err := ResolveOne(ctx, cfg, pkg)
+	var rep *CoverReport
+	if err == nil {
+		rep, err = Cover(ctx, cfg, t, opts)
+	}
+	if err != nil {
+		fmt.Fprintf(out.Stderr, "%s: %s\n", out.Prefix, oneLine(err))
+		if errors.Is(err, ErrReplay) {
+			return ExitFailure
+		}
+		return ExitError
+	}
+	rep.write(out.Stdout, out.JSON, funcs)
+	if !rep.Entries.Clean() {
+		return ExitFailure
+	}
+	return ExitOK
+}
+
+// write prints cr as RunCover does.
+func (cr *CoverReport) write(w io.Writer, asJSON, funcs bool) {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.Encode(cr)
+		return
+	}
+	if funcs {
+		io.WriteString(w, cr.FuncTable)
+	}
+	io.WriteString(w, cr.Summary())
+	fmt.Fprintf(w, "report: %s\n", cr.HTML)
+}
+
+// Clean reports whether every entry replayed: none failed, crashed or could
+// not be read.
+func (e EntryReport) Clean() bool {
+	return len(e.Failed)+len(e.Crashed)+len(e.Unreadable) == 0
 }
 
 // coverRun is one Cover call.

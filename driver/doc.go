@@ -24,8 +24,10 @@
 //
 // Every go command goes through gocmd.go and every test binary through the
 // child runner (child.go), so that all stop alike when the context is
-// cancelled. Flags (flags.go) registers the flags every fuzzing front end
-// takes.
+// cancelled. What the front ends share beyond the operations is here once
+// too (flags.go): the flags every fuzzing front end takes (Flags, TagsFlag,
+// CacheDirFlag) and Run, a command line's Resolve and Fuzz printed as
+// fuzzbox fuzz prints them (RunCover is the same for Cover, in cover.go).
 //
 // It imports the standard library, corpus, event, driver/build and
 // engine/ipc (for the fuzzing binary's flag contract), never the engine

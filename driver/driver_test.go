@@ -245,3 +245,20 @@ func TestResolveErrors(t *testing.T) {
 		t.Errorf("-bin with two directories: %v", err)
 	}
 }
+
+// TestRunResolveError: Run prints a selection that matches nothing as the
+// front end's one error line, with no event, and exits as a usage error.
+func TestRunResolveError(t *testing.T) {
+	var stdout, stderr strings.Builder
+	out := Output{Stdout: &stdout, Stderr: &stderr, Prefix: "fuzzbox fuzz"}
+	res := Run(context.Background(), Config{Fuzz: "."}, []string{"../event"}, out)
+	if res.ExitCode != ExitError || res.Err == nil || len(res.Targets) != 0 {
+		t.Errorf("result %+v, want exit 2 with Resolve's error", res)
+	}
+	if want := "fuzzbox fuzz: " + oneLine(res.Err) + "\n"; stderr.String() != want || !strings.Contains(want, "no fuzz tests") {
+		t.Errorf("stderr %q, want %q (no fuzz tests)", stderr.String(), want)
+	}
+	if stdout.Len() > 0 {
+		t.Errorf("stdout %q, want nothing", stdout.String())
+	}
+}

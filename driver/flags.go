@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -8,12 +9,17 @@ import (
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
 )
+
+// What the front ends that fuzz share: their flags (Flags) and the way they
+// run a command line and print the run (Run, Output, Result.WriteSummary).
 
 // Flags are the command-line flags every front end that fuzzes takes
 // (fuzzbox fuzz, fuzzbox corpus minimize, the Bazel runner), registered once
-// here so that they are the same everywhere. Front ends add their own
-// (fuzzbox fuzz: -race, -tags, -bin).
+// here so that they are the same everywhere. A front end that builds the
+// fuzzing binary adds RegisterBuild's; the Bazel runner does not (the rules
+// build it).
 type Flags struct {
 	Config      // the flags' values; Checked returns the checked result
 	JSON   bool // -json: print the event stream instead of text
@@ -30,7 +36,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
 	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang")
 	fs.IntVar(&c.RSSLimitMB, "rss_limit_mb", DefaultRSSLimitMB, "per-worker memory limit in MiB (0 = off): exceeding it is a failure of kind oom")
-	fs.StringVar(&c.CacheDir, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
+	CacheDirFlag(fs, &c.CacheDir)
 	fs.BoolVar(&f.JSON, "json", false, "print the JSON event stream (docs/engine.md) instead of text")
 	fs.BoolVar(&c.KeepGoing, "keepgoing", false, "keep fuzzing after a failure; write one reproducer per unique failure")
 	fs.BoolVar(&c.KeepFlaky, "keepflaky", false, "write a reproducer for a failure that did not fail again when re-run in a fresh worker")
@@ -38,6 +44,30 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Schedule, "schedule", "", "corpus schedule: "+ipc.ScheduleRoundRobin+" (default) or "+ipc.SchedulePower)
 	fs.BoolVar(&c.NoCmp, "nocmp", false, "turn comparison guidance off (benchmark ablation)")
 	fs.BoolVar(&c.NoSourceDict, "nosourcedict", false, "no dictionary of the package's literals (benchmark ablation)")
+}
+
+// RegisterBuild adds the flags of a front end that builds the fuzzing
+// binary (fuzzbox fuzz, fuzzbox corpus minimize) to fs: -race, -tags, -bin.
+func (f *Flags) RegisterBuild(fs *flag.FlagSet) {
+	c := &f.Config
+	fs.BoolVar(&c.Race, "race", false, "build with the race detector; a data race is a failure")
+	TagsFlag(fs, &c.Tags)
+	fs.StringVar(&c.Binary, "bin", "", "fuzz this prebuilt fuzzing binary instead of building; the argument is its package directory")
+}
+
+// TagsFlag adds -tags, the build tags (Config.Tags), to fs with p as its
+// variable: one declaration for every command that builds (fuzzbox fuzz,
+// cover, build, corpus minimize and merge).
+func TagsFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "tags", "", "comma-separated build tags")
+}
+
+// CacheDirFlag adds -cachedir, the generated corpus's directory
+// (Config.CacheDir), to fs with p as its variable: one declaration for every
+// command that reads or writes the generated corpus (fuzzbox fuzz, cover,
+// corpus minimize and merge, the Bazel runner).
+func CacheDirFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
 }
 
 // Checked returns the configuration the flags set, checked, with stderr
@@ -49,6 +79,36 @@ func (f *Flags) Checked(stderr io.Writer) (Config, error) {
 	}
 	c.Stderr = stderr
 	return c, c.Check()
+}
+
+// Output says where and how a front end prints a run (Run).
+type Output struct {
+	Stdout io.Writer // the events (event.Printer) and, in text, the summary of several fuzz tests
+	Stderr io.Writer // the run's error, on one line after Prefix and ": "
+	Prefix string    // names the front end in the error line, such as "fuzzbox fuzz"
+	JSON   bool      // print the events as JSON lines (event.Encode) and no summary
+}
+
+// Run does what a front end that fuzzes does with its command line
+// (fuzzbox fuzz, corpus minimize and merge, the Bazel runner's run mode):
+// it resolves patterns (Resolve), fuzzes the targets (Fuzz) until they are
+// done or ctx is cancelled, and prints the run as fuzzbox fuzz does (out).
+// A selection that matches nothing is an ExitError result with Resolve's
+// error, printed before any event.
+func Run(ctx context.Context, cfg Config, patterns []string, out Output) Result {
+	targets, err := Resolve(ctx, cfg, patterns)
+	res := errorResult(err)
+	if err == nil {
+		p := &event.Printer{W: out.Stdout, JSON: out.JSON}
+		res = Fuzz(ctx, cfg, targets, p.Print)
+	}
+	if res.Err != nil {
+		fmt.Fprintf(out.Stderr, "%s: %s\n", out.Prefix, oneLine(res.Err))
+	}
+	if !out.JSON && len(res.Targets) > 1 {
+		res.WriteSummary(out.Stdout)
+	}
+	return res
 }
 
 // WriteSummary writes the per-target results of a run of several fuzz

@@ -1,10 +1,12 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -21,10 +23,19 @@ type MergeResult struct {
 	Added   int     // entries copied into Dest
 	Present int     // entries of the sources that Dest already had
 	Errs    []error // one per source file that could not be read or converted
+	// Prune is the configuration of the pruning run (Run over the package
+	// directory) that keeps only the entries that add coverage: the merge's,
+	// for exactly its fuzz test, with PruneOnly.
+	Prune Config
 }
 
+// ErrNotOneFuzzTest is MergeCorpus's error when cfg.Fuzz does not name one
+// fuzz test.
+var ErrNotOneFuzzTest = errors.New("driver: -fuzz must name one fuzz test (FuzzX or ^FuzzX$)")
+
 // MergeCorpus copies the corpus files under srcs (recursively) into the
-// generated corpus of the fuzz test name of the package in pkgDir, in
+// generated corpus of the fuzz test cfg.Fuzz names (FuzzX or ^FuzzX$, else
+// ErrNotOneFuzzTest) of the package in pkgDir, in
 // cfg.CacheDir ("" = DefaultCacheDir of the package), with corpus.Merge.
 // With libFuzzer the sources are libFuzzer inputs, converted with the
 // argument types typeList names or, if it is "", those read from the
@@ -32,7 +43,11 @@ type MergeResult struct {
 // types, and are checked against them only when they can be read. Files
 // that cannot be merged are in the result's Errs; the error is for a
 // merge that cannot start.
-func MergeCorpus(cfg Config, pkgDir, name string, srcs []string, typeList string, libFuzzer bool) (MergeResult, error) {
+func MergeCorpus(cfg Config, pkgDir string, srcs []string, typeList string, libFuzzer bool) (MergeResult, error) {
+	name := strings.TrimSuffix(strings.TrimPrefix(cfg.Fuzz, "^"), "$")
+	if !corpus.IsFuzzTestName(name) {
+		return MergeResult{}, ErrNotOneFuzzTest
+	}
 	dest, err := corpusCacheDir(cfg.CacheDir, pkgDir, name)
 	if err != nil {
 		return MergeResult{}, err
@@ -44,7 +59,8 @@ func MergeCorpus(cfg Config, pkgDir, name string, srcs []string, typeList string
 	if err != nil {
 		return MergeResult{}, err
 	}
-	r := MergeResult{Dest: dest}
+	r := MergeResult{Dest: dest, Prune: cfg}
+	r.Prune.Fuzz, r.Prune.PruneOnly = "^"+regexp.QuoteMeta(name)+"$", true
 	r.Added, r.Present, r.Errs = corpus.Merge(dest, srcs, types, libFuzzer)
 	return r, nil
 }

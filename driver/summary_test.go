@@ -47,6 +47,37 @@ func TestCoverSummary(t *testing.T) {
 	}
 }
 
+// TestCoverWrite: what RunCover prints of a report, as text (the function
+// table with funcs, the summary, the HTML report) and as JSON; and which
+// reports are clean.
+func TestCoverWrite(t *testing.T) {
+	cr := &CoverReport{Target: "FuzzK", CoverPkg: "example.com/k", HTML: "/tmp/r.html", FuncTable: "k.go:1: F 100.0%\n",
+		Entries: EntryReport{Seeds: 1, Passed: []string{"a"}}}
+	var b strings.Builder
+	cr.write(&b, false, true)
+	if want := cr.FuncTable + cr.Summary() + "report: /tmp/r.html\n"; b.String() != want {
+		t.Errorf("text:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	cr.write(&b, false, false)
+	if strings.Contains(b.String(), cr.FuncTable) {
+		t.Errorf("text without funcs has the function table:\n%s", b.String())
+	}
+	b.Reset()
+	cr.write(&b, true, true)
+	if !strings.HasPrefix(b.String(), "{\n  \"package\": \"\",\n  \"target\": \"FuzzK\",") || strings.Contains(b.String(), "F 100.0%") {
+		t.Errorf("JSON:\n%s", b.String())
+	}
+	if !cr.Entries.Clean() {
+		t.Error("a report whose entries all passed is not clean")
+	}
+	for _, e := range []EntryReport{{Failed: []string{"f"}}, {Crashed: []string{"c"}}, {Unreadable: []Unreadable{{Name: "u"}}}} {
+		if e.Clean() {
+			t.Errorf("%+v is clean", e)
+		}
+	}
+}
+
 // TestParseFailure: the kind, message, entry and frame Replay reads from go
 // test's output of each kind of failure.
 func TestParseFailure(t *testing.T) {

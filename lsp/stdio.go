@@ -2,9 +2,27 @@ package lsp
 
 import (
 	"context"
+	"io"
+	"log"
 	"os"
 	"time"
 )
+
+// NewLog returns the logger of the sidecar's own log, as fuzzbox lsp keeps
+// it (its Printf is Options.Logf): lines prefixed "fuzzbox lsp: " and
+// timestamped, written to w, or appended to the file path when path is not
+// "". closeLog closes that file.
+func NewLog(path string, w io.Writer) (l *log.Logger, closeLog func() error, err error) {
+	closeLog = func() error { return nil }
+	if path != "" {
+		f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, nil, err
+		}
+		w, closeLog = f, f.Close
+	}
+	return log.New(w, "fuzzbox lsp: ", log.LstdFlags), closeLog, nil
+}
 
 // ServeStdio runs a server with opts on the process's standard input and
 // output, as fuzzbox lsp does for an editor; see Server.Serve for when it

@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"path/filepath"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/driver/build"
@@ -33,32 +31,26 @@ Flags:
 
 // buildFlags adds the flags of "fuzzbox build" to fs.
 func buildFlags(fs *flag.FlagSet) func(*invocation) int {
+	opts := build.LibFuzzerOptions{CacheDir: driver.DefaultCacheDir}
 	libfuzzer := fs.Bool("libfuzzer", false, "build libFuzzer binaries (the only mode)")
-	out := fs.String("o", "", "output `DIR` (required)")
-	fuzz := fs.String("fuzz", "", "`REGEXP` selecting fuzz tests (default all)")
-	tags := fs.String("tags", "", "extra build `TAGS`, comma-separated")
+	fs.StringVar(&opts.OutDir, "o", "", "output `DIR` (required)")
+	fs.StringVar(&opts.Fuzz, "fuzz", "", "`REGEXP` selecting fuzz tests (default all)")
+	driver.TagsFlag(fs, &opts.Tags)
 	return func(inv *invocation) int {
-		if !*libfuzzer || *out == "" || inv.NArg() > 1 {
+		if !*libfuzzer || opts.OutDir == "" || inv.NArg() > 1 {
 			return inv.usageError("want -libfuzzer, -o DIR and at most one PACKAGE")
 		}
-		opts := build.LibFuzzerOptions{Package: inv.Arg(0), OutDir: *out, Fuzz: *fuzz, Tags: *tags, Stderr: inv.stderr, CacheDir: driver.DefaultCacheDir}
-		if err := buildLibFuzzer(opts, inv.stdout); err != nil {
+		opts.Package, opts.Stderr = inv.Arg(0), inv.stderr
+		ctx, stop := interruptible()
+		defer stop()
+		targets, err := build.BuildLibFuzzer(ctx, opts)
+		if err != nil {
 			fmt.Fprintf(inv.stderr, "fuzzbox build: %s\n", oneLine(err))
 			return exitUsage
 		}
+		for _, t := range targets {
+			fmt.Fprintln(inv.stdout, t)
+		}
 		return exitOK
 	}
-}
-
-func buildLibFuzzer(opts build.LibFuzzerOptions, stdout io.Writer) error {
-	ctx, stop := interruptible()
-	defer stop()
-	targets, err := build.BuildLibFuzzer(ctx, opts)
-	if err != nil {
-		return err
-	}
-	for _, t := range targets {
-		fmt.Fprintf(stdout, "%s: %d seeds in %s, %s, %s\n", t.Binary, t.Seeds, filepath.Base(t.SeedZip), filepath.Base(t.Dict), filepath.Base(t.Options))
-	}
-	return nil
 }

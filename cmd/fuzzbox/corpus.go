@@ -13,7 +13,7 @@ import (
 )
 
 // fuzzbox corpus: each subcommand parses its flags and prints; package
-// corpus does the work (Files, EntryJSON, JSONDecoder, ImportRaw, ...).
+// corpus does the work (Files, Check, WriteJSON, EncodeJSON, ImportRaw, Export, ...).
 func init() {
 	register(&command{name: "corpus", short: "read, write and convert go test fuzz v1 corpus files", run: runCorpus})
 	for _, c := range []*command{
@@ -58,24 +58,8 @@ var corpusCommands = map[string]*command{}
 var corpusStdin io.Reader = os.Stdin
 
 func runCorpus(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		return corpusUsageError(stderr, "missing subcommand")
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, corpusUsage)
-		return exitOK
-	}
-	sub, ok := corpusCommands[args[0]]
-	if !ok {
-		return corpusUsageError(stderr, fmt.Sprintf("unknown subcommand %q", args[0]))
-	}
-	return sub.main(args[1:], stdout, stderr)
-}
-
-func corpusUsageError(stderr io.Writer, reason string) int {
-	fmt.Fprintf(stderr, "fuzzbox corpus: %s\n%s", reason, corpusUsage)
-	return exitUsage
+	usage := func(w io.Writer) { fmt.Fprint(w, corpusUsage) }
+	return dispatch(args, corpusCommands, usage, "fuzzbox corpus: missing subcommand", "fuzzbox corpus: unknown subcommand %q", stdout, stderr)
 }
 
 // noFlags is the flags function of a command without flags.
@@ -95,13 +79,12 @@ func report(w io.Writer, prefix string, errs ...error) int {
 	return exitOK
 }
 
-// eachFile calls fn, if not nil, on the entry of each of paths, checked
-// against types if not nil, and reports bad files and fn's errors on w
-// after prefix.
-func eachFile(w io.Writer, prefix string, paths []string, types []reflect.Type, fn func(corpus.Entry) error) int {
+// eachFile calls fn on the entry of each of paths and reports bad files
+// and fn's errors on w after prefix, as they come.
+func eachFile(w io.Writer, prefix string, paths []string, fn func(corpus.Entry) error) int {
 	code := exitOK
-	for e, err := range corpus.Files(paths, types) {
-		if err == nil && fn != nil {
+	for e, err := range corpus.Files(paths, nil) {
+		if err == nil {
 			err = fn(e)
 		}
 		if err != nil {
@@ -111,34 +94,16 @@ func eachFile(w io.Writer, prefix string, paths []string, types []reflect.Type, 
 	return code
 }
 
-// eachEntryArg is eachFile over FILE|DIR arguments: a directory stands for
-// its files, without recursion, as the toolchain reads it.
-func eachEntryArg(w io.Writer, prefix string, args []string, types []reflect.Type, fn func(corpus.Entry) error) int {
-	files, dirErrs := corpus.ExpandDirs(args)
-	code := report(w, "fuzzbox corpus: ", dirErrs...)
-	return max(code, eachFile(w, prefix, files, types, fn))
-}
-
 func corpusCat(inv *invocation) int {
-	return eachFile(inv.stderr, "fuzzbox corpus: ", inv.Args(), nil, func(e corpus.Entry) error {
-		fmt.Fprintf(inv.stdout, "%s:\n", e.Path)
-		for i, v := range e.Values {
-			fmt.Fprintf(inv.stdout, "  %d: %s\n", i, corpus.Describe(v))
-		}
+	return eachFile(inv.stderr, "fuzzbox corpus: ", inv.Args(), func(e corpus.Entry) error {
+		io.WriteString(inv.stdout, e.Text())
 		return nil
 	})
 }
 
 func corpusDecode(inv *invocation) int {
-	return eachFile(inv.stderr, "fuzzbox corpus: ", inv.Args(), nil, func(e corpus.Entry) error {
-		line, err := corpus.EntryJSON(e)
-		if err == nil {
-			_, err = fmt.Fprintf(inv.stdout, "%s\n", line)
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", e.Path, err)
-		}
-		return nil
+	return eachFile(inv.stderr, "fuzzbox corpus: ", inv.Args(), func(e corpus.Entry) error {
+		return corpus.WriteJSON(inv.stdout, e)
 	})
 }
 
@@ -217,10 +182,8 @@ func importLibFuzzerFlags(fs *flag.FlagSet) func(*invocation) int {
 func corpusExport(args []string, stdout, stderr io.Writer) int {
 	toLibFuzzer := slices.Contains(args, "-to-libfuzzer") || slices.Contains(args, "--to-libfuzzer")
 	c := &command{name: "export", group: "corpus", usage: corpusUsage, minArgs: 1, flags: func(fs *flag.FlagSet) func(*invocation) int {
-		export := corpus.ExportRaw
 		if toLibFuzzer {
 			fs.Bool("to-libfuzzer", true, "write libFuzzer inputs (fuzzbox-libfuzzer-v1) instead of raw bytes")
-			export = corpus.ExportLibFuzzer
 		}
 		dir := fs.String("o", "", "`DIR` to write the files to (required)")
 		return func(inv *invocation) int {
@@ -230,7 +193,7 @@ func corpusExport(args []string, stdout, stderr io.Writer) int {
 			if err := os.MkdirAll(*dir, 0o777); err != nil {
 				return report(inv.stderr, "fuzzbox corpus export: ", err)
 			}
-			return eachEntryArg(inv.stderr, "fuzzbox corpus: ", inv.Args(), nil, func(e corpus.Entry) error { return export(e, *dir) })
+			return report(inv.stderr, "fuzzbox corpus: ", corpus.Export(inv.Args(), *dir, toLibFuzzer)...)
 		}
 	}}
 	return c.main(args, stdout, stderr)
@@ -248,6 +211,7 @@ func checkFlags(fs *flag.FlagSet) func(*invocation) int {
 			types = ts
 		}
 		// The list of bad files is the command's output: stdout, one per line.
-		return eachEntryArg(inv.stdout, "", inv.Args(), types, nil)
+		bad, dirErrs := corpus.Check(inv.Args(), types)
+		return max(report(inv.stdout, "fuzzbox corpus: ", dirErrs...), report(inv.stdout, "", bad...))
 	}
 }

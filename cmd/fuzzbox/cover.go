@@ -2,12 +2,8 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
-	"regexp"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 )
@@ -53,14 +49,14 @@ type coverFlags struct {
 func (f *coverFlags) register(fs *flag.FlagSet) {
 	c, o := &f.cfg, &f.opts
 	fs.StringVar(&c.Fuzz, "fuzz", "", "regexp matching the fuzz test whose corpus to replay (required)")
-	fs.StringVar(&c.CacheDir, "cachedir", "", "directory of the generated corpus, as for fuzzbox fuzz (default: the user cache dir, fuzzbox/fuzz/<import path>)")
+	driver.CacheDirFlag(fs, &c.CacheDir)
 	fs.BoolVar(&o.GoCache, "gocache", false, "also replay the go command's generated corpus ($GOCACHE/fuzz/<import path>/<FuzzX>)")
 	fs.StringVar(&o.CoverPkg, "coverpkg", "", "packages to measure, as go test -coverpkg (default: the package)")
 	fs.StringVar(&o.HTML, "o", "", "HTML report file (default: fuzzbox-cover-<pkg>-<FuzzX>.html in the temp dir; none with -json)")
 	fs.StringVar(&o.Profile, "coverprofile", "", "also write the text coverage profile to this file")
 	fs.BoolVar(&f.funcs, "func", false, "print per-function coverage (go tool cover -func) to stdout")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON, with the corpus entries that reach each function")
-	fs.StringVar(&c.Tags, "tags", "", "comma-separated build tags")
+	driver.TagsFlag(fs, &c.Tags)
 	fs.DurationVar(&c.ReplayLimit, "timeout", driver.DefaultReplayLimit, "limit of one replay of the whole corpus; an entry still running then counts as crashed")
 }
 
@@ -74,8 +70,8 @@ func (f *coverFlags) check(inv *invocation) int {
 	case f.cfg.ReplayLimit <= 0:
 		return inv.usageError("-timeout must be > 0")
 	}
-	if _, err := regexp.Compile(f.cfg.Fuzz); err != nil {
-		return inv.usageError("-fuzz: " + err.Error())
+	if err := f.cfg.Check(); err != nil { // -fuzz, as every command reads it
+		return inv.usageError(err.Error())
 	}
 	return f.run(inv.Arg(0), inv.stdout, inv.stderr)
 }
@@ -83,36 +79,6 @@ func (f *coverFlags) check(inv *invocation) int {
 // run makes the report of the one fuzz test -fuzz matches in pkg and
 // prints it.
 func (f *coverFlags) run(pkg string, stdout, stderr io.Writer) int {
-	ctx := context.Background()
-	cfg, opts := f.cfg, f.opts
-	cfg.Stderr, opts.PerEntry, opts.DefaultHTML = stderr, f.json, !f.json
-	t, err := driver.ResolveOne(ctx, cfg, pkg)
-	if err != nil {
-		fmt.Fprintf(stderr, "fuzzbox cover: %s\n", oneLine(err))
-		return exitUsage
-	}
-	rep, err := driver.Cover(ctx, cfg, t, opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "fuzzbox cover: %s\n", oneLine(err))
-		if errors.Is(err, driver.ErrReplay) {
-			return exitFinding
-		}
-		return exitUsage
-	}
-	if f.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rep)
-	} else {
-		if f.funcs {
-			io.WriteString(stdout, rep.FuncTable)
-		}
-		io.WriteString(stdout, rep.Summary())
-		fmt.Fprintf(stdout, "report: %s\n", rep.HTML)
-	}
-	e := rep.Entries
-	if len(e.Failed)+len(e.Crashed)+len(e.Unreadable) > 0 {
-		return exitFinding
-	}
-	return exitOK
+	out := driver.Output{Stdout: stdout, Stderr: stderr, Prefix: "fuzzbox cover", JSON: f.json}
+	return driver.RunCover(context.Background(), f.cfg, pkg, f.opts, f.funcs, out)
 }

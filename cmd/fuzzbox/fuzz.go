@@ -2,20 +2,13 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"io"
 
 	"github.com/fuzzbox/fuzzbox/driver"
-	"github.com/fuzzbox/fuzzbox/event"
 )
 
 func init() {
-	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", usage: fuzzUsage,
-		flags: func(fs *flag.FlagSet) func(*invocation) int {
-			var f fuzzFlags
-			f.register(fs)
-			return f.run
-		}})
+	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", usage: fuzzUsage, flags: fuzzFlags})
 }
 
 const fuzzUsage = `usage: fuzzbox fuzz [flags] [packages]
@@ -43,45 +36,32 @@ Exit status: 0 nothing found, 1 a failure was found, 2 usage or build error.
 Flags:
 `
 
-// fuzzFlags are fuzzbox fuzz's flags: the driver's common ones and -race,
-// -tags, -bin.
-type fuzzFlags struct{ driver.Flags }
+// fuzzFlags adds fuzzbox fuzz's flags to fs.
+func fuzzFlags(fs *flag.FlagSet) func(*invocation) int { return driverFlags(fs, "", false) }
 
-func (f *fuzzFlags) register(fs *flag.FlagSet) {
-	f.Flags.Register(fs)
-	c := &f.Config
-	fs.BoolVar(&c.Race, "race", false, "build with the race detector; a data race is a failure")
-	fs.StringVar(&c.Tags, "tags", "", "comma-separated build tags")
-	fs.StringVar(&c.Binary, "bin", "", "fuzz this prebuilt fuzzing binary instead of building; the argument is its package directory")
-}
-
-// run fuzzes the packages on the command line.
-func (f *fuzzFlags) run(inv *invocation) int {
-	cfg, err := f.Checked(inv.stderr)
-	if err != nil {
-		return inv.usageError(err.Error())
+// driverFlags adds the flags of a command that runs the driver on packages
+// (fuzzbox fuzz, fuzzbox corpus minimize) to fs: the driver's, of every
+// front end that fuzzes and of one that builds. Its usage errors start with
+// errPrefix; with pruneOnly it only prunes the corpus (driver.Config.PruneOnly).
+func driverFlags(fs *flag.FlagSet, errPrefix string, pruneOnly bool) func(*invocation) int {
+	var f driver.Flags
+	f.Register(fs)
+	f.RegisterBuild(fs)
+	return func(inv *invocation) int {
+		cfg, err := f.Checked(inv.stderr)
+		if err != nil {
+			return inv.usageError(errPrefix + err.Error())
+		}
+		cfg.PruneOnly = pruneOnly
+		return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
 	}
-	return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
 }
 
-// fuzzMain resolves the fuzz tests and runs the driver until it is done or
-// the process gets SIGINT or SIGTERM, printing its events, and returns the
-// exit code.
+// fuzzMain runs the driver on the command line (driver.Run) until it is done
+// or the process gets SIGINT or SIGTERM, and returns the exit code.
 func fuzzMain(cfg driver.Config, pkgs []string, asJSON bool, stdout, stderr io.Writer) int {
 	ctx, stop := interruptible()
 	defer stop()
-	targets, err := driver.Resolve(ctx, cfg, pkgs)
-	if err != nil {
-		fmt.Fprintf(stderr, "fuzzbox fuzz: %s\n", oneLine(err))
-		return exitUsage
-	}
-	p := &event.Printer{W: stdout, JSON: asJSON}
-	res := driver.Fuzz(ctx, cfg, targets, p.Print)
-	if res.Err != nil {
-		fmt.Fprintf(stderr, "fuzzbox fuzz: %s\n", oneLine(res.Err))
-	}
-	if !asJSON && len(res.Targets) > 1 {
-		res.WriteSummary(stdout)
-	}
-	return res.ExitCode
+	out := driver.Output{Stdout: stdout, Stderr: stderr, Prefix: "fuzzbox fuzz", JSON: asJSON}
+	return driver.Run(ctx, cfg, pkgs, out).ExitCode
 }

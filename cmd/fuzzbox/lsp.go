@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"log"
-	"os"
 
 	"github.com/fuzzbox/fuzzbox/lsp"
 )
@@ -40,17 +38,12 @@ func lspFlags(fs *flag.FlagSet) func(*invocation) int {
 		if inv.NArg() > 0 && opts.Gopls == "" {
 			return inv.usageError(fmt.Sprintf("arguments %q without -gopls", inv.Args()))
 		}
-		logw := inv.stderr
-		if *logfile != "" {
-			f, err := os.OpenFile(*logfile, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
-			if err != nil {
-				fmt.Fprintf(inv.stderr, "fuzzbox lsp: %v\n", err)
-				return exitUsage
-			}
-			defer f.Close()
-			logw = f
+		logger, closeLog, err := lsp.NewLog(*logfile, inv.stderr)
+		if err != nil {
+			fmt.Fprintf(inv.stderr, "fuzzbox lsp: %v\n", err)
+			return exitUsage
 		}
-		logger := log.New(logw, "fuzzbox lsp: ", log.LstdFlags)
+		defer closeLog()
 		ctx, stop := interruptible()
 		defer stop()
 		opts.GoplsArgs, opts.Logf = inv.Args(), logger.Printf

@@ -69,22 +69,30 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		usage(stderr)
-		return exitUsage
-	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	return dispatch(args, commands, usage, "", "fuzzbox: unknown command %q", stdout, stderr)
+}
+
+// dispatch runs the command of table that args[0] names with the other
+// arguments. On -h it prints the table's usage to stdout; without a
+// command, or with an unknown one, it prints the missing message (if not
+// "") or the unknown one (a format of the name) and the usage to stderr.
+func dispatch(args []string, table map[string]*command, usage func(io.Writer), missing, unknown string, stdout, stderr io.Writer) int {
+	msg := missing
+	switch {
+	case len(args) == 0: // the missing message
+	case args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help":
 		usage(stdout)
 		return exitOK
+	case table[args[0]] == nil:
+		msg = fmt.Sprintf(unknown, args[0])
+	default:
+		return table[args[0]].main(args[1:], stdout, stderr)
 	}
-	c, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(stderr, "fuzzbox: unknown command %q\n", args[0])
-		usage(stderr)
-		return exitUsage
+	if msg != "" {
+		fmt.Fprintln(stderr, msg)
 	}
-	return c.main(args[1:], stdout, stderr)
+	usage(stderr)
+	return exitUsage
 }
 
 func usage(w io.Writer) {

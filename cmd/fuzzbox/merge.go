@@ -1,12 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
-	"regexp"
-	"strings"
 
-	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/driver"
 )
 
@@ -19,26 +17,24 @@ import (
 func mergeFlags(fs *flag.FlagSet) func(*invocation) int {
 	var cfg driver.Config
 	fs.StringVar(&cfg.Fuzz, "fuzz", "", "the fuzz test `FuzzX` (required)")
-	fs.StringVar(&cfg.CacheDir, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
-	fs.StringVar(&cfg.Tags, "tags", "", "comma-separated build tags")
+	driver.CacheDirFlag(fs, &cfg.CacheDir)
+	driver.TagsFlag(fs, &cfg.Tags)
 	asJSON := fs.Bool("json", false, "print the pruning run's JSON event stream")
 	pkg := fs.String("pkg", ".", "package `DIR` of the fuzz test")
 	fromLibFuzzer := fs.Bool("from-libfuzzer", false, "the DIRs hold libFuzzer inputs (fuzzbox-libfuzzer-v1), not go test fuzz v1 files")
 	typeList := fs.String("types", "", "argument `types` for -from-libfuzzer (default: read from the package source)")
 	return func(inv *invocation) int {
-		name := strings.TrimSuffix(strings.TrimPrefix(cfg.Fuzz, "^"), "$")
-		if !corpus.IsFuzzTestName(name) {
+		m, err := driver.MergeCorpus(cfg, *pkg, inv.Args(), *typeList, *fromLibFuzzer)
+		if errors.Is(err, driver.ErrNotOneFuzzTest) {
 			return inv.usageError("merge: -fuzz must name one fuzz test (FuzzX or ^FuzzX$)")
 		}
-		m, err := driver.MergeCorpus(cfg, *pkg, name, inv.Args(), *typeList, *fromLibFuzzer)
 		if err != nil {
 			report(inv.stderr, "fuzzbox corpus merge: ", err)
 			return exitUsage
 		}
 		code := report(inv.stderr, "fuzzbox corpus merge: ", m.Errs...)
 		fmt.Fprintf(inv.stdout, "merge: %d new entries in %s (%d already there); pruning to the entries that add coverage\n", m.Added, m.Dest, m.Present)
-		cfg.Fuzz, cfg.PruneOnly = "^"+regexp.QuoteMeta(name)+"$", true
-		if c := fuzzMain(cfg, []string{*pkg}, *asJSON, inv.stdout, inv.stderr); c != exitOK {
+		if c := fuzzMain(m.Prune, []string{*pkg}, *asJSON, inv.stdout, inv.stderr); c != exitOK {
 			return c
 		}
 		fmt.Fprintf(inv.stdout, "merge: %d entries in %s\n", m.Entries(), m.Dest)

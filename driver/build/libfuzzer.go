@@ -76,6 +76,12 @@ type LibFuzzerTarget struct {
 	Options string // OutDir/FuzzX.options
 }
 
+// String returns the line fuzzbox build prints of t: the binary, the number
+// of seeds and the files beside it.
+func (t LibFuzzerTarget) String() string {
+	return fmt.Sprintf("%s: %d seeds in %s, %s, %s", t.Binary, t.Seeds, filepath.Base(t.SeedZip), filepath.Base(t.Dict), filepath.Base(t.Options))
+}
+
 // BuildLibFuzzer builds the selected fuzz tests of opts.Package into
 // libFuzzer binaries in opts.OutDir, with their seed corpus zip, dictionary
 // and options files. It fails if no fuzz test is selected.

@@ -294,3 +294,11 @@ func FuzzCheck(f *testing.F) {
 		t.Fatalf("the typed reproducer did not crash the libFuzzer binary (exit %d):\n%s", code, tail(out))
 	}
 }
+
+// TestLibFuzzerTargetString: the line fuzzbox build prints of a target.
+func TestLibFuzzerTargetString(t *testing.T) {
+	tg := LibFuzzerTarget{Name: "FuzzX", Binary: "/out/FuzzX", SeedZip: "/out/FuzzX_seed_corpus.zip", Seeds: 3, Dict: "/out/FuzzX.dict", Options: "/out/FuzzX.options"}
+	if got, want := tg.String(), "/out/FuzzX: 3 seeds in FuzzX_seed_corpus.zip, FuzzX.dict, FuzzX.options"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}

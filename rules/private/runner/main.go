@@ -14,7 +14,8 @@
 //     cache; relative paths in flags are relative to BUILD_WORKING_DIRECTORY.
 //
 // Its flags are the rules' -bazel.* flags, then fuzzbox fuzz's (driver.Flags).
-// It prints as fuzzbox fuzz does (event.Printer, driver.Result.WriteSummary).
+// It prints as fuzzbox fuzz does (driver.Run; in test mode event.Printer and
+// driver.Result.WriteSummary).
 // It imports the standard library, driver and event.
 package main
 
@@ -30,7 +31,6 @@ import (
 	"syscall"
 
 	"github.com/fuzzbox/fuzzbox/driver"
-	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // Exit codes, as fuzzbox fuzz's.
@@ -125,17 +125,6 @@ func runRun(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io.
 		return usageError(stderr, err)
 	}
 	dir := filepath.Join(ws, filepath.FromSlash(b.pkg))
-	targets, err := driver.Resolve(ctx, cfg, []string{dir})
-	if err != nil {
-		return usageError(stderr, err)
-	}
-	p := &event.Printer{W: stdout, JSON: f.JSON}
-	res := driver.Fuzz(ctx, cfg, targets, p.Print)
-	if res.Err != nil {
-		fmt.Fprintf(stderr, "fuzzbox: %s\n", oneLine(res.Err))
-	}
-	if !f.JSON && len(res.Targets) > 1 {
-		res.WriteSummary(stdout)
-	}
-	return res.ExitCode
+	out := driver.Output{Stdout: stdout, Stderr: stderr, Prefix: "fuzzbox", JSON: f.JSON}
+	return driver.Run(ctx, cfg, []string{dir}, out).ExitCode
 }

@@ -1,0 +1,540 @@
+package driver
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/driver/build"
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// What Fuzz makes of each kind of failure, end to end on the fuzz command's
+// fixture modules (../cmd/fuzzbox/testdata/fuzz, README.md there): the
+// failure's kind and message in its events, the reproducer it writes
+// (minimized), that stock go test replays it, and flaky failures, the event
+// types, -keepgoing, execution limits and prebuilt binaries. The command's
+// own tests (cmd/fuzzbox/fuzz_test.go) check only what it adds: its flags,
+// its text and -json output, its exit codes and signals.
+//
+// fixtureRun.out is what fuzzbox fuzz prints of one fuzz test's run on
+// standard output (event.Printer): the status lines and the binary's output.
+
+// fuzzTarget fuzzes the fuzz test name of the targets fixture with cfg, as
+// fuzzbox fuzz -fuzz=^name$ does with its defaults: cfg.FuzzTime "" means
+// 60 s, cfg.RSSLimitMB 0 the command's default limit.
+func fuzzTarget(t *testing.T, name string, cfg Config) *fixtureRun {
+	t.Helper()
+	cfg.Fuzz, cfg.FuzzTime = "^"+name+"$", cmp.Or(cfg.FuzzTime, "60s")
+	cfg.RSSLimitMB = cmp.Or(cfg.RSSLimitMB, DefaultRSSLimitMB)
+	return fuzzFixture(t, "targets", cfg, ".")
+}
+
+// reproducerNames returns the file names in dir/testdata/fuzz/target.
+func reproducerNames(t *testing.T, dir, target string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(dir, "testdata", "fuzz", target))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// readReproducer decodes a reproducer with the corpus package.
+func readReproducer(t *testing.T, dir, target, name string) []any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "testdata", "fuzz", target, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals, err := corpus.Unmarshal(data)
+	if err != nil {
+		t.Fatalf("reproducer %s: %v\n%s", name, err, data)
+	}
+	return vals
+}
+
+// onlyReproducer checks that the run wrote exactly one reproducer and told
+// how to re-run it, and returns its name.
+func onlyReproducer(t *testing.T, r *fixtureRun, target string) string {
+	t.Helper()
+	names := reproducerNames(t, r.dir, target)
+	if len(names) != 1 {
+		t.Fatalf("want one reproducer in testdata/fuzz/%s, have %q\n%s", target, names, r)
+	}
+	for _, want := range []string{
+		"Failing input written to testdata/fuzz/" + target + "/" + names[0],
+		"To re-run:\n",
+		"go test -run=" + target + "/" + names[0],
+	} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("output lacks %q\n%s", want, r)
+		}
+	}
+	return names[0]
+}
+
+// stockReplay runs the reproducer with stock go test and returns its
+// output; the run must fail.
+func stockReplay(t *testing.T, dir, target, name string, flags ...string) string {
+	t.Helper()
+	args := append([]string{"test", "-count=1"}, flags...)
+	args = append(args, "-run=^"+target+"$/^"+name+"$", ".")
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=")
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("go %s passed; the reproducer should fail:\n%s", strings.Join(args, " "), out)
+	}
+	if !strings.Contains(string(out), "--- FAIL: "+target) && !strings.Contains(string(out), "FAIL") {
+		t.Errorf("go %s failed without a FAIL line:\n%s", strings.Join(args, " "), out)
+	}
+	return string(out)
+}
+
+// clip keeps test logs readable.
+func clip(s string) string {
+	if len(s) > 6000 {
+		return "[...]\n" + s[len(s)-6000:]
+	}
+	return s
+}
+
+// firstOfType returns the index of the first event of type typ, or -1.
+func firstOfType(evs []event.Event, typ string) int {
+	for i, e := range evs {
+		if e.Type == typ {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestFuzzFailures fuzzes one target per kind of failure, checks the report
+// and the reproducer, and replays it with stock go test.
+func TestFuzzFailures(t *testing.T) {
+	tests := []struct {
+		target string
+		cfg    Config
+		kind   string
+		msg    string   // in the output
+		input  []any    // the minimized reproducer; nil: not checked
+		replay []string // go test flags; nil: no replay
+		again  string   // in the replay's output
+	}{
+		{target: "FuzzPanic", kind: "panic", msg: "panic: fuzzbox-e2e: boom",
+			input: []any{[]byte("P")}, replay: []string{}, again: "panic: fuzzbox-e2e: boom"},
+		{target: "FuzzTFatal", kind: "fail", msg: "fuzzbox-e2e: t.Fatal reached",
+			input: []any{"F"}, replay: []string{}, again: "fuzzbox-e2e: t.Fatal reached"},
+		// Not checked minimized: the map race crashes only some runs, so a
+		// shrunk candidate may pass by chance and minimization stop early.
+		{target: "FuzzMapWrites", kind: "fatal", msg: "fatal error: concurrent map writes",
+			replay: []string{}, again: "fatal error: concurrent map writes"},
+		// Timeout 60 s: under load growing a 256 MB stack can take more than
+		// the default 10 s, which would be reported as a hang.
+		{target: "FuzzStackOverflow", cfg: Config{Timeout: 60 * time.Second}, kind: "fatal", msg: "fatal error: stack overflow",
+			input: []any{[]byte("S")}, replay: []string{}, again: "fatal error: stack overflow"},
+		{target: "FuzzExit", kind: "exit", msg: "exit status 3",
+			input: []any{[]byte("E")}, replay: []string{}, again: "exit status 3"},
+		{target: "FuzzHang", cfg: Config{Timeout: 2 * time.Second}, kind: "hang", msg: "example.com/targets.FuzzHang.func1",
+			input: []any{[]byte("H")}, replay: []string{"-timeout=5s"}, again: "test timed out after 5s"},
+		{target: "FuzzOOM", cfg: Config{RSSLimitMB: 1024}, kind: "oom", msg: "out of memory"},
+		// Comparison guidance: native fuzzing finds neither in minutes.
+		{target: "FuzzMagic", cfg: Config{FuzzTime: "30s"}, kind: "panic", msg: "fuzzbox-e2e: magic found",
+			replay: []string{}, again: "fuzzbox-e2e: magic found"},
+		{target: "FuzzTomatos", cfg: Config{FuzzTime: "30s"}, kind: "panic", msg: "fuzzbox-e2e: tomatos found",
+			input: []any{"tomatos"}, replay: []string{}, again: "fuzzbox-e2e: tomatos found"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			r := fuzzTarget(t, tt.target, tt.cfg)
+			if r.res.ExitCode != ExitFailure {
+				t.Fatalf("want exit 1 (a failure)\n%s", r)
+			}
+			if i := firstOfType(r.events, event.Failure); i < 0 || r.events[i].Kind != tt.kind {
+				t.Errorf("no failure event of kind %s\n%s", tt.kind, r)
+			}
+			if want := "found " + tt.kind + " failure"; !strings.Contains(r.out, want) {
+				t.Errorf("output lacks %q\n%s", want, r)
+			}
+			if !strings.Contains(r.out, tt.msg) {
+				t.Errorf("output lacks %q\n%s", tt.msg, r)
+			}
+			name := onlyReproducer(t, r, tt.target)
+			if tt.input != nil {
+				if got := readReproducer(t, r.dir, tt.target, name); fmt.Sprintf("%#v", got) != fmt.Sprintf("%#v", tt.input) {
+					t.Errorf("reproducer = %#v, want the minimized %#v\n%s", got, tt.input, r)
+				}
+			}
+			if tt.replay == nil {
+				return
+			}
+			out := stockReplay(t, r.dir, tt.target, name, tt.replay...)
+			if !strings.Contains(out, tt.again) {
+				t.Errorf("the replay does not fail the same way: lacks %q:\n%s", tt.again, clip(out))
+			}
+		})
+	}
+}
+
+// TestAutoDictConstants: the automatic dictionary saved beside the cache
+// holds the constant a word of the input was compared with, in the order
+// the target reads it, and not the seed's word.
+func TestAutoDictConstants(t *testing.T) {
+	r := fuzzTarget(t, "FuzzConstCmp", Config{FuzzTime: "3000x"})
+	if r.res.ExitCode != ExitOK {
+		t.Fatalf("want a clean run\n%s", r)
+	}
+	var paths []string
+	filepath.WalkDir(filepath.Join(r.dir, ".cache"), func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Name() == "FuzzConstCmp.dict" {
+			paths = append(paths, path)
+		}
+		return nil
+	})
+	if len(paths) != 1 {
+		t.Fatalf("automatic dictionaries under the cache: %q, want one FuzzConstCmp.dict\n%s", paths, r)
+	}
+	data, err := os.ReadFile(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, err := corpus.ParseDict(data)
+	if err != nil {
+		t.Fatalf("%s: %v", paths[0], err)
+	}
+	var hasConst bool
+	for _, tok := range toks {
+		hasConst = hasConst || string(tok) == "\x34\x12\xed\x5e"
+		if string(tok) == "abcd" {
+			t.Errorf("the seed's word %q is a token: the input's operand was taken for the constant", tok)
+		}
+	}
+	if !hasConst {
+		t.Errorf("tokens %q lack the constant 0x5eed1234 as little-endian bytes", toks)
+	}
+}
+
+func TestFuzzOOMReproducer(t *testing.T) {
+	r := fuzzTarget(t, "FuzzOOM", Config{RSSLimitMB: 1024})
+	if r.res.ExitCode != ExitFailure || !strings.Contains(r.out, "found oom failure") {
+		t.Fatalf("want an oom failure\n%s", r)
+	}
+	// Stock go test has no memory limit: check the reproducer instead of
+	// replaying it. FuzzOOM allocates 4*n bytes, n from bytes 1..4.
+	vals := readReproducer(t, r.dir, "FuzzOOM", onlyReproducer(t, r, "FuzzOOM"))
+	b, ok := vals[0].([]byte)
+	// Minimization usually gets it to 5 bytes, but stops when a candidate
+	// dies another way (the kernel's OOM killer on a loaded machine).
+	if !ok || len(b) < 5 || b[0] != 'A' {
+		t.Fatalf("reproducer %#v does not reach the allocation", vals)
+	}
+	if n := uint64(b[1]) | uint64(b[2])<<8 | uint64(b[3])<<16 | uint64(b[4])<<24; n < 1<<30 {
+		t.Errorf("reproducer allocates only 4*%d bytes", n)
+	}
+	if !strings.Contains(r.out, "-rss_limit_mb=1024") {
+		t.Errorf("the message does not name the limit\n%s", r)
+	}
+}
+
+func TestFuzzRace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the -race build of the instrumented standard library is slow")
+	}
+	r := fuzzFixture(t, "race", Config{Race: true, Fuzz: "^FuzzRace$", FuzzTime: "60s", RSSLimitMB: DefaultRSSLimitMB}, ".")
+	if r.res.ExitCode != ExitFailure || !strings.Contains(r.out, "found race failure") {
+		t.Fatalf("want a race failure\n%s", r)
+	}
+	name := onlyReproducer(t, r, "FuzzRace")
+	// Not checked: that it is minimized to "R". The race detector reports
+	// each racing pair of stacks once per process, so while minimizing no
+	// candidate fails again and the input stays as found.
+	if got := readReproducer(t, r.dir, "FuzzRace", name); len(got) != 1 || !bytes.HasPrefix(got[0].([]byte), []byte("R")) {
+		t.Errorf("reproducer = %#v, want an input starting with R", got)
+	}
+	out := stockReplay(t, r.dir, "FuzzRace", name, "-race")
+	if !strings.Contains(out, "WARNING: DATA RACE") {
+		t.Errorf("the replay reports no data race:\n%s", clip(out))
+	}
+}
+
+// TestFuzzMinimizesEveryArgument: a failure needing n >= 1000 and a string
+// of 3 bytes is minimized to exactly n == 1000, a 3-byte printable string
+// and zero values elsewhere.
+func TestFuzzMinimizesEveryArgument(t *testing.T) {
+	r := fuzzTarget(t, "FuzzMulti", Config{})
+	if r.res.ExitCode != ExitFailure || !strings.Contains(r.out, "found fail failure") {
+		t.Fatalf("want a fail failure\n%s", r)
+	}
+	name := onlyReproducer(t, r, "FuzzMulti")
+	vals := readReproducer(t, r.dir, "FuzzMulti", name)
+	if len(vals) != 7 {
+		t.Fatalf("reproducer has %d values, want 7: %#v", len(vals), vals)
+	}
+	s, _ := vals[1].(string)
+	if len(s) != 3 || strings.IndexFunc(s, func(r rune) bool { return r < 0x20 || r >= 0x7f }) >= 0 {
+		t.Errorf("string argument %q, want 3 printable bytes", s)
+	}
+	want := []any{int(1000), s, []byte{}, float64(0), false, uint8(0), int16(0)}
+	if fmt.Sprintf("%#v", vals) != fmt.Sprintf("%#v", want) {
+		t.Errorf("reproducer = %#v, want %#v", vals, want)
+	}
+	out := stockReplay(t, r.dir, "FuzzMulti", name)
+	if !strings.Contains(out, "fuzzbox-e2e: multi n=1000") {
+		t.Errorf("the replay does not fail the same way:\n%s", clip(out))
+	}
+}
+
+// TestFuzzMinimizeKeepsTheBug: minimization writes the bug that was caught.
+// FuzzNearBugs's mutants meet its odd-length index out of range first;
+// shrinking that input by a byte meets a nil dereference elsewhere, which a
+// minimizer keeping only the kind (panic) would write instead.
+func TestFuzzMinimizeKeepsTheBug(t *testing.T) {
+	r := fuzzTarget(t, "FuzzNearBugs", Config{})
+	m, f := firstOfType(r.events, event.Minimizing), firstOfType(r.events, event.Failure)
+	if r.res.ExitCode != ExitFailure || m < 0 || f < 0 {
+		t.Fatalf("want a failure that was minimized\n%s", r)
+	}
+	caught, written := r.events[m].Message, r.events[f].Message
+	bug, size := "targets.parseOdd", 5
+	if strings.Contains(caught, "targets.parseEven") { // the 4-byte bug first: nothing smaller fails
+		bug, size = "targets.parseEven", 4
+	}
+	if !strings.Contains(caught, bug) || !strings.Contains(written, bug) {
+		t.Errorf("caught failure in %s, written failure is another:\ncaught: %s\nwritten: %s", bug, clip(caught), clip(written))
+	}
+	names := reproducerNames(t, r.dir, "FuzzNearBugs")
+	if len(names) != 1 {
+		t.Fatalf("reproducers %q, want one\n%s", names, r)
+	}
+	name := names[0]
+	if vals := readReproducer(t, r.dir, "FuzzNearBugs", name); len(vals) != 1 || len(vals[0].([]byte)) != size {
+		t.Errorf("reproducer %#v, want %d bytes (the smallest input of %s)", vals, size, bug)
+	}
+	if out := stockReplay(t, r.dir, "FuzzNearBugs", name); !strings.Contains(out, bug) {
+		t.Errorf("the replay does not fail in %s:\n%s", bug, clip(out))
+	}
+}
+
+// TestFuzzMinimizePastHangs: shrinking FuzzShrinkMeetsHang's panic meets
+// inputs that hang, each killing its worker; minimization goes on past them
+// in fresh workers and writes the smallest input that panics.
+func TestFuzzMinimizePastHangs(t *testing.T) {
+	r := fuzzTarget(t, "FuzzShrinkMeetsHang", Config{Timeout: time.Second})
+	f := firstOfType(r.events, event.Failure)
+	if r.res.ExitCode != ExitFailure || f < 0 {
+		t.Fatalf("want a failure\n%s", r)
+	}
+	if r.events[f].Kind == "hang" {
+		t.Skipf("the fuzzer met the hang before the panic: nothing to shrink past\n%s", r)
+	}
+	if r.events[f].Kind != "panic" || !strings.Contains(r.events[f].Message, "an X input of 6 bytes or more") {
+		t.Fatalf("failure %+v, want the panic", r.events[f])
+	}
+	names := reproducerNames(t, r.dir, "FuzzShrinkMeetsHang")
+	if len(names) != 1 {
+		t.Fatalf("reproducers %q, want one\n%s", names, r)
+	}
+	if vals := readReproducer(t, r.dir, "FuzzShrinkMeetsHang", names[0]); len(vals) != 1 || len(vals[0].([]byte)) != 6 {
+		t.Errorf("reproducer %#v, want 6 bytes (the smallest that panics)\n%s", vals, r)
+	}
+	for _, e := range r.events {
+		if e.Type == event.InternalError {
+			t.Errorf("internal error: %s", e.Message)
+		}
+	}
+	if out := stockReplay(t, r.dir, "FuzzShrinkMeetsHang", names[0]); !strings.Contains(out, "an X input of 6 bytes or more") {
+		t.Errorf("the replay does not panic:\n%s", clip(out))
+	}
+}
+
+// TestFuzzExecLimit: a FuzzTime of Nx counts executions over all workers.
+func TestFuzzExecLimit(t *testing.T) {
+	const n = 3000
+	r := fuzzTarget(t, "FuzzNever", Config{FuzzTime: fmt.Sprintf("%dx", n)})
+	if r.res.ExitCode != ExitOK {
+		t.Fatalf("want exit 0\n%s", r)
+	}
+	i := firstOfType(r.events, event.Done)
+	if i < 0 {
+		t.Fatalf("no done event\n%s", r)
+	}
+	// Baseline runs and re-runs of interesting inputs count too: a little
+	// more than n, never less, never much more.
+	if got := r.events[i].Execs; got < n || got > n+n/10 {
+		t.Errorf("done after %d executions, want %d (up to 10%% more)", got, n)
+	}
+	if r.events[i].Found || r.events[i].Failures != 0 {
+		t.Errorf("done event reports failures: %+v", r.events[i])
+	}
+}
+
+// TestFuzzKeepGoing: KeepGoing writes one reproducer per distinct bug.
+func TestFuzzKeepGoing(t *testing.T) {
+	r := fuzzTarget(t, "FuzzTwoBugs", Config{KeepGoing: true, FuzzTime: "10s"})
+	if r.res.ExitCode != ExitFailure {
+		t.Fatalf("want exit 1\n%s", r)
+	}
+	names := reproducerNames(t, r.dir, "FuzzTwoBugs")
+	if len(names) != 2 {
+		t.Fatalf("want 2 reproducers, have %q\n%s", names, r)
+	}
+	bugs := map[string]bool{}
+	for _, name := range names {
+		out := stockReplay(t, r.dir, "FuzzTwoBugs", name)
+		for _, bug := range []string{"fuzzbox-e2e: bug A", "fuzzbox-e2e: bug B"} {
+			if strings.Contains(out, bug) {
+				bugs[bug] = true
+			}
+		}
+	}
+	if len(bugs) != 2 {
+		t.Errorf("the two reproducers replay %v, want both bugs", bugs)
+	}
+	for _, want := range []string{"found panic failure", "found fail failure"} {
+		if !strings.Contains(r.out, want) {
+			t.Errorf("output lacks %q\n%s", want, r)
+		}
+	}
+}
+
+// TestFuzzFailingSeed: a testdata seed that already fails is a finding
+// (exit 1) reported with its own path; no new reproducer is written.
+func TestFuzzFailingSeed(t *testing.T) {
+	dir := targetsModule(t)
+	seedDir := filepath.Join(dir, "testdata", "fuzz", "FuzzPanic")
+	if err := os.MkdirAll(seedDir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(seedDir, "known"), []byte("go test fuzz v1\n[]byte(\"P\")\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Fuzz: "^FuzzPanic$", FuzzTime: "20s", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}
+	r := fuzzIn(t, dir, cfg, ".")
+	if r.res.ExitCode != ExitFailure {
+		t.Errorf("want exit 1 (a failing seed is a finding)\n%s", r)
+	}
+	if !strings.Contains(r.text, "FuzzPanic/known") || !strings.Contains(r.text, "fuzzbox-e2e: boom") {
+		t.Errorf("the failing seed is not reported with its path and message\n%s", r)
+	}
+	if names := reproducerNames(t, dir, "FuzzPanic"); len(names) != 1 {
+		t.Errorf("reproducers %q, want only the seed", names)
+	}
+}
+
+// TestFuzzFlaky: a failure that does not fail again in a fresh worker is
+// reported as flaky and not written; KeepFlaky writes it, marked FLAKY.
+func TestFuzzFlaky(t *testing.T) {
+	r := fuzzTarget(t, "FuzzFlaky", Config{FuzzTime: "3s"})
+	if r.res.ExitCode != ExitOK {
+		t.Fatalf("want exit 0: a flaky failure is not a finding\n%s", r)
+	}
+	i := firstOfType(r.events, event.Flaky)
+	if i < 0 || r.events[i].Kind != "fail" || !strings.Contains(r.events[i].Message, "fuzzbox-e2e: flaky") {
+		t.Fatalf("no flaky event of kind fail\n%s", r)
+	}
+	if firstOfType(r.events, event.Failure) >= 0 || len(reproducerNames(t, r.dir, "FuzzFlaky")) > 0 {
+		t.Errorf("a flaky failure was reported or written\n%s", r)
+	}
+
+	cfg := Config{Fuzz: "^FuzzFlaky$", FuzzTime: "60s", KeepFlaky: true, RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}
+	r = fuzzIn(t, r.dir, cfg, ".")
+	if r.res.ExitCode != ExitFailure || !strings.Contains(r.out, "FLAKY: it did not fail again in 3 re-runs") {
+		t.Fatalf("KeepFlaky: want exit 1 and a failure line marked FLAKY\n%s", r)
+	}
+	if n := len(reproducerNames(t, r.dir, "FuzzFlaky")); n != 1 {
+		t.Errorf("KeepFlaky wrote %d reproducers, want 1", n)
+	}
+}
+
+// TestFuzzEveryEventType: the event types docs/engine.md lists are all
+// produced by real runs (internal_error, which no correct fuzzbox produces
+// on its own, is produced by engine/coordinator_test.go's fake workers).
+func TestFuzzEveryEventType(t *testing.T) {
+	dir := targetsModule(t)
+	seen := map[string]bool{}
+	for _, cfg := range []Config{
+		{Fuzz: "^FuzzNever$", FuzzTime: "4s"},  // stats every 3 s, coverage
+		{Fuzz: "^FuzzFlaky$", FuzzTime: "2s"},  // flaky
+		{Fuzz: "^FuzzModify$", FuzzTime: "2s"}, // warning
+		{Fuzz: "^FuzzPanic$", FuzzTime: "60s"}, // minimizing, failure
+	} {
+		cfg.RSSLimitMB, cfg.Fuzzbox = DefaultRSSLimitMB, testFuzzbox(t)
+		for _, e := range fuzzIn(t, dir, cfg, ".").events {
+			seen[e.Type] = true
+		}
+	}
+	for _, typ := range event.Types {
+		if !seen[typ] && typ != event.InternalError {
+			t.Errorf("no %s event in the runs (seen: %v)", typ, seen)
+		}
+	}
+}
+
+// buildFuzzingBinary builds the package in dir into a fuzzing binary
+// elsewhere, as the Bazel rules build theirs.
+func buildFuzzingBinary(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(dir)+".fuzz")
+	res, err := build.Build(context.Background(), build.Options{Dir: dir, Out: bin, Toolexec: []string{testFuzzbox(t), "toolexec"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Binary
+}
+
+// TestFuzzPrebuiltBinary: Config.Binary fuzzes a fuzzing binary built
+// elsewhere with the same events, and writes the reproducer into the
+// package directory given.
+func TestFuzzPrebuiltBinary(t *testing.T) {
+	dir := targetsModule(t)
+	cfg := Config{Binary: buildFuzzingBinary(t, dir), Fuzz: "^FuzzPanic$", FuzzTime: "60s", RSSLimitMB: DefaultRSSLimitMB}
+	r := fuzzIn(t, t.TempDir(), cfg, dir) // the driver runs elsewhere: the pattern names the package directory
+	if r.res.ExitCode != ExitFailure {
+		t.Fatalf("want exit 1\n%s", r)
+	}
+	i := firstOfType(r.events, event.Failure)
+	if i < 0 || r.events[i].Kind != "panic" || r.events[i].Package != "example.com/targets" {
+		t.Fatalf("want a panic failure of example.com/targets\n%s", r)
+	}
+	names := reproducerNames(t, dir, "FuzzPanic")
+	if len(names) != 1 || !strings.HasSuffix(r.events[i].Reproducer, names[0]) {
+		t.Fatalf("reproducers %v, failure event names %s", names, r.events[i].Reproducer)
+	}
+	if out := stockReplay(t, dir, "FuzzPanic", names[0]); !strings.Contains(out, "fuzzbox-e2e: boom") {
+		t.Errorf("stock go test replay does not fail with the panic:\n%s", out)
+	}
+}
+
+// TestFuzzPrebuiltBinaryTestsFail: with a prebuilt binary there may be no go
+// command able to build the package (Bazel), so a test failing before
+// fuzzing is not checked with go test: the driver says which failed and
+// where to look, exit 1.
+func TestFuzzPrebuiltBinaryTestsFail(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fuzzboxonly")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "cmd", "fuzzbox", "testdata", "fuzz", "fuzzboxonly"))); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Binary: buildFuzzingBinary(t, dir), Fuzz: "^FuzzFine$", FuzzTime: "100x", RSSLimitMB: DefaultRSSLimitMB}
+	r := fuzzIn(t, t.TempDir(), cfg, dir)
+	if r.res.ExitCode != ExitFailure || !strings.Contains(r.out, "TestFailsOnlyInFuzzbox, TestCrashesOnlyInFuzzbox failed in it; run the package's tests with your build system") ||
+		strings.Contains(r.out, "checking with go test") {
+		t.Errorf("want exit 1 and the failing tests named, without a go test check\n%s", r)
+	}
+}
