@@ -20,6 +20,10 @@ type Entry struct {
 	// Lines holds the 1-based line of each value in Data (same length as
 	// Values); nil for entries not read from a file.
 	Lines []int
+	// Typed holds, for an entry of a typed fuzz test (package typed: one
+	// []byte that encodes the arguments), the arguments as Go syntax, when
+	// a caller asked the test binary (driver.TypedEntries); else nil.
+	Typed []string
 }
 
 // Name returns the toolchain's file name for data: the first 16 hex digits of

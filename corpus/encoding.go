@@ -56,6 +56,9 @@ func (e Entry) Text() string {
 	for i, v := range e.Values {
 		fmt.Fprintf(&b, "  %d: %s\n", i, Describe(v))
 	}
+	for i, v := range e.Typed {
+		fmt.Fprintf(&b, "  typed argument %d: %s\n", i+1, v)
+	}
 	return b.String()
 }
 

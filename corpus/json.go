@@ -22,6 +22,7 @@ import (
 type jsonEntry struct {
 	File   string      `json:"file,omitempty"` // decode: the file read; ignored by encode
 	Values []jsonValue `json:"values"`
+	Typed  []string    `json:"typed,omitempty"` // decode: a typed fuzz test's arguments as Go syntax (Entry.Typed); ignored by encode
 }
 
 // jsonValue is one value; exactly one of Text, Base64, Value, Bits carries it
@@ -37,7 +38,7 @@ type jsonValue struct {
 // EntryJSON returns the JSON form of e, one object without a newline: its
 // Path as "file" (omitted when empty) and its Values.
 func EntryJSON(e Entry) ([]byte, error) {
-	obj := jsonEntry{File: e.Path, Values: make([]jsonValue, len(e.Values))}
+	obj := jsonEntry{File: e.Path, Values: make([]jsonValue, len(e.Values)), Typed: e.Typed}
 	for i, v := range e.Values {
 		obj.Values[i] = toJSON(v)
 	}

@@ -138,4 +138,20 @@ func TestTypedValues(t *testing.T) {
 	if _, err := TypedValues(context.Background(), Config{}, Target{Name: "FuzzNope", Dir: dir}, []string{entry}); err == nil || !strings.Contains(err.Error(), "not a typed fuzz test") {
 		t.Errorf("a fuzz test that does not exist: err = %v", err)
 	}
+	// TypedFiles, what fuzzbox corpus cat and decode read: the typed entry
+	// gets its arguments; a file outside testdata/fuzz/FuzzX does not.
+	other := filepath.Join(t.TempDir(), "other")
+	if err := os.WriteFile(other, []byte("go test fuzz v1\n[]byte(\"x\")\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for e, err := range TypedFiles(context.Background(), Config{}, []string{entry, other}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, strings.Join(e.Typed, "|"))
+	}
+	if len(got) != 2 || got[0] != want || got[1] != "" {
+		t.Errorf("TypedFiles: typed arguments %q, want %q and none", got, want)
+	}
 }

@@ -4,9 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"go/parser"
+	"go/token"
+	"iter"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // typedValuesEnv and the request and answer below are package typed's
@@ -78,4 +83,83 @@ func TypedValues(ctx context.Context, cfg Config, t Target, files []string) (map
 		}
 	}
 	return vals, nil
+}
+
+// typedImport is package typed's import path.
+const typedImport = "github.com/fuzzbox/fuzzbox/typed"
+
+// TypedFiles is corpus.Files (no type check) with the Typed arguments of
+// each entry of a typed fuzz test set (TypedEntries): what fuzzbox corpus
+// cat and decode print.
+func TypedFiles(ctx context.Context, cfg Config, paths []string) iter.Seq2[corpus.Entry, error] {
+	typed := TypedEntries(ctx, cfg, paths)
+	return func(yield func(corpus.Entry, error) bool) {
+		for e, err := range corpus.Files(paths, nil) {
+			e.Typed = typed[e.Path]
+			if !yield(e, err) {
+				return
+			}
+		}
+	}
+}
+
+// TypedEntries returns the typed arguments (TypedValues) of those of paths
+// that are corpus files of typed fuzz tests — files of testdata/fuzz/FuzzX/
+// in a package whose tests import package typed — keyed by path as given.
+// One test binary answers for each fuzz test; a fuzz test that does not
+// answer (not typed, or its package does not build) is left out.
+func TypedEntries(ctx context.Context, cfg Config, paths []string) map[string][]string {
+	byTest := map[Target][]string{}
+	for _, p := range paths {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			continue
+		}
+		fuzzDir := filepath.Dir(abs)
+		dir := filepath.Dir(filepath.Dir(filepath.Dir(fuzzDir)))
+		name := filepath.Base(fuzzDir)
+		if !corpus.IsFuzzTestName(name) || filepath.Base(filepath.Dir(fuzzDir)) != "fuzz" ||
+			filepath.Base(filepath.Dir(filepath.Dir(fuzzDir))) != "testdata" {
+			continue
+		}
+		t := Target{Name: name, Dir: dir}
+		byTest[t] = append(byTest[t], p)
+	}
+	out := map[string][]string{}
+	imports := map[string]bool{}
+	for t, files := range byTest {
+		typed, ok := imports[t.Dir]
+		if !ok {
+			typed = testsImport(t.Dir, typedImport)
+			imports[t.Dir] = typed
+		}
+		if !typed {
+			continue
+		}
+		vals, err := TypedValues(ctx, cfg, t, files)
+		if err != nil {
+			continue
+		}
+		for f, v := range vals {
+			out[f] = v
+		}
+	}
+	return out
+}
+
+// testsImport reports whether a _test.go file of dir imports path.
+func testsImport(dir, path string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	for _, f := range files {
+		af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.ImportsOnly)
+		if err != nil {
+			continue
+		}
+		for _, im := range af.Imports {
+			if strings.Trim(im.Path.Value, "\"`") == path {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/driver"
 )
 
 // fuzzbox corpus: each subcommand parses its flags and prints; package
@@ -34,7 +36,7 @@ func init() {
 const corpusUsage = `usage: fuzzbox corpus <subcommand> [flags] [arguments]
 
 Subcommands:
-  cat FILE...                          show entries readably
+  cat FILE...                          show entries readably (a typed fuzz test's arguments too)
   decode FILE...                       print one JSON object per file (schema: docs/corpus.md)
   encode [-o DIR]                      read JSON objects from stdin; print one entry, or write each to DIR
   import -type []byte|string -o DIR RAW...   turn raw files or directories into entries
@@ -79,11 +81,11 @@ func report(w io.Writer, prefix string, errs ...error) int {
 	return exitOK
 }
 
-// eachFile calls fn on the entry of each of paths and reports bad files
-// and fn's errors on w after prefix, as they come.
+// eachFile calls fn on each file's entry (driver.TypedFiles: typed arguments
+// too) and reports bad files and fn's errors on w after prefix, as they come.
 func eachFile(w io.Writer, prefix string, paths []string, fn func(corpus.Entry) error) int {
 	code := exitOK
-	for e, err := range corpus.Files(paths, nil) {
+	for e, err := range driver.TypedFiles(context.Background(), driver.Config{}, paths) {
 		if err == nil {
 			err = fn(e)
 		}
