@@ -267,18 +267,24 @@ step "installed: $(bazel --version 2>/dev/null || echo bazel), rules_go $RULES_G
 
 # ------------------------------------------------------------------ checks
 
+# build_deps BUILD prints the labels of BUILD's deps lists, sorted: from each
+# "deps = [" to its "]", on the same line (deps = ["//a"]) or a later one.
+build_deps() {
+	awk '/deps = \[/ { on = 1 } on { print } on && /\]/ { on = 0 }' "$1" | { grep -o '"[^"]*"' || true; } | sort -u
+}
+
 # Every package of the module (but the benchmark tools under bench/) has a BUILD file, the
 # BUILD files list exactly the imports go list sees, and the root package's
 # embedsrcs cover its //go:embed patterns.
 check_build_deps() {
 	step "check: BUILD files of fuzzbox's packages match the Go sources"
-	local build dir want have bad=0 pkg pat
+	local build dir want have bad=0 pkg
 	for dir in $(GOFLAGS=-mod=mod "$GO" list -f '{{.Dir}}' ./... | sed "s#^$ROOT/*##"); do
 		case $dir in bench | bench/*) continue ;; esac
 		[ -f "${dir:-.}/BUILD.bazel" ] || { echo "${dir:-.}: a Go package without BUILD.bazel"; bad=1; }
 	done
-	for pat in $(GOFLAGS=-mod=mod "$GO" list -f '{{join .EmbedPatterns " "}}' . | sed 's#/[^/ ]*##g'); do
-		pkg=$pat # the pattern's directory
+	# Each pattern's directory: internal/typedhook/*.go -> internal/typedhook.
+	for pkg in $(GOFLAGS=-mod=mod "$GO" list -f '{{join .EmbedPatterns "\n"}}' . | sed 's#/[^/]*$##' | sort -u); do
 		grep -q "\"//$pkg:runtime_srcs\"" BUILD.bazel || { echo "BUILD.bazel: embedsrcs lack //$pkg:runtime_srcs (runtime.go embeds $pkg/*.go)"; bad=1; }
 	done
 	for build in $(find . -name BUILD.bazel -not -path './examples/*' -not -path './.git/*' | sort); do
@@ -291,7 +297,7 @@ check_build_deps() {
 			*) is_std "$i" || go_label "$i" ;;
 			esac
 		done | sort -u)
-		have=$(sed -n '/deps = \[/,/\]/p' "$build" | { grep -o '"[^"]*"' || true; } | sort -u)
+		have=$(build_deps "$build")
 		if [ "$want" != "$have" ]; then
 			echo "$build: deps are"; echo "${have:-  (none)}"; echo "but the imports need"; echo "${want:-  (none)}"
 			bad=1
