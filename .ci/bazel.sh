@@ -7,7 +7,7 @@
 # SDK prepared for it, golang.org/x/{tools,mod,sync} with BUILD files (for nogo
 # and fuzzvet), and stub repositories for what Bazel 4 would download. Then it
 # runs, in examples/bazel (a workspace that uses @fuzzbox//rules:defs.bzl as a
-# user would), the replay, fuzzing, instrument_deps, run, sharding and nogo checks.
+# user would), the replay, fuzzing, typed, instrument_deps, run, sharding and nogo checks.
 #
 # Everything is cached in $FUZZBOX_BAZEL_CACHE (default /var/cache/fuzzbox-bazel):
 # a warm run only runs Bazel. Usage: .ci/bazel.sh [install]   ("install": stop
@@ -267,18 +267,24 @@ step "installed: $(bazel --version 2>/dev/null || echo bazel), rules_go $RULES_G
 
 # ------------------------------------------------------------------ checks
 
+# build_deps BUILD prints the labels of BUILD's deps lists, sorted: from each
+# "deps = [" to its "]", on the same line (deps = ["//a"]) or a later one.
+build_deps() {
+	awk '/deps = \[/ { on = 1 } on { print } on && /\]/ { on = 0 }' "$1" | { grep -o '"[^"]*"' || true; } | sort -u
+}
+
 # Every package of the module (but the benchmark tools under bench/) has a BUILD file, the
 # BUILD files list exactly the imports go list sees, and the root package's
 # embedsrcs cover its //go:embed patterns.
 check_build_deps() {
 	step "check: BUILD files of fuzzbox's packages match the Go sources"
-	local build dir want have bad=0 pkg pat
+	local build dir want have bad=0 pkg
 	for dir in $(GOFLAGS=-mod=mod "$GO" list -f '{{.Dir}}' ./... | sed "s#^$ROOT/*##"); do
 		case $dir in bench | bench/*) continue ;; esac
 		[ -f "${dir:-.}/BUILD.bazel" ] || { echo "${dir:-.}: a Go package without BUILD.bazel"; bad=1; }
 	done
-	for pat in $(GOFLAGS=-mod=mod "$GO" list -f '{{join .EmbedPatterns " "}}' . | sed 's#/[^/ ]*##g'); do
-		pkg=$pat # the pattern's directory
+	# Each pattern's directory: internal/typedhook/*.go -> internal/typedhook.
+	for pkg in $(GOFLAGS=-mod=mod "$GO" list -f '{{join .EmbedPatterns "\n"}}' . | sed 's#/[^/]*$##' | sort -u); do
 		grep -q "\"//$pkg:runtime_srcs\"" BUILD.bazel || { echo "BUILD.bazel: embedsrcs lack //$pkg:runtime_srcs (runtime.go embeds $pkg/*.go)"; bad=1; }
 	done
 	for build in $(find . -name BUILD.bazel -not -path './examples/*' -not -path './.git/*' | sort); do
@@ -291,9 +297,35 @@ check_build_deps() {
 			*) is_std "$i" || go_label "$i" ;;
 			esac
 		done | sort -u)
-		have=$(sed -n '/deps = \[/,/\]/p' "$build" | { grep -o '"[^"]*"' || true; } | sort -u)
+		have=$(build_deps "$build")
 		if [ "$want" != "$have" ]; then
 			echo "$build: deps are"; echo "${have:-  (none)}"; echo "but the imports need"; echo "${want:-  (none)}"
+			bad=1
+		fi
+	done
+	return $bad
+}
+
+# The example workspace's BUILD files list exactly what its packages and their
+# tests import (a go_library's and its go_fuzz_test's deps together): the
+# example's packages as //pkg, fuzzbox's as @fuzzbox//pkg.
+check_example_deps() {
+	step "check: BUILD files of the example workspace match its Go sources"
+	local build dir want have bad=0 ex=example.com/fuzzbox-bazel-example
+	for build in $(cd "$EXAMPLE" && find . -name BUILD.bazel | sort); do
+		grep -q 'go_library\|go_test\|go_fuzz_test' "$EXAMPLE/$build" || continue
+		dir=$(dirname "${build#./}")
+		want=$(cd "$EXAMPLE" && GOFLAGS=-mod=mod "$GO" list -f '{{join .Imports "\n"}}{{"\n"}}{{join .TestImports "\n"}}{{"\n"}}{{join .XTestImports "\n"}}' "./$dir" | while read -r i; do
+			case $i in
+			"" | "$ex/$dir") ;;
+			"$ex"/*) echo "\"//${i#"$ex"/}\"" ;;
+			github.com/fuzzbox/fuzzbox/*) echo "\"@fuzzbox//${i#github.com/fuzzbox/fuzzbox/}\"" ;;
+			*) is_std "$i" || echo "\"$i: a dependency the example does not have\"" ;;
+			esac
+		done | sort -u)
+		have=$(build_deps "$EXAMPLE/$build")
+		if [ "$want" != "$have" ]; then
+			echo "examples/bazel/${build#./}: deps are"; echo "${have:-  (none)}"; echo "but the imports need"; echo "${want:-  (none)}"
 			bad=1
 		fi
 	done
@@ -322,8 +354,9 @@ trap cleanup EXIT
 check_build_deps
 cd "$EXAMPLE"
 mkdir -p "$LOGS"
-CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/badmacro")
-rm -rf parse/testdata badmacro
+CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/typed/testdata" "$EXAMPLE/badmacro")
+rm -rf parse/testdata typed/testdata badmacro
+check_example_deps
 
 step "bazel build @fuzzbox//... (the libraries, commands and tools) in the example workspace"
 # The repository's packages, named: //... would also walk a checkout's bazel-* symlinks.
@@ -352,6 +385,24 @@ expect_fail "stock go test replays the reproducer" "$LOGS/replay.log" 'slice bou
 expect_fail "bazel test --test_filter replays the reproducer" "$LOGS/replay-bazel.log" 'slice bounds out of range' \
 	bazel test //parse:parse_fuzz --test_filter="FuzzHeader/$(basename "$repro")" --test_output=errors
 rm -rf parse/testdata
+
+step "typed fuzz tests: the replay target passes, the fuzzing target finds the planted bug, the reproducer replays"
+bazel test //typed:typed_fuzz
+expect_fail "bazel test //typed:typed_fuzz_fuzz" "$LOGS/typed.log" \
+	'failing arguments: Config\{Listener: Listener\{Protocol: "h2c", Tag: 0xc0def022\}, Backends: \[\]string\{""\}\}' \
+	bazel test //typed:typed_fuzz_fuzz
+zip=$(bazel info bazel-testlogs)/typed/typed_fuzz_fuzz/test.outputs/outputs.zip
+repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzBackend/.' | sed -n 1p)
+[ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
+grep -q '"values":\["Config{' <(unzip -p "$zip" events.json) || { echo "FAIL: no failing arguments in events.json"; exit 1; }
+grep -q '^  failing arguments: Config{' <(unzip -p "$zip" summary.txt) || { echo "FAIL: no failing arguments in summary.txt"; exit 1; }
+echo "ok: the reproducer $repro (one []byte: $(unzip -p "$zip" "$repro" | sed -n 2p)), the arguments in events.json and summary.txt"
+unzip -o -q "$zip" "$repro" -d typed
+expect_fail "stock go test replays the typed reproducer" "$LOGS/typed-replay.log" 'index out of range \[1\] with length 1' \
+	bash -c "cd typed && GOFLAGS=-mod=mod $GO test -run=FuzzBackend/$(basename "$repro") ."
+expect_fail "bazel test --test_filter replays the typed reproducer" "$LOGS/typed-replay-bazel.log" 'index out of range \[1\] with length 1' \
+	bazel test //typed:typed_fuzz --test_filter="FuzzBackend/$(basename "$repro")" --test_output=errors
+rm -rf typed/testdata
 
 step "instrument_deps: a dependency instrumented in the fuzzing binary only; the fuzzing target finds the bug in it"
 # compiled all|instrumented TARGET: the packages go_fuzz_instrumented TARGET compiles (all

@@ -1,3 +1,7 @@
 module example.com/fuzzbox-bazel-example
 
 go 1.26
+
+require github.com/fuzzbox/fuzzbox v0.0.0
+
+replace github.com/fuzzbox/fuzzbox => ../..

@@ -188,7 +188,11 @@ func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, say io.W
 				continue
 			}
 			name := filepath.Base(rel)
-			fmt.Fprintf(&sum, "\n%s: failure (%s): %s (minimized: %s)\n  reproducer: %s (in the test outputs)\n", r.Target.Name, e.Kind, event.FirstLine(e.Message), orDash(e.Minimized), filepath.ToSlash(rel))
+			fmt.Fprintf(&sum, "\n%s: failure (%s): %s (minimized: %s)\n", r.Target.Name, e.Kind, event.FirstLine(e.Message), orDash(e.Minimized))
+			if len(e.Values) > 0 { // a typed fuzz test's (package typed) arguments, as Go syntax
+				fmt.Fprintf(&sum, "  failing arguments: %s\n", strings.Join(e.Values, ", "))
+			}
+			fmt.Fprintf(&sum, "  reproducer: %s (in the test outputs)\n", filepath.ToSlash(rel))
 			fmt.Fprintf(&sum, "  into the source tree: unzip -o %s '%s' -d %s\n", zip, filepath.ToSlash(rel), b.pkg)
 			fmt.Fprintf(&sum, "  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n", b.pkg, r.Target.Name, name, r.Target.Name, name)
 		}
