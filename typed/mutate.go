@@ -16,17 +16,14 @@ import (
 // three places of the value by their types, and encodes it again. It
 // returns nil when nothing changed the encoding.
 func (h *harness) Mutate(data []byte, r *rand.Rand, splice [][]byte, hints *typedhook.Hints) []byte {
-	t := h.tree(data)
+	t := h.unorderedTree(data)
 	m := mutation{r: r, splice: splice, hints: hints}
 	if hints == nil {
 		m.hints = &typedhook.Hints{}
 	}
-	for range 1 + r.IntN(3) {
-		if len(t.nodes) == 0 {
-			break
-		}
-		if m.step(t) {
-			t.index()
+	for i, n := 0, 1+r.IntN(3); i < n && len(t.nodes) > 0; i++ {
+		if m.step(t) && i < n-1 {
+			t.index() // the change may have added or removed places
 		}
 	}
 	out := t.encode()
@@ -428,7 +425,7 @@ func (m *mutation) marshaled(n node) bool {
 // spliceNode replaces a place with a value of the same type from another
 // corpus entry.
 func (m *mutation) spliceNode(t *tree) bool {
-	other := t.h.tree(m.splice[m.r.IntN(len(m.splice))])
+	other := t.h.unorderedTree(m.splice[m.r.IntN(len(m.splice))])
 	if len(other.nodes) == 0 {
 		return false
 	}

@@ -15,6 +15,10 @@ type tree struct {
 	args    []reflect.Value
 	nodes   []node
 	entries []mapEntry
+	// unordered indexes map entries in iteration order, which costs no
+	// sorting but numbers them differently each time: for mutation, not
+	// for the minimizer.
+	unordered bool
 }
 
 // A node is one place in a tree. Its value is settable: map keys and values,
@@ -37,7 +41,14 @@ type mapEntry struct {
 const maxNodes = 1 << 12
 
 func (h *harness) tree(data []byte) *tree {
-	t := &tree{h: h, args: h.decode(data)}
+	t := &tree{h: h, args: h.decode(data), nodes: make([]node, 0, 32)}
+	t.index()
+	return t
+}
+
+// unorderedTree is tree with map entries in iteration order (Mutate).
+func (h *harness) unorderedTree(data []byte) *tree {
+	t := &tree{h: h, args: h.decode(data), nodes: make([]node, 0, 32), unordered: true}
 	t.index()
 	return t
 }
@@ -81,7 +92,11 @@ func (t *tree) walk(c *codec, v reflect.Value, entry, depth int) {
 
 // walkMap indexes a map's entries in the order of their keys' encodings.
 func (t *tree) walkMap(c *codec, m reflect.Value, depth int) {
-	for _, k := range sortedKeys(c, m) {
+	keys := m.MapKeys
+	if !t.unordered {
+		keys = func() []reflect.Value { return sortedKeys(c, m) }
+	}
+	for _, k := range keys() {
 		e := mapEntry{m: m, orig: k, key: reflect.New(c.key.t).Elem(), val: reflect.New(c.elem.t).Elem()}
 		e.key.Set(k)
 		e.val.Set(m.MapIndex(k))
