@@ -18,7 +18,7 @@ import (
 // value does not encode (a marshaling method's error, nesting deeper than 64
 // pointers, slices and maps); Fuzz fails f when the seed's types are not its
 // function's.
-func Add(f *testing.F, args ...any) {
+func Add(f F, args ...any) {
 	f.Helper()
 	types := make([]reflect.Type, len(args))
 	for i, a := range args {
@@ -52,7 +52,7 @@ func Add(f *testing.F, args ...any) {
 // when fn is not such a function, an argument type cannot be fuzzed
 // (interfaces, channels, funcs and unsafe.Pointer, anywhere inside it) or a
 // seed given to Add does not match fn's arguments.
-func Fuzz(f *testing.F, fn any) {
+func Fuzz(f F, fn any) {
 	f.Helper()
 	h, err := newHarness(fn)
 	if err != nil {
@@ -68,11 +68,38 @@ func Fuzz(f *testing.F, fn any) {
 	}
 	typedhook.Set(h)
 	defer typedhook.Set(nil)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		in := make([]reflect.Value, 1, 1+len(h.codecs))
-		in[0] = reflect.ValueOf(t)
-		h.fn.Call(append(in, h.decode(data)...))
-	})
+	f.Fuzz(h.fuzzFunc())
+}
+
+// F is what Add and Fuzz use of a fuzz test's *testing.F. OSS-Fuzz's
+// go-118-fuzz-build compiles fuzz test files against a testing package of
+// its own, whose *F has these methods too and whose Fuzz passes its own
+// *T: a typed fuzz test builds there as well.
+type F interface {
+	Helper()
+	Name() string
+	Fatalf(format string, args ...any)
+	Skipf(format string, args ...any)
+	Add(args ...any)
+	Fuzz(ff any)
+}
+
+// fuzzFunc returns the function of one []byte to give f.Fuzz: its first
+// parameter has the type of fn's (*testing.T, or a testing replacement's
+// *T), it decodes the bytes and calls fn.
+func (h *harness) fuzzFunc() any {
+	if h.fn.Type().In(0) == tType {
+		return func(t *testing.T, data []byte) {
+			in := make([]reflect.Value, 1, 1+len(h.codecs))
+			in[0] = reflect.ValueOf(t)
+			h.fn.Call(append(in, h.decode(data)...))
+		}
+	}
+	ft := reflect.FuncOf([]reflect.Type{h.fn.Type().In(0), reflect.TypeFor[[]byte]()}, nil, false)
+	return reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value {
+		h.fn.Call(append(args[:1:1], h.decode(args[1].Bytes())...))
+		return nil
+	}).Interface()
 }
 
 // Encode returns the encoding of args as Fuzz decodes them: a []byte entry
@@ -154,19 +181,19 @@ var seeds seedTypes
 
 type seedTypes struct {
 	mu sync.Mutex
-	m  map[*testing.F][][]reflect.Type
+	m  map[F][][]reflect.Type
 }
 
-func (s *seedTypes) add(f *testing.F, types []reflect.Type) {
+func (s *seedTypes) add(f F, types []reflect.Type) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.m == nil {
-		s.m = map[*testing.F][][]reflect.Type{}
+		s.m = map[F][][]reflect.Type{}
 	}
 	s.m[f] = append(s.m[f], types)
 }
 
-func (s *seedTypes) take(f *testing.F) [][]reflect.Type {
+func (s *seedTypes) take(f F) [][]reflect.Type {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := s.m[f]
@@ -184,13 +211,20 @@ type harness struct {
 
 var tType = reflect.TypeFor[*testing.T]()
 
+// isT reports whether t is *testing.T, or the *T of a testing package's
+// replacement (go-118-fuzz-build's).
+func isT(t reflect.Type) bool {
+	return t == tType || t.Kind() == reflect.Pointer && t.Elem().Name() == "T" && t.Elem().Kind() == reflect.Struct &&
+		strings.HasSuffix(t.Elem().PkgPath(), "testing")
+}
+
 func newHarness(fn any) (*harness, error) {
 	v := reflect.ValueOf(fn)
 	t := reflect.TypeOf(fn)
 	if t == nil || t.Kind() != reflect.Func || v.IsNil() {
 		return nil, fmt.Errorf("the fuzz function is %T, not a func(*testing.T, ...)", fn)
 	}
-	if t.NumIn() < 2 || t.In(0) != tType || t.NumOut() != 0 || t.IsVariadic() {
+	if t.NumIn() < 2 || !isT(t.In(0)) || t.NumOut() != 0 || t.IsVariadic() {
 		return nil, fmt.Errorf("the fuzz function is %v: it must be a func(*testing.T, A1, ..., An) with n ≥ 1 and no results", t)
 	}
 	types := make([]reflect.Type, t.NumIn()-1)

@@ -5,6 +5,9 @@ import (
 	"encoding/hex"
 	"math/big"
 	"net/netip"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -241,4 +244,33 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestGo118: a typed fuzz test builds and runs against a replacement of
+// the testing package shaped like go-118-fuzz-build's (OSS-Fuzz's Go
+// build), which passes its own *F and *T (testdata/go118).
+func TestGo118(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on a module")
+	}
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/go118")); err != nil {
+		t.Fatal(err)
+	}
+	mod, err := os.ReadFile(filepath.Join(dir, "go.mod.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), bytes.ReplaceAll(mod, []byte("REPO"), []byte(repo)), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test under the replacement testing package: %v\n%s", err, out)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"testing"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
@@ -33,7 +32,7 @@ type ValuesAnswer struct {
 
 // answerValues answers a ValuesEnv request for f and reports whether there
 // was one (then f has been skipped).
-func answerValues(f *testing.F, h *harness) bool {
+func answerValues(f F, h *harness) bool {
 	path := os.Getenv(ValuesEnv)
 	if path == "" {
 		return false
