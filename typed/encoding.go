@@ -94,10 +94,11 @@ func (d *decoder) float(size int) float64 {
 }
 
 func (d *decoder) array(c *codec, v reflect.Value) {
-	if c.elem.kind == kUint && c.elem.size == 1 && c.elem.t.Kind() == reflect.Uint8 {
+	if c.elem.kind == kUint && c.elem.size == 1 {
+		// v is addressable: Bytes gives its bytes, named byte types too.
 		n := min(c.t.Len(), len(d.b))
 		v.SetZero()
-		reflect.Copy(v, reflect.ValueOf(d.b[:n]))
+		copy(v.Bytes(), d.b[:n])
 		d.b = d.b[n:]
 		return
 	}
@@ -131,7 +132,7 @@ func (d *decoder) indirect(c *codec, v reflect.Value) {
 		}
 		n := count(l-1, len(d.b), 1)
 		s := reflect.MakeSlice(c.t, n, n)
-		reflect.Copy(s, reflect.ValueOf(d.b[:n]))
+		copy(s.Bytes(), d.b[:n]) // Bytes: also of a slice of a named byte type
 		d.b = d.b[n:]
 		v.Set(s)
 	case kSlice:

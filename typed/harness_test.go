@@ -213,3 +213,31 @@ func TestShrink(t *testing.T) {
 type reflectType = reflect.Type
 
 var reflectTypeOf = reflect.TypeOf
+
+// TestMutateNamedBytes: slices and arrays of a named byte type decode,
+// mutate and shrink (reflect.Copy refuses their element type).
+func TestMutateNamedBytes(t *testing.T) {
+	type rec struct {
+		S []mode
+		A [4]mode
+	}
+	h := mustHarness(t, func(t *testing.T, r rec) {})
+	base := enc(t, rec{S: []mode{1, 2, 3}, A: [4]mode{9}})
+	r := rand.New(rand.NewPCG(7, 8))
+	hints := &typedhook.Hints{Strs: [][2]string{{"\x01\x02", "ab"}}}
+	for range 300 {
+		if m := h.Mutate(base, r, nil, hints); m != nil {
+			var v rec
+			Decode(m, &v)
+		}
+	}
+	got, _ := h.Shrink(base, func(b []byte) bool {
+		var v rec
+		Decode(b, &v)
+		return len(v.S) > 0 && v.A[0] != 0
+	}, func() bool { return false })
+	// Byte slices and arrays are shrunk as a whole (length, zero), not byte by byte.
+	if f := h.Format(got)[0]; f != `rec{S: []mode("\x01"), A: [4]mode{9, 0, 0, 0}}` {
+		t.Errorf("Shrink gave %s", f)
+	}
+}

@@ -104,7 +104,7 @@ func (m *mutation) node(n node) bool {
 	case kBytes:
 		b := m.bytes(v.Bytes())
 		nb := reflect.MakeSlice(n.c.t, len(b), len(b))
-		reflect.Copy(nb, reflect.ValueOf(b))
+		copy(nb.Bytes(), b)
 		v.Set(nb)
 	case kSlice:
 		return m.slice(n)
@@ -575,7 +575,7 @@ func strHint(n node, from, to string) (func(node), bool) {
 			return
 		}
 		b := reflect.MakeSlice(n.c.t, len(out), len(out))
-		reflect.Copy(b, reflect.ValueOf([]byte(out)))
+		copy(b.Bytes(), out)
 		n.v.Set(b)
 	}, true
 }

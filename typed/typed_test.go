@@ -73,6 +73,7 @@ func TestRoundTrip(t *testing.T) {
 		(*int)(nil), new(0), "", "héllo", []byte(nil), []byte{}, []byte("x"), true, int8(-128), uint64(1 << 63),
 		3.5, float32(-0.25), [0]int{}, struct{}{}, []struct{}{{}, {}, {}}, map[[2]int]*Op{{1, 2}: {Path: "p"}, {0, 0}: nil},
 		netip.MustParsePrefix("10.0.0.0/8"), Mode(7), uintptr(9), complex64(complex(1, 2)),
+		[]Mode{1, 2}, [3]Mode{4}, []Mode(nil), // slices and arrays of a named byte type
 	}
 	for _, v := range values {
 		data, err := typed.Encode(v)
