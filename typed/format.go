@@ -15,9 +15,14 @@ import (
 // Types of the fuzz function's own package print unqualified; zero fields
 // are left out; a value encoded through its marshaling methods prints as a
 // call of FromText or FromBinary.
-func (h *harness) Format(data []byte) []string {
+func (h *harness) Format(data []byte) (out []string) {
+	defer func() {
+		if r := recover(); r != nil { // a user's marshaling method panicked: see Mutate
+			out = []string{fmt.Sprintf("[]byte(%q) /* not decoded: %v */", data, r)}
+		}
+	}()
 	vals := h.decode(data)
-	out := make([]string, len(vals))
+	out = make([]string, len(vals))
 	for i, v := range vals {
 		p := printer{pkg: h.pkg}
 		p.value(h.codecs[i], v, top)

@@ -241,3 +241,30 @@ func TestMutateNamedBytes(t *testing.T) {
 		t.Errorf("Shrink gave %s", f)
 	}
 }
+
+// panicky's UnmarshalText panics on "boom": the code's bug, which the fuzz
+// function meets; the harness's own decoding must survive it.
+type panicky struct{ s string }
+
+func (p panicky) MarshalText() ([]byte, error) { return []byte(p.s), nil }
+func (p *panicky) UnmarshalText(b []byte) error {
+	if string(b) == "boom" {
+		panic("boom")
+	}
+	p.s = string(b)
+	return nil
+}
+
+func TestHarnessSurvivesPanickyMethods(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, p panicky) {})
+	boom := []byte("\x01\x04boom")
+	if m := h.Mutate(boom, rand.New(rand.NewPCG(1, 1)), nil, nil); m != nil {
+		t.Errorf("Mutate of an input whose decoding panics = %q, want nil", m)
+	}
+	if got, smaller := h.Shrink(boom, func([]byte) bool { return true }, func() bool { return false }); string(got) != string(boom) || smaller {
+		t.Errorf("Shrink = %q, %v", got, smaller)
+	}
+	if f := h.Format(boom); len(f) != 1 || !strings.Contains(f[0], "not decoded: boom") {
+		t.Errorf("Format = %q", f)
+	}
+}

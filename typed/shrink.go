@@ -13,8 +13,15 @@ import (
 // structs and fields, numbers nearer zero — keeping each one keep accepts,
 // until a pass over every place keeps none or stop returns true. Each kept
 // step makes the value simpler, so it ends.
-func (h *harness) Shrink(data []byte, keep func([]byte) bool, stop func() bool) ([]byte, bool) {
+func (h *harness) Shrink(data []byte, keep func([]byte) bool, stop func() bool) (out []byte, smaller bool) {
 	best := data
+	// A user's marshaling method that panics on a candidate ends the
+	// minimization with the smallest input kept so far (see Mutate).
+	defer func() {
+		if recover() != nil {
+			out, smaller = best, !bytes.Equal(best, data)
+		}
+	}()
 	if c := h.tree(data).encode(); c != nil && !bytes.Equal(c, data) && keep(c) {
 		best = c
 	}
