@@ -432,7 +432,8 @@ func (m *mutation) marshaled(n node) bool {
 }
 
 // spliceNode replaces a place with a value of the same type from another
-// corpus entry.
+// corpus entry, or inserts into a slice an element from another entry
+// (one entry's operations joined to another's).
 func (m *mutation) spliceNode(t *tree) bool {
 	other := t.h.unorderedTree(m.splice[m.r.IntN(len(m.splice))])
 	if len(other.nodes) == 0 {
@@ -444,11 +445,18 @@ func (m *mutation) spliceNode(t *tree) bool {
 			o := other.nodes[m.r.IntN(len(other.nodes))]
 			// A value spliced deeper than maxDepth does not encode:
 			// Mutate then returns nil.
-			if o.c.t == n.c.t {
+			switch {
+			case o.c.t == n.c.t:
 				n.v.Set(o.v)
-				t.commit(n)
-				return true
+			case n.c.kind == kSlice && o.c.t == n.c.elem.t:
+				e := reflect.New(o.c.t).Elem()
+				e.Set(o.v)
+				n.v.Set(insertElem(n.v, m.r.IntN(n.v.Len()+1), e))
+			default:
+				continue
 			}
+			t.commit(n)
+			return true
 		}
 	}
 	return false
