@@ -154,6 +154,8 @@ func TestFindTargets(t *testing.T) {
 	write("one/one_test.go", "package one\nfunc FuzzOne(f *testing.F) {}\n")
 	write("two/two_test.go", "package two\nfunc FuzzA(f *testing.F) {}\nfunc FuzzB(f *testing.F) {}\n")
 	write("none/none.go", "package none\n")
+	write("twin/twin_test.go", "package twin\nfunc FuzzT(f *testing.F) {}\n")
+	write("twin/bytes_test.go", "package twin\nfunc FuzzTBytes(f *testing.F) {}\n")
 	if _, err := findTargets(root, nil); err == nil {
 		t.Error("findTargets accepted a package with two Fuzz functions")
 	}
@@ -163,6 +165,11 @@ func TestFindTargets(t *testing.T) {
 	}
 	if _, err := findTargets(root, []string{"none"}); err == nil {
 		t.Error("findTargets accepted a package without a Fuzz function")
+	}
+	ts, err = findTargets(root, []string{"twin", "one"})
+	if err != nil || len(ts) != 2 || ts[0].fuzz != "FuzzT" || ts[0].bytesFuzz != "FuzzTBytes" || ts[0].go118Fuzz() != "FuzzTBytes" ||
+		ts[1].bytesFuzz != "" || ts[1].go118Fuzz() != "FuzzOne" {
+		t.Errorf("findTargets(twin, one) = %+v, %v", ts, err)
 	}
 }
 

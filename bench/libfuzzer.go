@@ -93,6 +93,9 @@ func buildGo118(ctx context.Context, t target, g118, dir string) (string, error)
 	if err := os.CopyFS(mod, os.DirFS(t.module)); err != nil {
 		return "", err
 	}
+	if err := absReplaces(ctx, mod, t.module); err != nil {
+		return "", err
+	}
 	before, err := requirements(ctx, mod)
 	if err != nil {
 		return "", err
@@ -110,18 +113,51 @@ func buildGo118(ctx context.Context, t target, g118, dir string) (string, error)
 		}
 	}
 	pkg := filepath.Join(mod, t.name)
-	if err := rewriteForGo118(pkg, t.fuzz); err != nil {
+	if err := rewriteForGo118(pkg, t.go118Fuzz()); err != nil {
 		return "", err
 	}
 	archive := filepath.Join(dir, "go118.a")
-	if err := runIn(ctx, mod, g118, "-o", archive, "-func", t.fuzz, "./"+t.name); err != nil {
+	if err := runIn(ctx, mod, g118, "-o", archive, "-func", t.go118Fuzz(), "./"+t.name); err != nil {
 		return "", err
 	}
-	bin := filepath.Join(dir, "go118-"+t.fuzz)
+	bin := filepath.Join(dir, "go118-"+t.go118Fuzz())
 	if err := runIn(ctx, dir, linker(), "-fsanitize=fuzzer", archive, "-o", bin, "-lpthread"); err != nil {
 		return "", err
 	}
 	return bin, nil
+}
+
+// absReplaces points the replace directives of mod's go.mod that name a
+// relative directory (bench/typed's "=> ../..") at that directory as seen
+// from orig, the module mod is a copy of.
+func absReplaces(ctx context.Context, mod, orig string) error {
+	cmd := exec.CommandContext(ctx, "go", "mod", "edit", "-json")
+	cmd.Dir = mod
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go mod edit -json: %w", err)
+	}
+	var gomod struct {
+		Replace []struct {
+			Old, New struct{ Path, Version string }
+		}
+	}
+	if err := json.Unmarshal(out, &gomod); err != nil {
+		return fmt.Errorf("go mod edit -json: %w", err)
+	}
+	for _, r := range gomod.Replace {
+		if r.New.Version != "" || !strings.HasPrefix(r.New.Path, ".") {
+			continue
+		}
+		abs, err := filepath.Abs(filepath.Join(orig, r.New.Path))
+		if err != nil {
+			return err
+		}
+		if err := runIn(ctx, mod, "go", "mod", "edit", "-replace="+r.Old.Path+"="+abs); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // requirements are the direct (not // indirect) require lines of mod's

@@ -1,8 +1,9 @@
 // Command bench compares fuzzbox's engine (fuzzbox fuzz) with go test -fuzz
-// and libFuzzer on a set of targets: the planted bugs in bench/targets or the
-// historical bugs of public modules in bench/realworld (-set), each a separate
-// module. It runs every target with every engine several times, one run at a
-// time, with the same -fuzztime and -parallel, and prints one markdown table:
+// and libFuzzer on a set of targets: the planted bugs in bench/targets, the
+// historical bugs of public modules in bench/realworld or the planted bugs
+// behind typed arguments in bench/typed (-set), each a separate module. It
+// runs every target with every engine several times, one run at a time, with
+// the same -fuzztime and -parallel, and prints one markdown table:
 // how often each engine found the bug, the median time and executions to it,
 // execs/s, the failure kinds, other failures (a real-world target's failure
 // that is not its known bug), and the ratios of fuzzbox to every other engine.
@@ -87,7 +88,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	set := fs.String("set", "planted", "target set: planted (bench/targets), realworld (bench/realworld) or compat (bench/compat.txt: real modules' fuzz tests run as go test runs them)")
+	set := fs.String("set", "planted", "target set: planted (bench/targets), realworld (bench/realworld), typed (bench/typed: typed arguments) or compat (bench/compat.txt: real modules' fuzz tests run as go test runs them)")
 	compattime := fs.Duration("compattime", 20*time.Second, "-set=compat: fuzzing time of fuzzbox and of go test -fuzz on each fuzz test")
 	targets := fs.String("targets", "", "comma-separated targets to run (default all of the set)")
 	runs := fs.Int("runs", 3, "runs per target and engine")
@@ -114,7 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
 	if _, ok := targetSets[cfg.set]; !ok && cfg.set != "compat" {
-		return config{}, fmt.Errorf("unknown target set %q (want planted, realworld or compat)", cfg.set)
+		return config{}, fmt.Errorf("unknown target set %q (want planted, realworld, typed or compat)", cfg.set)
 	}
 	if cfg.set == "compat" && cfg.compattime <= 0 {
 		return config{}, fmt.Errorf("-compattime must be positive")

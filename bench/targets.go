@@ -14,6 +14,7 @@ import (
 var targetSets = map[string]string{
 	"planted":   filepath.Join("bench", "targets"),   // planted bugs, one per package
 	"realworld": filepath.Join("bench", "realworld"), // historical bugs of public modules at old versions
+	"typed":     filepath.Join("bench", "typed"),     // planted bugs behind typed arguments (package typed)
 }
 
 // A target is one package of a target module with one Fuzz function.
@@ -22,6 +23,13 @@ type target struct {
 	module string // the target module's root directory, e.g. bench/targets
 	dir    string // package directory
 	fuzz   string // name of its Fuzz function, e.g. "FuzzDecode"
+	// bytesFuzz is the name of the target's byte-consuming twin of fuzz,
+	// fuzz+"Bytes" (a func(*testing.F) whose fuzz function takes one
+	// []byte and builds fuzz's typed arguments from it), or "" if it has
+	// none. The go118 engine runs it instead of fuzz: go-118-fuzz-build
+	// rewrites the *testing.F of the function it builds, which typed.Fuzz
+	// cannot take.
+	bytesFuzz string
 	// signature, if not nil, tells the target's known bug from other
 	// failures: it is matched against "kind=<kind>\n<failure text>". A
 	// target without one (every planted target) counts any failure as its
@@ -81,7 +89,7 @@ func findTargets(root string, names []string) ([]target, error) {
 // no Fuzz function.
 func loadTarget(root, name string) (t target, ok bool, err error) {
 	dir := filepath.Join(root, name)
-	fn, err := fuzzFunc(dir)
+	fn, bytesFn, err := fuzzFunc(dir)
 	if err != nil || fn == "" {
 		return target{}, false, err
 	}
@@ -89,33 +97,47 @@ func loadTarget(root, name string) (t target, ok bool, err error) {
 	if err != nil {
 		return target{}, false, err
 	}
-	return target{name: name, module: root, dir: dir, fuzz: fn, signature: sig}, true, nil
+	return target{name: name, module: root, dir: dir, fuzz: fn, bytesFuzz: bytesFn, signature: sig}, true, nil
 }
 
 // fuzzFunc returns the one Fuzz function declared in dir's _test.go files,
-// or "" if there is none.
-func fuzzFunc(dir string) (string, error) {
+// or "" if there is none, and its byte-consuming twin FuzzXBytes if dir also
+// declares that.
+func fuzzFunc(dir string) (fn, bytesFn string, err error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	var found []string
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
-			return "", fmt.Errorf("reading target: %w", err)
+			return "", "", fmt.Errorf("reading target: %w", err)
 		}
 		for _, m := range fuzzFuncRE.FindAllSubmatch(src, -1) {
 			found = append(found, string(m[1]))
 		}
 	}
+	sort.Strings(found)
+	if len(found) == 2 && found[1] == found[0]+"Bytes" {
+		return found[0], found[1], nil
+	}
 	if len(found) > 1 {
-		return "", fmt.Errorf("target %s has %d Fuzz functions %v, want one", dir, len(found), found)
+		return "", "", fmt.Errorf("target %s has %d Fuzz functions %v, want one (and at most its FuzzXBytes twin)", dir, len(found), found)
 	}
 	if len(found) == 0 {
-		return "", nil
+		return "", "", nil
 	}
-	return found[0], nil
+	return found[0], "", nil
+}
+
+// go118Fuzz is the Fuzz function the go118 engine builds: the
+// byte-consuming twin if the target has one.
+func (t target) go118Fuzz() string {
+	if t.bytesFuzz != "" {
+		return t.bytesFuzz
+	}
+	return t.fuzz
 }
 
 // signature returns the regular expression of the "// Signature: <re>" line
