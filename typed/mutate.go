@@ -31,11 +31,11 @@ func (h *harness) Mutate(data []byte, r *rand.Rand, splice [][]byte, hints *type
 		m.hints = &typedhook.Hints{}
 	}
 	for i, n := 0, 1+r.IntN(3); i < n && len(t.nodes) > 0; i++ {
-		if m.step(t) && i < n-1 {
+		if changed, leaf := m.step(t); changed && !leaf && i < n-1 {
 			t.index() // the change may have added or removed places
 		}
 	}
-	out = t.encode()
+	out = t.encodeSized(len(data))
 	if out == nil || bytes.Equal(out, data) {
 		return nil
 	}
@@ -48,24 +48,30 @@ type mutation struct {
 	hints  *typedhook.Hints
 }
 
-// step makes one change and reports whether it made one.
-func (m *mutation) step(t *tree) bool {
+// step makes one change and reports whether it made one, and whether the
+// change was to a leaf outside maps (a number, a string's contents), which
+// leaves the tree's index as it was.
+func (m *mutation) step(t *tree) (changed, leaf bool) {
 	switch k := m.r.IntN(16); {
 	case k < 4:
 		if m.hint(t) {
-			return true
+			return true, false
 		}
 	case k < 6 && len(m.splice) > 0:
 		if m.spliceNode(t) {
-			return true
+			return true, false
 		}
 	}
 	n := m.pick(t)
 	if !m.node(n) {
-		return false
+		return false, false
 	}
 	t.commit(n)
-	return true
+	switch n.c.kind {
+	case kSlice, kMap, kPtr, kStruct, kArray:
+		return true, false
+	}
+	return true, n.entry < 0
 }
 
 // pick returns the place to change: one in three times a slice, map or

@@ -139,3 +139,16 @@ func (t *tree) commit(n node) {
 
 // encode returns the tree's arguments encoded, or nil.
 func (t *tree) encode() []byte { return t.h.encode(t.args) }
+
+// encodeSized is encode into a buffer sized for an input about n bytes
+// long.
+func (t *tree) encodeSized(n int) []byte {
+	e := encoder{b: make([]byte, 1, n+16)}
+	e.b[0] = Version
+	for i, c := range t.h.codecs {
+		if e.encode(c, t.args[i]) != nil {
+			return nil
+		}
+	}
+	return e.b
+}
