@@ -266,7 +266,7 @@ func BenchmarkMutate(b *testing.B) {
 			for ; b.Loop(); i++ {
 				h.Mutate(bt.inputs[i%len(bt.inputs)], r, nil, nil)
 			}
-			b.ReportMetric(float64((rusage(b) - start).Nanoseconds())/float64(i), "cpu-ns/mutation")
+			b.ReportMetric(float64((rusage(b)-start).Nanoseconds())/float64(i), "cpu-ns/mutation")
 		})
 	}
 }
