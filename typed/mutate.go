@@ -191,7 +191,21 @@ func (m *mutation) integer(x uint64, size int) uint64 {
 		return uint64(interestingInts[m.r.IntN(len(interestingInts))])
 	case 4:
 		return x ^ 1<<m.r.IntN(8*size)
-	case 5, 6:
+	case 5:
+		// An operand the value was compared with: a switch's other
+		// cases for a Kind field (sampled, the hints may be many).
+		for range min(64, 2*len(m.hints.Ints)) {
+			c := m.hints.Ints[m.r.IntN(len(m.hints.Ints))]
+			mask := sizeMask(c.Size)
+			switch {
+			case c.A&mask == x&mask && c.B != c.A:
+				return c.B
+			case c.B&mask == x&mask && c.A != c.B:
+				return c.A
+			}
+		}
+		fallthrough
+	case 6:
 		if len(m.hints.Ints) > 0 {
 			c := m.hints.Ints[m.r.IntN(len(m.hints.Ints))]
 			if m.r.IntN(2) == 0 {
