@@ -271,6 +271,25 @@ func BenchmarkMutate(b *testing.B) {
 	}
 }
 
+// BenchmarkMutateSameBase is BenchmarkMutate as the engine calls Mutate:
+// many mutants of one base input (a fuzz call), then the next base.
+func BenchmarkMutateSameBase(b *testing.B) {
+	for _, bt := range benchTargets(b) {
+		h, err := newHarness(bt.typed)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bt.name, func(b *testing.B) {
+			r := rand.New(rand.NewPCG(3, 4))
+			start, i := rusage(b), 0
+			for ; b.Loop(); i++ {
+				h.Mutate(bt.inputs[i/1000%len(bt.inputs)], r, nil, nil)
+			}
+			b.ReportMetric(float64((rusage(b)-start).Nanoseconds())/float64(i), "cpu-ns/mutation")
+		})
+	}
+}
+
 // cpuTime returns the process CPU time (user and system) fn takes.
 func cpuTime(b *testing.B, fn func()) time.Duration {
 	before := rusage(b)

@@ -204,6 +204,9 @@ func signExtend(x uint64, size int) int64 {
 type encoder struct {
 	b     []byte
 	depth int
+	// leaves, when not nil, records where each bool and number outside
+	// map keys was written (the fast mutations of leaves.go).
+	leaves *[]leaf
 }
 
 func (e *encoder) fixed(x uint64, n int) {
@@ -219,6 +222,9 @@ func (e *encoder) bytes(s []byte) {
 
 // encode appends v, a value of c's type, which need not be addressable.
 func (e *encoder) encode(c *codec, v reflect.Value) error {
+	if e.leaves != nil && c.kind <= kFloat {
+		*e.leaves = append(*e.leaves, leaf{at: len(e.b), c: c})
+	}
 	switch c.kind {
 	case kBool:
 		e.fixed(boolBit(v.Bool()), 1)

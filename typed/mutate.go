@@ -25,11 +25,18 @@ func (h *harness) Mutate(data []byte, r *rand.Rand, splice [][]byte, hints *type
 			out = nil
 		}
 	}()
+	if hints == nil {
+		hints = &typedhook.Hints{}
+	}
+	if r.IntN(2) == 0 {
+		if l := h.layoutOf(data); l != nil {
+			if out := l.mutateLeaf(r, hints); out != nil && !bytes.Equal(out, data) {
+				return out
+			}
+		}
+	}
 	t := h.unorderedTree(data)
 	m := mutation{r: r, splice: splice, hints: hints}
-	if hints == nil {
-		m.hints = &typedhook.Hints{}
-	}
 	for i, n := 0, 1+r.IntN(3); i < n && len(t.nodes) > 0; i++ {
 		if changed, leaf := m.step(t); changed && !leaf && i < n-1 {
 			t.index() // the change may have added or removed places

@@ -204,9 +204,10 @@ func (s *seedTypes) take(f F) [][]reflect.Type {
 // harness is a typed fuzz test: its function and its arguments' codecs.
 // It implements typedhook.Harness for fuzzbox's engine.
 type harness struct {
-	fn     reflect.Value
-	codecs []*codec
-	pkg    string // the fuzz function's package path: its types print unqualified
+	fn      reflect.Value
+	codecs  []*codec
+	pkg     string // the fuzz function's package path: its types print unqualified
+	layouts layoutCache
 }
 
 var tType = reflect.TypeFor[*testing.T]()
