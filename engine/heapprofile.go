@@ -15,6 +15,13 @@ import (
 // environment reaches the coordinator through the driver and go test alike.
 const heapProfileEnv = "FUZZBOX_COORDINATOR_HEAPPROFILE"
 
+// heapProfileRate is runtime.MemProfileRate while the coordinator profiles
+// its heap: one sample per 4 KiB allocated, where the default (512 KiB)
+// leaves a coordinator's few MiB of heap with a handful of samples.
+// Allocations made before Coordinate started were sampled at the default
+// rate and are under-counted.
+const heapProfileRate = 4 << 10
+
 // heapProfileEvery is how often the coordinator writes a heap profile when
 // heapProfileEnv is set.
 const heapProfileEvery = time.Minute
@@ -25,6 +32,7 @@ const heapProfileEvery = time.Minute
 // profile that cannot be written is reported to log once and ends the
 // profiling.
 func profileHeap(path string, log io.Writer) (stop func()) {
+	runtime.MemProfileRate = heapProfileRate
 	done, exited := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(exited)
