@@ -16,9 +16,10 @@ import (
 // stack unavailable" for those still running. A busy loop's goroutine is
 // such a one; on a loaded machine its thread may not run within 7 ms, and
 // the hang was reported without the stack that shows where it hangs
-// (driver's TestFuzzFailures/FuzzHang failed about one run in six at a load
-// average of 15 on 2 cores; GODEBUG=dontfreezetheworld=1 fails it every
-// time).
+// (driver's TestFuzzFailures/FuzzHang lost it in 5 of 23 runs at a load
+// average of 15-20 on 2 cores, and in 4 of 4 with GODEBUG=dontfreezetheworld=1,
+// which makes the runtime skip that wait; with this handler in none of 12
+// and 3 such runs).
 //
 // So a worker handles SIGQUIT itself: it prints every goroutine's stack
 // with the world stopped (runtime.Stack), which waits until every goroutine
