@@ -302,11 +302,11 @@ func hangMessage(timeout time.Duration, out string) string {
 }
 
 // trimDump returns the part of out from the first panic, fatal error or
-// signal report on, without the stack ballast's goroutines, or its last
+// signal report on, without the worker's idle goroutines (dropIdle), or its last
 // lines when it has none.
 func trimDump(out string) string {
 	if i := dumpStart(out); i >= 0 {
-		return dropBallast(out[i:])
+		return dropIdle(out[i:])
 	}
 	return lastLines(out, 40)
 }

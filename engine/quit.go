@@ -37,6 +37,10 @@ const quitExitCode = 2
 // quitHeader starts a worker's SIGQUIT report; dumpStart finds it.
 const quitHeader = "SIGQUIT: quit (goroutine stacks taken by fuzzbox with the world stopped)\n\n"
 
+// quitFrame is how the SIGQUIT handler's goroutine reads in a goroutine
+// dump (dropIdle removes it).
+const quitFrame = "github.com/fuzzbox/fuzzbox/engine.dumpOnQuit."
+
 // dumpOnQuit makes the worker answer SIGQUIT with its goroutine stacks.
 func dumpOnQuit() {
 	c := make(chan os.Signal, 1)
