@@ -48,6 +48,9 @@ func Coordinate(ctx context.Context, opts Options) error {
 	if err != nil {
 		return err
 	}
+	if path := os.Getenv(heapProfileEnv); path != "" {
+		defer profileHeap(path, c.opts.Log)()
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return c.run(ctx)

@@ -381,6 +381,27 @@ func TestMinimizeCutShort(t *testing.T) {
 	}
 }
 
+// TestHangStacks: a hang's report has the stack of the goroutine that hangs.
+// With GODEBUG=dontfreezetheworld=1 the runtime's own SIGQUIT report never
+// has it (a goroutine running on another thread is "stack unavailable"), as
+// happens on a loaded machine when the thread does not run within the few
+// milliseconds the runtime waits; the worker's report (quit.go) stops the
+// world.
+func TestHangStacks(t *testing.T) {
+	t.Setenv("GODEBUG", "dontfreezetheworld=1")
+	r := runFake(t, "hang", 20*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration = 300*time.Millisecond, time.Nanosecond
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang {
+		t.Fatalf("failures = %+v, want one hang; events %+v", fails, r.events)
+	}
+	msg := fails[0].Message
+	if !strings.Contains(msg, "engine.fakeWorker.func") || strings.Contains(msg, stackUnavailable) || !strings.Contains(msg, quitHeader) {
+		t.Errorf("the hang's report lacks the stack of the spinning goroutine:\n%s", msg)
+	}
+}
+
 // TestSlowStartIsNoHang: a worker that takes longer than the per-input
 // timeout to start is not hanging; a real hang is still found, confirmed and
 // minimized by such workers.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -350,5 +351,26 @@ func TestClaimBoundsFailuresPerLine(t *testing.T) {
 	}
 	if f := fail(12, ""); c.claim(f, signature(f.kind, f.msg)) {
 		t.Error("a recorded signature was claimed again")
+	}
+}
+
+// TestHangMessage: a hang's report says when its stacks may not show where
+// it hangs.
+func TestHangMessage(t *testing.T) {
+	tests := []struct {
+		desc, out, want string
+	}{
+		{"worker's report", "log line\n" + quitHeader + "goroutine 7 [running]:\nexample.com/m.loop()\n",
+			"fuzzbox: hang: the input ran longer than the timeout of 2s; goroutine stacks:\n" + quitHeader + "goroutine 7"},
+		{"runtime's report, complete", "SIGQUIT: quit\nPC=0x1 m=1\n\ngoroutine 7 [running]:\nexample.com/m.loop()\n",
+			"; goroutine stacks:\nSIGQUIT: quit"},
+		{"runtime's report, a running goroutine missing", "SIGQUIT: quit\n\ngoroutine 7 [running]:\n\t" + stackUnavailable + "\n",
+			"; goroutine stacks, incomplete: the stack of a goroutine running on another thread, the hung one perhaps, could not be read:\nSIGQUIT"},
+		{"no report", "last words\n", "; the worker printed no goroutine stacks before it was killed. Its last output:\nlast words"},
+	}
+	for _, tt := range tests {
+		if got := hangMessage(2*time.Second, tt.out); !strings.Contains(got, tt.want) {
+			t.Errorf("%s: hangMessage = %q, want it to contain %q", tt.desc, got, tt.want)
+		}
 	}
 }

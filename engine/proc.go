@@ -99,7 +99,7 @@ func workerEnv(rssLimitMB int) []string {
 }
 
 // watchdog kills the worker when one execution runs longer than timeout
-// (with SIGQUIT first, so the Go runtime prints every goroutine's stack) or
+// (with SIGQUIT first, so the worker prints every goroutine's stack) or
 // when its resident memory exceeds rssLimitMB. An execution whose resident
 // memory keeps climbing is making progress toward the memory limit, not
 // hanging: page faults can make filling a huge allocation take longer than
@@ -162,19 +162,39 @@ const reasonStart = "start"
 // watchdog to count it as progress rather than a hang.
 const rssProgressMB = 32
 
-// kill records why and signals the process; a process that does not exit
-// within 3s of SIGQUIT gets SIGKILL.
+// kill records why and signals the process. After SIGQUIT, the worker
+// prints every goroutine's stack and exits (quit.go); one that has not
+// exited quitGrace later gets a second SIGQUIT, for the runtime's own report
+// (the worker could not stop the world), and SIGKILL 3 s after that.
 func (p *proc) kill(reason string, sig syscall.Signal) {
 	p.reason.CompareAndSwap(nil, reason)
 	p.cmd.Process.Signal(sig)
-	if sig != syscall.SIGKILL {
-		select {
-		case <-p.exited:
-		case <-time.After(3 * time.Second):
-			p.cmd.Process.Kill()
-		}
+	if sig == syscall.SIGKILL {
+		return
+	}
+	if p.waitExit(quitGrace) {
+		return
+	}
+	p.cmd.Process.Signal(syscall.SIGQUIT)
+	if !p.waitExit(3 * time.Second) {
+		p.cmd.Process.Kill()
 	}
 }
+
+// waitExit reports whether the process exits within d.
+func (p *proc) waitExit(d time.Duration) bool {
+	select {
+	case <-p.exited:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// quitGrace is how long a worker has to print its goroutine stacks after
+// SIGQUIT: stopping the world waits for the OS to run every thread that runs
+// a goroutine, which on a loaded machine takes a while.
+const quitGrace = 10 * time.Second
 
 // killOnHardStop kills the worker if it is still busy 300 ms after ctx is
 // done, so Ctrl-C stops a run promptly even in the middle of a long input.
@@ -250,7 +270,7 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	reason, _ := p.reason.Load().(string)
 	switch reason {
 	case KindHang:
-		return KindHang, fmt.Sprintf("fuzzbox: hang: the input ran longer than the timeout of %v; goroutine stacks:\n%s", timeout, trimDump(out))
+		return KindHang, hangMessage(timeout, out)
 	case KindOOM:
 		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=%d while running the input", rssLimitMB)
 	}
@@ -262,12 +282,31 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	return kind, fmt.Sprintf("%s\n(fuzzbox: the worker process died: %s)\n%s", firstLine(dump), p.state, dump)
 }
 
+// stackUnavailable is what the runtime's own SIGQUIT report prints for a
+// goroutine running on another thread.
+const stackUnavailable = "goroutine running on other thread; stack unavailable"
+
+// hangMessage reports a hang with the worker's goroutine stacks, and says
+// so when they may not show where it hangs: the worker printed none before
+// it was killed, or it could not stop the world and the runtime's own report
+// could not read a running goroutine's stack.
+func hangMessage(timeout time.Duration, out string) string {
+	head := fmt.Sprintf("fuzzbox: hang: the input ran longer than the timeout of %v", timeout)
+	switch {
+	case dumpStart(out) < 0:
+		return head + "; the worker printed no goroutine stacks before it was killed. Its last output:\n" + lastLines(out, 40)
+	case strings.Contains(out, stackUnavailable):
+		return head + "; goroutine stacks, incomplete: the stack of a goroutine running on another thread, the hung one perhaps, could not be read:\n" + trimDump(out)
+	}
+	return head + "; goroutine stacks:\n" + trimDump(out)
+}
+
 // trimDump returns the part of out from the first panic, fatal error or
-// signal report on, without the stack ballast's goroutines, or its last
+// signal report on, without the worker's idle goroutines (dropIdle), or its last
 // lines when it has none.
 func trimDump(out string) string {
 	if i := dumpStart(out); i >= 0 {
-		return dropBallast(out[i:])
+		return dropIdle(out[i:])
 	}
 	return lastLines(out, 40)
 }

@@ -80,15 +80,17 @@ func ballast(depth int) byte {
 // ballastFrame is how the ballast's frames read in a goroutine dump.
 const ballastFrame = "github.com/fuzzbox/fuzzbox/engine.ballast("
 
-// dropBallast removes the ballast goroutines from a dump of every goroutine.
-func dropBallast(dump string) string {
-	if !strings.Contains(dump, ballastFrame) {
+// dropIdle removes from a dump of every goroutine the worker's own idle
+// goroutines: the stack ballast and the SIGQUIT handler (quit.go), which say
+// nothing about the failure.
+func dropIdle(dump string) string {
+	if !strings.Contains(dump, ballastFrame) && !strings.Contains(dump, quitFrame) {
 		return dump
 	}
 	blocks := goroutineGapRE.Split(dump, -1)
 	kept := blocks[:0]
 	for _, b := range blocks {
-		if !strings.Contains(b, ballastFrame) {
+		if !strings.Contains(b, ballastFrame) && !strings.Contains(b, quitFrame) {
 			kept = append(kept, b)
 		}
 	}

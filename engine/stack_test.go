@@ -61,12 +61,14 @@ func TestStackBallast(t *testing.T) {
 	}
 }
 
-// TestDropBallast: hang reports do not list the ballast's goroutines.
-func TestDropBallast(t *testing.T) {
+// TestDropIdle: crash and hang reports do not list the ballast's goroutines
+// or the SIGQUIT handler's.
+func TestDropIdle(t *testing.T) {
 	dump := "SIGQUIT: quit\n\ngoroutine 5 [chan receive (nil chan)]:\n" + ballastFrame + "0x2000)\n\t/x/stack.go:70 +0x1\n\n" +
-		"goroutine 9 [running]:\nexample.com/t.FuzzX.func1(...)\n\t/x/t_test.go:9 +0x1"
-	got := dropBallast(dump)
-	if strings.Contains(got, "ballast") || !strings.Contains(got, "example.com/t.FuzzX.func1") || !strings.HasPrefix(got, "SIGQUIT") {
-		t.Errorf("dropBallast = %q", got)
+		"goroutine 9 [running]:\nexample.com/t.FuzzX.func1(...)\n\t/x/t_test.go:9 +0x1\n\n" +
+		"goroutine 6 [chan receive]:\n" + quitFrame + "func1()\n\t/x/quit.go:50 +0x1\ncreated by " + quitFrame[:len(quitFrame)-1] + " in goroutine 1"
+	got := dropIdle(dump)
+	if strings.Contains(got, "ballast") || strings.Contains(got, "dumpOnQuit") || !strings.Contains(got, "example.com/t.FuzzX.func1") || !strings.HasPrefix(got, "SIGQUIT") {
+		t.Errorf("dropIdle = %q", got)
 	}
 }

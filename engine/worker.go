@@ -62,6 +62,7 @@ func SnapshotCoverage() {
 // fails; its message is reported to the coordinator.
 func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	signal.Ignore(os.Interrupt) // the coordinator decides when workers stop
+	dumpOnQuit()
 	in := os.NewFile(ipc.FdIn, "fuzzbox-in")
 	out := os.NewFile(ipc.FdOut, "fuzzbox-out")
 	mf := os.NewFile(ipc.FdMem, "fuzzbox-mem")
