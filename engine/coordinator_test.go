@@ -112,7 +112,12 @@ func fakeWorker(mode, dir string) int {
 		}
 		return nil
 	}
-	if strings.Contains(mode, "slowstart") {
+	switch {
+	case mode == "slowstart":
+		// Longer than TestSlowStartIsNoHang's 1-s timeout, which leaves
+		// a loaded machine's stalls of a normal input room.
+		time.Sleep(2500 * time.Millisecond)
+	case strings.Contains(mode, "slowstart"):
 		time.Sleep(time.Second) // a loaded machine, a slow package init
 	}
 	if err := RunWorker(context.Background(), fn); err != nil {
@@ -406,7 +411,7 @@ func TestHangStacks(t *testing.T) {
 // timeout to start is not hanging; a real hang is still found, confirmed and
 // minimized by such workers.
 func TestSlowStartIsNoHang(t *testing.T) {
-	r := runFake(t, "slowstart", 4*time.Second, func(o *Options) { o.Timeout = 300 * time.Millisecond })
+	r := runFake(t, "slowstart", 6*time.Second, func(o *Options) { o.Timeout = time.Second })
 	if r.err != nil {
 		t.Fatalf("run failed: %v", r.err)
 	}
