@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fuzzbox/fuzzbox/event"
+	"github.com/fuzzbox/fuzzbox/typed"
 )
 
 // typedModule writes a module with a typed fuzz test (package typed) whose
@@ -153,5 +155,23 @@ func TestTypedValues(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != want || got[1] != "" {
 		t.Errorf("TypedFiles: typed arguments %q, want %q and none", got, want)
+	}
+}
+
+// TestTypedValuesProtocol: the driver's copy of package typed's values
+// protocol (it does not link typed, which links testing) agrees with it.
+func TestTypedValuesProtocol(t *testing.T) {
+	if typedValuesEnv != typed.ValuesEnv {
+		t.Errorf("typedValuesEnv = %q, typed.ValuesEnv = %q", typedValuesEnv, typed.ValuesEnv)
+	}
+	b, _ := json.Marshal(valuesRequest{Fuzz: "FuzzX", Files: []string{"a", "b"}})
+	var req typed.ValuesRequest
+	if err := json.Unmarshal(b, &req); err != nil || req.Fuzz != "FuzzX" || len(req.Files) != 2 {
+		t.Errorf("the driver's request reads as %+v (%v)", req, err)
+	}
+	b, _ = json.Marshal([]typed.ValuesAnswer{{File: "a", Values: []string{"1"}}, {File: "b", Err: "bad"}})
+	var answers []valuesAnswer
+	if err := json.Unmarshal(b, &answers); err != nil || len(answers) != 2 || answers[0].Values[0] != "1" || answers[1].Err != "bad" {
+		t.Errorf("typed's answer reads as %+v (%v)", answers, err)
 	}
 }
