@@ -85,6 +85,19 @@ func TypedValues(ctx context.Context, cfg Config, t Target, files []string) (map
 	return vals, nil
 }
 
+// CorpusTarget returns the fuzz test whose seed corpus file path is — a
+// file of <package dir>/testdata/fuzz/FuzzX/ — with Name and Dir set, and
+// whether path is one. The editor sidecar and TypedEntries decide it here.
+func CorpusTarget(path string) (Target, bool) {
+	fuzzDir := filepath.Dir(path)
+	name := filepath.Base(fuzzDir)
+	if !corpus.IsFuzzTestName(name) || filepath.Base(filepath.Dir(fuzzDir)) != "fuzz" ||
+		filepath.Base(filepath.Dir(filepath.Dir(fuzzDir))) != "testdata" {
+		return Target{}, false
+	}
+	return Target{Name: name, Dir: filepath.Dir(filepath.Dir(filepath.Dir(fuzzDir)))}, true
+}
+
 // typedImport is package typed's import path.
 const typedImport = "github.com/fuzzbox/fuzzbox/typed"
 
@@ -115,15 +128,9 @@ func TypedEntries(ctx context.Context, cfg Config, paths []string) map[string][]
 		if err != nil {
 			continue
 		}
-		fuzzDir := filepath.Dir(abs)
-		dir := filepath.Dir(filepath.Dir(filepath.Dir(fuzzDir)))
-		name := filepath.Base(fuzzDir)
-		if !corpus.IsFuzzTestName(name) || filepath.Base(filepath.Dir(fuzzDir)) != "fuzz" ||
-			filepath.Base(filepath.Dir(filepath.Dir(fuzzDir))) != "testdata" {
-			continue
+		if t, ok := CorpusTarget(abs); ok {
+			byTest[t] = append(byTest[t], p)
 		}
-		t := Target{Name: name, Dir: dir}
-		byTest[t] = append(byTest[t], p)
 	}
 	out := map[string][]string{}
 	imports := map[string]bool{}

@@ -13,6 +13,7 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/lsp/command"
 	"github.com/fuzzbox/fuzzbox/lsp/protocol"
 )
@@ -111,16 +112,14 @@ func lens(rng protocol.Range, title, name string, args any) protocol.CodeLens {
 
 // isCorpusFile reports whether path is a file of testdata/fuzz/FuzzX/.
 func isCorpusFile(path string) bool {
-	fuzzDir := filepath.Dir(path)
-	return corpus.IsFuzzTestName(filepath.Base(fuzzDir)) &&
-		filepath.Base(filepath.Dir(fuzzDir)) == "fuzz" &&
-		filepath.Base(filepath.Dir(filepath.Dir(fuzzDir))) == "testdata"
+	_, ok := driver.CorpusTarget(path)
+	return ok
 }
 
 // corpusTest returns the package directory and fuzz test of a corpus file.
 func corpusTest(path string) (dir, name string) {
-	fuzzDir := filepath.Dir(path)
-	return filepath.Dir(filepath.Dir(filepath.Dir(fuzzDir))), filepath.Base(fuzzDir)
+	t, _ := driver.CorpusTarget(path)
+	return t.Dir, t.Name
 }
 
 func (s *Server) corpusLenses(uri protocol.DocumentURI, path string) ([]protocol.CodeLens, error) {

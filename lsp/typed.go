@@ -99,6 +99,11 @@ func (s *Server) entryTypedValues(path, text string, vals []any) ([]string, bool
 	if _, ok := vals[0].([]byte); !ok {
 		return nil, false
 	}
+	// Asking builds and runs the package's test: never for a file outside
+	// the workspace (a lens or hover on any file the client names).
+	if _, err := s.workspacePath(string(pathURI(path))); err != nil {
+		return nil, false
+	}
 	dir, name := corpusTest(path)
 	return s.typedValues(dir, name, path, text)
 }

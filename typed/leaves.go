@@ -44,12 +44,9 @@ func (h *harness) layoutOf(data []byte) *layout {
 		return l
 	}
 	l := &layout{base: append([]byte(nil), data...)}
-	e := encoder{b: make([]byte, 1, len(data)+16), leaves: &l.leaves}
-	e.b[0] = Version
-	for i, v := range h.decode(data) {
-		if e.encode(h.codecs[i], v) != nil {
-			return nil
-		}
+	e := encoder{b: make([]byte, 0, len(data)+16), leaves: &l.leaves}
+	if e.values(h.codecs, h.decode(data)) != nil {
+		return nil
 	}
 	l.canon = e.b
 	h.layouts.last = l

@@ -42,7 +42,7 @@ func (h *harness) Mutate(data []byte, r *rand.Rand, splice [][]byte, hints *type
 			t.index() // the change may have added or removed places
 		}
 	}
-	out = t.encodeSized(len(data))
+	out = t.encode(len(data))
 	if out == nil || bytes.Equal(out, data) {
 		return nil
 	}

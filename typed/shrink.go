@@ -22,7 +22,7 @@ func (h *harness) Shrink(data []byte, keep func([]byte) bool, stop func() bool) 
 			out, smaller = best, !bytes.Equal(best, data)
 		}
 	}()
-	if c := h.tree(data).encode(); c != nil && !bytes.Equal(c, data) && keep(c) {
+	if c := h.tree(data).encode(len(data)); c != nil && !bytes.Equal(c, data) && keep(c) {
 		best = c
 	}
 	for progress := true; progress && !stop(); {
@@ -37,7 +37,7 @@ func (h *harness) Shrink(data []byte, keep func([]byte) bool, stop func() bool) 
 						break
 					}
 					t.commit(t.nodes[i])
-					c := t.encode()
+					c := t.encode(len(best))
 					if c == nil || bytes.Equal(c, best) || !keep(c) {
 						j++
 						continue

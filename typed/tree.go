@@ -137,18 +137,12 @@ func (t *tree) commit(n node) {
 	e.m.SetMapIndex(e.key, e.val)
 }
 
-// encode returns the tree's arguments encoded, or nil.
-func (t *tree) encode() []byte { return t.h.encode(t.args) }
-
-// encodeSized is encode into a buffer sized for an input about n bytes
-// long.
-func (t *tree) encodeSized(n int) []byte {
-	e := encoder{b: make([]byte, 1, n+16)}
-	e.b[0] = Version
-	for i, c := range t.h.codecs {
-		if e.encode(c, t.args[i]) != nil {
-			return nil
-		}
+// encode returns the tree's arguments encoded, or nil, into a buffer sized
+// for an input about n bytes long.
+func (t *tree) encode(n int) []byte {
+	e := encoder{b: make([]byte, 0, n+16)}
+	if e.values(t.h.codecs, t.args) != nil {
+		return nil
 	}
 	return e.b
 }

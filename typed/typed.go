@@ -155,13 +155,23 @@ func codecsFor(types []reflect.Type) ([]*codec, error) {
 }
 
 func encodeValues(cs []*codec, vals []reflect.Value) ([]byte, error) {
-	e := encoder{b: []byte{Version}}
-	for i, c := range cs {
-		if err := e.encode(c, vals[i]); err != nil {
-			return nil, fmt.Errorf("argument %d (%v): %w", i+1, c.t, err)
-		}
+	var e encoder
+	if err := e.values(cs, vals); err != nil {
+		return nil, err
 	}
 	return e.b, nil
+}
+
+// values appends the encoding of an argument list: the version, then each
+// value (Add, Encode, a mutant, a layout).
+func (e *encoder) values(cs []*codec, vals []reflect.Value) error {
+	e.b = append(e.b, Version)
+	for i, c := range cs {
+		if err := e.encode(c, vals[i]); err != nil {
+			return fmt.Errorf("argument %d (%v): %w", i+1, c.t, err)
+		}
+	}
+	return nil
 }
 
 func decodeValues(cs []*codec, data []byte) []reflect.Value {
@@ -253,17 +263,6 @@ func (h *harness) match(types []reflect.Type) error {
 }
 
 func (h *harness) decode(data []byte) []reflect.Value { return decodeValues(h.codecs, data) }
-
-func (h *harness) encode(vals []reflect.Value) []byte {
-	b, err := encodeValues(h.codecs, vals)
-	if err != nil {
-		// Values the harness made itself always encode, except through
-		// a marshaling method that fails on a value its unmarshaling
-		// method made: the caller keeps its input.
-		return nil
-	}
-	return b
-}
 
 // funcPackage returns the import path of fn's package ("" if unknown), from
 // its symbol name "path/to/pkg.FuzzX.func1".
