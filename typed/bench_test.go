@@ -158,12 +158,9 @@ func (d *byHand) ops() []benchOp {
 	return ops
 }
 
-// typedRun is what typed.Fuzz's fuzz function does with one input (keep in
-// sync with Fuzz in typed.go).
+// typedRun is what typed.Fuzz's fuzz function does with one input.
 func typedRun(h *harness, t *testing.T, data []byte) {
-	in := make([]reflect.Value, 1, 1+len(h.codecs))
-	in[0] = reflect.ValueOf(t)
-	h.fn.Call(append(in, h.decode(data)...))
+	h.call(reflect.ValueOf(t), data)
 }
 
 // benchTargets are the benchmark's targets: the typed fuzz function and

@@ -23,6 +23,7 @@ type codec struct {
 
 type field struct {
 	index    int
+	offset   uintptr // in the struct, for decodeAt
 	name     string
 	exported bool
 	c        *codec
@@ -162,7 +163,7 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 			if err != nil {
 				return nil, err
 			}
-			c.fields = append(c.fields, field{index: i, name: sf.Name, exported: sf.IsExported(), c: fc})
+			c.fields = append(c.fields, field{index: i, offset: sf.Offset, name: sf.Name, exported: sf.IsExported(), c: fc})
 		}
 	default:
 		return nil, &TypeError{Arg: b.arg, Type: b.root, Path: path, Bad: t}

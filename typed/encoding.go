@@ -57,32 +57,73 @@ func (d *decoder) take() []byte {
 	return s
 }
 
-// decode sets v, which is settable, to the next value of c's type.
+// decode sets v, which must be addressable, to the next value of c's type.
 func (d *decoder) decode(c *codec, v reflect.Value) {
+	d.decodeAt(c, v.Addr().UnsafePointer())
+}
+
+// decodeAt sets the value of c's type at p to the next value. It writes
+// through p for numbers, strings, arrays, structs, byte slices, slices and
+// pointers (the memory layouts the compiler gives those kinds) and goes
+// through reflect only for maps and marshaled types: decoding is most of
+// what a typed fuzz function adds to an execution.
+func (d *decoder) decodeAt(c *codec, p unsafe.Pointer) {
 	switch c.kind {
 	case kBool:
-		v.SetBool(d.fixed(1)&1 == 1)
+		*(*bool)(p) = d.fixed(1)&1 == 1
 	case kInt:
-		v.SetInt(signExtend(d.fixed(c.size), c.size))
+		x := signExtend(d.fixed(c.size), c.size)
+		switch c.size {
+		case 1:
+			*(*int8)(p) = int8(x)
+		case 2:
+			*(*int16)(p) = int16(x)
+		case 4:
+			*(*int32)(p) = int32(x)
+		default:
+			*(*int64)(p) = x
+		}
 	case kUint:
-		v.SetUint(d.fixed(c.size))
+		putUint(p, d.fixed(c.size), c.size)
 	case kFloat:
-		v.SetFloat(d.float(c.size))
+		if c.size == 4 {
+			*(*float32)(p) = float32(d.float(4))
+		} else {
+			*(*float64)(p) = d.float(8)
+		}
 	case kComplex:
 		re := d.float(c.size / 2)
-		v.SetComplex(complex(re, d.float(c.size/2)))
+		if im := d.float(c.size / 2); c.size == 8 {
+			*(*complex64)(p) = complex64(complex(re, im))
+		} else {
+			*(*complex128)(p) = complex(re, im)
+		}
 	case kString:
-		v.SetString(string(d.take()))
+		*(*string)(p) = string(d.take())
 	case kArray:
-		d.array(c, v)
+		d.array(c, p)
 	case kStruct:
 		for _, f := range c.fields {
-			d.decode(f.c, fieldOf(v, f))
+			d.decodeAt(f.c, unsafe.Add(p, f.offset))
 		}
 	case kBinary, kText:
-		d.marshaled(c, v)
+		d.marshaled(c, p)
 	default: // kBytes, kSlice, kMap, kPtr
-		d.indirect(c, v)
+		d.indirect(c, p)
+	}
+}
+
+// putUint stores the size-byte unsigned x at p.
+func putUint(p unsafe.Pointer, x uint64, size int) {
+	switch size {
+	case 1:
+		*(*uint8)(p) = uint8(x)
+	case 2:
+		*(*uint16)(p) = uint16(x)
+	case 4:
+		*(*uint32)(p) = uint32(x)
+	default:
+		*(*uint64)(p) = x
 	}
 }
 
@@ -93,24 +134,30 @@ func (d *decoder) float(size int) float64 {
 	return math.Float64frombits(d.fixed(8))
 }
 
-func (d *decoder) array(c *codec, v reflect.Value) {
+func (d *decoder) array(c *codec, p unsafe.Pointer) {
+	n := c.t.Len()
 	if c.elem.kind == kUint && c.elem.size == 1 {
-		// v is addressable: Bytes gives its bytes, named byte types too.
-		n := min(c.t.Len(), len(d.b))
-		v.SetZero()
-		copy(v.Bytes(), d.b[:n])
-		d.b = d.b[n:]
+		b := unsafe.Slice((*byte)(p), n)
+		clear(b[copy(b, d.b):])
+		d.b = d.b[min(n, len(d.b)):]
 		return
 	}
-	for i := range c.t.Len() {
-		d.decode(c.elem, v.Index(i))
+	size := c.elem.t.Size()
+	for i := range n {
+		d.decodeAt(c.elem, unsafe.Add(p, uintptr(i)*size))
 	}
 }
 
+// sliceHeader is the memory layout of every slice type.
+type sliceHeader struct {
+	data     unsafe.Pointer
+	len, cap int
+}
+
 // indirect decodes a pointer, slice or map: one level of maxDepth.
-func (d *decoder) indirect(c *codec, v reflect.Value) {
+func (d *decoder) indirect(c *codec, p unsafe.Pointer) {
 	if d.depth >= maxDepth {
-		v.SetZero()
+		reflect.NewAt(c.t, p).Elem().SetZero()
 		return
 	}
 	d.depth++
@@ -118,70 +165,78 @@ func (d *decoder) indirect(c *codec, v reflect.Value) {
 	switch c.kind {
 	case kPtr:
 		if d.fixed(1)&1 == 0 {
-			v.SetZero()
+			*(*unsafe.Pointer)(p) = nil
 			return
 		}
-		p := reflect.New(c.elem.t)
-		d.decode(c.elem, p.Elem())
-		v.Set(p)
+		q := reflect.New(c.elem.t).UnsafePointer()
+		d.decodeAt(c.elem, q)
+		*(*unsafe.Pointer)(p) = q
 	case kBytes:
 		l := d.uvarint()
 		if l == 0 {
-			v.SetZero()
+			*(*sliceHeader)(p) = sliceHeader{}
 			return
 		}
 		n := count(l-1, len(d.b), 1)
-		s := reflect.MakeSlice(c.t, n, n)
-		copy(s.Bytes(), d.b[:n]) // Bytes: also of a slice of a named byte type
+		b := make([]byte, n) // a named byte type has the same layout
+		copy(b, d.b)
 		d.b = d.b[n:]
-		v.Set(s)
+		*(*[]byte)(p) = b
 	case kSlice:
 		l := d.uvarint()
 		if l == 0 {
-			v.SetZero()
+			*(*sliceHeader)(p) = sliceHeader{}
 			return
 		}
 		n := count(l-1, len(d.b), c.elem.min)
-		s := reflect.MakeSlice(c.t, n, n)
+		data := reflect.MakeSlice(c.t, n, n).UnsafePointer()
+		size := c.elem.t.Size()
 		for i := range n {
-			d.decode(c.elem, s.Index(i))
+			d.decodeAt(c.elem, unsafe.Add(data, uintptr(i)*size))
 		}
-		v.Set(s)
+		*(*sliceHeader)(p) = sliceHeader{data, n, n}
 	case kMap:
-		l := d.uvarint()
-		if l == 0 {
-			v.SetZero()
-			return
-		}
-		n := count(l-1, len(d.b), satAdd(c.key.min, c.elem.min))
-		m := reflect.MakeMapWithSize(c.t, n)
-		for range n {
-			k := reflect.New(c.key.t).Elem()
-			d.decode(c.key, k)
-			e := reflect.New(c.elem.t).Elem()
-			d.decode(c.elem, e)
-			m.SetMapIndex(k, e)
-		}
-		v.Set(m)
+		d.mapAt(c, reflect.NewAt(c.t, p).Elem())
 	}
 }
 
-// marshaled decodes a value through its UnmarshalBinary or UnmarshalText
-// method; bytes the method refuses give the zero value.
-func (d *decoder) marshaled(c *codec, v reflect.Value) {
-	data := d.take()
-	p := reflect.New(c.t)
-	var err error
-	if c.kind == kBinary {
-		err = p.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(slices.Clone(data))
-	} else {
-		err = p.Interface().(encoding.TextUnmarshaler).UnmarshalText(slices.Clone(data))
-	}
-	if err != nil {
+// mapAt decodes a map into v.
+func (d *decoder) mapAt(c *codec, v reflect.Value) {
+	l := d.uvarint()
+	if l == 0 {
 		v.SetZero()
 		return
 	}
-	v.Set(p.Elem())
+	n := count(l-1, len(d.b), satAdd(c.key.min, c.elem.min))
+	m := reflect.MakeMapWithSize(c.t, n)
+	k := reflect.New(c.key.t).Elem()
+	e := reflect.New(c.elem.t).Elem()
+	for range n {
+		k.SetZero()
+		d.decode(c.key, k)
+		e.SetZero()
+		d.decode(c.elem, e)
+		m.SetMapIndex(k, e)
+	}
+	v.Set(m)
+}
+
+// marshaled decodes a value through its UnmarshalBinary or UnmarshalText
+// method, called on the zero value at p; bytes the method refuses give the
+// zero value.
+func (d *decoder) marshaled(c *codec, p unsafe.Pointer) {
+	data := slices.Clone(d.take()) // the method may keep it
+	v := reflect.NewAt(c.t, p)
+	v.Elem().SetZero()
+	var err error
+	if c.kind == kBinary {
+		err = v.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(data)
+	} else {
+		err = v.Interface().(encoding.TextUnmarshaler).UnmarshalText(data)
+	}
+	if err != nil {
+		v.Elem().SetZero()
+	}
 }
 
 // fieldOf returns struct v's field f, settable also when it is unexported.

@@ -90,16 +90,22 @@ type F interface {
 func (h *harness) fuzzFunc() any {
 	if h.fn.Type().In(0) == tType {
 		return func(t *testing.T, data []byte) {
-			in := make([]reflect.Value, 1, 1+len(h.codecs))
-			in[0] = reflect.ValueOf(t)
-			h.fn.Call(append(in, h.decode(data)...))
+			h.call(reflect.ValueOf(t), data)
 		}
 	}
 	ft := reflect.FuncOf([]reflect.Type{h.fn.Type().In(0), reflect.TypeFor[[]byte]()}, nil, false)
 	return reflect.MakeFunc(ft, func(args []reflect.Value) []reflect.Value {
-		h.fn.Call(append(args[:1:1], h.decode(args[1].Bytes())...))
+		h.call(args[0], args[1].Bytes())
 		return nil
 	}).Interface()
+}
+
+// call decodes data and calls the fuzz function with t and the arguments.
+func (h *harness) call(t reflect.Value, data []byte) {
+	in := make([]reflect.Value, 1+len(h.codecs))
+	in[0] = t
+	decodeInto(in[1:], h.codecs, data)
+	h.fn.Call(in)
 }
 
 // Encode returns the encoding of args as Fuzz decodes them: a []byte entry
@@ -175,14 +181,20 @@ func (e *encoder) values(cs []*codec, vals []reflect.Value) error {
 }
 
 func decodeValues(cs []*codec, data []byte) []reflect.Value {
+	vals := make([]reflect.Value, len(cs))
+	decodeInto(vals, cs, data)
+	return vals
+}
+
+// decodeInto decodes data into new values of the codecs' types, in vals.
+func decodeInto(vals []reflect.Value, cs []*codec, data []byte) {
 	d := decoder{b: data}
 	d.fixed(1) // the version
-	vals := make([]reflect.Value, len(cs))
 	for i, c := range cs {
-		vals[i] = reflect.New(c.t).Elem()
-		d.decode(c, vals[i])
+		p := reflect.New(c.t)
+		d.decodeAt(c, p.UnsafePointer())
+		vals[i] = p.Elem()
 	}
-	return vals
 }
 
 // seeds remembers the argument types of each fuzz test's typed.Add seeds
