@@ -18,6 +18,11 @@ import (
 const (
 	engineFuzzbox = "fuzzbox"
 	engineNative  = "native"
+	// engineFuzzboxBytes is fuzzbox on a target's byte-consuming twin
+	// (FuzzXBytes) instead of FuzzX: with fuzzbox on FuzzX in the same
+	// run, the table's execs/s ratio is what typed arguments cost the
+	// engine against a hand-written []byte harness of the same code.
+	engineFuzzboxBytes = "fuzzbox-bytes"
 )
 
 // A runResult is one run of one engine on one target, as written to -o.
@@ -82,6 +87,9 @@ const maxFailText = 16 << 10
 // only).
 func runTarget(ctx context.Context, cfg config, t target, engine string, run int, logDir string, bins lfBinaries) runResult {
 	var r runResult
+	if engine == engineFuzzboxBytes && t.bytesFuzz == "" {
+		return runResult{Target: t.name, Engine: engine, Run: run, Note: "no FuzzXBytes twin: not run"}
+	}
 	if engine == engineLibFuzzer || engine == engineGo118 {
 		r = runLibFuzzer(ctx, cfg, t, engine, run, bins, logDir)
 	} else {
@@ -121,6 +129,9 @@ func runGoEngine(ctx context.Context, cfg config, t target, engine string, run i
 	if engine == engineNative {
 		argv, p = nativeArgs(cfg, t, cache), newNativeParser()
 	} else {
+		if engine == engineFuzzboxBytes {
+			t.fuzz = t.bytesFuzz
+		}
 		argv, p = fuzzboxArgs(cfg, t, cache), newFuzzboxParser(t.isKnownBug)
 	}
 	// Build, minimization and a hang report all come on top of -fuzztime.

@@ -79,10 +79,11 @@ const dash = "—"
 
 // engineLabels are the table's names of the engines.
 var engineLabels = map[string]string{
-	engineFuzzbox:   "fuzzbox",
-	engineNative:    "native",
-	engineLibFuzzer: "libFuzzer+fuzzbox build",
-	engineGo118:     "libFuzzer (OSS-Fuzz build)",
+	engineFuzzbox:      "fuzzbox",
+	engineNative:       "native",
+	engineFuzzboxBytes: "fuzzbox on FuzzXBytes",
+	engineLibFuzzer:    "libFuzzer+fuzzbox build",
+	engineGo118:        "libFuzzer (OSS-Fuzz build)",
 }
 
 // printTable writes the markdown table and its footer: per engine, the
