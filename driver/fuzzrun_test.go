@@ -385,6 +385,23 @@ func TestFuzzExecLimit(t *testing.T) {
 	}
 }
 
+// TestFuzzUnstableCoverage: coverage that an input reaches the first time
+// it runs in a process and not when re-run is reported as unstable, apart
+// from the edges.
+func TestFuzzUnstableCoverage(t *testing.T) {
+	r := fuzzTarget(t, "FuzzFirstSeen", Config{FuzzTime: "5000x", Parallel: 1})
+	if r.res.ExitCode != ExitOK {
+		t.Fatalf("want exit 0\n%s", r)
+	}
+	i := firstOfType(r.events, event.Done)
+	if i < 0 {
+		t.Fatalf("no done event\n%s", r)
+	}
+	if d := r.events[i]; d.Unstable == 0 {
+		t.Errorf("done event: no unstable edges; want the miss branch, which no input reaches twice\n%s", r)
+	}
+}
+
 // TestFuzzKeepGoing: KeepGoing writes one reproducer per distinct bug.
 func TestFuzzKeepGoing(t *testing.T) {
 	r := fuzzTarget(t, "FuzzTwoBugs", Config{KeepGoing: true, FuzzTime: "10s"})

@@ -87,7 +87,8 @@ type coordinator struct {
 
 	corpus    *queue
 	global    []byte // bucket bits reached by any input
-	snap      []byte // a copy of global handed to workers, nil when global changed since
+	snap      []byte // a copy of global and unstable handed to workers, nil when either changed since
+	unstable  []byte // bucket bits reached once and not again by the same input (unstableBits)
 	newCount  int    // entries added since the baseline
 	pruned    int    // generated-corpus entries deleted as redundant
 	dict      *dictionary
@@ -153,6 +154,7 @@ func newCoordinator(opts Options) (*coordinator, error) {
 		}
 	}
 	c.global = make([]byte, c.covLen)
+	c.unstable = make([]byte, c.covLen)
 	if c.covLen == 0 {
 		fmt.Fprintln(opts.Log, "fuzz: warning: the test binary has no coverage instrumentation; fuzzing blind")
 	}
@@ -218,5 +220,6 @@ func (c *coordinator) statsEvent(typ string, rate float64) event.Event {
 			rate = float64(c.execs) / s
 		}
 	}
-	return event.Event{Type: typ, Execs: c.execs, ExecsPerSec: rate, Corpus: c.corpus.len(), New: c.newCount, Edges: countEdges(c.global)}
+	return event.Event{Type: typ, Execs: c.execs, ExecsPerSec: rate, Corpus: c.corpus.len(), New: c.newCount, Edges: countEdges(c.global),
+		Unstable: countEdges(c.unstable)}
 }

@@ -143,3 +143,16 @@ func FuzzCoverageWords(f *testing.F) {
 		}
 	})
 }
+
+func TestUnstableBits(t *testing.T) {
+	first := []byte{0b0011, 0b0100, 0, 0b1000}
+	again := []byte{0b0001, 0b0100, 0, 0}
+	global := []byte{0, 0, 0, 0b1000}
+	got := unstableBits(first, again, global)
+	if want := []byte{0b0010, 0, 0, 0}; !bytes.Equal(got, want) {
+		t.Errorf("unstableBits = %08b, want %08b", got, want)
+	}
+	if got := unstableBits(again, first, global); got != nil {
+		t.Errorf("unstableBits of a re-run reaching more = %08b, want nil", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -135,6 +136,7 @@ func (w *worker) interesting(p *proc, global []byte, done *fuzzed) (*proc, error
 		w.internal(fmt.Sprintf("decoding an interesting input from shared memory: %v", err))
 		return w.restart(p)
 	}
+	first := slices.Clone(p.mem.Coverage()) // the fuzz call's execution of it
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
 		return w.lost(p, err, vals, "")
@@ -148,6 +150,7 @@ func (w *worker) interesting(p *proc, global []byte, done *fuzzed) (*proc, error
 	if resp.Err != "" {
 		return w.failed(p, resp.Err, vals, "")
 	}
+	done.unstable = unstableBits(first, p.mem.Coverage(), global)
 	if covers(global, p.mem.Coverage()) {
 		return p, nil
 	}

@@ -46,6 +46,9 @@ type fuzzed struct {
 	unused int64    // executions reserved for the call and not run
 	add    *entry   // an input that adds coverage to the worker's snapshot, or nil
 	addCov []byte   // add's coverage, lent as ranBaseline.cov
+	// unstable are the bits the call's interesting execution reached and
+	// its re-run did not (unstableBits), or nil.
+	unstable []byte
 }
 
 // claim asks whether a failure with signature sig is to be recorded; the
@@ -227,12 +230,14 @@ func (c *coordinator) budgetChunk() int64 {
 	return min(4096, max(16, c.opts.Limit/int64(8*c.opts.Parallel)))
 }
 
-// snapshot returns a copy of the global coverage that workers may read
-// while the loop goes on: the same copy until global changes.
+// snapshot returns a copy of the global coverage, with the unstable bits,
+// that workers may read while the loop goes on: the same copy until either
+// changes. Workers take it as the coverage already seen.
 func (c *coordinator) snapshot() []byte {
 	if c.snap == nil {
 		c.snap = make([]byte, len(c.global))
 		copy(c.snap, c.global)
+		mergeBits(c.snap, c.unstable)
 	}
 	return c.snap
 }
@@ -242,6 +247,9 @@ func (c *coordinator) fuzzed(b fuzzed) {
 	c.budget += b.unused
 	c.dict.add(b.tokens)
 	b.base.picked(b.found)
+	if b.unstable != nil && mergeBits(c.unstable, b.unstable) > 0 {
+		c.snap = nil
+	}
 	if b.add != nil {
 		c.addFound(b.add, b.addCov)
 	}

@@ -283,6 +283,10 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 			break
 		}
 	}
+	if resp.Interesting {
+		// The counters are still the interesting execution's.
+		bucketize(w.mem.Coverage(), instrument.Counters())
+	}
 	resp.Duration = time.Since(start)
 	return resp
 }

@@ -57,6 +57,7 @@ type Event struct {
 	Corpus      int     `json:"corpus,omitempty"`          // corpus entries
 	New         int     `json:"new_interesting,omitempty"` // entries found since the baseline
 	Edges       int     `json:"edges,omitempty"`           // stats, done: edges covered; coverage: new bucket bits
+	Unstable    int     `json:"unstable,omitempty"`        // stats, done: edges an input reached once and not when re-run (not in edges)
 	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"
 
 	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing: panic, fail, fatal, exit, hang, oom, race

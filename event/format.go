@@ -54,6 +54,9 @@ func Format(e Event) string {
 func statsLine(el string, e Event) string {
 	line := fmt.Sprintf("fuzz: elapsed: %s, execs: %d (%.0f/sec), new interesting: %d (total: %d), edges: %d",
 		el, e.Execs, e.ExecsPerSec, e.New, e.Corpus, e.Edges)
+	if e.Unstable > 0 {
+		line += fmt.Sprintf(", unstable: %d", e.Unstable)
+	}
 	if e.Pruned > 0 {
 		line += fmt.Sprintf(", pruned: %d redundant cache entries", e.Pruned)
 	}

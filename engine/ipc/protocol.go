@@ -54,10 +54,14 @@ type FuzzArgs struct {
 // memory holds the last input executed: the interesting or failing one when
 // Interesting or Err is set.
 type FuzzResponse struct {
-	Execs       int64         // executions done in this call
-	Duration    time.Duration // wall-clock time spent
-	Interesting bool          // the input found coverage missing from the map given
-	Err         string        // the input failed with this message ("" = no failure)
+	Execs    int64         // executions done in this call
+	Duration time.Duration // wall-clock time spent
+	// Interesting reports that the input found coverage missing from the
+	// map given; the coverage area then holds that execution's coverage
+	// (bucket bits, as a RunResponse leaves it), which a re-run of the
+	// input may not reach again (see engine's unstable bits).
+	Interesting bool
+	Err         string // the input failed with this message ("" = no failure)
 	// Tokens are operands the worker saw in traced comparisons, for the
 	// coordinator's automatic dictionary. Nil when Trace was false.
 	Tokens [][]byte

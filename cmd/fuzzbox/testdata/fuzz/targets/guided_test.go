@@ -50,3 +50,19 @@ func FuzzConstCmp(f *testing.F) {
 		}
 	})
 }
+
+// firstSeen holds the long strings FuzzFirstSeen has run in this process.
+var firstSeen = map[string]bool{}
+
+// FuzzFirstSeen has coverage an input reaches only the first time it runs
+// in a process (a cache miss, as net/netip's interning of IPv6 zones has):
+// every new long string takes the miss branch, and its re-run does not.
+// The engine must count that branch as unstable, never as new coverage.
+func FuzzFirstSeen(f *testing.F) {
+	f.Add("a")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 3 && !firstSeen[s] {
+			firstSeen[s] = true
+		}
+	})
+}
