@@ -19,7 +19,7 @@ import (
 // function. The worker loop waits for each execution to finish, so the two
 // never run at the same time.
 var execState struct {
-	snap  []byte // raw counters of the last execution (not while fuzzing: see seen)
+	snap  []byte // raw counters of the last execution (while fuzzing: of the last one with newBits)
 	trace bool   // trace comparisons during the next execution
 	cmps  cmpTrace
 
@@ -50,6 +50,12 @@ func SnapshotCoverage() {
 	}
 	if execState.seen != nil {
 		execState.newBits = hasNewBits(instrument.Counters(), execState.seen)
+		if execState.newBits {
+			// Kept for the coordinator: code that runs after this call
+			// and before the next execution (the testing package's own
+			// bookkeeping) also moves the counters.
+			copy(execState.snap, instrument.Counters())
+		}
 		return
 	}
 	copy(execState.snap, instrument.Counters())
@@ -284,8 +290,7 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 		}
 	}
 	if resp.Interesting {
-		// The counters are still the interesting execution's.
-		bucketize(w.mem.Coverage(), instrument.Counters())
+		bucketize(w.mem.Coverage(), execState.snap) // the interesting execution's
 	}
 	resp.Duration = time.Since(start)
 	return resp
