@@ -56,6 +56,13 @@ type Config struct {
 	// otherwise.
 	RSSLimitMB int
 
+	// Plateau stops a target's fuzzing when no input has added coverage
+	// for this long (0: never). With several targets and a -fuzztime
+	// budget, the time or executions a target leaves unused go to the ones
+	// after it; in an open-ended run a target that stopped this way gets no
+	// more turns, and the run ends when every target has.
+	Plateau time.Duration
+
 	Schedule     string // corpus schedule: "" or ipc.ScheduleRoundRobin (the default), or ipc.SchedulePower
 	NoCmp        bool   // no comparison guidance (benchmark ablation)
 	NoSourceDict bool   // no dictionary of the package's literals (benchmark ablation)
@@ -148,6 +155,8 @@ func (c *Config) checkRun() error {
 		return errors.New("-parallel must be >= 0")
 	case c.Timeout < 0:
 		return errors.New("-timeout must be > 0")
+	case c.Plateau < 0:
+		return errors.New("-plateau must be >= 0")
 	case c.RSSLimitMB < 0:
 		return errors.New("-rss_limit_mb must be >= 0")
 	case c.ReplayLimit < 0:
@@ -241,6 +250,9 @@ func (c *Config) optionalArgs(dict string, multi bool) []string {
 	}
 	if c.Schedule != "" {
 		args = append(args, flagArg(ipc.FlagSchedule, c.Schedule))
+	}
+	if c.Plateau > 0 {
+		args = append(args, flagArg(ipc.FlagPlateau, c.Plateau.String()))
 	}
 	if dict != "" {
 		args = append(args, flagArg(ipc.FlagDict, dict))

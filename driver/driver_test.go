@@ -90,10 +90,31 @@ func TestFuzzShare(t *testing.T) {
 		{"1000x", 3, "333x", false},
 		{"2x", 3, "1x", false},
 	} {
-		got, open := fuzzShare(Config{FuzzTime: tc.ft}, tc.n)
-		if got != tc.want || open != tc.wantOpen {
-			t.Errorf("fuzzShare(%q, %d) = %q, %v; want %q, %v", tc.ft, tc.n, got, open, tc.want, tc.wantOpen)
+		b := newBudget(Config{FuzzTime: tc.ft}, tc.n)
+		if got := b.share(tc.n); got != tc.want || b.open != tc.wantOpen {
+			t.Errorf("budget(%q, %d): share %q, open %v; want %q, %v", tc.ft, tc.n, got, b.open, tc.want, tc.wantOpen)
 		}
+	}
+}
+
+// TestBudgetMovesOnPlateau: what a target that stopped on a plateau left of
+// its share goes to the targets after it; a full turn uses its share.
+func TestBudgetMovesOnPlateau(t *testing.T) {
+	b := newBudget(Config{FuzzTime: "30s"}, 3)
+	first := b.share(3)
+	b.spent(first, &TargetResult{Plateau: true, fuzzedFor: 4 * time.Second})
+	if got := b.share(2); got != "13s" {
+		t.Errorf("after a plateau at 4s of %s: next share %s, want 13s", first, got)
+	}
+	b.spent("13s", &TargetResult{fuzzedFor: 13 * time.Second})
+	if got := b.share(1); got != "13s" {
+		t.Errorf("last share %s, want 13s", got)
+	}
+
+	n := newBudget(Config{FuzzTime: "900x"}, 3)
+	n.spent(n.share(3), &TargetResult{Plateau: true, turnExecs: 100})
+	if got := n.share(2); got != "400x" {
+		t.Errorf("after a plateau at 100 of 300 executions: next share %s, want 400x", got)
 	}
 }
 

@@ -35,6 +35,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all with one fuzz test, none with several)")
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
 	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang")
+	fs.DurationVar(&c.Plateau, "plateau", 0, "stop a fuzz test after this long without new coverage (0 = never); with several, the -fuzztime it leaves goes to the next")
 	fs.IntVar(&c.RSSLimitMB, "rss_limit_mb", DefaultRSSLimitMB, "per-worker memory limit in MiB (0 = off): exceeding it is a failure of kind oom")
 	CacheDirFlag(fs, &c.CacheDir)
 	fs.BoolVar(&f.JSON, "json", false, "print the JSON event stream (docs/engine.md) instead of text")
@@ -124,6 +125,9 @@ func (r Result) WriteSummary(w io.Writer) {
 // status is a target's line in the summary.
 func (r TargetResult) status() (status, detail string) {
 	status, detail = "ok  ", fmt.Sprintf("%d execs", r.Execs)
+	if r.Plateau {
+		detail += ", stopped on -plateau"
+	}
 	switch {
 	case len(r.Failures) > 0:
 		var parts []string

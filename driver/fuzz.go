@@ -36,14 +36,18 @@ type TargetResult struct {
 	Flaky    []event.Event // the flaky events
 	Internal []event.Event // the internal_error events
 	Err      string        // why the target could not run ("" = it ran)
+	Plateau  bool          // its last turn stopped early: no new coverage for Config.Plateau
 	ExitCode int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
 
 	bin  string // the fuzzing binary
 	dict string // dictionary file for the run: Config.Dict plus the package's literals
 
-	started   bool     // the engine reported its baseline in the last turn
-	skip      []string // top-level tests left out: they failed only in fuzzbox's binary
-	skipTests bool     // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed
+	started   bool          // the engine reported its baseline in the last turn
+	turnExecs int64         // executions of the last turn
+	fuzzedFor time.Duration // the last turn's fuzzing time (start to done event), 0 if it did not fuzz
+	startedAt int64         // the last turn's start event, in ms since the run started
+	skip      []string      // top-level tests left out: they failed only in fuzzbox's binary
+	skipTests bool          // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed
 }
 
 // A Handler receives the events of a run, from several goroutines but one
@@ -104,41 +108,84 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 	if err != nil {
 		return errorResult(err)
 	}
-	share, open := fuzzShare(cfg, len(targets))
+	b := newBudget(cfg, len(targets))
 	multi := len(targets) > 1
 	for {
 		ran := false
-		for _, r := range results {
-			if ctx.Err() != nil || len(r.Failures) > 0 || r.Err != "" {
+		for i, r := range results {
+			if ctx.Err() != nil || len(r.Failures) > 0 || r.Err != "" || b.open && r.Plateau {
 				continue
 			}
 			ran = true
+			share := b.share(len(results) - i)
 			runTarget(ctx, cfg, r, share, multi, s)
+			b.spent(share, r)
 		}
-		if !open || !ran || ctx.Err() != nil {
+		if !b.open || !ran || ctx.Err() != nil {
 			break
 		}
 	}
 	return summarize(results)
 }
 
-// fuzzShare returns each target's -test.fuzztime value and whether the
-// run is open-ended (turns repeat until cancelled).
-func fuzzShare(cfg Config, n int) (string, bool) {
+// A budget splits -fuzztime over the targets of a run: each gets an equal
+// share of what is left, so what a target leaves unused (it stopped on
+// Config.Plateau) goes to the ones after it.
+type budget struct {
+	open  bool          // no -fuzztime with several targets: turns of rotationSlice until cancelled
+	fixed string        // the -test.fuzztime of every turn: one target, open, or PruneOnly
+	nx    bool          // the budget is executions (Nx)
+	timed bool          // the budget is a duration
+	execs int64         // Nx budgets: executions left
+	time  time.Duration // duration budgets: fuzzing time left
+}
+
+func newBudget(cfg Config, n int) *budget {
 	ft := cfg.FuzzTime
 	switch {
 	case cfg.PruneOnly:
-		return "", false
+		return &budget{}
 	case n == 1:
-		return ft, false
+		return &budget{fixed: ft}
 	case ft == "":
-		return rotationSlice.String(), true
+		return &budget{open: true, fixed: rotationSlice.String()}
 	case nxRE.MatchString(ft):
 		total, _ := strconv.ParseInt(strings.TrimSuffix(ft, "x"), 10, 64)
-		return fmt.Sprintf("%dx", max(1, total/int64(n))), false
+		return &budget{nx: true, execs: total}
 	}
 	d, _ := time.ParseDuration(ft)
-	return (d / time.Duration(n)).String(), false
+	return &budget{timed: true, time: d}
+}
+
+// share returns the -test.fuzztime of the next turn, left targets (this one
+// included) still to run in this pass.
+func (b *budget) share(left int) string {
+	switch {
+	case b.nx:
+		return fmt.Sprintf("%dx", max(1, b.execs/int64(left)))
+	case b.timed:
+		return max(b.time/time.Duration(left), time.Millisecond).String()
+	}
+	return b.fixed
+}
+
+// spent takes a turn of r that was given share out of the budget: all of
+// it, or what the turn used when it stopped on a plateau.
+func (b *budget) spent(share string, r *TargetResult) {
+	switch {
+	case b.nx:
+		n, _ := strconv.ParseInt(strings.TrimSuffix(share, "x"), 10, 64)
+		if r.Plateau {
+			n = min(n, r.turnExecs)
+		}
+		b.execs -= n
+	case b.timed:
+		d, _ := time.ParseDuration(share)
+		if r.Plateau {
+			d = min(d, r.fuzzedFor)
+		}
+		b.time -= d
+	}
 }
 
 // summarize computes the run's exit code from its targets' results.

@@ -402,6 +402,26 @@ func TestFuzzUnstableCoverage(t *testing.T) {
 	}
 }
 
+// TestFuzzPlateau: a fuzz test whose coverage stops growing stops after the
+// plateau time instead of the whole -fuzztime, exit 0, its done event saying
+// why.
+func TestFuzzPlateau(t *testing.T) {
+	r := fuzzTarget(t, "FuzzNever", Config{FuzzTime: "10m", Plateau: 2 * time.Second, Parallel: 1})
+	if r.res.ExitCode != ExitOK {
+		t.Fatalf("want exit 0\n%s", r)
+	}
+	i := firstOfType(r.events, event.Done)
+	if i < 0 {
+		t.Fatalf("no done event\n%s", r)
+	}
+	if !r.events[i].Plateau || !r.res.Targets[0].Plateau {
+		t.Errorf("done event %+v, result %+v: want Plateau\n%s", r.events[i], r.res.Targets[0], r)
+	}
+	if !strings.Contains(r.out, "no new coverage for the -plateau time") {
+		t.Errorf("no plateau status line in the output:\n%s", r.out)
+	}
+}
+
 // TestFuzzKeepGoing: KeepGoing writes one reproducer per distinct bug.
 func TestFuzzKeepGoing(t *testing.T) {
 	r := fuzzTarget(t, "FuzzTwoBugs", Config{KeepGoing: true, FuzzTime: "10s"})

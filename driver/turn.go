@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -61,6 +62,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		return nil, nil
 	}
 	r.started = false // before readEvents, which sets it, starts
+	r.startedAt, r.fuzzedFor, r.turnExecs, r.Plateau = 0, 0, 0, false
 	chk := newChecker(ctx, cfg, r, s)
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -163,8 +165,14 @@ func record(r *TargetResult, e event.Event) {
 		r.Internal = append(r.Internal, e)
 	case event.Baseline:
 		r.started = true
+	case event.Start:
+		r.startedAt = e.Elapsed
 	case event.Done:
 		r.Execs += e.Execs
+		r.turnExecs, r.Plateau = e.Execs, e.Plateau
+		if r.startedAt > 0 {
+			r.fuzzedFor = time.Duration(e.Elapsed-r.startedAt) * time.Millisecond
+		}
 		if e.Error != "" {
 			r.Err = e.Error
 		}

@@ -86,11 +86,13 @@ type coordinator struct {
 	*setup
 
 	corpus    *queue
-	global    []byte // bucket bits reached by any input
-	snap      []byte // a copy of global and unstable handed to workers, nil when either changed since
-	unstable  []byte // bucket bits reached once and not again by the same input (unstableBits)
-	newCount  int    // entries added since the baseline
-	pruned    int    // generated-corpus entries deleted as redundant
+	global    []byte    // bucket bits reached by any input
+	snap      []byte    // a copy of global and unstable handed to workers, nil when either changed since
+	unstable  []byte    // bucket bits reached once and not again by the same input (unstableBits)
+	lastNew   time.Time // when fuzzing started or an input last added coverage (Plateau)
+	plateaued bool      // fuzzing stopped on Plateau
+	newCount  int       // entries added since the baseline
+	pruned    int       // generated-corpus entries deleted as redundant
 	dict      *dictionary
 	lens      lenControl // the mutants' length limit
 	rng       *rand.Rand
@@ -198,6 +200,7 @@ func (c *coordinator) run(ctx context.Context) error {
 func (c *coordinator) result() error {
 	e := c.statsEvent(event.Done, 0)
 	e.Failures, e.Found, e.Pruned, e.Internal = len(c.fails), len(c.fails) > 0, c.pruned, c.internals
+	e.Plateau = c.plateaued
 	if c.fatalErr != nil {
 		e.Error = c.fatalErr.Error()
 	}

@@ -176,6 +176,7 @@ func (c *coordinator) addFound(e *entry, cov []byte) {
 	}
 	c.corpus.add(e)
 	c.newCount++
+	c.lastNew = time.Now()
 	c.lens.grew(c.execs)
 	path := c.saveCache(e)
 	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: n})

@@ -121,11 +121,27 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 			if ctx.Err() != nil {
 				continue
 			}
+			if c.onPlateau(now) {
+				continue
+			}
 			rate := float64(c.execs-last) / now.Sub(lastT).Seconds()
 			last, lastT = c.execs, now
 			c.rep.emit(c.statsEvent(event.Stats, rate))
 		}
 	}
+}
+
+// onPlateau stops fuzzing, as the end of -fuzztime does, when Plateau is set
+// and no input has added coverage for that long; it reports whether it did.
+// The loop checks at every statistics tick, so the stop comes up to
+// statsInterval late.
+func (c *coordinator) onPlateau(now time.Time) bool {
+	if c.opts.Plateau <= 0 || !c.fuzzing || c.opts.PruneOnly || now.Sub(c.lastNew) < c.opts.Plateau {
+		return false
+	}
+	c.plateaued = true
+	c.finish()
+	return true
 }
 
 // handle acts on one message.
@@ -184,7 +200,7 @@ func (c *coordinator) serve(ctx context.Context, w *worker) {
 
 // endBaseline starts fuzzing and serves the workers that waited for it.
 func (c *coordinator) endBaseline(ctx context.Context) {
-	c.fuzzing = true
+	c.fuzzing, c.lastNew = true, time.Now()
 	if !c.opts.PruneOnly {
 		c.corpus.ensureNonEmpty(c.inputs)
 		c.rep.emit(event.Event{Type: event.Start, Workers: c.opts.Parallel, Progress: fmt.Sprintf("%d/%d", len(c.inputs), len(c.inputs))})

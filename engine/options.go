@@ -37,6 +37,11 @@ type Options struct {
 	KeepGoing bool // continue after a failure, writing one reproducer per unique failure
 	KeepFlaky bool // write a reproducer for a failure that did not fail again in a fresh worker
 
+	// Plateau stops fuzzing when no input has added coverage for this long
+	// (counted from the start of fuzzing, after the baseline); 0 means
+	// never. The done event then has Plateau set.
+	Plateau time.Duration
+
 	Schedule string // corpus schedule: "" or ScheduleRoundRobin, or SchedulePower
 	NoCmp    bool   // turn comparison tracing off (the benchmark's ablation)
 

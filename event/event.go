@@ -72,6 +72,7 @@ type Event struct {
 	Pruned     int      `json:"pruned,omitempty"`     // done: redundant generated-corpus entries deleted
 	Found      bool     `json:"found,omitempty"`      // done: at least one failure
 	Internal   int      `json:"internal,omitempty"`   // done: internal errors survived
+	Plateau    bool     `json:"plateau,omitempty"`    // done: fuzzing stopped early: no new coverage for -plateau
 	Error      string   `json:"error,omitempty"`      // done: the run stopped on an internal error; exit: the reason for exit code 2
 	Output     string   `json:"output,omitempty"`     // output: the line, with its newline
 	ExitCode   *int     `json:"exit_code,omitempty"`  // exit: the driver's exit status

@@ -52,6 +52,10 @@ func Format(e Event) string {
 }
 
 func statsLine(el string, e Event) string {
+	if e.Type == Done && e.Plateau {
+		return statsLine(el, Event{Type: Stats, Execs: e.Execs, ExecsPerSec: e.ExecsPerSec, New: e.New, Corpus: e.Corpus,
+			Edges: e.Edges, Unstable: e.Unstable, Pruned: e.Pruned}) + "; stopped: no new coverage for the -plateau time"
+	}
 	line := fmt.Sprintf("fuzz: elapsed: %s, execs: %d (%.0f/sec), new interesting: %d (total: %d), edges: %d",
 		el, e.Execs, e.ExecsPerSec, e.New, e.Corpus, e.Edges)
 	if e.Unstable > 0 {

@@ -39,6 +39,7 @@ var (
 	flagPruneOnly  = flag.Bool(ipc.FlagPruneOnly, false, "run the corpus, delete redundant generated-corpus entries, and stop without fuzzing")
 	flagSchedule   = flag.String(ipc.FlagSchedule, engine.ScheduleRoundRobin, "corpus schedule: roundrobin or power")
 	flagNoCmp      = flag.Bool(ipc.FlagNoCmp, false, "turn comparison tracing off (ablation)")
+	flagPlateau    = flag.Duration(ipc.FlagPlateau, 0, "stop fuzzing after this long without new coverage (0: never)")
 )
 
 // deps implements the testing package's testDeps interface: basedeps for
@@ -80,6 +81,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		PruneOnly:        *flagPruneOnly,
 		Schedule:         *flagSchedule,
 		NoCmp:            *flagNoCmp,
+		Plateau:          *flagPlateau,
 	}
 	for _, s := range seeds {
 		opts.Seeds = append(opts.Seeds, engine.Seed{Path: s.Path, Data: s.Data, Values: s.Values})

@@ -17,6 +17,7 @@ const (
 	FlagPruneOnly  = "fuzzbox.prune_only"   // bool: run the corpus, prune the cache, do not fuzz
 	FlagSchedule   = "fuzzbox.schedule"     // ScheduleRoundRobin (default) or SchedulePower
 	FlagNoCmp      = "fuzzbox.nocmp"        // bool: no comparison tracing (ablation)
+	FlagPlateau    = "fuzzbox.plateau"      // duration: stop fuzzing after this long without new coverage; 0 = never
 )
 
 // Corpus schedules, the values of FlagSchedule (docs/engine.md); the engine's
