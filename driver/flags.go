@@ -132,7 +132,11 @@ func (r TargetResult) status() (status, detail string) {
 	case len(r.Failures) > 0:
 		var parts []string
 		for _, f := range r.Failures {
-			parts = append(parts, f.Kind+" -> "+f.Reproducer)
+			part := f.Kind + " -> " + f.Reproducer
+			if f.Bucket != "" {
+				part += fmt.Sprintf(" (%s bucket %s, %d×)", map[bool]string{true: "known", false: "new"}[f.Known], f.Bucket, 1+r.Duplicates[f.Bucket])
+			}
+			parts = append(parts, part)
 		}
 		status, detail = "FAIL", strings.Join(parts, ", ")
 	case r.Err != "":

@@ -33,11 +33,14 @@ type TargetResult struct {
 	Target
 	Execs    int64         // executions over all turns
 	Failures []event.Event // the failure events (without duplicates)
-	Flaky    []event.Event // the flaky events
-	Internal []event.Event // the internal_error events
-	Err      string        // why the target could not run ("" = it ran)
-	Plateau  bool          // its last turn stopped early: no new coverage for Config.Plateau
-	ExitCode int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
+	// Duplicates counts, per crash bucket (event.Event.Bucket), the
+	// failures after the first (-keepgoing).
+	Duplicates map[string]int
+	Flaky      []event.Event // the flaky events
+	Internal   []event.Event // the internal_error events
+	Err        string        // why the target could not run ("" = it ran)
+	Plateau    bool          // its last turn stopped early: no new coverage for Config.Plateau
+	ExitCode   int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
 
 	bin  string // the fuzzing binary
 	dict string // dictionary file for the run: Config.Dict plus the package's literals

@@ -422,6 +422,48 @@ func TestFuzzPlateau(t *testing.T) {
 	}
 }
 
+// TestFuzzCrashBuckets: a failure's crash bucket is written beside the
+// generated corpus; a later run on the same cache directory finds the same
+// bug "known", in the same bucket.
+func TestFuzzCrashBuckets(t *testing.T) {
+	first := fuzzTarget(t, "FuzzPanic", Config{})
+	i := firstOfType(first.events, event.Failure)
+	if i < 0 {
+		t.Fatalf("no failure\n%s", first)
+	}
+	f1 := first.events[i]
+	if f1.Bucket == "" || f1.Known {
+		t.Fatalf("first run's failure: bucket %q, known %v; want a new bucket\n%s", f1.Bucket, f1.Known, first)
+	}
+	files, _ := filepath.Glob(filepath.Join(first.dir, ".cache", "*", "FuzzPanic.buckets", f1.Bucket))
+	if len(files) != 1 {
+		files, _ = filepath.Glob(filepath.Join(first.dir, ".cache", "FuzzPanic.buckets", f1.Bucket))
+	}
+	if len(files) != 1 {
+		t.Fatalf("bucket file %s not found under %s/.cache", f1.Bucket, first.dir)
+	}
+	if !strings.Contains(first.out, "new bucket "+f1.Bucket) {
+		t.Errorf("no 'new bucket' in the status line:\n%s", first.out)
+	}
+
+	// A fresh copy of the module (no reproducer in testdata), the same cache.
+	dir := filepath.Join(t.TempDir(), "targets")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "cmd", "fuzzbox", "testdata", "fuzz", "targets"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.CopyFS(filepath.Join(dir, ".cache"), os.DirFS(filepath.Join(first.dir, ".cache"))); err != nil {
+		t.Fatal(err)
+	}
+	second := fuzzIn(t, dir, Config{Fuzz: "^FuzzPanic$", FuzzTime: "60s", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
+	j := firstOfType(second.events, event.Failure)
+	if j < 0 {
+		t.Fatalf("no failure in the second run\n%s", second)
+	}
+	if f2 := second.events[j]; f2.Bucket != f1.Bucket || !f2.Known {
+		t.Errorf("second run's failure: bucket %q, known %v; want bucket %q, known", f2.Bucket, f2.Known, f1.Bucket)
+	}
+}
+
 // TestFuzzKeepGoing: KeepGoing writes one reproducer per distinct bug.
 func TestFuzzKeepGoing(t *testing.T) {
 	r := fuzzTarget(t, "FuzzTwoBugs", Config{KeepGoing: true, FuzzTime: "10s"})

@@ -158,6 +158,11 @@ func record(r *TargetResult, e event.Event) {
 	case event.Failure:
 		if !e.Duplicate {
 			r.Failures = append(r.Failures, e)
+		} else if e.Bucket != "" {
+			if r.Duplicates == nil {
+				r.Duplicates = map[string]int{}
+			}
+			r.Duplicates[e.Bucket]++
 		}
 	case event.Flaky:
 		r.Flaky = append(r.Flaky, e)

@@ -86,13 +86,14 @@ type coordinator struct {
 	*setup
 
 	corpus    *queue
-	global    []byte    // bucket bits reached by any input
-	snap      []byte    // a copy of global and unstable handed to workers, nil when either changed since
-	unstable  []byte    // bucket bits reached once and not again by the same input (unstableBits)
-	lastNew   time.Time // when fuzzing started or an input last added coverage (Plateau)
-	plateaued bool      // fuzzing stopped on Plateau
-	newCount  int       // entries added since the baseline
-	pruned    int       // generated-corpus entries deleted as redundant
+	global    []byte            // bucket bits reached by any input
+	snap      []byte            // a copy of global and unstable handed to workers, nil when either changed since
+	unstable  []byte            // bucket bits reached once and not again by the same input (unstableBits)
+	lastNew   time.Time         // when fuzzing started or an input last added coverage (Plateau)
+	alias     map[string]string // signature of a recorded failure's minimized message → its bucket id
+	plateaued bool              // fuzzing stopped on Plateau
+	newCount  int               // entries added since the baseline
+	pruned    int               // generated-corpus entries deleted as redundant
 	dict      *dictionary
 	lens      lenControl // the mutants' length limit
 	rng       *rand.Rand
@@ -140,6 +141,7 @@ func newCoordinator(opts Options) (*coordinator, error) {
 		corpus: newQueue(opts.Schedule == SchedulePower),
 		rng:    rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0)),
 		sigs:   map[string]bool{},
+		alias:  map[string]string{},
 		flaky:  map[string]int{},
 		atLine: map[string]int{},
 		budget: opts.Limit,

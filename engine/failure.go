@@ -58,6 +58,10 @@ type failure struct {
 	path string // the input's existing file when it is a testdata seed; "" to write a reproducer
 	key  string // failureKey of the failure as caught: minimization keeps it
 
+	sig    string // signature when it was caught (claim)
+	bucket string // bucketID(sig)
+	known  bool   // the bucket was on disk when it was caught: recorded before
+
 	reruns     int    // re-runs in fresh workers
 	reproduced int    // re-runs that failed the same way
 	minimized  string // "yes", "no", or "" when not attempted

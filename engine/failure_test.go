@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -372,5 +374,33 @@ func TestHangMessage(t *testing.T) {
 		if got := hangMessage(2*time.Second, tt.out); !strings.Contains(got, tt.want) {
 			t.Errorf("%s: hangMessage = %q, want it to contain %q", tt.desc, got, tt.want)
 		}
+	}
+}
+
+func TestWriteBucketOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "FuzzX.buckets")
+	b := bucket{ID: bucketID("panic||a.f|a.g"), Kind: "panic", Signature: "panic||a.f|a.g"}
+	if knownBucket(dir, b.ID) {
+		t.Fatal("known before it was written")
+	}
+	if wrote, err := writeBucket(dir, b); !wrote || err != nil {
+		t.Fatalf("first write: %v, %v", wrote, err)
+	}
+	if wrote, err := writeBucket(dir, bucket{ID: b.ID, Kind: "other"}); wrote || err != nil {
+		t.Fatalf("second write: %v, %v; want not written, no error", wrote, err)
+	}
+	if !knownBucket(dir, b.ID) {
+		t.Fatal("not known after it was written")
+	}
+	data, err := os.ReadFile(filepath.Join(dir, b.ID))
+	if err != nil || !strings.Contains(string(data), `"kind": "panic"`) {
+		t.Fatalf("bucket file %q, %v: want the first write's", data, err)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 {
+		t.Errorf("%d files in the bucket directory, want 1 (no temporary file left)", len(ents))
+	}
+	if bucketID("x") != bucketID("x") || bucketID("x") == bucketID("y") || len(bucketID("x")) != 16 {
+		t.Error("bucketID is not a stable 16-digit id per signature")
 	}
 }

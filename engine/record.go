@@ -101,6 +101,8 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 	if !<-w.claims {
 		return p
 	}
+	f.sig, f.bucket = sig, bucketID(sig)
+	f.known = knownBucket(bucketsBeside(w.opts.CacheDir), f.bucket)
 	f.reruns, f.reproduced = w.confirm(f)
 	if f.reruns > 0 && f.reproduced == 0 && !w.opts.KeepFlaky {
 		w.send(flaky{f, sig})
@@ -138,7 +140,7 @@ func (c *coordinator) claim(f *failure, sig string) bool {
 	tooFlaky := c.flaky[sig] >= maxFlakyReports
 	tooMany := line != "" && c.atLine[line] >= maxClaimsPerLine
 	if dup && !stopped {
-		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true})
+		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true, Bucket: c.bucketOf(sig)})
 	}
 	if dup || stopped || tooFlaky || tooMany {
 		return false
@@ -148,6 +150,38 @@ func (c *coordinator) claim(f *failure, sig string) bool {
 		c.atLine[line]++
 	}
 	return true
+}
+
+// bucketOf returns the bucket id of a recorded failure's signature: its
+// own, or the one it was caught with when minimization changed it.
+func (c *coordinator) bucketOf(sig string) string {
+	if id, ok := c.alias[sig]; ok {
+		return id
+	}
+	return bucketID(sig)
+}
+
+// saveBucket writes f's bucket beside the generated corpus unless it was
+// known, under the signature it was caught with and, when minimization
+// changed it, under minSig too, so that later runs know it either way. A
+// bucket that cannot be written is a warning: the failure is recorded.
+func (c *coordinator) saveBucket(f *failure, path, minSig string) {
+	dir := bucketsBeside(c.opts.CacheDir)
+	if dir == "" || f.bucket == "" {
+		return
+	}
+	b := bucket{ID: f.bucket, Kind: f.kind, Signature: f.sig, Message: firstLine(f.msg), Reproducer: path, FirstSeen: time.Now().UTC()}
+	var err error
+	if !f.known {
+		_, err = writeBucket(dir, b)
+	}
+	if id := bucketID(minSig); err == nil && id != f.bucket {
+		b.ID = id
+		_, err = writeBucket(dir, b)
+	}
+	if err != nil {
+		c.rep.emit(event.Event{Type: event.Warning, Message: "crash buckets: " + err.Error()})
+	}
 }
 
 // unclaim reports f as flaky and releases its claim: the run goes on.
@@ -161,11 +195,15 @@ func (c *coordinator) unclaim(f *failure, sig string) {
 // recorded reports f, whose reproducer is written at path, and stops the
 // run unless KeepGoing.
 func (c *coordinator) recorded(f *failure, path string) {
-	c.sigs[signature(f.kind, f.msg)] = true // the minimized message may differ
+	minSig := signature(f.kind, f.msg)
+	c.sigs[minSig] = true // the minimized message may differ
+	c.alias[minSig] = f.bucket
+	c.saveBucket(f, path, minSig)
 	values := typedValues(f.vals)
 	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values), path: path})
 	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path,
-		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values})
+		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values,
+		Bucket: f.bucket, Known: f.known})
 	if !c.opts.KeepGoing {
 		c.cancel()
 	}

@@ -25,6 +25,9 @@ func Format(e Event) string {
 			return ""
 		}
 		line := fmt.Sprintf("fuzz: elapsed: %s, found %s failure: %s (written to %s)", el, e.Kind, FirstLine(e.Message), e.Reproducer)
+		if e.Bucket != "" {
+			line += "; " + bucketWord(e.Known) + " bucket " + e.Bucket
+		}
 		if e.Minimized == "cut short" {
 			line += "; minimization was cut short by -fuzzminimizetime (a smaller input may exist)"
 		}
@@ -49,6 +52,14 @@ func Format(e Event) string {
 			el, FirstLine(e.Message), indentedRest(e.Message))
 	}
 	return ""
+}
+
+// bucketWord says whether a failure's crash bucket was recorded before.
+func bucketWord(known bool) string {
+	if known {
+		return "known"
+	}
+	return "new"
 }
 
 func statsLine(el string, e Event) string {

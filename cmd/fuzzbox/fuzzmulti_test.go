@@ -25,8 +25,8 @@ func TestFuzzSeveralTargets(t *testing.T) {
 		`(?m)^\[FuzzMagic\] fuzz: elapsed: `,
 		`(?m)^\[FuzzNever\] fuzz: elapsed: `,
 		`(?m)^fuzzbox: 3 fuzz tests:$`,
-		`(?m)^  FAIL  example\.com/targets\.FuzzMagic +panic -> testdata/fuzz/FuzzMagic/[0-9a-f]{16}$`,
-		`(?m)^  FAIL  example\.com/targets\.FuzzTwoBugs +(panic|fail) -> testdata/fuzz/FuzzTwoBugs/[0-9a-f]{16}$`,
+		`(?m)^  FAIL  example\.com/targets\.FuzzMagic +panic -> testdata/fuzz/FuzzMagic/[0-9a-f]{16} \(new bucket [0-9a-f]{16}, 1×\)$`,
+		`(?m)^  FAIL  example\.com/targets\.FuzzTwoBugs +(panic|fail) -> testdata/fuzz/FuzzTwoBugs/[0-9a-f]{16} \(new bucket [0-9a-f]{16}, 1×\)$`,
 		`(?m)^  ok    example\.com/targets\.FuzzNever +\d+ execs$`,
 	} {
 		if !regexp.MustCompile(want).MatchString(r.stdout) {
