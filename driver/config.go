@@ -62,6 +62,11 @@ type Config struct {
 	// after it; in an open-ended run a target that stopped this way gets no
 	// more turns, and the run ends when every target has.
 	Plateau time.Duration
+	// Sync is a directory shared with other fuzzbox instances (another
+	// machine's through NFS or a bucket mount, a CI cache folder): each
+	// writes the inputs that add coverage for it to Sync/<FuzzX> and reads
+	// the others' (docs/engine.md, "Corpus sync"). "" means none.
+	Sync string
 
 	Schedule     string // corpus schedule: "" or ipc.ScheduleRoundRobin (the default), or ipc.SchedulePower
 	NoCmp        bool   // no comparison guidance (benchmark ablation)
@@ -149,6 +154,13 @@ func (c *Config) checkRun() error {
 		if d, err := time.ParseDuration(v); err != nil || d < 0 {
 			return fmt.Errorf("%s: %q is neither a duration nor Nx", name, v)
 		}
+	}
+	if c.Sync != "" {
+		abs, err := filepath.Abs(c.Sync) // the fuzzing binary runs in the package directory
+		if err != nil {
+			return fmt.Errorf("-sync: %w", err)
+		}
+		c.Sync = abs
 	}
 	switch {
 	case c.Parallel < 0:
@@ -253,6 +265,9 @@ func (c *Config) optionalArgs(dict string, multi bool) []string {
 	}
 	if c.Plateau > 0 {
 		args = append(args, flagArg(ipc.FlagPlateau, c.Plateau.String()))
+	}
+	if c.Sync != "" {
+		args = append(args, flagArg(ipc.FlagSync, c.Sync)) // absolute: checkRun
 	}
 	if dict != "" {
 		args = append(args, flagArg(ipc.FlagDict, dict))

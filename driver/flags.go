@@ -35,6 +35,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all with one fuzz test, none with several)")
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
 	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang")
+	fs.StringVar(&c.Sync, "sync", "", "directory shared with other fuzzbox instances: each publishes the inputs that add coverage and imports the others'")
 	fs.DurationVar(&c.Plateau, "plateau", 0, "stop a fuzz test after this long without new coverage (0 = never); with several, the -fuzztime it leaves goes to the next")
 	fs.IntVar(&c.RSSLimitMB, "rss_limit_mb", DefaultRSSLimitMB, "per-worker memory limit in MiB (0 = off): exceeding it is a failure of kind oom")
 	CacheDirFlag(fs, &c.CacheDir)

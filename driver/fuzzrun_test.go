@@ -464,6 +464,39 @@ func TestFuzzCrashBuckets(t *testing.T) {
 	}
 }
 
+// TestFuzzSync: with a sync directory, an instance imports another's input
+// that adds coverage here, skips a file that is no entry with a warning,
+// and publishes its own finds there.
+func TestFuzzSync(t *testing.T) {
+	sync := t.TempDir()
+	dir := filepath.Join(sync, "FuzzSynced")
+	if err := os.MkdirAll(filepath.Join(dir, ".tmp-123"), 0o755); err != nil { // a killed instance's leftover
+		t.Fatal(err)
+	}
+	other := "go test fuzz v1\n[]byte(\"an input from elsewhere\")\n" // the branch fuzzing never finds
+	for name, data := range map[string]string{"0123456789abcdef": other, "garbage": "not a corpus entry\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := fuzzTarget(t, "FuzzSynced", Config{FuzzTime: "8s", Parallel: 1, Sync: sync})
+	if r.res.ExitCode != ExitOK {
+		t.Fatalf("want exit 0\n%s", r)
+	}
+	imported, warned := false, false
+	for _, e := range r.events {
+		imported = imported || e.Type == event.Coverage && e.Imported
+		warned = warned || e.Type == event.Warning && strings.Contains(e.Message, "garbage")
+	}
+	if !imported || !warned {
+		t.Errorf("imported the other instance's input: %v; warned about the garbage file: %v\n%s", imported, warned, r)
+	}
+	ents, _ := os.ReadDir(dir)
+	if len(ents) <= 3 {
+		t.Errorf("%d entries in the sync directory, want the run's own finds besides the 3 written before", len(ents))
+	}
+}
+
 // TestFuzzKeepGoing: KeepGoing writes one reproducer per distinct bug.
 func TestFuzzKeepGoing(t *testing.T) {
 	r := fuzzTarget(t, "FuzzTwoBugs", Config{KeepGoing: true, FuzzTime: "10s"})

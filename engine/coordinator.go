@@ -91,9 +91,10 @@ type coordinator struct {
 	unstable  []byte            // bucket bits reached once and not again by the same input (unstableBits)
 	lastNew   time.Time         // when fuzzing started or an input last added coverage (Plateau)
 	alias     map[string]string // signature of a recorded failure's minimized message → its bucket id
-	plateaued bool              // fuzzing stopped on Plateau
-	newCount  int               // entries added since the baseline
-	pruned    int               // generated-corpus entries deleted as redundant
+	sync      *syncState
+	plateaued bool // fuzzing stopped on Plateau
+	newCount  int  // entries added since the baseline
+	pruned    int  // generated-corpus entries deleted as redundant
 	dict      *dictionary
 	lens      lenControl // the mutants' length limit
 	rng       *rand.Rand
@@ -142,6 +143,7 @@ func newCoordinator(opts Options) (*coordinator, error) {
 		rng:    rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0)),
 		sigs:   map[string]bool{},
 		alias:  map[string]string{},
+		sync:   newSyncState(&opts),
 		flaky:  map[string]int{},
 		atLine: map[string]int{},
 		budget: opts.Limit,

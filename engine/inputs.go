@@ -92,13 +92,17 @@ func (c *coordinator) ranBaseline(b ranBaseline) {
 		return // it failed: recorded
 	}
 	c.dict.add(b.tokens)
-	if n := c.merge(b.cov); n > 0 || b.e.seed {
+	n := c.merge(b.cov)
+	if n > 0 || b.e.seed {
 		// A traced run is slower than a fuzz call's executions: the
 		// entry's time stays unmeasured, as the schedule's average.
 		if c.opts.NoCmp {
 			b.e.dur = b.dur
 		}
 		c.corpus.add(b.e)
+		if b.e.imported {
+			c.addImported(b.e, n)
+		}
 		return
 	}
 	c.prune(b.e)
@@ -177,6 +181,7 @@ func (c *coordinator) addFound(e *entry, cov []byte) {
 	c.corpus.add(e)
 	c.newCount++
 	c.lastNew = time.Now()
+	c.publish(e)
 	c.lens.grew(c.execs)
 	path := c.saveCache(e)
 	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: n})

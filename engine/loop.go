@@ -124,6 +124,7 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 			if c.onPlateau(now) {
 				continue
 			}
+			c.importSynced(now)
 			rate := float64(c.execs-last) / now.Sub(lastT).Seconds()
 			last, lastT = c.execs, now
 			c.rep.emit(c.statsEvent(event.Stats, rate))
@@ -203,6 +204,9 @@ func (c *coordinator) endBaseline(ctx context.Context) {
 	c.fuzzing, c.lastNew = true, time.Now()
 	if !c.opts.PruneOnly {
 		c.corpus.ensureNonEmpty(c.inputs)
+		for _, e := range c.corpus.entries {
+			c.publish(e) // what this instance's cache brought
+		}
 		c.rep.emit(event.Event{Type: event.Start, Workers: c.opts.Parallel, Progress: fmt.Sprintf("%d/%d", len(c.inputs), len(c.inputs))})
 	}
 	idle := c.idle

@@ -37,6 +37,12 @@ type Options struct {
 	KeepGoing bool // continue after a failure, writing one reproducer per unique failure
 	KeepFlaky bool // write a reproducer for a failure that did not fail again in a fresh worker
 
+	// SyncDir is a directory shared with other instances fuzzing the same
+	// target (docs/engine.md, "Corpus sync"): inputs that add coverage are
+	// written to SyncDir/<Target>, and the other instances' are read from
+	// there. "" means no sync.
+	SyncDir string
+
 	// Plateau stops fuzzing when no input has added coverage for this long
 	// (counted from the start of fuzzing, after the baseline); 0 means
 	// never. The done event then has Plateau set.

@@ -9,15 +9,18 @@ import (
 
 // entry is one input of the in-memory corpus.
 type entry struct {
-	vals  []any
-	enc   []byte // appendValues encoding, what workers receive
-	data  []byte // v1 file contents
-	path  string // file it came from, if any
-	seed  bool
-	size  int
-	dur   time.Duration // execution time when it was added
-	picks int           // fuzz calls based on it
-	finds int           // of those, calls that found new coverage
+	vals []any
+	enc  []byte // appendValues encoding, what workers receive
+	data []byte // v1 file contents
+	path string // file it came from, if any
+	seed bool
+	// imported marks an input read from the sync directory (another
+	// instance's): it is not written back there.
+	imported bool
+	size     int
+	dur      time.Duration // execution time when it was added
+	picks    int           // fuzz calls based on it
+	finds    int           // of those, calls that found new coverage
 }
 
 // newEntry makes an entry of vals. data is the file they were read from,

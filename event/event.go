@@ -73,6 +73,7 @@ type Event struct {
 	Found      bool     `json:"found,omitempty"`      // done: at least one failure
 	Internal   int      `json:"internal,omitempty"`   // done: internal errors survived
 	Plateau    bool     `json:"plateau,omitempty"`    // done: fuzzing stopped early: no new coverage for -plateau
+	Imported   bool     `json:"imported,omitempty"`   // coverage: the input came from another instance (-sync)
 	Bucket     string   `json:"bucket,omitempty"`     // failure (duplicates too): id of the crash bucket (kind and innermost frames)
 	Known      bool     `json:"known,omitempty"`      // failure: its bucket was recorded before (an earlier run, another instance on the cache)
 	Error      string   `json:"error,omitempty"`      // done: the run stopped on an internal error; exit: the reason for exit code 2

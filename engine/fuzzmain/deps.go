@@ -40,6 +40,7 @@ var (
 	flagSchedule   = flag.String(ipc.FlagSchedule, engine.ScheduleRoundRobin, "corpus schedule: roundrobin or power")
 	flagNoCmp      = flag.Bool(ipc.FlagNoCmp, false, "turn comparison tracing off (ablation)")
 	flagPlateau    = flag.Duration(ipc.FlagPlateau, 0, "stop fuzzing after this long without new coverage (0: never)")
+	flagSync       = flag.String(ipc.FlagSync, "", "directory shared with other instances: publish inputs that add coverage, import theirs")
 )
 
 // deps implements the testing package's testDeps interface: basedeps for
@@ -82,6 +83,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		Schedule:         *flagSchedule,
 		NoCmp:            *flagNoCmp,
 		Plateau:          *flagPlateau,
+		SyncDir:          *flagSync,
 	}
 	for _, s := range seeds {
 		opts.Seeds = append(opts.Seeds, engine.Seed{Path: s.Path, Data: s.Data, Values: s.Values})

@@ -18,6 +18,7 @@ const (
 	FlagSchedule   = "fuzzbox.schedule"     // ScheduleRoundRobin (default) or SchedulePower
 	FlagNoCmp      = "fuzzbox.nocmp"        // bool: no comparison tracing (ablation)
 	FlagPlateau    = "fuzzbox.plateau"      // duration: stop fuzzing after this long without new coverage; 0 = never
+	FlagSync       = "fuzzbox.sync"         // path: directory shared with other instances (corpus sync); "" = none
 )
 
 // Corpus schedules, the values of FlagSchedule (docs/engine.md); the engine's

@@ -1,7 +1,10 @@
 package targets
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"testing"
 )
 
@@ -65,4 +68,28 @@ func FuzzFirstSeen(f *testing.F) {
 			firstSeen[s] = true
 		}
 	})
+}
+
+// syncedSum is the SHA-256 of the one input FuzzSynced's branch takes (the
+// input itself is not in the source, whose literals go to the dictionary).
+var syncedSum, _ = hex.DecodeString("686911ef4907886b923fed4aae05153db9e3f62a94438789dec3565eada1deed")
+
+var syncedHits int
+
+// FuzzSynced has a branch no mutation finds (a SHA-256 match): only an input
+// read from another instance's sync directory reaches it.
+func FuzzSynced(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if sum := sha256.Sum256(b); bytes.Equal(sum[:], syncedSum) {
+			syncedHit(b)
+		}
+	})
+}
+
+//go:noinline
+func syncedHit(b []byte) {
+	for range b {
+		syncedHits++
+	}
 }
