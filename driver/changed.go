@@ -1,0 +1,114 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Changed returns the import paths of the packages matched by patterns (in
+// dir) that are affected by the files changed since the git revision base:
+// a package whose directory holds a changed file, or that imports (its code
+// transitively, its tests directly) a package whose directory does. The
+// changed files are git's diff of the working tree against base, so
+// uncommitted changes count.
+func Changed(ctx context.Context, dir, base string, patterns []string) ([]string, error) {
+	files, err := changedFiles(ctx, dir, base)
+	if err != nil {
+		return nil, err
+	}
+	dirs := map[string]bool{}
+	for _, f := range files {
+		dirs[filepath.Dir(f)] = true
+	}
+	pkgs, err := listDeps(ctx, dir, patterns)
+	if err != nil {
+		return nil, err
+	}
+	all, err := listDeps(ctx, dir, []string{"all"})
+	if err != nil {
+		return nil, err
+	}
+	touched := map[string]bool{}
+	for _, p := range append(all, pkgs...) {
+		if dirs[p.Dir] {
+			touched[p.ImportPath] = true
+		}
+	}
+	var out []string
+	for _, p := range pkgs {
+		deps := slices.Concat([]string{p.ImportPath}, p.Deps, p.TestImports, p.XTestImports)
+		if slices.ContainsFunc(deps, func(d string) bool { return touched[d] }) {
+			out = append(out, p.ImportPath)
+		}
+	}
+	return out, nil
+}
+
+// listedPackage is what Changed reads of go list -json.
+type listedPackage struct {
+	ImportPath   string
+	Dir          string
+	Deps         []string
+	TestImports  []string
+	XTestImports []string
+}
+
+func listDeps(ctx context.Context, dir string, patterns []string) ([]listedPackage, error) {
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Deps,TestImports,XTestImports"}, patterns...)
+	out, err := goOutput(ctx, dir, args...)
+	if err != nil {
+		return nil, fmt.Errorf("go list: %w", err)
+	}
+	var pkgs []listedPackage
+	for d := json.NewDecoder(bytes.NewReader(out)); ; {
+		var p listedPackage
+		if err := d.Decode(&p); errors.Is(err, io.EOF) {
+			return pkgs, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: %w", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+}
+
+// changedFiles returns the absolute paths of the files that differ between
+// base and the working tree of dir's git repository.
+func changedFiles(ctx context.Context, dir, base string) ([]string, error) {
+	git := func(args ...string) (string, error) { return gitOutput(ctx, dir, args...) }
+	root, err := git("rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, err
+	}
+	diff, err := git("diff", "--name-only", "--no-renames", base, "--")
+	if err != nil {
+		return nil, fmt.Errorf("-base %s: %w", base, err)
+	}
+	untracked, err := git("ls-files", "--others", "--exclude-standard", "--full-name", ":/")
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, f := range strings.Fields(diff + "\n" + untracked) {
+		files = append(files, filepath.Join(strings.TrimSpace(root), filepath.FromSlash(f)))
+	}
+	return files, nil
+}
+
+// gitOutput runs git in dir and returns its standard output.
+func gitOutput(ctx context.Context, dir string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, "git", args...)
+	cmd.Dir = dir
+	out, err := output(cmd)
+	if err != nil {
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	return string(out), nil
+}

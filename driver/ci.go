@@ -1,0 +1,289 @@
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// CIReports names the report files CI writes; "" leaves one out.
+type CIReports struct {
+	JUnit    string // JUnit XML: one test case per fuzz test
+	SARIF    string // SARIF 2.1.0: one result per crash bucket, at the innermost frame in the repository
+	Markdown string // a summary table for a pull request or job page
+}
+
+// CI fuzzes, for a change, the fuzz tests of the packages (matched by
+// patterns in cfg.Dir) that the change affects (Changed against the git
+// revision base), sharing cfg.FuzzTime between them, with KeepGoing. It
+// exits 1 only for failures in new crash buckets: a bug an earlier run
+// (whose generated corpus and buckets the cache directory kept) already
+// found is reported, as known, and does not fail the job. The reports are
+// written at the end, also when nothing was to fuzz.
+func CI(ctx context.Context, cfg Config, base string, patterns []string, out Output, reps CIReports) Result {
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	dir := cmpOr(cfg.Dir, ".")
+	pkgs, err := Changed(ctx, dir, base, patterns)
+	if err != nil {
+		fmt.Fprintf(out.Stderr, "%s: %v\n", out.Prefix, err)
+		return errorResult(err)
+	}
+	var res Result
+	if len(pkgs) == 0 {
+		fmt.Fprintf(out.Stdout, "%s: no package with fuzz tests is affected by the changes since %s\n", out.Prefix, base)
+		res = Result{ExitCode: ExitOK}
+	} else {
+		if cfg.Fuzz == "" {
+			cfg.Fuzz = "."
+		}
+		cfg.KeepGoing = true
+		res = Run(ctx, cfg, pkgs, out)
+		if res.Err != nil && strings.Contains(res.Err.Error(), "no fuzz test") {
+			res = Result{ExitCode: ExitOK}
+		}
+	}
+	if res.ExitCode == ExitFailure && !res.hasNew() {
+		res.ExitCode = ExitOK // only known buckets
+	}
+	root := repoRoot(ctx, dir)
+	for _, w := range []struct {
+		path  string
+		write func(io.Writer, Result, string) error
+	}{{reps.JUnit, writeJUnit}, {reps.SARIF, writeSARIF}, {reps.Markdown, writeMarkdown}} {
+		if w.path == "" {
+			continue
+		}
+		if err := writeFile(w.path, func(f io.Writer) error { return w.write(f, res, root) }); err != nil {
+			fmt.Fprintf(out.Stderr, "%s: %v\n", out.Prefix, err)
+			res.ExitCode = max(res.ExitCode, ExitError)
+		}
+	}
+	return res
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// hasNew reports whether a failure of the run is in a new crash bucket (or
+// has none: a failure fuzzbox could not bucket counts as new).
+func (r Result) hasNew() bool {
+	for _, t := range r.Targets {
+		for _, f := range t.Failures {
+			if !f.Known {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// repoRoot returns the top directory of dir's git repository, or dir.
+func repoRoot(ctx context.Context, dir string) string {
+	root, err := gitOutput(ctx, dir, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return dir
+	}
+	return strings.TrimSpace(root)
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("writing a report: %w", err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// bucketState is "new" or "known".
+func bucketState(f event.Event) string {
+	if f.Known {
+		return "known"
+	}
+	return "new"
+}
+
+// JUnit XML, as CI systems read it (Jenkins, GitLab, GitHub reporters).
+type junitSuites struct {
+	XMLName xml.Name     `xml:"testsuites"`
+	Suites  []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name     string      `xml:"name,attr"`
+	Tests    int         `xml:"tests,attr"`
+	Failures int         `xml:"failures,attr"`
+	Cases    []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Class     string        `xml:"classname,attr"`
+	Name      string        `xml:"name,attr"`
+	Failures  []junitResult `xml:"failure,omitempty"`
+	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitResult struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",chardata"`
+}
+
+// writeJUnit writes one suite per package and one case per fuzz test; a
+// failure in a new bucket is a <failure>, a known one is told in the
+// case's output.
+func writeJUnit(w io.Writer, res Result, _ string) error {
+	var doc junitSuites
+	index := map[string]int{}
+	for _, t := range res.Targets {
+		i, ok := index[t.Package]
+		if !ok {
+			i = len(doc.Suites)
+			index[t.Package] = i
+			doc.Suites = append(doc.Suites, junitSuite{Name: t.Package})
+		}
+		c := junitCase{Class: t.Package, Name: t.Name, SystemOut: fmt.Sprintf("%d executions", t.Execs)}
+		for _, f := range t.Failures {
+			text := fmt.Sprintf("%s failure, %s bucket %s, reproducer %s\n%s", f.Kind, bucketState(f), f.Bucket, f.Reproducer, f.Message)
+			if f.Known {
+				c.SystemOut += "\n" + text
+				continue
+			}
+			c.Failures = append(c.Failures, junitResult{Message: event.FirstLine(f.Message), Type: f.Kind, Text: text})
+		}
+		if t.Err != "" {
+			c.Failures = append(c.Failures, junitResult{Message: t.Err, Type: "error", Text: t.Err})
+		}
+		s := &doc.Suites[i]
+		s.Tests++
+		if len(c.Failures) > 0 {
+			s.Failures++
+		}
+		s.Cases = append(s.Cases, c)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	return enc.Encode(doc)
+}
+
+// frameFileRE matches a stack frame's file:line; tErrorRE the file:line a
+// t.Error or t.Fatal message starts with.
+var (
+	frameFileRE = regexp.MustCompile(`(?m)^\s+(/\S+\.go):(\d+)`)
+	tErrorRE    = regexp.MustCompile(`(?m)^\s*(\w[\w.\-]*\.go):(\d+): `)
+)
+
+// location returns the innermost place in the repository a failure's
+// message names, as a path relative to root and a line, or "" .
+func location(t TargetResult, msg, root string) (string, int) {
+	for _, m := range frameFileRE.FindAllStringSubmatch(msg, -1) {
+		if rel, err := filepath.Rel(root, m[1]); err == nil && !strings.HasPrefix(rel, "..") {
+			line, _ := strconv.Atoi(m[2])
+			return filepath.ToSlash(rel), line
+		}
+	}
+	if m := tErrorRE.FindStringSubmatch(msg); m != nil {
+		if rel, err := filepath.Rel(root, filepath.Join(t.Dir, m[1])); err == nil && !strings.HasPrefix(rel, "..") {
+			line, _ := strconv.Atoi(m[2])
+			return filepath.ToSlash(rel), line
+		}
+	}
+	return "", 0
+}
+
+// writeSARIF writes a SARIF 2.1.0 log (GitHub code scanning, GitLab): a
+// rule per crash bucket, a result per failure, level error when the bucket
+// is new and note when it is known, located at the innermost frame inside
+// the repository.
+func writeSARIF(w io.Writer, res Result, root string) error {
+	type obj = map[string]any
+	var rules, results []obj
+	for _, t := range res.Targets {
+		for _, f := range t.Failures {
+			id := "fuzzbox/" + f.Kind + "/" + cmpOr(f.Bucket, "unbucketed")
+			rules = append(rules, obj{"id": id, "shortDescription": obj{"text": f.Kind + " in " + t.String()}})
+			r := obj{
+				"ruleId":  id,
+				"level":   map[bool]string{true: "note", false: "error"}[f.Known],
+				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test -run=%s/%s %s)", event.FirstLine(f.Message), bucketState(f), f.Reproducer, t.Name, filepath.Base(f.Reproducer), t.Package)},
+			}
+			if file, line := location(t, f.Message, root); file != "" {
+				r["locations"] = []obj{{"physicalLocation": obj{"artifactLocation": obj{"uri": file}, "region": obj{"startLine": line}}}}
+			}
+			results = append(results, r)
+		}
+	}
+	log := obj{
+		"version": "2.1.0",
+		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+		"runs": []obj{{
+			"tool":    obj{"driver": obj{"name": "fuzzbox", "informationUri": "https://github.com/fuzzbox/fuzzbox", "rules": orEmpty(rules)}},
+			"results": orEmpty(results),
+		}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+// orEmpty returns s, or an empty list for nil (SARIF wants arrays).
+func orEmpty(s []map[string]any) []map[string]any {
+	if s == nil {
+		return []map[string]any{}
+	}
+	return s
+}
+
+// writeMarkdown writes a summary table.
+func writeMarkdown(w io.Writer, res Result, _ string) error {
+	var b strings.Builder
+	b.WriteString("## fuzzbox\n\n")
+	if len(res.Targets) == 0 {
+		b.WriteString("No fuzz test is affected by the change.\n")
+	} else {
+		b.WriteString("| fuzz test | result | executions | crash bucket | reproducer |\n|---|---|---|---|---|\n")
+		for _, t := range res.Targets {
+			if len(t.Failures) == 0 {
+				result := "ok"
+				if t.Err != "" {
+					result = "error: " + t.Err
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | %d | | |\n", t, result, t.Execs)
+			}
+			for _, f := range t.Failures {
+				result := event.FirstLine(f.Message)
+				if !strings.HasPrefix(result, f.Kind) {
+					result = f.Kind + ": " + result
+				}
+				fmt.Fprintf(&b, "| `%s` | %s | %d | %s `%s` (%d×) | `%s` |\n", t, strings.ReplaceAll(result, "|", `\|`),
+					t.Execs, bucketState(f), f.Bucket, 1+t.Duplicates[f.Bucket], f.Reproducer)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

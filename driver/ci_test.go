@@ -1,0 +1,135 @@
+package driver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ciRepo makes a git repository of a module with two packages, each with a
+// fuzz test, commits it as the base, and then, as the head, a bug in
+// package a (a panic on inputs starting with "x"). It returns the
+// repository's directory.
+func ciRepo(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":      "module example.com/ci\n\ngo 1.24\n",
+		"a/a.go":      "package a\n\n// Parse returns the length of s.\nfunc Parse(s string) int {\n\treturn len(s)\n}\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {\n\tf.Add(\"abc\")\n\tf.Fuzz(func(t *testing.T, s string) { Parse(s) })\n}\n",
+		"b/b.go":      "package b\n\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\n",
+		"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {\n\tf.Add(1)\n\tf.Fuzz(func(t *testing.T, n int) { Twice(n) })\n}\n",
+	}
+	for name, text := range files {
+		writeTestFile(t, filepath.Join(dir, name), text)
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", args[0], err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "base")
+	writeTestFile(t, filepath.Join(dir, "a/a.go"), "package a\n\n// Parse returns the length of s.\nfunc Parse(s string) int {\n\tif len(s) > 0 && s[0] == 'x' {\n\t\tpanic(\"a: x\")\n\t}\n\treturn len(s)\n}\n")
+	git("commit", "-qam", "head")
+	return dir
+}
+
+func writeTestFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestChanged(t *testing.T) {
+	dir := ciRepo(t)
+	ctx := context.Background()
+	got, err := Changed(ctx, dir, "HEAD~1", []string{"./..."})
+	if err != nil || len(got) != 1 || got[0] != "example.com/ci/a" {
+		t.Errorf("Changed(HEAD~1) = %q, %v; want [example.com/ci/a]", got, err)
+	}
+	if got, err := Changed(ctx, dir, "HEAD", []string{"./..."}); err != nil || len(got) != 0 {
+		t.Errorf("Changed(HEAD) = %q, %v; want none", got, err)
+	}
+	if _, err := Changed(ctx, dir, "no-such-revision", []string{"./..."}); err == nil {
+		t.Error("Changed(no-such-revision): no error")
+	}
+}
+
+// TestCI: the CI mode fuzzes only the package the change affects, fails
+// the job on the new bucket and writes the reports; the next job, with the
+// cache kept and a fresh checkout (no reproducer in testdata), finds the
+// same bug known and passes.
+func TestCI(t *testing.T) {
+	dir := ciRepo(t)
+	cfg := Config{Dir: dir, CacheDir: filepath.Join(t.TempDir(), "cache"), Fuzz: ".", FuzzTime: "8s",
+		Fuzzbox: testFuzzbox(t), RSSLimitMB: DefaultRSSLimitMB, Parallel: 1}
+	reps := CIReports{JUnit: filepath.Join(dir, "junit.xml"), SARIF: filepath.Join(dir, "fuzzbox.sarif"), Markdown: filepath.Join(dir, "summary.md")}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	out := Output{Stdout: &stdout, Stderr: &stderr, Prefix: "fuzzbox ci"}
+	res := CI(ctx, cfg, "HEAD~1", []string{"./..."}, out, reps)
+	if res.ExitCode != ExitFailure || len(res.Targets) != 1 || res.Targets[0].Name != "FuzzA" {
+		t.Fatalf("first job: exit %d, targets %v; want exit 1 on FuzzA alone\n%s%s", res.ExitCode, res.Targets, stdout.String(), stderr.String())
+	}
+
+	var junit junitSuites
+	if data, err := os.ReadFile(reps.JUnit); err != nil || xml.Unmarshal(data, &junit) != nil ||
+		len(junit.Suites) != 1 || junit.Suites[0].Failures != 1 || junit.Suites[0].Cases[0].Name != "FuzzA" {
+		t.Errorf("JUnit report %+v (%v): want one failing FuzzA case", junit, err)
+	}
+	var sarif struct {
+		Runs []struct {
+			Results []struct {
+				Level     string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine int }
+					}
+				}
+			}
+		}
+	}
+	data, err := os.ReadFile(reps.SARIF)
+	if err != nil || json.Unmarshal(data, &sarif) != nil || len(sarif.Runs) != 1 || len(sarif.Runs[0].Results) != 1 {
+		t.Fatalf("SARIF report (%v):\n%s", err, data)
+	}
+	r := sarif.Runs[0].Results[0]
+	if r.Level != "error" || len(r.Locations) != 1 || r.Locations[0].PhysicalLocation.ArtifactLocation.URI != "a/a.go" ||
+		r.Locations[0].PhysicalLocation.Region.StartLine != 6 {
+		t.Errorf("SARIF result %+v: want an error at a/a.go:6", r)
+	}
+	if md, _ := os.ReadFile(reps.Markdown); !strings.Contains(string(md), "| `example.com/ci/a.FuzzA` | panic: a: x |") || !strings.Contains(string(md), "new `") {
+		t.Errorf("markdown summary:\n%s", md)
+	}
+
+	// The next job: a fresh checkout, the same cache.
+	if err := os.RemoveAll(filepath.Join(dir, "a", "testdata")); err != nil {
+		t.Fatal(err)
+	}
+	stdout.Reset()
+	res = CI(ctx, cfg, "HEAD~1", []string{"./..."}, out, reps)
+	if res.ExitCode != ExitOK || len(res.Targets) != 1 || len(res.Targets[0].Failures) != 1 || !res.Targets[0].Failures[0].Known {
+		t.Errorf("second job: exit %d, %+v; want exit 0 with the known bucket\n%s", res.ExitCode, res.Targets, stdout.String())
+	}
+	if data, _ := os.ReadFile(reps.SARIF); !strings.Contains(string(data), `"level": "note"`) {
+		t.Errorf("second SARIF report has no note for the known bucket:\n%s", data)
+	}
+}
