@@ -51,6 +51,7 @@ func Coordinate(ctx context.Context, opts Options) error {
 	if path := os.Getenv(heapProfileEnv); path != "" {
 		defer profileHeap(path, c.opts.Log)()
 	}
+	defer profileCPU("coordinator")()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return c.run(ctx)
@@ -86,10 +87,11 @@ type coordinator struct {
 	*setup
 
 	corpus    *queue
-	global    []byte // bucket bits reached by any input
-	snap      []byte // a copy of global handed to workers, nil when global changed since
-	newCount  int    // entries added since the baseline
-	pruned    int    // generated-corpus entries deleted as redundant
+	cache     *cacheWriter // writes found entries to the cache during the loop
+	global    []byte       // bucket bits reached by any input
+	snap      []byte       // a copy of global handed to workers, nil when global changed since
+	newCount  int          // entries added since the baseline
+	pruned    int          // generated-corpus entries deleted as redundant
 	dict      *dictionary
 	lens      lenControl // the mutants' length limit
 	rng       *rand.Rand
@@ -186,8 +188,15 @@ func (c *coordinator) run(ctx context.Context) error {
 	for i := range c.opts.Parallel {
 		go newWorker(c.setup, i, msgs).run()
 	}
+	if c.opts.CacheDir != "" {
+		c.cache = newCacheWriter(c.opts.CacheDir)
+	}
 	c.loop(ctx, msgs, c.opts.Parallel)
 	c.finish()
+	if c.cache != nil {
+		c.cache.close(c.opts.Log)
+		c.cache = nil
+	}
 	c.saveDict()
 	return c.result()
 }
