@@ -14,7 +14,12 @@
 // slices before their start: "slice bounds out of range [:-1]" in
 // syntax.(*Parser).endLit. The input needs a backquote, then an escaped
 // character inside it, then an escaped backslash ending a literal: the
-// nesting and quoting of shell text, not one magic byte.
+// nesting and quoting of shell text, not one magic byte. The same miscount
+// makes Parser.getAssign slice past the end of an assignment's literal that
+// ends at such a character ("slice bounds out of range [2:1]"); the same
+// commit fixes both (checked at 0068634 and its parent), so the signature
+// names both functions. (This target first named endLit alone; fuzzbox and
+// libFuzzer met the getAssign panic in the first runs.)
 //
-// Signature: syntax\.\(\*Parser\)\.endLit
+// Signature: syntax\.\(\*Parser\)\.(endLit|getAssign)
 package shparse

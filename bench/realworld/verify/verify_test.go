@@ -200,6 +200,15 @@ func TestShParse(t *testing.T) {
 	})
 }
 
+func TestShParseAssign(t *testing.T) {
+	// Found by fuzzbox on the benchmark (a backquote, an assignment, an
+	// escaped $); fixed by the same commit as mvdan/sh#1098.
+	src := "`l=\\$"
+	wantPanic(t, "(*Parser).getAssign", func() {
+		syntax.NewParser().Parse(strings.NewReader(src), "")
+	})
+}
+
 func TestJSParse(t *testing.T) {
 	// From the test the fix added: "throw" and a newline.
 	wantPanic(t, "ThrowStmt", func() {
