@@ -51,6 +51,7 @@ func Coordinate(ctx context.Context, opts Options) error {
 	if path := os.Getenv(heapProfileEnv); path != "" {
 		defer profileHeap(path, c.opts.Log)()
 	}
+	defer profileCPU("coordinator")()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return c.run(ctx)
@@ -86,6 +87,7 @@ type coordinator struct {
 	*setup
 
 	corpus    *queue
+	cache     *cacheWriter      // writes found entries to the cache during the loop
 	global    []byte            // bucket bits reached by any input
 	snap      []byte            // a copy of global and unstable handed to workers, nil when either changed since
 	unstable  []byte            // bucket bits reached once and not again by the same input (unstableBits)
@@ -194,8 +196,22 @@ func (c *coordinator) run(ctx context.Context) error {
 	for i := range c.opts.Parallel {
 		go newWorker(c.setup, i, msgs).run()
 	}
+	if c.opts.CacheDir != "" {
+		c.cache = newCacheWriter(c.opts.CacheDir)
+	}
+	if c.sync.dir != "" {
+		c.sync.out = newCacheWriter(c.sync.dir)
+	}
 	c.loop(ctx, msgs, c.opts.Parallel)
 	c.finish()
+	if c.cache != nil {
+		c.cache.close(c.opts.Log)
+		c.cache = nil
+	}
+	if c.sync.out != nil {
+		c.sync.out.close(c.opts.Log)
+		c.sync.out = nil
+	}
 	c.saveDict()
 	return c.result()
 }

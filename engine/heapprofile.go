@@ -76,3 +76,32 @@ func writeHeapProfile(path string) error {
 	}
 	return nil
 }
+
+// cpuProfileEnv names a file prefix the coordinator and each worker process
+// write their CPU profiles to (path.coordinator.<pid>, path.worker.<pid>,
+// written when the process's part ends): a debugging aid for where the time
+// goes on a target (bench/README.md, "Text-format parsers"), not a setting
+// users need.
+const cpuProfileEnv = "FUZZBOX_CPUPROFILE"
+
+// profileCPU starts this process's CPU profile, named by role, when
+// cpuProfileEnv is set, and returns the function that ends it. A profile
+// that cannot be started is skipped: profiling must not stop fuzzing.
+func profileCPU(role string) (stop func()) {
+	path := os.Getenv(cpuProfileEnv)
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(fmt.Sprintf("%s.%s.%d", path, role, os.Getpid()))
+	if err != nil {
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}

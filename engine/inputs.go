@@ -244,6 +244,9 @@ func (c *coordinator) saveCache(e *entry) string {
 	if c.opts.CacheDir == "" {
 		return ""
 	}
+	if c.cache != nil {
+		return c.cache.save(e.data)
+	}
 	path, err := corpus.Write(c.opts.CacheDir, e.data)
 	if err != nil {
 		fmt.Fprintf(c.opts.Log, "fuzz: warning: %v\n", err)

@@ -32,6 +32,7 @@ type proc struct {
 	busy   atomic.Bool  // a call is in flight
 	rss    atomic.Int64 // resident MiB at the watchdog's last reading during a call
 	calls  int64        // executions reported by completed calls
+	dict   [][]byte     // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
 }
 
 // valueCap is the shared-memory room for one encoded input.
@@ -368,4 +369,22 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return string(t.buf)
+}
+
+// fuzzArgs returns the arguments of a fuzz call on p: args, without the
+// dictionary when p has it already.
+func (p *proc) fuzzArgs(args *ipc.FuzzArgs) *ipc.FuzzArgs {
+	if sameSlice(p.dict, args.Dict) {
+		a := *args
+		a.Dict, a.SameDict = nil, true
+		return &a
+	}
+	p.dict = args.Dict
+	return args
+}
+
+// sameSlice reports whether a and b are the same slice: the coordinator's
+// dictionary is replaced, never changed in place, when tokens are added.
+func sameSlice(a, b [][]byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

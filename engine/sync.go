@@ -27,6 +27,7 @@ import (
 // syncState is the coordinator's view of its sync directory.
 type syncState struct {
 	dir    string          // <SyncDir>/<Target>; "" when not syncing
+	out    *cacheWriter    // writes this instance's entries to dir, off the loop
 	seen   map[string]bool // names read or written
 	broken bool            // the last access failed (reported)
 	last   time.Time       // the last scan
@@ -47,15 +48,14 @@ func newSyncState(opts *Options) *syncState {
 }
 
 // publish writes e, which adds coverage, for the other instances.
+// The write happens on the sync writer's goroutine (cachewrite.go): the
+// loop does not wait for the disk, and write errors are reported at the end
+// of the run (reading the directory reports an unusable one as it happens).
 func (c *coordinator) publish(e *entry) {
-	if c.sync.dir == "" || e.seed || e.imported {
+	if c.sync.out == nil || e.seed || e.imported {
 		return
 	}
-	path, err := corpus.Write(c.sync.dir, e.data)
-	c.syncResult("writing to", err)
-	if err == nil {
-		c.sync.seen[filepath.Base(path)] = true
-	}
+	c.sync.seen[filepath.Base(c.sync.out.save(e.data))] = true
 }
 
 // importSynced reads the sync directory's new files, when syncEvery has

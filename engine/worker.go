@@ -82,6 +82,7 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	defer mem.Close()
 	limitWorkerMemory(mem.Execs)
 	stackBallast()
+	defer profileCPU("worker")()
 	sc := newShallowCaller(fn)
 	defer sc.stop()
 	w := &workerServer{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out)}
@@ -96,6 +97,10 @@ type workerServer struct {
 	fn   func([]any) error
 	mem  *ipc.Mem
 	conn *ipc.Conn
+	dict [][]byte // the dictionary of the last fuzz call that sent one
+	// sent holds the comparison tokens already sent to the coordinator,
+	// which keeps them: a call reports only new ones.
+	sent map[string]bool
 	seen []byte // bucket bits known to the coordinator plus found in this call
 	buf  []byte // encoding of the input being executed
 
@@ -240,7 +245,10 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	defer func() { execState.seen = nil }()
 	m := newMutator(args.Seed, w.maxLen(args.MaxLen))
 	m.resizeLen = w.maxLen(0)
-	m.dict = args.Dict
+	if !args.SameDict {
+		w.dict = args.Dict
+	}
+	m.dict = w.dict
 	for _, s := range args.Splice {
 		if vals, err := decodeValues(s); err == nil && len(vals) == len(base) {
 			m.splice = append(m.splice, vals)
@@ -255,7 +263,7 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 			resp.Err, resp.Duration = ferr.Error(), time.Since(start)
 			return resp
 		}
-		m.cmp, resp.Tokens = subs, tokens
+		m.cmp, resp.Tokens = subs, w.unsent(tokens)
 		m.dict = append(m.dict[:len(m.dict):len(m.dict)], tokens...)
 		if tm != nil {
 			tm.setHints(&execState.cmps, m.dict)
@@ -294,6 +302,25 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	}
 	resp.Duration = time.Since(start)
 	return resp
+}
+
+// maxSentTokens bounds workerServer.sent; past it the set starts over and
+// tokens may be sent again (the coordinator drops duplicates).
+const maxSentTokens = 1 << 14
+
+// unsent returns the tokens not reported before, and marks them reported.
+func (w *workerServer) unsent(tokens [][]byte) [][]byte {
+	if w.sent == nil || len(w.sent) > maxSentTokens {
+		w.sent = map[string]bool{}
+	}
+	var out [][]byte
+	for _, t := range tokens {
+		if !w.sent[string(t)] {
+			w.sent[string(t)] = true
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // clockStride is how many iterations a fuzz call of duration d runs before

@@ -157,7 +157,7 @@ func (w *worker) fuzzOnce(p *proc, wk work) (*proc, fuzzed, error) {
 	p.mem.SetValue(wk.base.enc)
 	copy(p.mem.Coverage(), wk.global)
 	var resp ipc.FuzzResponse
-	if err := p.call(ipc.Call{Fuzz: wk.args}, &resp); err != nil {
+	if err := p.call(ipc.Call{Fuzz: p.fuzzArgs(wk.args)}, &resp); err != nil {
 		w.count(int64(p.mem.Execs()) - p.calls)
 		vals, derr := decodeValues(p.mem.Value())
 		if derr != nil {

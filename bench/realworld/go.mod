@@ -5,16 +5,20 @@ go 1.26
 require (
 	github.com/buger/jsonparser v1.1.0
 	github.com/miekg/dns v1.1.15
+	github.com/tdewolff/parse/v2 v2.6.8
 	github.com/tidwall/gjson v1.6.3
 	golang.org/x/image v0.0.0-20210216034530-4410531fe030
 	golang.org/x/text v0.3.2
+	gopkg.in/ini.v1 v1.44.0
+	mvdan.cc/sh/v3 v3.8.0
 )
 
 require (
+	github.com/smartystreets/goconvey v1.8.1 // indirect
 	github.com/tidwall/match v1.0.1 // indirect
 	github.com/tidwall/pretty v1.0.2 // indirect
 	golang.org/x/crypto v0.0.0-20190308221718-c2843e01d9a2 // indirect
 	golang.org/x/net v0.0.0-20190620200207-3b0461eec859 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/sys v0.0.0-20190215142949-d0b11bdaac8a // indirect
+	golang.org/x/sys v0.17.0 // indirect
 )

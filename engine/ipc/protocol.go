@@ -42,8 +42,14 @@ type FuzzArgs struct {
 	// splice into the base input. Nil means none.
 	Splice [][]byte
 	// Dict holds dictionary tokens (from -dict and the coordinator's
-	// automatic dictionary) the mutator may insert. Nil means none.
+	// automatic dictionary) the mutator may insert. Nil means none, unless
+	// SameDict is set.
 	Dict [][]byte
+	// SameDict has the worker use the dictionary of its previous fuzz call:
+	// the coordinator sends the dictionary to a process only when it
+	// changed (it is the largest part of a call, and a parser that finds
+	// new coverage every few dozen executions makes a call for each).
+	SameDict bool
 	// CheckInput has the worker check, after each execution, that the fuzz
 	// function left its []byte arguments as it got them (the testing
 	// package forbids changing them). False means no check.

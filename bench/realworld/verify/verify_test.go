@@ -23,11 +23,15 @@ import (
 
 	"github.com/buger/jsonparser"
 	"github.com/miekg/dns"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/js"
 	"github.com/tidwall/gjson"
 	"golang.org/x/image/tiff"
 	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/language"
+	"gopkg.in/ini.v1"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // wantPanic runs fn and checks that it panics with a stack that contains
@@ -193,4 +197,45 @@ func TestTIFFPaletteMissing(t *testing.T) {
 		t.Fatalf("Decode: %v", err)
 	}
 	wantPanic(t, "verify.readPixels", func() { readPixels(img) })
+}
+
+func TestShParse(t *testing.T) {
+	// The input of syntax/testdata/fuzz/FuzzParsePrint/6d0dc226922dc40c,
+	// added by the fix of mvdan/sh#1098: a backquote, an escaped $, an
+	// escaped backslash.
+	src := "`\\$\\\\000"
+	wantPanic(t, "(*Parser).endLit", func() {
+		syntax.NewParser().Parse(strings.NewReader(src), "")
+	})
+}
+
+func TestShParseAssign(t *testing.T) {
+	// Found by fuzzbox on the benchmark (a backquote, an assignment, an
+	// escaped $); fixed by the same commit as mvdan/sh#1098.
+	src := "`l=\\$"
+	wantPanic(t, "(*Parser).getAssign", func() {
+		syntax.NewParser().Parse(strings.NewReader(src), "")
+	})
+}
+
+func TestJSParse(t *testing.T) {
+	// From the test the fix added: "throw" and a newline.
+	wantPanic(t, "ThrowStmt", func() {
+		ast, err := js.Parse(parse.NewInputString("throw\n"), js.Options{})
+		if err != nil {
+			t.Fatalf("Parse: %v", err)
+		}
+		_ = ast.String()
+	})
+}
+
+func TestINILoad(t *testing.T) {
+	// From the test the fix added: a value naming a key that is not there.
+	cfg, err := ini.Load([]byte("[foo]\nbar = %(missing)s\n"))
+	if err != nil {
+		t.Fatalf("Load: %v", err)
+	}
+	wantPanic(t, "(*Key).transformValue", func() {
+		_ = cfg.Section("foo").Key("bar").String()
+	})
 }

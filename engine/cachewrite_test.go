@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+)
+
+func TestCacheWriter(t *testing.T) {
+	dir := t.TempDir()
+	w := newCacheWriter(dir)
+	var paths []string
+	for _, s := range []string{"go test fuzz v1\nstring(\"a\")\n", "go test fuzz v1\nstring(\"b\")\n"} {
+		paths = append(paths, w.save([]byte(s)))
+	}
+	var log bytes.Buffer
+	w.close(&log)
+	if log.Len() > 0 {
+		t.Errorf("log: %s", log.String())
+	}
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("entry not written: %v", err)
+		}
+	}
+}
+
+func TestFuzzArgsSameDict(t *testing.T) {
+	dict := [][]byte{[]byte("kw")}
+	p := &proc{}
+	first := p.fuzzArgs(&ipc.FuzzArgs{Dict: dict})
+	if first.SameDict || len(first.Dict) != 1 {
+		t.Fatalf("first call: %+v, want the dictionary sent", first)
+	}
+	again := p.fuzzArgs(&ipc.FuzzArgs{Dict: dict})
+	if !again.SameDict || again.Dict != nil {
+		t.Fatalf("second call: %+v, want SameDict", again)
+	}
+	grown := append(dict[:1:1], []byte("other"))
+	if a := p.fuzzArgs(&ipc.FuzzArgs{Dict: grown}); a.SameDict || len(a.Dict) != 2 {
+		t.Fatalf("after the dictionary changed: %+v, want it sent", a)
+	}
+	if a := (&proc{}).fuzzArgs(&ipc.FuzzArgs{Dict: dict}); a.SameDict {
+		t.Fatalf("a fresh process: %+v, want the dictionary sent", a)
+	}
+}
+
+func TestUnsentTokens(t *testing.T) {
+	var w workerServer
+	got := w.unsent([][]byte{[]byte("a"), []byte("b")})
+	if len(got) != 2 {
+		t.Fatalf("first: %q", got)
+	}
+	got = w.unsent([][]byte{[]byte("b"), []byte("c")})
+	if len(got) != 1 || string(got[0]) != "c" {
+		t.Fatalf("second: %q, want [c]", got)
+	}
+}
