@@ -94,7 +94,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	runs := fs.Int("runs", 3, "runs per target and engine")
 	fuzztime := fs.Duration("fuzztime", 60*time.Second, "fuzzing budget of one run")
 	parallel := fs.Int("parallel", 2, "fuzzing workers per run of fuzzbox and native (1 when a libFuzzer engine runs)")
-	engines := fs.String("engines", "fuzzbox,native", "comma-separated engines: fuzzbox, fuzzbox-bytes (fuzzbox on a typed target's FuzzXBytes twin), native, libfuzzer (on fuzzbox build -libfuzzer's binary), go118 (on go-118-fuzz-build's, as OSS-Fuzz builds it); all = fuzzbox,native,go118")
+	engines := fs.String("engines", "fuzzbox,native", "comma-separated engines: fuzzbox, fuzzbox-bytes (fuzzbox on a typed target's FuzzXBytes twin), fuzzbox-sync and fuzzbox-split (-parallel instances of one worker each, syncing through a directory or not), native, libfuzzer (on fuzzbox build -libfuzzer's binary), go118 (on go-118-fuzz-build's, as OSS-Fuzz builds it); all = fuzzbox,native,go118")
 	fuzzbox := fs.String("fuzzbox", "", "fuzzbox binary (default: build ./cmd/fuzzbox into a temporary directory)")
 	fuzzboxArgs := fs.String("fuzzboxargs", "", "extra space-separated arguments for fuzzbox fuzz")
 	minimize := fs.String("minimizetime", "10s", "-fuzzminimizetime for both engines (time to failure is measured before minimizing)")
@@ -156,9 +156,9 @@ func parseEngines(list string) ([]string, error) {
 		}
 		for _, n := range names {
 			switch n {
-			case engineFuzzbox, engineFuzzboxBytes, engineNative, engineLibFuzzer, engineGo118:
+			case engineFuzzbox, engineFuzzboxBytes, engineFuzzboxSync, engineFuzzboxSplit, engineNative, engineLibFuzzer, engineGo118:
 			default:
-				return nil, fmt.Errorf("unknown engine %q (want fuzzbox, fuzzbox-bytes, native, libfuzzer, go118 or all)", n)
+				return nil, fmt.Errorf("unknown engine %q (want fuzzbox, fuzzbox-bytes, fuzzbox-sync, fuzzbox-split, native, libfuzzer, go118 or all)", n)
 			}
 			if !contains(out, n) {
 				out = append(out, n)

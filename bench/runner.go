@@ -117,6 +117,11 @@ func runGoEngine(ctx context.Context, cfg config, t target, engine string, run i
 			r.Note = strings.TrimSpace(r.Note + " " + err.Error())
 		}
 	}()
+	if engine == engineFuzzboxSync || engine == engineFuzzboxSplit {
+		ir := runInstances(ctx, cfg, t, engine, run, logDir)
+		ir.Note = strings.TrimSpace(r.Note + " " + ir.Note)
+		return ir
+	}
 	cache, err := os.MkdirTemp("", "fuzzbox-bench-cache-")
 	if err != nil {
 		r.Note = err.Error()

@@ -82,6 +82,8 @@ var engineLabels = map[string]string{
 	engineFuzzbox:      "fuzzbox",
 	engineNative:       "native",
 	engineFuzzboxBytes: "fuzzbox on FuzzXBytes",
+	engineFuzzboxSync:  "fuzzbox N×1 synced",
+	engineFuzzboxSplit: "fuzzbox N×1 unsynced",
 	engineLibFuzzer:    "libFuzzer+fuzzbox build",
 	engineGo118:        "libFuzzer (OSS-Fuzz build)",
 }

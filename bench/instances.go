@@ -1,0 +1,110 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Engines that run -parallel fuzzbox instances of one worker each at once,
+// each with its own cache directory (as separate machines would have), to
+// compare with one instance of -parallel workers (engine fuzzbox): synced
+// through a shared -sync directory, or not. A run's time to failure is the
+// first instance's; the others are then stopped.
+const (
+	engineFuzzboxSync  = "fuzzbox-sync"
+	engineFuzzboxSplit = "fuzzbox-split"
+)
+
+// runInstances runs the instances of engine (engineFuzzboxSync or
+// engineFuzzboxSplit) on t, in t's directory (the caller restores it).
+func runInstances(ctx context.Context, cfg config, t target, engine string, run int, logDir string) runResult {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var syncArgs []string
+	if engine == engineFuzzboxSync {
+		dir, err := os.MkdirTemp("", "fuzzbox-bench-sync-")
+		if err != nil {
+			return runResult{Target: t.name, Engine: engine, Run: run, Note: err.Error()}
+		}
+		defer os.RemoveAll(dir)
+		syncArgs = []string{"-sync=" + dir}
+	}
+	n := cfg.parallel
+	results := make([]runResult, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = runInstance(ctx, cfg, t, i, syncArgs, filepath.Join(logDir, fmt.Sprintf("%s-%s-%d-%d.log", t.name, engine, run, i)))
+			if results[i].Failed {
+				cancel() // the run's failure is found: the others stop
+			}
+		}()
+	}
+	wg.Wait()
+	return combineInstances(t, engine, run, results)
+}
+
+// runInstance runs one instance of one worker with a fresh cache directory.
+func runInstance(ctx context.Context, cfg config, t target, i int, syncArgs []string, log string) runResult {
+	r := runResult{Log: log}
+	cache, err := os.MkdirTemp("", "fuzzbox-bench-cache-")
+	if err != nil {
+		r.Note = err.Error()
+		return r
+	}
+	defer os.RemoveAll(cache)
+	c := cfg
+	c.parallel = 1
+	c.fuzzboxArgs = append(append([]string(nil), cfg.fuzzboxArgs...), syncArgs...)
+	p := newFuzzboxParser(t.isKnownBug)
+	timeout := 2*cfg.fuzztime + 3*time.Minute
+	r.ExitCode, r.WallS, r.PeakMemGB, err = execute(ctx, t.dir, fuzzboxArgs(c, t, cache), false, p, log, timeout)
+	if err != nil && ctx.Err() == nil {
+		r.Note = fmt.Sprintf("instance %d: %v", i, err)
+	}
+	p.result(&r)
+	return r
+}
+
+// combineInstances makes one run of the instances' results: the failure
+// found first (the known bug preferred), the executions of all, and the
+// execution rate of all together.
+func combineInstances(t target, engine string, run int, rs []runResult) runResult {
+	out := runResult{Target: t.name, Engine: engine, Run: run}
+	var notes, logs []string
+	best := -1
+	for i, r := range rs {
+		out.Execs += r.Execs
+		out.ExecsPerSec += r.ExecsPerSec
+		out.FuzzS = max(out.FuzzS, r.FuzzS)
+		out.WallS = max(out.WallS, r.WallS)
+		out.PeakMemGB = max(out.PeakMemGB, r.PeakMemGB)
+		logs = append(logs, r.Log)
+		if r.Note != "" {
+			notes = append(notes, r.Note)
+		}
+		if r.Failed && (best < 0 || r.TTF < rs[best].TTF) {
+			best = i
+		}
+	}
+	if best >= 0 {
+		b := rs[best]
+		out.Failed, out.Kind, out.Message, out.FailText, out.Reproducer = true, b.Kind, b.Message, b.FailText, b.Reproducer
+		out.TTF, out.ExitCode, out.Earlier = b.TTF, b.ExitCode, b.Earlier
+		// Every instance ran until then, at about its own rate.
+		for _, r := range rs {
+			out.ExecsToFailure += int64(r.ExecsPerSec * b.TTF)
+		}
+		out.ExecsToFailure += b.ExecsToFailure - int64(b.ExecsPerSec*b.TTF)
+	}
+	out.Log = strings.Join(logs, " ")
+	out.Note = strings.Join(notes, "; ")
+	return out
+}
