@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -33,7 +34,7 @@ func CI(ctx context.Context, cfg Config, base string, patterns []string, out Out
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
-	dir := cmpOr(cfg.Dir, ".")
+	dir := cmp.Or(cfg.Dir, ".")
 	pkgs, err := Changed(ctx, dir, base, patterns)
 	if err != nil {
 		fmt.Fprintf(out.Stderr, "%s: %v\n", out.Prefix, err)
@@ -70,13 +71,6 @@ func CI(ctx context.Context, cfg Config, base string, patterns []string, out Out
 		}
 	}
 	return res
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // hasNew reports whether a failure of the run is in a new crash bucket (or
@@ -224,7 +218,7 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 	var rules, results []obj
 	for _, t := range res.Targets {
 		for _, f := range t.Failures {
-			id := "fuzzbox/" + f.Kind + "/" + cmpOr(f.Bucket, "unbucketed")
+			id := "fuzzbox/" + f.Kind + "/" + cmp.Or(f.Bucket, "unbucketed")
 			rules = append(rules, obj{"id": id, "shortDescription": obj{"text": f.Kind + " in " + t.String()}})
 			r := obj{
 				"ruleId":  id,

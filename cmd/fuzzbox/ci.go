@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 
 	"github.com/fuzzbox/fuzzbox/driver"
@@ -40,8 +41,8 @@ func ciFlags(fs *flag.FlagSet) func(*invocation) int {
 		if *base == "" {
 			return inv.usageError("-base is required")
 		}
-		f.Fuzz = cmpOr(f.Fuzz, ".")
-		f.FuzzTime = cmpOr(f.FuzzTime, "5m")
+		f.Fuzz = cmp.Or(f.Fuzz, ".")
+		f.FuzzTime = cmp.Or(f.FuzzTime, "5m")
 		cfg, err := f.Checked(inv.stderr)
 		if err != nil {
 			return inv.usageError(err.Error())
@@ -51,11 +52,4 @@ func ciFlags(fs *flag.FlagSet) func(*invocation) int {
 		out := driver.Output{Stdout: inv.stdout, Stderr: inv.stderr, Prefix: "fuzzbox ci", JSON: f.JSON}
 		return driver.CI(ctx, cfg, *base, inv.Args(), out, reps).ExitCode
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
