@@ -20,36 +20,42 @@ import (
 // changed files are git's diff of the working tree against base, so
 // uncommitted changes count.
 func Changed(ctx context.Context, dir, base string, patterns []string) ([]string, error) {
-	files, err := changedFiles(ctx, dir, base)
+	pkgs, _, err := changed(ctx, dir, base, patterns)
+	return pkgs, err
+}
+
+// changed is Changed, which also returns the repository's top directory.
+func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []string, root string, err error) {
+	files, root, err := changedFiles(ctx, dir, base)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	dirs := map[string]bool{}
 	for _, f := range files {
 		dirs[filepath.Dir(f)] = true
 	}
-	pkgs, err := listDeps(ctx, dir, patterns)
+	// One go list: every package the build can reach ("all"), each
+	// marked with the patterns it matches.
+	all, err := listDeps(ctx, dir, append([]string{"all"}, patterns...))
 	if err != nil {
-		return nil, err
-	}
-	all, err := listDeps(ctx, dir, []string{"all"})
-	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	touched := map[string]bool{}
-	for _, p := range append(all, pkgs...) {
+	for _, p := range all {
 		if dirs[p.Dir] {
 			touched[p.ImportPath] = true
 		}
 	}
-	var out []string
-	for _, p := range pkgs {
+	for _, p := range all {
+		if !slices.ContainsFunc(p.Match, func(m string) bool { return m != "all" }) {
+			continue
+		}
 		deps := slices.Concat([]string{p.ImportPath}, p.Deps, p.TestImports, p.XTestImports)
 		if slices.ContainsFunc(deps, func(d string) bool { return touched[d] }) {
-			out = append(out, p.ImportPath)
+			pkgs = append(pkgs, p.ImportPath)
 		}
 	}
-	return out, nil
+	return pkgs, root, nil
 }
 
 // listedPackage is what Changed reads of go list -json.
@@ -59,10 +65,11 @@ type listedPackage struct {
 	Deps         []string
 	TestImports  []string
 	XTestImports []string
+	Match        []string // the patterns that matched it
 }
 
 func listDeps(ctx context.Context, dir string, patterns []string) ([]listedPackage, error) {
-	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Deps,TestImports,XTestImports"}, patterns...)
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Deps,TestImports,XTestImports,Match"}, patterns...)
 	out, err := goOutput(ctx, dir, args...)
 	if err != nil {
 		return nil, fmt.Errorf("go list: %w", err)
@@ -80,26 +87,26 @@ func listDeps(ctx context.Context, dir string, patterns []string) ([]listedPacka
 }
 
 // changedFiles returns the absolute paths of the files that differ between
-// base and the working tree of dir's git repository.
-func changedFiles(ctx context.Context, dir, base string) ([]string, error) {
+// base and the working tree of dir's git repository, and its top directory.
+func changedFiles(ctx context.Context, dir, base string) (files []string, root string, err error) {
 	git := func(args ...string) (string, error) { return gitOutput(ctx, dir, args...) }
-	root, err := git("rev-parse", "--show-toplevel")
+	out, err := git("rev-parse", "--show-toplevel")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
+	root = strings.TrimSpace(out)
 	diff, err := git("diff", "--name-only", "--no-renames", base, "--")
 	if err != nil {
-		return nil, fmt.Errorf("-base %s: %w", base, err)
+		return nil, "", fmt.Errorf("-base %s: %w", base, err)
 	}
 	untracked, err := git("ls-files", "--others", "--exclude-standard", "--full-name", ":/")
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	var files []string
 	for _, f := range strings.Fields(diff + "\n" + untracked) {
-		files = append(files, filepath.Join(strings.TrimSpace(root), filepath.FromSlash(f)))
+		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
 	}
-	return files, nil
+	return files, root, nil
 }
 
 // gitOutput runs git in dir and returns its standard output.

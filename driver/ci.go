@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -15,6 +16,10 @@ import (
 
 	"github.com/fuzzbox/fuzzbox/event"
 )
+
+// CIFuzzTime is CI's -fuzztime when none is given: the budget all the
+// affected fuzz tests share.
+const CIFuzzTime = "5m"
 
 // CIReports names the report files CI writes; "" leaves one out.
 type CIReports struct {
@@ -34,30 +39,29 @@ func CI(ctx context.Context, cfg Config, base string, patterns []string, out Out
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
+	cfg.Fuzz, cfg.FuzzTime, cfg.KeepGoing = cmp.Or(cfg.Fuzz, "."), cmp.Or(cfg.FuzzTime, CIFuzzTime), true
 	dir := cmp.Or(cfg.Dir, ".")
-	pkgs, err := Changed(ctx, dir, base, patterns)
+	pkgs, root, err := changed(ctx, dir, base, patterns)
 	if err != nil {
-		fmt.Fprintf(out.Stderr, "%s: %v\n", out.Prefix, err)
-		return errorResult(err)
+		return out.report(errorResult(err))
+	}
+	var targets []Target
+	if len(pkgs) > 0 {
+		targets, err = Resolve(ctx, cfg, pkgs)
 	}
 	var res Result
-	if len(pkgs) == 0 {
-		fmt.Fprintf(out.Stdout, "%s: no package with fuzz tests is affected by the changes since %s\n", out.Prefix, base)
+	switch {
+	case errors.As(err, new(noMatch)) || err == nil && len(targets) == 0:
+		fmt.Fprintf(out.Stdout, "%s: no fuzz test is affected by the changes since %s\n", out.Prefix, base)
 		res = Result{ExitCode: ExitOK}
-	} else {
-		if cfg.Fuzz == "" {
-			cfg.Fuzz = "."
-		}
-		cfg.KeepGoing = true
-		res = Run(ctx, cfg, pkgs, out)
-		if res.Err != nil && strings.Contains(res.Err.Error(), "no fuzz test") {
-			res = Result{ExitCode: ExitOK}
-		}
+	case err != nil:
+		return out.report(errorResult(err))
+	default:
+		res = runTargets(ctx, cfg, targets, out)
 	}
 	if res.ExitCode == ExitFailure && !res.hasNew() {
 		res.ExitCode = ExitOK // only known buckets
 	}
-	root := repoRoot(ctx, dir)
 	for _, w := range []struct {
 		path  string
 		write func(io.Writer, Result, string) error
@@ -86,15 +90,6 @@ func (r Result) hasNew() bool {
 	return false
 }
 
-// repoRoot returns the top directory of dir's git repository, or dir.
-func repoRoot(ctx context.Context, dir string) string {
-	root, err := gitOutput(ctx, dir, "rev-parse", "--show-toplevel")
-	if err != nil {
-		return dir
-	}
-	return strings.TrimSpace(root)
-}
-
 func writeFile(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {
@@ -108,14 +103,6 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
-}
-
-// bucketState is "new" or "known".
-func bucketState(f event.Event) string {
-	if f.Known {
-		return "known"
-	}
-	return "new"
 }
 
 // JUnit XML, as CI systems read it (Jenkins, GitLab, GitHub reporters).
@@ -159,7 +146,7 @@ func writeJUnit(w io.Writer, res Result, _ string) error {
 		}
 		c := junitCase{Class: t.Package, Name: t.Name, SystemOut: fmt.Sprintf("%d executions", t.Execs)}
 		for _, f := range t.Failures {
-			text := fmt.Sprintf("%s failure, %s bucket %s, reproducer %s\n%s", f.Kind, bucketState(f), f.Bucket, f.Reproducer, f.Message)
+			text := fmt.Sprintf("%s failure, %s bucket %s, reproducer %s\n%s", f.Kind, event.BucketWord(f.Known), f.Bucket, f.Reproducer, f.Message)
 			if f.Known {
 				c.SystemOut += "\n" + text
 				continue
@@ -222,8 +209,8 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 			rules = append(rules, obj{"id": id, "shortDescription": obj{"text": f.Kind + " in " + t.String()}})
 			r := obj{
 				"ruleId":  id,
-				"level":   map[bool]string{true: "note", false: "error"}[f.Known],
-				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test -run=%s/%s %s)", event.FirstLine(f.Message), bucketState(f), f.Reproducer, t.Name, filepath.Base(f.Reproducer), t.Package)},
+				"level":   sarifLevel(f.Known),
+				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test -run=%s/%s %s)", event.FirstLine(f.Message), event.BucketWord(f.Known), f.Reproducer, t.Name, filepath.Base(f.Reproducer), t.Package)},
 			}
 			if file, line := location(t, f.Message, root); file != "" {
 				r["locations"] = []obj{{"physicalLocation": obj{"artifactLocation": obj{"uri": file}, "region": obj{"startLine": line}}}}
@@ -242,6 +229,14 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// sarifLevel is a result's level: a known bucket is a note.
+func sarifLevel(known bool) string {
+	if known {
+		return "note"
+	}
+	return "error"
 }
 
 // orEmpty returns s, or an empty list for nil (SARIF wants arrays).
@@ -274,7 +269,7 @@ func writeMarkdown(w io.Writer, res Result, _ string) error {
 					result = f.Kind + ": " + result
 				}
 				fmt.Fprintf(&b, "| `%s` | %s | %d | %s `%s` (%d×) | `%s` |\n", t, strings.ReplaceAll(result, "|", `\|`),
-					t.Execs, bucketState(f), f.Bucket, 1+t.Duplicates[f.Bucket], f.Reproducer)
+					t.Execs, event.BucketWord(f.Known), f.Bucket, 1+t.Duplicates[f.Bucket], f.Reproducer)
 			}
 		}
 	}

@@ -99,11 +99,21 @@ type Output struct {
 // error, printed before any event.
 func Run(ctx context.Context, cfg Config, patterns []string, out Output) Result {
 	targets, err := Resolve(ctx, cfg, patterns)
-	res := errorResult(err)
-	if err == nil {
-		p := &event.Printer{W: out.Stdout, JSON: out.JSON}
-		res = Fuzz(ctx, cfg, targets, p.Print)
+	if err != nil {
+		return out.report(errorResult(err))
 	}
+	return runTargets(ctx, cfg, targets, out)
+}
+
+// runTargets is Run on resolved targets.
+func runTargets(ctx context.Context, cfg Config, targets []Target, out Output) Result {
+	p := &event.Printer{W: out.Stdout, JSON: out.JSON}
+	return out.report(Fuzz(ctx, cfg, targets, p.Print))
+}
+
+// report prints res's error line and, for several fuzz tests in text, the
+// summary, and returns res.
+func (out Output) report(res Result) Result {
 	if res.Err != nil {
 		fmt.Fprintf(out.Stderr, "%s: %s\n", out.Prefix, oneLine(res.Err))
 	}
@@ -135,7 +145,7 @@ func (r TargetResult) status() (status, detail string) {
 		for _, f := range r.Failures {
 			part := f.Kind + " -> " + f.Reproducer
 			if f.Bucket != "" {
-				part += fmt.Sprintf(" (%s bucket %s, %d×)", map[bool]string{true: "known", false: "new"}[f.Known], f.Bucket, 1+r.Duplicates[f.Bucket])
+				part += fmt.Sprintf(" (%s bucket %s, %d×)", event.BucketWord(f.Known), f.Bucket, 1+r.Duplicates[f.Bucket])
 			}
 			parts = append(parts, part)
 		}

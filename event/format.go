@@ -26,7 +26,7 @@ func Format(e Event) string {
 		}
 		line := fmt.Sprintf("fuzz: elapsed: %s, found %s failure: %s (written to %s)", el, e.Kind, FirstLine(e.Message), e.Reproducer)
 		if e.Bucket != "" {
-			line += "; " + bucketWord(e.Known) + " bucket " + e.Bucket
+			line += "; " + BucketWord(e.Known) + " bucket " + e.Bucket
 		}
 		if e.Minimized == "cut short" {
 			line += "; minimization was cut short by -fuzzminimizetime (a smaller input may exist)"
@@ -54,8 +54,9 @@ func Format(e Event) string {
 	return ""
 }
 
-// bucketWord says whether a failure's crash bucket was recorded before.
-func bucketWord(known bool) string {
+// BucketWord says whether a failure's crash bucket was recorded before:
+// "known" or "new" (the status line, fuzzbox fuzz's summary, CI's reports).
+func BucketWord(known bool) string {
 	if known {
 		return "known"
 	}
@@ -63,10 +64,6 @@ func bucketWord(known bool) string {
 }
 
 func statsLine(el string, e Event) string {
-	if e.Type == Done && e.Plateau {
-		return statsLine(el, Event{Type: Stats, Execs: e.Execs, ExecsPerSec: e.ExecsPerSec, New: e.New, Corpus: e.Corpus,
-			Edges: e.Edges, Unstable: e.Unstable, Pruned: e.Pruned}) + "; stopped: no new coverage for the -plateau time"
-	}
 	line := fmt.Sprintf("fuzz: elapsed: %s, execs: %d (%.0f/sec), new interesting: %d (total: %d), edges: %d",
 		el, e.Execs, e.ExecsPerSec, e.New, e.Corpus, e.Edges)
 	if e.Unstable > 0 {
@@ -74,6 +71,9 @@ func statsLine(el string, e Event) string {
 	}
 	if e.Pruned > 0 {
 		line += fmt.Sprintf(", pruned: %d redundant cache entries", e.Pruned)
+	}
+	if e.Type == Done && e.Plateau {
+		line += "; stopped: no new coverage for the -plateau time"
 	}
 	return line
 }
