@@ -19,6 +19,10 @@ type codec struct {
 	key    *codec // map keys
 	fields []field
 	min    int // least number of bytes the encoder writes for a value
+	// shares is set on a root codec (codecFor's) whose values hold
+	// strings, byte slices or marshaled values: decoding gives them bytes
+	// of one copy of the input instead of a copy each.
+	shares bool
 }
 
 type field struct {
@@ -80,6 +84,12 @@ func codecFor(t reflect.Type, arg string) (*codec, error) {
 		return nil, err
 	}
 	setMin(c, map[*codec]bool{})
+	for _, x := range b.built {
+		switch x.kind {
+		case kString, kBytes, kBinary, kText:
+			c.shares = true
+		}
+	}
 	codecs.Store(t, c)
 	return c, nil
 }

@@ -21,6 +21,10 @@ const Version = 1
 type decoder struct {
 	b     []byte
 	depth int
+	// owned says b is the decoder's own copy of an input: strings, byte
+	// slices and marshaled values are given parts of it (capped, so that
+	// appending to one cannot reach the next) instead of a copy each.
+	owned bool
 }
 
 // fixed reads an n-byte little-endian number.
@@ -57,12 +61,14 @@ func (d *decoder) take() []byte {
 	return s
 }
 
-// decode sets v, which must be addressable, to the next value of c's type.
+// decode sets v, which must be addressable and zero, to the next value of
+// c's type.
 func (d *decoder) decode(c *codec, v reflect.Value) {
 	d.decodeAt(c, v.Addr().UnsafePointer())
 }
 
-// decodeAt sets the value of c's type at p to the next value. It writes
+// decodeAt sets the value of c's type at p, which is zero, to the next
+// value. It writes
 // through p for numbers, strings, arrays, structs, byte slices, slices and
 // pointers (the memory layouts the compiler gives those kinds) and goes
 // through reflect only for maps and marshaled types: decoding is most of
@@ -99,7 +105,11 @@ func (d *decoder) decodeAt(c *codec, p unsafe.Pointer) {
 			*(*complex128)(p) = complex(re, im)
 		}
 	case kString:
-		*(*string)(p) = string(d.take())
+		if b := d.take(); d.owned && len(b) > 0 {
+			*(*string)(p) = unsafe.String(&b[0], len(b))
+		} else {
+			*(*string)(p) = string(b)
+		}
 	case kArray:
 		d.array(c, p)
 	case kStruct:
@@ -178,8 +188,13 @@ func (d *decoder) indirect(c *codec, p unsafe.Pointer) {
 			return
 		}
 		n := count(l-1, len(d.b), 1)
-		b := make([]byte, n) // a named byte type has the same layout
-		copy(b, d.b)
+		var b []byte // a named byte type has the same layout
+		if d.owned {
+			b = d.b[:n:n]
+		} else {
+			b = make([]byte, n)
+			copy(b, d.b)
+		}
 		d.b = d.b[n:]
 		*(*[]byte)(p) = b
 	case kSlice:
@@ -225,18 +240,25 @@ func (d *decoder) mapAt(c *codec, v reflect.Value) {
 // method, called on the zero value at p; bytes the method refuses give the
 // zero value.
 func (d *decoder) marshaled(c *codec, p unsafe.Pointer) {
-	data := slices.Clone(d.take()) // the method may keep it
-	v := reflect.NewAt(c.t, p)
-	v.Elem().SetZero()
-	var err error
-	if c.kind == kBinary {
-		err = v.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(data)
+	data := d.take()
+	if d.owned {
+		data = data[:len(data):len(data)]
 	} else {
-		err = v.Interface().(encoding.TextUnmarshaler).UnmarshalText(data)
+		data = slices.Clone(data) // the method may keep it
 	}
-	if err != nil {
+	v := reflect.NewAt(c.t, p)
+	if unmarshal(c, v, data) != nil {
 		v.Elem().SetZero()
 	}
+}
+
+// unmarshal calls UnmarshalBinary or UnmarshalText on p, a pointer to a
+// value of c's type.
+func unmarshal(c *codec, p reflect.Value, data []byte) error {
+	if c.kind == kBinary {
+		return p.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(data)
+	}
+	return p.Interface().(encoding.TextUnmarshaler).UnmarshalText(data)
 }
 
 // fieldOf returns struct v's field f, settable also when it is unexported.
@@ -259,9 +281,9 @@ func signExtend(x uint64, size int) int64 {
 type encoder struct {
 	b     []byte
 	depth int
-	// leaves, when not nil, records where each bool and number outside
-	// map keys was written (the fast mutations of leaves.go).
-	leaves *[]leaf
+	// spans, when not nil, records where each value outside map keys
+	// and byte arrays was written (the mutations of spans.go).
+	spans *spanRecorder
 }
 
 func (e *encoder) fixed(x uint64, n int) {
@@ -277,9 +299,13 @@ func (e *encoder) bytes(s []byte) {
 
 // encode appends v, a value of c's type, which need not be addressable.
 func (e *encoder) encode(c *codec, v reflect.Value) error {
-	if e.leaves != nil && c.kind <= kFloat {
-		*e.leaves = append(*e.leaves, leaf{at: len(e.b), c: c})
+	if e.spans != nil {
+		return e.spans.record(e, c, v)
 	}
+	return e.value(c, v)
+}
+
+func (e *encoder) value(c *codec, v reflect.Value) error {
 	switch c.kind {
 	case kBool:
 		e.fixed(boolBit(v.Bool()), 1)
@@ -296,6 +322,12 @@ func (e *encoder) encode(c *codec, v reflect.Value) error {
 		e.b = binary.AppendUvarint(e.b, uint64(v.Len()))
 		e.b = append(e.b, v.String()...)
 	case kArray:
+		if c.elem.kind == kUint && c.elem.size == 1 && e.spans != nil {
+			// A byte array is one place, as in a tree.
+			sp := e.spans
+			e.spans = nil
+			defer func() { e.spans = sp }()
+		}
 		for i := range c.t.Len() {
 			if err := e.encode(c.elem, v.Index(i)); err != nil {
 				return err

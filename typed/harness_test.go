@@ -268,3 +268,31 @@ func TestHarnessSurvivesPanickyMethods(t *testing.T) {
 		t.Errorf("Format = %q", f)
 	}
 }
+
+// keeper keeps the bytes UnmarshalBinary gets and appends to them.
+type keeper struct{ b []byte }
+
+func (k *keeper) UnmarshalBinary(b []byte) error {
+	k.b = append(b, 'X')
+	return nil
+}
+
+func (k keeper) MarshalBinary() ([]byte, error) { return k.b, nil }
+
+// TestDecodedBytesDoNotOverlap: decoding gives strings, byte slices and
+// marshaled values parts of one copy of the input, and appending to one
+// (a marshaled value that keeps its bytes, a []byte) changes neither the
+// next values nor the input.
+func TestDecodedBytesDoNotOverlap(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, a keeper, n uint8, bs []byte, s string, b keeper) {})
+	in := []byte{Version, 2, 'a', 'b', 7, 3, 'x', 'y', 2, 's', 't', 2, 'c', 'd'}
+	orig := bytes.Clone(in)
+	vals := h.decode(in)
+	a, n, b := vals[0].Interface().(keeper), vals[1].Interface().(uint8), vals[4].Interface().(keeper)
+	bs := vals[2].Interface().([]byte)
+	_ = append(bs, 'Y', 'Y')
+	str := vals[3].Interface().(string)
+	if string(a.b) != "abX" || n != 7 || string(bs) != "xy" || str != "st" || string(b.b) != "cdX" || !bytes.Equal(in, orig) {
+		t.Errorf("decoded %q, %d, %q, %q and %q from %x (input now %x), want \"abX\", 7, \"xy\", \"st\" and \"cdX\"", a.b, n, bs, str, b.b, orig, in)
+	}
+}

@@ -12,9 +12,10 @@ import (
 	"github.com/fuzzbox/fuzzbox/internal/typedhook"
 )
 
-// Mutate implements typedhook.Harness: it decodes data, changes one to
-// three places of the value by their types, and encodes it again. It
-// returns nil when nothing changed the encoding.
+// Mutate implements typedhook.Harness: it changes one to three places of
+// data's value by their types, through the byte ranges of its canonical
+// encoding (spans.go) or, for maps, by decoding it into a tree and
+// encoding it again. It returns nil when nothing changed the encoding.
 func (h *harness) Mutate(data []byte, r *rand.Rand, splice [][]byte, hints *typedhook.Hints) (out []byte) {
 	// A user's UnmarshalText or MarshalBinary may panic on what decoding
 	// or a mutation gives it: that is the code's bug, which the fuzz
@@ -28,15 +29,18 @@ func (h *harness) Mutate(data []byte, r *rand.Rand, splice [][]byte, hints *type
 	if hints == nil {
 		hints = &typedhook.Hints{}
 	}
-	if r.IntN(2) == 0 {
-		if l := h.layoutOf(data); l != nil {
-			if out := l.mutateLeaf(r, hints); out != nil && !bytes.Equal(out, data) {
-				return out
+	m := mutation{r: r, splice: splice, hints: hints}
+	if l := h.layoutOf(data); l != nil {
+		s := spanMutation{mutation: m, h: h, l: l}
+		s.edits = s.buf[:0]
+		if out, ok := l.mutate(&s); ok {
+			if out == nil || bytes.Equal(out, data) {
+				return nil
 			}
+			return out
 		}
 	}
 	t := h.unorderedTree(data)
-	m := mutation{r: r, splice: splice, hints: hints}
 	for i, n := 0, 1+r.IntN(3); i < n && len(t.nodes) > 0; i++ {
 		if changed, leaf := m.step(t); changed && !leaf && i < n-1 {
 			t.index() // the change may have added or removed places
@@ -444,13 +448,7 @@ func (m *mutation) marshaled(n node) bool {
 	}
 	for range 4 {
 		p := reflect.New(n.c.t)
-		mut := m.bytes(data)
-		if n.c.kind == kBinary {
-			err = p.Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(mut)
-		} else {
-			err = p.Interface().(encoding.TextUnmarshaler).UnmarshalText(mut)
-		}
-		if err == nil {
+		if unmarshal(n.c, p, m.bytes(data)) == nil {
 			n.v.Set(p.Elem())
 			return true
 		}

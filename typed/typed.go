@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -189,6 +190,11 @@ func decodeValues(cs []*codec, data []byte) []reflect.Value {
 // decodeInto decodes data into new values of the codecs' types, in vals.
 func decodeInto(vals []reflect.Value, cs []*codec, data []byte) {
 	d := decoder{b: data}
+	for _, c := range cs {
+		if c.shares && !d.owned {
+			d.b, d.owned = slices.Clone(data), true
+		}
+	}
 	d.fixed(1) // the version
 	for i, c := range cs {
 		p := reflect.New(c.t)
