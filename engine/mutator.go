@@ -235,7 +235,7 @@ func (m *mutator) byteOp(b []byte, idx int) []byte {
 	if len(b) == 0 {
 		return m.insertBytes(b)
 	}
-	switch m.r.IntN(16) {
+	switch m.r.IntN(17) {
 	case 0:
 		return m.removeBytes(b)
 	case 1, 2:
@@ -263,11 +263,58 @@ func (m *mutator) byteOp(b []byte, idx int) []byte {
 		return m.shuffle(b)
 	case 14:
 		b[m.r.IntN(len(b))] = printable[m.r.IntN(len(printable))]
+	case 15:
+		return m.asciiInteger(b)
 	default:
 		return m.overwriteToken(b)
 	}
 	return b
 }
+
+// asciiInteger changes a decimal number written in b (the first run of
+// digits from a random place on), as libFuzzer's ChangeASCIIInteger does: one
+// more or less, halved, doubled or a random value below its square, written
+// back in the same number of digits. Without digits it changes a byte to a
+// digit.
+func (m *mutator) asciiInteger(b []byte) []byte {
+	i := m.r.IntN(len(b))
+	for i < len(b) && !isDigit(b[i]) {
+		i++
+	}
+	if i == len(b) {
+		b[m.r.IntN(len(b))] = '0' + byte(m.r.IntN(10))
+		return b
+	}
+	j := i
+	var v uint64
+	for j < len(b) && isDigit(b[j]) && j-i < 19 {
+		v = v*10 + uint64(b[j]-'0')
+		j++
+	}
+	switch m.r.IntN(5) {
+	case 0:
+		v++
+	case 1:
+		v--
+	case 2:
+		v /= 2
+	case 3:
+		v *= 2
+	default:
+		if v > 0 && v < 1<<32 {
+			v = m.r.Uint64N(v * v)
+		} else {
+			v = m.r.Uint64()
+		}
+	}
+	for k := j - 1; k >= i; k-- {
+		b[k] = '0' + byte(v%10)
+		v /= 10
+	}
+	return b
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 const printable = " \t\n!\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~"
 

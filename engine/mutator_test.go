@@ -250,6 +250,23 @@ func TestMutateInsertsDictTokens(t *testing.T) {
 	}
 }
 
+// TestMutateASCIIIntegers: numbers written in decimal are changed as
+// numbers, in place: 41 becomes 40, 42, 20 or 82 among others.
+func TestMutateASCIIIntegers(t *testing.T) {
+	m := newMutator(23, 128)
+	seen := map[string]bool{}
+	for range 20000 {
+		vals := []any{[]byte("port=41;")}
+		m.mutate(vals)
+		seen[string(vals[0].([]byte))] = true
+	}
+	for _, want := range []string{"port=40;", "port=42;", "port=20;", "port=82;"} {
+		if !seen[want] {
+			t.Errorf("20000 mutations of %q never gave %q", "port=41;", want)
+		}
+	}
+}
+
 func TestMutateSplices(t *testing.T) {
 	m := newMutator(19, 128)
 	m.splice = [][]any{{[]byte("ZZZZZZZZZZZZ")}}
