@@ -109,6 +109,8 @@ func fakeWorker(mode, dir string) int {
 			for {
 				fakeSpin++
 			}
+		case strings.Contains(mode, "slow") && !strings.Contains(mode, "slowstart") && len(b) >= 3:
+			time.Sleep(300 * time.Millisecond) // slow (past a tenth of TestHangConfirmedEarly's timeout), not hanging
 		}
 		return nil
 	}
@@ -404,6 +406,36 @@ func TestHangStacks(t *testing.T) {
 	msg := fails[0].Message
 	if !strings.Contains(msg, "engine.fakeWorker.func") || strings.Contains(msg, stackUnavailable) || !strings.Contains(msg, quitHeader) {
 		t.Errorf("the hang's report lacks the stack of the spinning goroutine:\n%s", msg)
+	}
+}
+
+// TestHangConfirmedEarly: a hang is confirmed by the re-run started when
+// its execution had run a tenth of the timeout, not by one started after
+// the watchdog's kill; slow inputs that end start such re-runs and are
+// never reported.
+func TestHangConfirmedEarly(t *testing.T) {
+	confirmed := earlyCounts.confirmed.Load()
+	r := runFake(t, "hang", 30*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration = time.Second, time.Nanosecond
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reruns != 1 || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one hang confirmed by one re-run", fails)
+	}
+	if n := earlyCounts.confirmed.Load() - confirmed; n != 1 {
+		t.Errorf("%d hangs confirmed early, want 1", n)
+	}
+	started := earlyCounts.started.Load()
+	// A stall of the loaded machine may still make one look hung (a flaky
+	// event: its re-runs end); none is a failure.
+	r = runFake(t, "slow", 4*time.Second, func(o *Options) { o.Timeout = 2 * time.Second })
+	for _, typ := range []string{event.Failure, event.InternalError} {
+		if e := r.ofType(typ); len(e) > 0 {
+			t.Errorf("%s events for slow inputs: %+v", typ, e)
+		}
+	}
+	if earlyCounts.started.Load() == started {
+		t.Error("no slow input started an early confirmation")
 	}
 }
 

@@ -118,7 +118,7 @@ var errProtocol = errors.New("engine: worker broke the protocol")
 
 // internalCause returns a description of why p's lost call (err from
 // p.call) is fuzzbox's fault, or "" when it may be the input's.
-func (w *worker) internalCause(p *proc, err error) string {
+func (s *setup) internalCause(p *proc, err error) string {
 	if errors.Is(err, errProtocol) {
 		return err.Error()
 	}
@@ -133,7 +133,7 @@ func (w *worker) internalCause(p *proc, err error) string {
 	if p.reason.Load() != nil || deathKind(out) == KindOOM {
 		return "" // the watchdog's kill, or the worker's own memory check reporting the input's oom
 	}
-	if engineFault(out, w.opts.Package) {
+	if engineFault(out, s.opts.Package) {
 		dump := trimDump(out)
 		return fmt.Sprintf("the worker crashed in fuzzbox's own code: %s\n%s", event.FirstLine(dump), dump)
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -28,11 +29,12 @@ type proc struct {
 	exited chan struct{} // closed when the process has exited
 	dogged chan struct{} // closed when the watchdog, which reads mem, has returned
 	state  *os.ProcessState
-	reason atomic.Value // string: why the watchdog killed it ("hang", "oom")
-	busy   atomic.Bool  // a call is in flight
-	rss    atomic.Int64 // resident MiB at the watchdog's last reading during a call
-	calls  int64        // executions reported by completed calls
-	dict   [][]byte     // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
+	reason atomic.Value              // string: why the watchdog killed it ("hang", "oom")
+	busy   atomic.Bool               // a call is in flight
+	rss    atomic.Int64              // resident MiB at the watchdog's last reading during a call
+	calls  int64                     // executions reported by completed calls
+	dict   [][]byte                  // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
+	hooks  atomic.Pointer[procHooks] // the fuzzing worker's, told of slow executions (early.go)
 }
 
 // valueCap is the shared-memory room for one encoded input.
@@ -111,6 +113,7 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 	defer tick.Stop()
 	started := time.Now()
 	last, lastChange, lastRSS := p.mem.Execs(), started, 0
+	slow := false // the hooks were told the execution is slow
 	for {
 		select {
 		case <-p.exited:
@@ -139,10 +142,22 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 				lastRSS = rss
 			}
 			if e := p.mem.Execs(); e != last || !p.busy.Load() || growing {
+				if slow {
+					slow = false
+					p.hooks.Load().progress()
+				}
 				last, lastChange = e, now
 			} else if now.Sub(lastChange) > timeout {
 				p.kill(KindHang, syscall.SIGQUIT)
 				return
+			} else if h := p.hooks.Load(); h != nil && !slow && now.Sub(lastChange) > timeout/slowFraction {
+				// The input in shared memory is this execution's as long
+				// as the count has not moved (the worker writes it first).
+				enc := bytes.Clone(p.mem.Value())
+				if p.mem.Execs() == e {
+					slow = true
+					h.slow(enc)
+				}
 			}
 		}
 	}

@@ -96,6 +96,7 @@ func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 // process p is still alive and writes the reproducer, if the loop lets it
 // record f (see claim). It returns the process to use next.
 func (w *worker) recordFailure(p *proc, f *failure) *proc {
+	defer w.cancelEarly() // one that confirm did not take
 	sig := signature(f.kind, f.msg)
 	w.send(claim{f, sig})
 	if !<-w.claims {
@@ -216,6 +217,17 @@ func (c *coordinator) recorded(f *failure, path string) {
 // earlier input of the fuzzing worker left behind is never blamed on this
 // one.
 func (w *worker) confirm(f *failure) (reruns, reproduced int) {
+	if e := w.takeEarly(appendValues(nil, f.vals)); e != nil {
+		if f.kind != KindHang {
+			e.cancel()
+		} else if <-e.done; e.verdict {
+			reruns++
+			if e.failed && e.kind == f.kind {
+				earlyCounts.confirmed.Add(1)
+				return reruns, 1
+			}
+		}
+	}
 	for reruns < confirmRuns && !w.stopping() {
 		reruns++
 		kind, _, ok := w.rerun(f.vals)
@@ -236,27 +248,34 @@ func (w *worker) rerun(vals []any) (kind, msg string, failed bool) {
 		return "", "", false
 	}
 	defer p.stop(time.Second)
+	kind, msg, failed, why := w.rerunOn(p, vals)
+	if why != "" {
+		w.internal(why)
+	}
+	return kind, msg, failed
+}
+
+// rerunOn is rerun on the fresh process p; why, when not empty, is an
+// internal error that stopped it.
+func (s *setup) rerunOn(p *proc, vals []any) (kind, msg string, failed bool, why string) {
 	p.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
-		if why := w.internalCause(p, err); why != "" {
-			w.internal(why)
-			return "", "", false
+		if why := s.internalCause(p, err); why != "" {
+			return "", "", false, why
 		}
-		kind, msg = p.death(w.opts.Timeout, w.opts.RSSLimitMB)
-		return kind, msg, true
+		kind, msg = p.death(s.opts.Timeout, s.opts.RSSLimitMB)
+		return kind, msg, true, ""
 	}
 	switch {
 	case resp.InternalErr != "":
-		w.internal("worker: " + resp.InternalErr)
-		return "", "", false
+		return "", "", false, "worker: " + resp.InternalErr
 	case resp.Err == "":
-		return "", "", false
-	case engineFault(resp.Err, w.opts.Package):
-		w.internal("fuzzbox's own code panicked while re-running an input:\n" + resp.Err)
-		return "", "", false
+		return "", "", false, ""
+	case engineFault(resp.Err, s.opts.Package):
+		return "", "", false, "fuzzbox's own code panicked while re-running an input:\n" + resp.Err
 	}
-	return failureKind(resp.Err), cleanMessage(resp.Err), true
+	return failureKind(resp.Err), cleanMessage(resp.Err), true, ""
 }
 
 func (w *worker) minimizing() bool {

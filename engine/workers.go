@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
@@ -15,12 +16,13 @@ import (
 type worker struct {
 	*setup
 	id       int
-	msgs     chan<- message // to the loop
-	work     chan work      // from the loop; closed when the worker is to stop
-	claims   chan bool      // the loop's answers to claim messages
-	execs    int64          // executions not yet reported to the loop
-	total    int64          // executions of this worker
-	restarts int            // processes that died under it
+	msgs     chan<- message        // to the loop
+	work     chan work             // from the loop; closed when the worker is to stop
+	claims   chan bool             // the loop's answers to claim messages
+	execs    int64                 // executions not yet reported to the loop
+	total    int64                 // executions of this worker
+	restarts int                   // processes that died under it
+	early    atomic.Pointer[early] // the early confirmation of a slow input (early.go)
 }
 
 func newWorker(s *setup, id int, msgs chan<- message) *worker {
@@ -50,6 +52,7 @@ func (w *worker) fatal(err error) { w.send(fatal{err}) }
 func (w *worker) run() {
 	p, err := w.startProc()
 	defer func() {
+		w.cancelEarly()
 		if p != nil {
 			p.stop(2 * time.Second)
 		}
@@ -103,8 +106,12 @@ func (w *worker) fuzz(p *proc, wk work) (fuzzed, *proc, error) {
 // startProc starts a worker process and warms it up.
 func (w *worker) startProc() (*proc, error) {
 	p, err := w.startRawProc(true)
-	if err != nil || w.warmInput == nil {
+	if err != nil {
 		return p, err
+	}
+	w.watchSlow(p)
+	if w.warmInput == nil {
+		return p, nil
 	}
 	// The first execution in a fresh process also runs one-time
 	// initialization (sync.Once, lazily built tables) in instrumented

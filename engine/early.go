@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"bytes"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Hangs confirmed sooner. A hang is reported only when a fresh worker runs
+// the input past the timeout again; started when the watchdog kills the
+// first worker, that confirmation doubles the wait (about 20 s at the
+// default timeout of 10 s, where go test -fuzz says "hung" after about
+// 11 s without confirming). So an execution that has already run a tenth
+// of the timeout is re-run at once in a fresh worker, alongside it (an
+// early confirmation): when the first is killed as a hang, the confirming
+// run has most of its timeout behind it, and the hang is reported about one
+// tenth of a timeout after the first. An execution that ends, or any other
+// outcome, kills the early run; its verdict is used only for a hang of the
+// same input, so a report still needs two runs past the full timeout.
+
+// slowFraction: an execution that has run timeout/slowFraction without
+// ending starts its early confirmation.
+const slowFraction = 10
+
+// earlyCounts counts early confirmations started and those whose verdict
+// confirmed a hang, for the engine's tests.
+var earlyCounts struct{ started, confirmed atomic.Int64 }
+
+// procHooks are the fuzzing worker's callbacks from its process's
+// watchdog.
+type procHooks struct {
+	slow     func(enc []byte) // an execution (enc: its input) has run timeout/slowFraction
+	progress func()           // the slow execution ended or made progress
+}
+
+// early is one early confirmation: a fresh worker running a slow input.
+type early struct {
+	enc       []byte // the input, encoded
+	done      chan struct{}
+	proc      atomic.Pointer[proc]
+	cancelled atomic.Bool
+	// Set before done is closed: the re-run's failure kind, whether it
+	// failed, and whether it gave a verdict at all (not an internal error
+	// or a cancellation).
+	kind            string
+	failed, verdict bool
+}
+
+// watchSlow makes p's watchdog start early confirmations for w.
+func (w *worker) watchSlow(p *proc) {
+	p.hooks.Store(&procHooks{slow: w.startEarly, progress: w.cancelEarly})
+}
+
+// startEarly starts the early confirmation of enc (called by the watchdog).
+func (w *worker) startEarly(enc []byte) {
+	vals, err := decodeValues(enc)
+	if err != nil {
+		return
+	}
+	e := &early{enc: enc, done: make(chan struct{})}
+	earlyCounts.started.Add(1)
+	if old := w.early.Swap(e); old != nil {
+		old.cancel()
+	}
+	go e.run(w.setup, vals)
+}
+
+func (e *early) run(s *setup, vals []any) {
+	defer close(e.done)
+	p, err := s.startRawProc(true)
+	if err != nil {
+		return
+	}
+	defer p.stop(time.Second)
+	e.proc.Store(p)
+	if e.cancelled.Load() {
+		return
+	}
+	kind, _, failed, why := s.rerunOn(p, vals)
+	e.kind, e.failed, e.verdict = kind, failed, why == "" && !e.cancelled.Load()
+}
+
+// cancel kills the early run's process, if it has one yet; the run
+// then ends without a verdict.
+func (e *early) cancel() {
+	e.cancelled.Store(true)
+	if p := e.proc.Load(); p != nil {
+		p.kill("cancelled", syscall.SIGKILL)
+	}
+}
+
+// cancelEarly cancels the early confirmation running, if any.
+func (w *worker) cancelEarly() {
+	if e := w.early.Swap(nil); e != nil {
+		e.cancel()
+	}
+}
+
+// takeEarly returns the early confirmation of the input enc, if one runs,
+// and cancels one of another input.
+func (w *worker) takeEarly(enc []byte) *early {
+	e := w.early.Swap(nil)
+	if e != nil && !bytes.Equal(e.enc, enc) {
+		e.cancel()
+		return nil
+	}
+	return e
+}
