@@ -154,6 +154,11 @@ func TestFuzzFailures(t *testing.T) {
 			input: []any{[]byte("E")}, replay: []string{}, again: "exit status 3"},
 		{target: "FuzzHang", cfg: Config{Timeout: 2 * time.Second}, kind: "hang", msg: "example.com/targets.FuzzHang.func1",
 			input: []any{[]byte("H")}, replay: []string{"-timeout=5s"}, again: "test timed out after 5s"},
+		// A hang whose goroutine waits on another: said to be a deadlock.
+		{target: "FuzzDeadlock", cfg: Config{Timeout: 2 * time.Second}, kind: "hang", msg: "the fuzz function's goroutine was blocked (chan receive), not running: a deadlock",
+			input: []any{[]byte("D")}, replay: []string{"-timeout=5s"}, again: "test timed out after 5s"},
+		{target: "FuzzBlockedRun", cfg: Config{Timeout: 2 * time.Second}, kind: "hang", msg: "the fuzz function was blocked in t.Run (chan receive), waiting for a subtest",
+			input: []any{[]byte("R")}},
 		{target: "FuzzOOM", cfg: Config{RSSLimitMB: 1024}, kind: "oom", msg: "out of memory"},
 		// Comparison guidance: native fuzzing finds neither in minutes.
 		{target: "FuzzMagic", cfg: Config{FuzzTime: "30s"}, kind: "panic", msg: "fuzzbox-e2e: magic found",

@@ -377,6 +377,37 @@ func TestHangMessage(t *testing.T) {
 	}
 }
 
+// TestBlockedHang: a hang whose fuzz function's goroutine waits on another
+// is called a deadlock; one that runs (a loop) or sleeps is not.
+func TestBlockedHang(t *testing.T) {
+	dump := func(state string, frames ...string) string {
+		out := quitHeader + "goroutine 1 [chan receive]:\ntesting.(*F).Fuzz(0x1)\n\t/go/testing/fuzz.go:1\n\n" +
+			"goroutine 7 [" + state + "]:\n"
+		for _, f := range append(frames, "reflect.Value.call({0x1})", "testing.tRunner(0x1)") {
+			out += f + "\n\t/x.go:1 +0x1\n"
+		}
+		return out
+	}
+	tests := []struct {
+		desc, out, want string
+	}{
+		{"channel", dump("chan receive, 2 minutes", "runtime.gopark(0x1)", "runtime.chanrecv1(0x1)", "example.com/m.FuzzX.func1(0x1)"),
+			"the fuzz function's goroutine was blocked (chan receive), not running: a deadlock"},
+		{"mutex", dump("sync.Mutex.Lock", "runtime.gopark(0x1)", "sync.(*Mutex).Lock(0x1)", "example.com/m.FuzzX.func1(0x1)"),
+			"blocked (sync.Mutex.Lock)"},
+		{"subtest", dump("chan receive", "runtime.gopark(0x1)", "runtime.chanrecv1(0x1)", "testing.(*T).Run(0x1)", "example.com/m.FuzzX.func1(0x1)"),
+			"blocked in t.Run (chan receive), waiting for a subtest that did not end"},
+		{"loop", dump("running", "example.com/m.FuzzX.func1(0x1)"), ""},
+		{"sleep", dump("sleep", "time.Sleep(0x1)", "example.com/m.FuzzX.func1(0x1)"), ""},
+	}
+	for _, tt := range tests {
+		got := blockedHang(tt.out)
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%s: blockedHang = %q, want %q", tt.desc, got, tt.want)
+		}
+	}
+}
+
 func TestWriteBucketOnce(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "FuzzX.buckets")
 	b := bucket{ID: bucketID("panic||a.f|a.g"), Kind: "panic", Signature: "panic||a.f|a.g"}

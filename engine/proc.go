@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -298,6 +299,58 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	return kind, fmt.Sprintf("%s\n(fuzzbox: the worker process died: %s)\n%s", firstLine(dump), p.state, dump)
 }
 
+// blockedHang says why a hang is a deadlock when its dump shows the fuzz
+// function's goroutine blocked waiting on a channel, a select, a lock, a
+// WaitGroup or a subtest (t.Run) rather than running: no goroutine of the
+// code under test was going to wake it, as "all goroutines are asleep"
+// would say in a program without the worker's own goroutines. It returns ""
+// for a goroutine that was running (a loop) or sleeping.
+func blockedHang(out string) string {
+	if i := dumpStart(out); i >= 0 {
+		out = out[i:]
+	}
+	for _, block := range goroutineGapRE.Split(out, -1) {
+		if !strings.Contains(block, "reflect.Value.call") {
+			continue
+		}
+		m := goroutineStateRE.FindStringSubmatch(block)
+		if m == nil || !blockingState(m[1]) {
+			return ""
+		}
+		if userFrame(block) == "testing.(*T).Run" {
+			return fmt.Sprintf("the fuzz function was blocked in t.Run (%s), waiting for a subtest that did not end: a deadlock", m[1])
+		}
+		return fmt.Sprintf("the fuzz function's goroutine was blocked (%s), not running: a deadlock, or a wait nothing in the code under test was going to end", m[1])
+	}
+	return ""
+}
+
+// userFrame returns the innermost function of a goroutine's stack outside
+// the runtime.
+func userFrame(block string) string {
+	for _, m := range frameRE.FindAllStringSubmatch(block, -1) {
+		if !strings.HasPrefix(m[1], "runtime.") {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// goroutineStateRE matches a dump's goroutine header, "goroutine 7 [chan
+// receive, 2 minutes]:", capturing the state.
+var goroutineStateRE = regexp.MustCompile(`(?m)^goroutine \d+ \[([^,\]]+)`)
+
+// blockingState reports whether a goroutine state is a wait on another
+// goroutine.
+func blockingState(state string) bool {
+	for _, p := range []string{"chan receive", "chan send", "select", "semacquire", "sync.", "sync "} {
+		if strings.HasPrefix(state, p) {
+			return true
+		}
+	}
+	return false
+}
+
 // stackUnavailable is what the runtime's own SIGQUIT report prints for a
 // goroutine running on another thread.
 const stackUnavailable = "goroutine running on other thread; stack unavailable"
@@ -308,6 +361,9 @@ const stackUnavailable = "goroutine running on other thread; stack unavailable"
 // could not read a running goroutine's stack.
 func hangMessage(timeout time.Duration, out string) string {
 	head := fmt.Sprintf("fuzzbox: hang: the input ran longer than the timeout of %v", timeout)
+	if why := blockedHang(out); why != "" {
+		head += "; " + why
+	}
 	switch {
 	case dumpStart(out) < 0:
 		return head + "; the worker printed no goroutine stacks before it was killed. Its last output:\n" + lastLines(out, 40)

@@ -2,6 +2,7 @@ package targets
 
 import (
 	"os"
+	"sync"
 	"testing"
 )
 
@@ -78,6 +79,34 @@ func FuzzHang(f *testing.F) {
 			for {
 				spin++
 			}
+		}
+	})
+}
+
+// FuzzDeadlock deadlocks: the fuzz function waits on a channel that a
+// goroutine it started would send to after taking a lock it holds.
+func FuzzDeadlock(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'D' {
+			var mu sync.Mutex
+			mu.Lock()
+			done := make(chan bool)
+			go func() {
+				mu.Lock()
+				done <- true
+			}()
+			<-done
+		}
+	})
+}
+
+// FuzzBlockedRun runs a subtest that never ends.
+func FuzzBlockedRun(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'R' {
+			t.Run("wait", func(t *testing.T) { select {} })
 		}
 	})
 }
