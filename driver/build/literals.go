@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp/syntax"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Limits of the source-literal dictionary.
@@ -26,7 +28,9 @@ const (
 // of it has run (comparison guidance finds an operand only once the
 // comparison runs; a literal such as "proto=" behind a length check is never
 // compared until the input has room for it). AFL++ builds the same kind of
-// dictionary from a program's constants at link time. The driver gives it to
+// dictionary from a program's constants at link time. A pattern given to
+// regexp.MustCompile and its kin adds its literal pieces (regexpCall). The
+// driver gives it to
 // fuzzbox's engine, fuzzbox build -libfuzzer writes it as FuzzX.dict.
 func SourceLiterals(dir string, files []string) [][]byte {
 	seen := map[string]bool{}
@@ -39,6 +43,13 @@ func SourceLiterals(dir string, files []string) [][]byte {
 		var s scanner.Scanner
 		s.Init(token.NewFileSet().AddFile(name, -1, len(src)), src, nil, 0)
 		var imp importSkipper
+		var re regexpCall
+		add := func(v string) {
+			if len(v) >= minLiteralLen && len(v) <= maxLiteralLen && !seen[v] && len(toks) < maxLiteralTokens {
+				seen[v] = true
+				toks = append(toks, []byte(v))
+			}
+		}
 		for len(toks) < maxLiteralTokens {
 			_, tok, lit := s.Scan()
 			if tok == token.EOF {
@@ -47,12 +58,17 @@ func SourceLiterals(dir string, files []string) [][]byte {
 			if imp.skip(tok) {
 				continue // an import path: no input is compared with it
 			}
+			pattern := re.next(tok, lit)
 			v, err := strconv.Unquote(lit)
-			if (tok != token.STRING && tok != token.CHAR) || err != nil || len(v) < minLiteralLen || len(v) > maxLiteralLen || seen[v] {
+			if (tok != token.STRING && tok != token.CHAR) || err != nil {
 				continue
 			}
-			seen[v] = true
-			toks = append(toks, []byte(v))
+			add(v)
+			if pattern {
+				for _, piece := range regexpLiterals(v) {
+					add(piece)
+				}
+			}
 		}
 	}
 	return toks
@@ -162,4 +178,53 @@ func (s *importSkipper) skip(tok token.Token) bool {
 		return false
 	}
 	return true
+}
+
+// regexpCall follows tokens for a call regexp.MustCompile("…") (or
+// Compile, MatchString and their POSIX forms), whose string is a pattern:
+// the input is matched against the pattern's literal pieces, which the
+// regexp package finds with strings.Index (no comparison hook sees them) —
+// gopkg.in/ini.v1's `%\(([^\)]+)\)s` asks for "%(" and ")s".
+type regexpCall struct{ state int }
+
+// next takes the next token and reports whether it is the pattern string
+// of such a call.
+func (r *regexpCall) next(tok token.Token, lit string) bool {
+	switch {
+	case r.state == 0 && tok == token.IDENT && lit == "regexp",
+		r.state == 1 && tok == token.PERIOD,
+		r.state == 2 && tok == token.IDENT && strings.Contains(lit, "Compile") || r.state == 2 && lit == "MatchString",
+		r.state == 3 && tok == token.LPAREN:
+		r.state++
+		return false
+	case r.state == 4 && tok == token.STRING:
+		r.state = 0
+		return true
+	}
+	r.state = 0
+	if tok == token.IDENT && lit == "regexp" {
+		r.state = 1
+	}
+	return false
+}
+
+// regexpLiterals returns the literal strings of a regular expression's
+// parse: "%(" and ")s" for `%\(([^\)]+)\)s`.
+func regexpLiterals(pattern string) []string {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	var walk func(*syntax.Regexp)
+	walk = func(re *syntax.Regexp) {
+		if re.Op == syntax.OpLiteral && re.Flags&syntax.FoldCase == 0 {
+			out = append(out, string(re.Rune))
+		}
+		for _, sub := range re.Sub {
+			walk(sub)
+		}
+	}
+	walk(re.Simplify())
+	return out
 }

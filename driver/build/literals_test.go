@@ -28,6 +28,25 @@ func TestSourceLiteralsSkipsImports(t *testing.T) {
 	}
 }
 
+// TestSourceLiteralsRegexpPieces: a pattern given to regexp's functions
+// adds its literal pieces, which the matcher looks for with strings.Index;
+// another string with regexp syntax adds none.
+func TestSourceLiteralsRegexpPieces(t *testing.T) {
+	dir := t.TempDir()
+	src := "package p\n\nimport \"regexp\"\n\nvar varPattern = regexp.MustCompile(`%\\(([^\\)]+)\\)s`)\n\n" +
+		"var ok = regexp.MustCompile(\"^key=(yes|no)$\").MatchString\n\nvar notRE = \"f(x)y\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tok := range SourceLiterals(dir, []string{"p.go"}) {
+		got = append(got, string(tok))
+	}
+	if want := []string{`%\(([^\)]+)\)s`, "%(", ")s", "^key=(yes|no)$", "key=", "yes", "no", "f(x)y"}; !slices.Equal(got, want) {
+		t.Errorf("literals %q, want %q", got, want)
+	}
+}
+
 // TestPackageLiterals: the dictionary holds the package's own literals
 // first, then those of the packages outside the standard library that it or
 // its tests import (here a parser in another package, with the keyword its
