@@ -19,8 +19,9 @@ import (
 )
 
 // Corpus sync under faults (issue 22), end to end with real fuzzing
-// processes: an instance killed while it publishes, two instances finding
-// the same crash. Bad files in the sync directory are TestFuzzSync's. The instances
+// processes: an instance killed while it publishes, a sync directory removed
+// and restored under a running instance, two instances finding the same
+// crash. Bad files in the sync directory are TestFuzzSync's. The instances
 // run one prebuilt fuzzing binary of the targets fixture (FuzzSynced has a
 // branch only syncedInput reaches, which an instance gets only from the
 // sync directory).
@@ -180,6 +181,58 @@ func publishing(dir, name string) string {
 		return "being written"
 	}
 	return ""
+}
+
+// TestFuzzSyncDirRemoved: the sync directory removed under a running
+// instance is reported (a warning) and fuzzing goes on; once it is back,
+// the instance says so, imports from it and publishes there again.
+func TestFuzzSyncDirRemoved(t *testing.T) {
+	shared := filepath.Join(t.TempDir(), "sync")
+	var removed, restored sync.Once
+	r := fuzzWatched(t, t.TempDir(), syncConfig(t, "FuzzSynced", "30s", shared), targetsModule(t), func(e event.Event) {
+		switch {
+		case e.Type == event.Start:
+			removed.Do(func() { os.RemoveAll(shared) })
+		case e.Type == event.Warning && strings.Contains(e.Message, "fuzzing goes on without it"):
+			restored.Do(func() { corpus.Write(filepath.Join(shared, "FuzzSynced"), []byte(syncedInput)) })
+		}
+	})
+	if r.res.ExitCode != ExitOK {
+		t.Fatalf("want exit 0\n%s", r)
+	}
+	gone, back := -1, -1
+	for i, w := range r.warnings {
+		if gone < 0 && strings.Contains(w, "fuzzing goes on without it") {
+			gone = i
+		}
+		if gone >= 0 && back < 0 && strings.Contains(w, "works again") {
+			back = i
+		}
+	}
+	if gone < 0 || back < 0 {
+		t.Fatalf("warnings %q: want the directory reported gone, then working again\n%s", r.warnings, r)
+	}
+	if !importedAs(r, corpus.Name([]byte(syncedInput))) {
+		t.Errorf("the input put in the restored directory was not imported\n%s", r)
+	}
+	// Its own corpus (what its cache kept, besides the import) is
+	// published again.
+	cached, _ := filepath.Glob(filepath.Join(r.dir, ".cache", "*", "FuzzSynced", "*"))
+	if len(cached) == 0 {
+		cached, _ = filepath.Glob(filepath.Join(r.dir, ".cache", "FuzzSynced", "*"))
+	}
+	own := 0
+	for _, p := range cached {
+		if filepath.Base(p) == corpus.Name([]byte(syncedInput)) {
+			continue
+		}
+		own++
+		if _, err := os.Stat(filepath.Join(shared, "FuzzSynced", filepath.Base(p))); err != nil {
+			t.Errorf("the instance's entry %s is not in the restored sync directory", filepath.Base(p))
+		}
+	}
+	t.Logf("%d entries of its own", own)
+	checkEntries(t, filepath.Join(shared, "FuzzSynced"))
 }
 
 // TestFuzzSyncSameCrash: two instances, each with a cache directory of its

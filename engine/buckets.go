@@ -43,11 +43,12 @@ func bucketID(sig string) string {
 
 // bucketDirs returns the directories a run keeps its buckets in: the
 // shared one beside the sync directory's entries first (its write decides
-// whether a bucket is new), then the one beside the generated corpus. It is
+// whether a bucket is new), when the sync directory is there (one that went
+// away is not made again), then the one beside the generated corpus. It is
 // empty when there is neither.
 func bucketDirs(opts *Options) []string {
 	var dirs []string
-	if opts.SyncDir != "" {
+	if _, err := os.Stat(opts.SyncDir); opts.SyncDir != "" && err == nil {
 		dirs = append(dirs, filepath.Join(opts.SyncDir, opts.Target+".buckets"))
 	}
 	if opts.CacheDir != "" {
