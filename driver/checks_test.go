@@ -52,6 +52,13 @@ func fuzzFixture(t *testing.T, name string, cfg Config, pattern string) *fixture
 // fuzzIn fuzzes cfg.Fuzz in pattern in dir, as fuzzFixture.
 func fuzzIn(t *testing.T, dir string, cfg Config, pattern string) *fixtureRun {
 	t.Helper()
+	return fuzzWatched(t, dir, cfg, pattern, nil)
+}
+
+// fuzzWatched is fuzzIn calling watch, if not nil, with every event as it
+// comes (one at a time), for tests that act on the run while it goes on.
+func fuzzWatched(t *testing.T, dir string, cfg Config, pattern string, watch func(event.Event)) *fixtureRun {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cfg.Dir, cfg.CacheDir = dir, filepath.Join(dir, ".cache")
@@ -68,6 +75,9 @@ func fuzzIn(t *testing.T, dir string, cfg Config, pattern string) *fixtureRun {
 		mu.Lock()
 		defer mu.Unlock()
 		r.tally(e, &text)
+		if watch != nil {
+			watch(e)
+		}
 	})
 	if ctx.Err() != nil {
 		t.Fatalf("the run did not finish in 4 minutes:\n%s", text.String())

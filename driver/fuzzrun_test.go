@@ -470,35 +470,50 @@ func TestFuzzCrashBuckets(t *testing.T) {
 }
 
 // TestFuzzSync: with a sync directory, an instance imports another's input
-// that adds coverage here, skips a file that is no entry with a warning,
-// and publishes its own finds there.
+// that adds coverage here, skips each file that is no whole entry of its
+// types (garbage, a truncated entry, an empty file, another fuzz test's
+// entry) with one warning, fuzzes on, and publishes its own finds there.
 func TestFuzzSync(t *testing.T) {
 	sync := t.TempDir()
 	dir := filepath.Join(sync, "FuzzSynced")
 	if err := os.MkdirAll(filepath.Join(dir, ".tmp-123"), 0o755); err != nil { // a killed instance's leftover
 		t.Fatal(err)
 	}
-	other := "go test fuzz v1\n[]byte(\"an input from elsewhere\")\n" // the branch fuzzing never finds
-	for name, data := range map[string]string{"0123456789abcdef": other, "garbage": "not a corpus entry\n"} {
+	bad := map[string]string{
+		"garbage":   "not a corpus entry\n",
+		"truncated": syncedInput[:len(syncedInput)-10],
+		"empty":     "",
+		"foreign":   "go test fuzz v1\nstring(\"a string\")\nint(1)\n",
+	}
+	for name, data := range bad {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
+	if _, err := corpus.Write(dir, []byte(syncedInput)); err != nil { // the branch fuzzing never finds
+		t.Fatal(err)
+	}
 	r := fuzzTarget(t, "FuzzSynced", Config{FuzzTime: "8s", Parallel: 1, Sync: sync})
-	if r.res.ExitCode != ExitOK {
-		t.Fatalf("want exit 0\n%s", r)
+	if r.res.ExitCode != ExitOK || r.execs == 0 {
+		t.Fatalf("want exit 0 after fuzzing\n%s", r)
 	}
-	imported, warned := false, false
-	for _, e := range r.events {
-		imported = imported || e.Type == event.Coverage && e.Imported
-		warned = warned || e.Type == event.Warning && strings.Contains(e.Message, "garbage")
+	if !importedAs(r, corpus.Name([]byte(syncedInput))) {
+		t.Errorf("the other instance's input was not imported\n%s", r)
 	}
-	if !imported || !warned {
-		t.Errorf("imported the other instance's input: %v; warned about the garbage file: %v\n%s", imported, warned, r)
+	for name := range bad {
+		n := 0
+		for _, w := range r.warnings {
+			if strings.Contains(w, "skipping "+name+":") {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d warnings about the %s file, want 1\n%s", n, name, r)
+		}
 	}
 	ents, _ := os.ReadDir(dir)
-	if len(ents) <= 3 {
-		t.Errorf("%d entries in the sync directory, want the run's own finds besides the 3 written before", len(ents))
+	if len(ents) <= len(bad)+2 {
+		t.Errorf("%d entries in the sync directory, want the run's own finds besides the %d written before", len(ents), len(bad)+2)
 	}
 }
 

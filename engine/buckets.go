@@ -16,11 +16,14 @@ import (
 // Crash buckets: every failure recorded is grouped by its signature (kind,
 // and the innermost stack frames outside the runtime and testing: see
 // signature), and each bucket is written once, as a small JSON file in a
-// directory beside the generated corpus (<cachedir>/FuzzX.buckets/<id>).
-// A failure whose bucket a run finds there is "known" (an earlier run, or
-// another instance sharing the cache directory, recorded it); otherwise it
-// is "new" and this run writes the bucket. Front ends show which, and count
-// a run's duplicates per bucket.
+// directory beside the generated corpus (<cachedir>/FuzzX.buckets/<id>)
+// and, when syncing, beside the sync directory's entries
+// (<SyncDir>/FuzzX.buckets/<id>), which the instances share. A failure
+// whose bucket a run finds in either is "known" (an earlier run, or another
+// instance, recorded it), and so is one whose bucket another instance
+// writes first while this one confirms and minimizes it; otherwise it is
+// "new" and this run writes the bucket. Front ends show which, and count a
+// run's duplicates per bucket.
 
 // A bucket is what a bucket file holds.
 type bucket struct {
@@ -38,22 +41,30 @@ func bucketID(sig string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// bucketsBeside returns the bucket directory of a generated corpus
-// directory, or "" when there is none.
-func bucketsBeside(cacheDir string) string {
-	if cacheDir == "" {
-		return ""
+// bucketDirs returns the directories a run keeps its buckets in: the
+// shared one beside the sync directory's entries first (its write decides
+// whether a bucket is new), when the sync directory is there (one that went
+// away is not made again), then the one beside the generated corpus. It is
+// empty when there is neither.
+func bucketDirs(opts *Options) []string {
+	var dirs []string
+	if _, err := os.Stat(opts.SyncDir); opts.SyncDir != "" && err == nil {
+		dirs = append(dirs, filepath.Join(opts.SyncDir, opts.Target+".buckets"))
 	}
-	return strings.TrimRight(cacheDir, string(filepath.Separator)) + ".buckets"
+	if opts.CacheDir != "" {
+		dirs = append(dirs, strings.TrimRight(opts.CacheDir, string(filepath.Separator))+".buckets")
+	}
+	return dirs
 }
 
-// knownBucket reports whether dir holds the bucket id.
-func knownBucket(dir, id string) bool {
-	if dir == "" {
-		return false
+// knownBucket reports whether one of dirs holds the bucket id.
+func knownBucket(dirs []string, id string) bool {
+	for _, dir := range dirs {
+		if _, err := os.Stat(filepath.Join(dir, id)); err == nil {
+			return true
+		}
 	}
-	_, err := os.Stat(filepath.Join(dir, id))
-	return err == nil
+	return false
 }
 
 // writeBucket writes b into dir unless a bucket of its id is there already:

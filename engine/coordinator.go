@@ -29,6 +29,9 @@ import (
 //   - inputs.go: the corpus: baseline, pruning, new coverage, the cache;
 //   - record.go: failures: confirmation in fresh workers, minimization,
 //     reproducers;
+//   - sync.go: corpus sync, whose goroutine owns the sync directory (as
+//     cachewrite.go's owns the cache's writes) and sends the loop what it
+//     read;
 //   - internal.go: internal errors, which are never reported as failures.
 
 // fuzzCallDuration is how long one fuzz call runs in a worker before it
@@ -93,10 +96,10 @@ type coordinator struct {
 	unstable  []byte            // bucket bits reached once and not again by the same input (unstableBits)
 	lastNew   time.Time         // when fuzzing started or an input last added coverage (Plateau)
 	alias     map[string]string // signature of a recorded failure's minimized message → its bucket id
-	sync      *syncState
-	plateaued bool // fuzzing stopped on Plateau
-	newCount  int  // entries added since the baseline
-	pruned    int  // generated-corpus entries deleted as redundant
+	sync      *syncer           // corpus sync (sync.go); nil when not syncing, or before fuzzing starts
+	plateaued bool              // fuzzing stopped on Plateau
+	newCount  int               // entries added since the baseline
+	pruned    int               // generated-corpus entries deleted as redundant
 	dict      *dictionary
 	lens      lenControl // the mutants' length limit
 	rng       *rand.Rand
@@ -145,7 +148,6 @@ func newCoordinator(opts Options) (*coordinator, error) {
 		rng:    rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0)),
 		sigs:   map[string]bool{},
 		alias:  map[string]string{},
-		sync:   newSyncState(&opts),
 		flaky:  map[string]int{},
 		atLine: map[string]int{},
 		budget: opts.Limit,
@@ -199,18 +201,15 @@ func (c *coordinator) run(ctx context.Context) error {
 	if c.opts.CacheDir != "" {
 		c.cache = newCacheWriter(c.opts.CacheDir)
 	}
-	if c.sync.dir != "" {
-		c.sync.out = newCacheWriter(c.sync.dir)
-	}
 	c.loop(ctx, msgs, c.opts.Parallel)
 	c.finish()
 	if c.cache != nil {
 		c.cache.close(c.opts.Log)
 		c.cache = nil
 	}
-	if c.sync.out != nil {
-		c.sync.out.close(c.opts.Log)
-		c.sync.out = nil
+	if c.sync != nil {
+		c.sync.close(c.opts.Log)
+		c.sync = nil
 	}
 	c.saveDict()
 	return c.result()

@@ -411,7 +411,7 @@ func TestBlockedHang(t *testing.T) {
 func TestWriteBucketOnce(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "FuzzX.buckets")
 	b := bucket{ID: bucketID("panic||a.f|a.g"), Kind: "panic", Signature: "panic||a.f|a.g"}
-	if knownBucket(dir, b.ID) {
+	if knownBucket([]string{dir}, b.ID) {
 		t.Fatal("known before it was written")
 	}
 	if wrote, err := writeBucket(dir, b); !wrote || err != nil {
@@ -420,7 +420,7 @@ func TestWriteBucketOnce(t *testing.T) {
 	if wrote, err := writeBucket(dir, bucket{ID: b.ID, Kind: "other"}); wrote || err != nil {
 		t.Fatalf("second write: %v, %v; want not written, no error", wrote, err)
 	}
-	if !knownBucket(dir, b.ID) {
+	if !knownBucket([]string{dir}, b.ID) {
 		t.Fatal("not known after it was written")
 	}
 	data, err := os.ReadFile(filepath.Join(dir, b.ID))

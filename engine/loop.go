@@ -114,6 +114,8 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 				continue
 			}
 			c.handle(ctx, m)
+		case n := <-c.newsC():
+			c.synced(ctx.Err() != nil, n)
 		case <-done:
 			c.release()
 			done = nil
@@ -124,7 +126,6 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 			if c.onPlateau(now) {
 				continue
 			}
-			c.importSynced(now)
 			rate := float64(c.execs-last) / now.Sub(lastT).Seconds()
 			last, lastT = c.execs, now
 			c.rep.emit(c.statsEvent(event.Stats, rate))
@@ -204,6 +205,7 @@ func (c *coordinator) endBaseline(ctx context.Context) {
 	c.fuzzing, c.lastNew = true, time.Now()
 	if !c.opts.PruneOnly {
 		c.corpus.ensureNonEmpty(c.inputs)
+		c.sync = startSyncer(&c.opts, syncEvery)
 		for _, e := range c.corpus.entries {
 			c.publish(e) // what this instance's cache brought
 		}

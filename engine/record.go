@@ -103,7 +103,7 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 		return p
 	}
 	f.sig, f.bucket = sig, bucketID(sig)
-	f.known = knownBucket(bucketsBeside(w.opts.CacheDir), f.bucket)
+	f.known = knownBucket(bucketDirs(&w.opts), f.bucket)
 	f.reruns, f.reproduced = w.confirm(f)
 	if f.reruns > 0 && f.reproduced == 0 && !w.opts.KeepFlaky {
 		w.send(flaky{f, sig})
@@ -162,26 +162,30 @@ func (c *coordinator) bucketOf(sig string) string {
 	return bucketID(sig)
 }
 
-// saveBucket writes f's bucket beside the generated corpus unless it was
-// known, under the signature it was caught with and, when minimization
-// changed it, under minSig too, so that later runs know it either way. A
-// bucket that cannot be written is a warning: the failure is recorded.
+// saveBucket writes f's bucket into each bucket directory that lacks it
+// (bucketDirs), under the signature it was caught with and, when
+// minimization changed it, under minSig too, so that later runs know it
+// either way. A bucket another instance wrote first makes f known. A bucket
+// that cannot be written is a warning: the failure is recorded.
 func (c *coordinator) saveBucket(f *failure, path, minSig string) {
-	dir := bucketsBeside(c.opts.CacheDir)
-	if dir == "" || f.bucket == "" {
+	if f.bucket == "" {
 		return
 	}
-	b := bucket{ID: f.bucket, Kind: f.kind, Signature: f.sig, Message: firstLine(f.msg), Reproducer: path, FirstSeen: time.Now().UTC()}
-	var err error
-	if !f.known {
-		_, err = writeBucket(dir, b)
+	ids := []string{f.bucket}
+	if id := bucketID(minSig); id != f.bucket {
+		ids = append(ids, id)
 	}
-	if id := bucketID(minSig); err == nil && id != f.bucket {
-		b.ID = id
-		_, err = writeBucket(dir, b)
-	}
-	if err != nil {
-		c.rep.emit(event.Event{Type: event.Warning, Message: "crash buckets: " + err.Error()})
+	b := bucket{Kind: f.kind, Signature: f.sig, Message: firstLine(f.msg), Reproducer: path, FirstSeen: time.Now().UTC()}
+	for _, dir := range bucketDirs(&c.opts) {
+		for _, id := range ids {
+			b.ID = id
+			wrote, err := writeBucket(dir, b)
+			if err != nil {
+				c.rep.emit(event.Event{Type: event.Warning, Message: "crash buckets: " + err.Error()})
+				return
+			}
+			f.known = f.known || !wrote && id == f.bucket
+		}
 	}
 }
 

@@ -3,9 +3,11 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"time"
 
@@ -22,104 +24,218 @@ import (
 // inputs do and join the corpus (and this instance's cache) when they add
 // coverage here, as AFL's -M/-S instances sync their queues. A sync
 // directory that cannot be read or written is reported once, until it works
-// again; fuzzing goes on either way.
+// again; fuzzing goes on either way, and when it is back, the instance
+// publishes its corpus there again.
+//
+// The directory is the syncer's: its goroutine does every write, listing
+// and read, so that a slow shared file system (NFS) does not stall the loop,
+// which only sends it entries to publish and takes what its scans found.
+// The loop waits only when cacheQueue entries wait to be published.
 
-// syncState is the coordinator's view of its sync directory.
-type syncState struct {
-	dir    string          // <SyncDir>/<Target>; "" when not syncing
-	out    *cacheWriter    // writes this instance's entries to dir, off the loop
-	seen   map[string]bool // names read or written
-	broken bool            // the last access failed (reported)
-	last   time.Time       // the last scan
-	// imported counts the inputs read from other instances that added
-	// coverage here.
-	imported int
-}
-
-// syncEvery is how often the coordinator reads the sync directory.
+// syncEvery is how often the syncer reads the sync directory.
 const syncEvery = 5 * time.Second
 
-func newSyncState(opts *Options) *syncState {
-	s := &syncState{seen: map[string]bool{}}
-	if opts.SyncDir != "" {
-		s.dir = filepath.Join(opts.SyncDir, opts.Target)
+// syncer writes and reads the sync directory from a goroutine of its own.
+// The loop owns the value; the fields below the channels are the
+// goroutine's alone.
+type syncer struct {
+	root, dir string         // SyncDir and SyncDir/<Target>
+	types     []reflect.Type // the fuzz test's arguments
+	every     time.Duration  // how often it reads the directory after the first time
+	out       chan []byte    // entries to publish (loop → syncer); closed to stop it
+	news      chan syncNews  // what the scans found (syncer → loop)
+	done      chan struct{}  // closed when the goroutine has returned
+
+	seen   map[string]bool // names read or written
+	mine   [][]byte        // the entries this instance published, to publish again
+	broken bool            // the last access failed (reported)
+	again  bool            // the directory is back after a failure, or was made again: publish mine again
+	held   syncNews        // not yet taken by the loop
+}
+
+// syncNews is what the syncer hands the loop.
+type syncNews struct {
+	entries  []*entry // other instances' inputs, valid and not seen before
+	warnings []string // files skipped; the directory failing, working again
+}
+
+func (n *syncNews) empty() bool { return len(n.entries) == 0 && len(n.warnings) == 0 }
+
+// startSyncer starts the syncer of opts.SyncDir, which creates its
+// directory, reads it at once and then every so often (syncEvery in a run);
+// it returns nil when not syncing.
+func startSyncer(opts *Options, every time.Duration) *syncer {
+	if opts.SyncDir == "" {
+		return nil
 	}
+	s := &syncer{root: opts.SyncDir, dir: filepath.Join(opts.SyncDir, opts.Target), types: opts.Types, every: every,
+		out: make(chan []byte, cacheQueue), news: make(chan syncNews), done: make(chan struct{}), seen: map[string]bool{}}
+	go s.run()
 	return s
 }
 
-// publish writes e, which adds coverage, for the other instances.
-// The write happens on the sync writer's goroutine (cachewrite.go): the
-// loop does not wait for the disk, and write errors are reported at the end
-// of the run (reading the directory reports an unusable one as it happens).
-func (c *coordinator) publish(e *entry) {
-	if c.sync.out == nil || e.seed || e.imported {
-		return
+func (s *syncer) run() {
+	defer close(s.done)
+	if err := os.MkdirAll(s.dir, 0o777); err != nil {
+		s.failed("creating", err)
 	}
-	c.sync.seen[filepath.Base(c.sync.out.save(e.data))] = true
+	s.scan()
+	tick := time.NewTicker(s.every)
+	defer tick.Stop()
+	for {
+		var news chan<- syncNews // nil (never ready) when there is nothing to tell
+		if !s.held.empty() {
+			news = s.news
+		}
+		select {
+		case data, ok := <-s.out:
+			if !ok {
+				return
+			}
+			s.write(data)
+		case news <- s.held:
+			s.held = syncNews{}
+		case <-tick.C:
+			s.scan()
+		}
+	}
 }
 
-// importSynced reads the sync directory's new files, when syncEvery has
-// passed since the last time, and queues the valid ones to run on the next
-// free workers.
-func (c *coordinator) importSynced(now time.Time) {
-	if c.sync.dir == "" || !c.fuzzing || now.Sub(c.sync.last) < syncEvery {
+// write publishes one entry. While the directory is broken it only keeps
+// it: it is published when the directory is back.
+func (s *syncer) write(data []byte) {
+	s.seen[corpus.Name(data)] = true
+	s.mine = append(s.mine, data)
+	if !s.broken {
+		s.put(data)
+	}
+}
+
+// put writes one entry into the directory.
+func (s *syncer) put(data []byte) {
+	_, err := os.Stat(s.dir) // corpus.Write would make a removed directory again
+	if err == nil {
+		_, err = corpus.Write(s.dir, data)
+	}
+	if err != nil {
+		s.failed("writing to", err)
+	}
+}
+
+// scan reads the directory's files it has not seen.
+func (s *syncer) scan() {
+	ents, err := os.ReadDir(s.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = s.remake(); err == nil {
+			ents, err = os.ReadDir(s.dir)
+		}
+	}
+	if err != nil {
+		s.failed("reading", err)
 		return
 	}
-	c.sync.last = now
-	ents, err := os.ReadDir(c.sync.dir)
-	if errors.Is(err, fs.ErrNotExist) && !c.sync.broken {
-		err = nil // no instance has written yet
+	s.works()
+	if s.again {
+		s.again = false
+		for i := 0; i < len(s.mine) && !s.broken; i++ {
+			s.put(s.mine[i])
+		}
 	}
-	c.syncResult("reading", err)
 	for _, de := range ents {
 		name := de.Name()
-		if c.sync.seen[name] || strings.HasPrefix(name, ".") || !de.Type().IsRegular() {
+		if s.seen[name] || strings.HasPrefix(name, ".") || !de.Type().IsRegular() {
 			continue
 		}
-		c.sync.seen[name] = true
-		if e, err := c.readSynced(filepath.Join(c.sync.dir, name)); err != nil {
-			c.rep.emit(event.Event{Type: event.Warning, Message: fmt.Sprintf("sync: skipping %s: %v", name, err)})
+		s.seen[name] = true
+		if e, err := s.read(filepath.Join(s.dir, name)); err != nil {
+			s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: skipping %s: %v", name, err))
 		} else {
-			c.inputs = append(c.inputs, e)
+			s.held.entries = append(s.held.entries, e)
 		}
 	}
 }
 
-// readSynced reads one file of the sync directory as a corpus entry.
-func (c *coordinator) readSynced(path string) (*entry, error) {
-	data, err := os.ReadFile(path)
+// remake makes the directory again, which was removed, when the sync
+// directory itself is there.
+func (s *syncer) remake() error {
+	if _, err := os.Stat(s.root); err != nil {
+		return err
+	}
+	if err := os.Mkdir(s.dir, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	s.again = true
+	return nil
+}
+
+// read reads one file of the directory as a corpus entry.
+func (s *syncer) read(path string) (*entry, error) {
+	ce, err := corpus.ReadFile(path, s.types)
 	if err != nil {
 		return nil, err
 	}
-	vals, err := corpus.Unmarshal(data)
-	if err == nil {
-		err = corpus.CheckTypes(vals, c.opts.Types)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("not an entry of %s: %w", c.opts.Target, err)
-	}
-	e := newEntry(vals, data, path, false)
+	e := newEntry(ce.Values, ce.Data, path, false)
 	e.imported = true
 	return e, nil
 }
 
-// syncResult reports the first failure to use the sync directory, and that
-// it works again after one.
-func (c *coordinator) syncResult(what string, err error) {
-	switch {
-	case err != nil && !c.sync.broken:
-		c.sync.broken = true
-		c.rep.emit(event.Event{Type: event.Warning, Message: fmt.Sprintf("sync: %s %s failed, fuzzing goes on without it: %v", what, c.sync.dir, err)})
-	case err == nil && c.sync.broken:
-		c.sync.broken = false
-		c.rep.emit(event.Event{Type: event.Warning, Message: fmt.Sprintf("sync: %s works again", c.sync.dir)})
+// failed reports the first failure to use the directory.
+func (s *syncer) failed(what string, err error) {
+	if !s.broken {
+		s.broken = true
+		s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: %s %s failed, fuzzing goes on without it: %v", what, s.dir, err))
+	}
+}
+
+// works reports that the directory works again after a failure.
+func (s *syncer) works() {
+	if s.broken {
+		s.broken = false
+		s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: %s works again", s.dir))
+		s.again = true
+	}
+}
+
+// close publishes what is queued, stops the goroutine and writes the
+// warnings the loop did not take to log.
+func (s *syncer) close(log io.Writer) {
+	close(s.out)
+	<-s.done
+	for _, w := range s.held.warnings {
+		fmt.Fprintf(log, "fuzz: warning: %s\n", w)
+	}
+}
+
+// newsC returns the channel of the syncer's news, nil when not syncing.
+func (c *coordinator) newsC() <-chan syncNews {
+	if c.sync == nil {
+		return nil
+	}
+	return c.sync.news
+}
+
+// publish has e, which adds coverage, written for the other instances.
+func (c *coordinator) publish(e *entry) {
+	if c.sync == nil || e.seed || e.imported {
+		return
+	}
+	c.sync.out <- e.data
+}
+
+// synced takes what the syncer found: its warnings, and the inputs to run
+// on the next free workers, unless the run is stopping.
+func (c *coordinator) synced(stopping bool, n syncNews) {
+	for _, w := range n.warnings {
+		c.rep.emit(event.Event{Type: event.Warning, Message: w})
+	}
+	if !stopping {
+		c.inputs = append(c.inputs, n.entries...)
 	}
 }
 
 // addImported takes an input of another instance that added coverage here
 // into this instance's cache.
 func (c *coordinator) addImported(e *entry, bits int) {
-	c.sync.imported++
 	c.newCount++
 	c.lastNew = time.Now()
 	path := c.saveCache(e)

@@ -1,0 +1,87 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
+)
+
+// syncerUntil takes the syncer's news, the names of the entries and the
+// warnings, until done says so.
+func syncerUntil(t *testing.T, s *syncer, done func(names, warnings []string) bool) (names, warnings []string) {
+	t.Helper()
+	timeout := time.After(time.Minute)
+	for !done(names, warnings) {
+		select {
+		case n := <-s.news:
+			for _, e := range n.entries {
+				names = append(names, filepath.Base(e.path))
+			}
+			warnings = append(warnings, n.warnings...)
+		case <-timeout:
+			t.Fatalf("the syncer did not say what was expected in a minute; it said %q, %q", names, warnings)
+		}
+	}
+	return names, warnings
+}
+
+// warned returns a done function of syncerUntil: a warning contains want.
+func warned(want string) func(_, warnings []string) bool {
+	return func(_, warnings []string) bool {
+		return slices.ContainsFunc(warnings, func(w string) bool { return strings.Contains(w, want) })
+	}
+}
+
+// TestSyncer: the syncer makes the directory, publishes, hands over the
+// other instances' valid entries and a warning for a bad file; when the
+// sync directory is removed it says so once and does not make it again;
+// when it is back it says so and publishes everything again, the entry
+// found meanwhile included.
+func TestSyncer(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sync")
+	dir := filepath.Join(root, "FuzzX")
+	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
+	mine, meanwhile, other := entry("mine"), entry("found while the directory was gone"), entry("other")
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, 10*time.Millisecond)
+	defer s.close(os.Stderr)
+	s.out <- mine
+	if _, err := corpus.Write(dir, other); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "garbage"), []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := syncerUntil(t, s, func(names, warnings []string) bool {
+		return len(names) > 0 && warned("skipping garbage")(nil, warnings)
+	})
+	if len(names) != 1 || names[0] != corpus.Name(other) {
+		t.Errorf("entries %q, want only the other instance's %s", names, corpus.Name(other))
+	}
+
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	s.out <- meanwhile
+	_, warnings := syncerUntil(t, s, warned("fuzzing goes on without it"))
+	if _, err := os.Stat(root); err == nil {
+		t.Errorf("the syncer made the removed sync directory again")
+	}
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, more := syncerUntil(t, s, warned("works again"))
+	if n := len(warnings) + len(more); n != 2 {
+		t.Errorf("warnings %q, want one that the directory failed and one that it works again", append(warnings, more...))
+	}
+	for _, data := range [][]byte{mine, meanwhile} {
+		if _, err := os.Stat(filepath.Join(dir, corpus.Name(data))); err != nil {
+			t.Errorf("not published again: %v", err)
+		}
+	}
+}
