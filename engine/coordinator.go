@@ -47,9 +47,15 @@ const fuzzCallDuration = 200 * time.Millisecond
 // failed, or an error whose CrashPath method names the reproducer written
 // to CorpusDir.
 func Coordinate(ctx context.Context, opts Options) error {
+	if err := platformErr(); err != nil {
+		return err
+	}
 	c, err := newCoordinator(opts)
 	if err != nil {
 		return err
+	}
+	if opts.RSSLimitMB > 0 && memLimitNote != "" {
+		fmt.Fprintf(c.opts.Log, "fuzz: warning: %s\n", memLimitNote)
 	}
 	if path := os.Getenv(heapProfileEnv); path != "" {
 		defer profileHeap(path, c.opts.Log)()

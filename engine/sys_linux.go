@@ -8,6 +8,18 @@ import (
 	"syscall"
 )
 
+// On Linux every platform part of the engine is there: shared memory
+// (mmap), the workers' pipes as inherited descriptors, a parent-death
+// signal, resident memory from /proc (-rss_limit_mb) and SIGQUIT for a
+// hang's stacks. CI runs the engine's tests on linux/amd64 and, under
+// qemu-user, linux/arm64.
+
+// platformErr: fuzzing works here.
+func platformErr() error { return nil }
+
+// memLimitNote: the memory limit is enforced.
+const memLimitNote = ""
+
 // setWorkerAttr makes the kernel kill the worker when the coordinator dies,
 // even by SIGKILL, so no worker outlives it.
 func setWorkerAttr(cmd *exec.Cmd) {

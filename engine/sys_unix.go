@@ -1,0 +1,33 @@
+//go:build unix && !linux
+
+package engine
+
+import (
+	"os/exec"
+	"runtime"
+)
+
+// On the other Unix systems (macOS, the BSDs) the engine runs as on Linux
+// (shared memory through mmap, the worker's pipes as inherited file
+// descriptors, SIGQUIT for a hang's stacks) with two parts missing: no
+// parent-death signal (a worker notices the coordinator's death when its
+// call pipe closes, after the input it is running) and no reading of a
+// worker's resident memory (-rss_limit_mb is not enforced). Cross-built in
+// CI for darwin/arm64 and darwin/amd64; never run there.
+
+// platformErr: fuzzing works here.
+func platformErr() error { return nil }
+
+// memLimitNote says why -rss_limit_mb has no effect here.
+var memLimitNote = "-rss_limit_mb is not enforced on " + runtime.GOOS + ": fuzzbox reads a worker's resident memory from /proc on Linux only; an input that allocates without bound fails with the runtime's own out-of-memory error instead"
+
+// setWorkerAttr: without Pdeathsig, workers notice the coordinator's death
+// when their call pipe closes.
+func setWorkerAttr(cmd *exec.Cmd) {}
+
+// rssMB is not implemented outside Linux: -rss_limit_mb has no effect.
+func rssMB(pid int) int { return 0 }
+
+// vmBytes is not implemented outside Linux: the worker-side memory check
+// is off and only the runtime's own out-of-memory errors are reported.
+func vmBytes() uint64 { return 0 }

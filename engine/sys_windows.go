@@ -1,0 +1,30 @@
+//go:build !unix
+
+package engine
+
+import (
+	"fmt"
+	"os/exec"
+	"runtime"
+)
+
+// On Windows (and other systems without Unix process control) the engine
+// refuses to fuzz, saying what is missing: its workers need shared memory
+// (mmap; Windows would need CreateFileMapping) and their pipes passed as
+// inherited descriptors (exec.Cmd.ExtraFiles, which Windows lacks), and a
+// hang's stacks come from SIGQUIT. The fuzzing binaries build there (CI
+// cross-builds windows/amd64), and stock go test replays every reproducer.
+
+// platformErr says why fuzzbox's engine does not run here.
+func platformErr() error {
+	return fmt.Errorf("engine: fuzzbox's engine does not run on %s yet: its worker processes need shared memory (mmap) and pipes passed as inherited file descriptors; go test replays the corpus and reproducers, and go test -fuzz fuzzes natively", runtime.GOOS)
+}
+
+// memLimitNote: never shown, fuzzing is refused first.
+var memLimitNote = ""
+
+func setWorkerAttr(cmd *exec.Cmd) {}
+
+func rssMB(pid int) int { return 0 }
+
+func vmBytes() uint64 { return 0 }
