@@ -133,9 +133,9 @@ const SHOTS = process.env.SHOTS;
     const peek = page.locator('.peekview-widget', { hasText: /index out of range/ }).first();
     await peek.waitFor({ timeout: 300000 });
     const reproducers = () => fs.readdirSync(path.join(WS, 'testdata/fuzz/FuzzParse')).filter((f) => f !== 'ok1');
-    await page.waitForFunction(() => true, null, { timeout: 1000 });
     const [repro] = reproducers();
     if (!repro) throw new Error('no reproducer written');
+    log(`reproducer: testdata/fuzz/FuzzParse/${repro}`);
     await row(repro).locator('.codicon-testing-failed-icon').waitFor({ timeout: 60000 });
     const peekText = squash(await peek.innerText());
     log(`peek: ${peekText.slice(0, 300)}`);
@@ -163,6 +163,36 @@ const SHOTS = process.env.SHOTS;
       if (marks[line] !== want) throw new Error(`parse.go line ${line}: gutter ${marks[line]}, want ${want}`);
     }
     await shot('coverage-gutter');
+
+    // 5. Debug the reproducer: dlv dap stops at the panic; the panicking frame (Parse) shows the input
+    await page.locator('.activitybar .action-item a[aria-label^="Testing"]').first().click().catch(() => {});
+    await row(repro).click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: /^Debug Test$/ }).first().hover();
+    await page.keyboard.press('Enter');
+    const paused = page.locator('.debug-call-stack .monaco-list-row', { hasText: /\bpanic\b/i }).first();
+    await paused.waitFor({ timeout: 240000 }); // dlv builds the test binary first
+    log(`call stack: ${JSON.stringify((await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map(squash))}`);
+    // room for the call stack: fold the Watch and Breakpoints sections, then walk down the panicking goroutine to Parse
+    for (const title of ['Watch', 'Breakpoints']) {
+      const h = page.locator('.pane-header[aria-expanded="true"]', { hasText: new RegExp('^\\s*' + title, 'i') }).first();
+      if (await h.count()) await h.click();
+    }
+    const frame = page.locator('.debug-call-stack .monaco-list-row', { hasText: /planted\.Parse|^\s*Parse/ }).first();
+    await page.locator('.debug-call-stack .monaco-list-row.selected, .debug-call-stack .monaco-list-row.focused').first().click();
+    for (let i = 0; i < 30 && !(await frame.isVisible()); i++) await page.keyboard.press('ArrowDown');
+    log(`call stack: ${JSON.stringify((await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map(squash))}`);
+    await frame.click();
+    const value = page.locator('.debug-variables .monaco-list-row', { hasText: /s\s*=?\s*"FUZZ"/ }).first();
+    await value.waitFor({ timeout: 60000 });
+    log(`variables: ${JSON.stringify((await page.locator('.debug-variables .monaco-list-row').allInnerTexts()).map(squash))}`);
+    await page.waitForTimeout(1000);
+    await shot('debug-stopped-at-panic');
+    await page.keyboard.press('Shift+F5'); // stop debugging
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60000 });
+    const dlvLeft = () => cp.execSync(`pgrep -af -- '/dlv dap' || true`).toString().split('\n').filter((l) => l && !l.includes('pgrep'));
+    for (let i = 0; i < 60 && dlvLeft().length; i++) await page.waitForTimeout(500); // dlv exits after its session
+    if (dlvLeft().length) throw new Error(`dlv dap left after the debug session: ${dlvLeft()}`);
+    log('debug session stopped, no dlv dap left');
     ok = true;
   } catch (e) {
     console.error('FAIL:', e.message);
