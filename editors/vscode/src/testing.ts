@@ -13,6 +13,9 @@ import { blockSpan, countStatements, failureText } from './convert';
 
 type Kind = 'run' | 'fuzz' | 'coverage';
 
+/** How often the coverage of a fuzzing test's corpus is refreshed, at most (ms). */
+const coverageEvery = 30000;
+
 /** A FileCoverage with its statements, for loadDetailedCoverage. */
 class FuzzFileCoverage extends vscode.FileCoverage {
   constructor(uri: vscode.Uri, covered: number, total: number, readonly details: vscode.StatementCoverage[]) {
@@ -25,7 +28,10 @@ export class FuzzTests implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.ctrl];
   private readonly tests = new Map<string, FuzzArgs>(); // item id -> the test's file and name
   private readonly listeners = new Map<string, (e: RunEvent) => void>(); // test id -> the run waiting on its events
+  private readonly reproducers = new Map<string, string>(); // test id -> the child id of its last reproducer
   private refreshTimer: NodeJS.Timeout | undefined;
+  // fuzzing tests: their run, the time of the last coverage refresh, the refresh in flight
+  private readonly live = new Map<string, { run: vscode.TestRun; args: FuzzArgs; last: number; pending?: Promise<void> }>();
 
   constructor() {
     const goExt = vscode.extensions.getExtension('golang.go') !== undefined;
@@ -106,6 +112,7 @@ export class FuzzTests implements vscode.Disposable {
     const args = this.tests.get(testItem.id);
     if (!args) { run.errored(item, new vscode.TestMessage(`fuzzbox: unknown test ${item.id}`)); return; }
     run.started(item);
+    if (kind === 'fuzz' && !item.parent) this.live.set(testItem.id, { run, args, last: 0 });
     const end = this.waitEnd(run, testItem, item);
     const stop = token.onCancellationRequested(() => vscode.commands.executeCommand(commands.stop.name, args));
     const t0 = Date.now();
@@ -123,6 +130,8 @@ export class FuzzTests implements vscode.Disposable {
     }
     const e = await end;
     stop.dispose();
+    await this.live.get(testItem.id)?.pending; // no coverage is added after the run ends
+    this.live.delete(testItem.id);
     await this.report(run, item, testItem, e, Date.now() - t0);
     if (e.state !== runStates.stopped && e.state !== runStates.errored) {
       await this.addCoverage(run, args);
@@ -137,6 +146,7 @@ export class FuzzTests implements vscode.Disposable {
         if (e.state === runStates.progress) {
           item.description = e.message;
           run.appendOutput(`${testItem.label}: ${e.message}\r\n`, undefined, item);
+          this.refreshCoverage(testItem.id);
           return;
         }
         this.listeners.delete(testItem.id);
@@ -162,8 +172,20 @@ export class FuzzTests implements vscode.Disposable {
     if (f.reproducer) {
       await this.refresh(); // the reproducer is a new child: show it, failed
       const child = this.ctrl.items.get(testItem.id)?.children.get(`${testItem.id}/${path.posix.basename(f.reproducer)}`);
+      if (child) this.reproducers.set(testItem.id, child.id);
       if (child && child !== item) run.failed(child, msg);
     }
+  }
+
+  /**
+   * refreshCoverage, while a test fuzzes, adds the coverage of its growing
+   * corpus to the run: at the first live numbers, then at most every
+   * coverageEvery ms, one replay at a time.
+   */
+  private refreshCoverage(testId: string) {
+    const l = this.live.get(testId);
+    if (!l || l.pending || Date.now() - l.last < coverageEvery) return;
+    l.pending = this.addCoverage(l.run, l.args).finally(() => { l.pending = undefined; l.last = Date.now(); });
   }
 
   /** addCoverage asks the server what the test's corpus reaches and adds it to the run. */
@@ -186,10 +208,10 @@ export class FuzzTests implements vscode.Disposable {
     run.appendOutput(`coverage: the corpus (${rep?.entries} entries) reaches ${rep?.covered} of ${rep?.statements} statements\r\n`);
   }
 
-  /** debug starts a Delve session for each requested corpus file (a fuzz test: its first failing or first entry). */
+  /** debug starts a Delve session for each requested corpus file (a fuzz test: its last reproducer, else its first file). */
   private async debug(req: vscode.TestRunRequest, _token: vscode.CancellationToken) {
     for (const item of this.requested(req)) {
-      let entry = item.parent ? item : undefined;
+      let entry = item.parent ? item : item.children.get(this.reproducers.get(item.id) ?? '');
       if (!entry) item.children.forEach((c) => { entry = entry ?? c; });
       if (!entry?.uri) {
         vscode.window.showWarningMessage(`fuzzbox: ${item.label} has no corpus file to debug`);

@@ -5,8 +5,8 @@
 //     children; a malformed corpus file is an item with an error; a file
 //     written or deleted on disk appears or disappears;
 //  2. the Fuzz profile on FuzzLength: the live numbers in the item's
-//     description and the run's output; the stop button ends it, no
-//     fuzzing process is left;
+//     description and the run's output, the corpus's coverage while it
+//     fuzzes; the stop button ends it, no fuzzing process is left;
 //  3. the Fuzz profile on FuzzParse: the failure as a test message at the
 //     crash line in parse.go (peek), with the input's values and the stack;
 //     the reproducer appears as a new, failed child;
@@ -117,11 +117,20 @@ const SHOTS = process.env.SHOTS;
     log(`live: ${squash(await row('FuzzLength').innerText())}`);
     await command('Test: Show Output');
     await page.locator('.xterm-rows', { hasText: /FuzzLength: \d+ execs/ }).first().waitFor({ timeout: 30000 });
+    // the coverage of the corpus arrives while it fuzzes: "View Test Coverage" in the run's results, then the Test Coverage view
+    const viewCoverage = page.locator('.monaco-list-row', { hasText: /^\s*View Test Coverage\s*$/ }).first();
+    await viewCoverage.waitFor({ timeout: 240000 }); // a coverage build beside two fuzzing workers on a small machine
+    await viewCoverage.click();
+    await page.locator('.pane-body', { hasText: /parse\.go\s*\d+\.\d+%/ }).first().waitFor({ timeout: 60000 });
+    if (!(await row('FuzzLength').locator('.codicon-testing-loading-icon, .codicon-loading').count())) throw new Error('FuzzLength stopped before its coverage showed');
+    log(`coverage while fuzzing: ${squash(await page.locator('.pane-body', { hasText: /parse\.go\s*\d+\.\d+%/ }).first().innerText())}`);
     await page.waitForTimeout(1500);
     await shot('fuzz-live');
+    await page.locator('.pane-header', { hasText: /test explorer/i }).first().hover(); // its buttons show on hover
     await page.locator('a.action-label[aria-label^="Cancel Test Run"]:visible').first().click(); // the stop button of the Testing view
 
     await row('FuzzLength').locator('.codicon-testing-skipped-icon').waitFor({ timeout: 60000 });
+    await row('FuzzLength').filter({ hasText: /stopped after \d+ executions/ }).waitFor({ timeout: 30000 });
     const left = fuzzProcs();
     log(`after stop: ${squash(await row('FuzzLength').innerText())}; fuzzing processes left: ${JSON.stringify(left)}`);
     if (left.length) throw new Error(`processes left after stop: ${left}`);
