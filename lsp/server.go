@@ -162,7 +162,14 @@ func (s *Server) slow(req *jsonrpc2.Request) bool {
 // handleAsync handles req in a goroutine that shutdown waits for; its
 // context is cancelled at shutdown.
 func (s *Server) handleAsync(conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	s.mu.Lock()
+	if s.state == stateShutdown { // stopAll may be waiting on runsWG: add nothing to it
+		s.mu.Unlock()
+		s.reply(s.calls, req, nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: "server is shut down"})
+		return
+	}
 	s.runsWG.Add(1)
+	s.mu.Unlock()
 	go func() {
 		defer s.runsWG.Done()
 		res, err := s.handle(s.calls, conn, req)

@@ -189,3 +189,23 @@ func TestDebugEntry(t *testing.T) {
 func startWith(t *testing.T, root string, initOpts json.RawMessage) *client {
 	return startOpts(t, root, lsp.Options{}, initOpts)
 }
+
+// TestShutdownStopsCoverage: shutdown while a coverage replay is answering
+// stops it and waits for it; no process is left and later slow commands
+// are refused.
+func TestShutdownStopsCoverage(t *testing.T) {
+	root := fixture(t)
+	c := start(t, root, lsp.Options{})
+	args := command.FuzzArgs{URI: string(uri(filepath.Join(root, "parse_test.go"))), Name: "FuzzParse"}
+	answered := make(chan error, 1)
+	go func() {
+		_, err := c.execute(command.Coverage, args)
+		answered <- err
+	}()
+	c.waitFor(0, "window/logMessage", "fuzzbox cover -json") // the replay has started
+	c.stop()
+	if ps := descendants(); len(ps) > 0 {
+		t.Errorf("processes left after shutdown: %q", ps)
+	}
+	t.Logf("coverage answer at shutdown: %v", <-answered)
+}

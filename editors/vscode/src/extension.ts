@@ -6,7 +6,7 @@
 // The extension owns only what only VS Code has: the Test Explorer
 // (testing.ts, with coverage) and debug sessions (debug.ts).
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
 import { clientCommands, InitOptions, RunEvent, runNotification } from './commands';
 import { defaults, documentSelector, serverCommand, Settings, settingKeys } from './config';
 import { registerDebug } from './debug';
@@ -35,6 +35,9 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
   };
   client = new LanguageClient('fuzzbox', 'fuzzbox', serverOptions, clientOptions);
   client.onNotification(runNotification, (e: RunEvent) => tests?.onRunEvent(e));
+  client.onDidChangeState((e) => {
+    if (e.newState === State.Stopped) tests?.abortAll('fuzzbox: the language server stopped');
+  });
   await client.start();
   tests?.refreshSoon();
 }

@@ -55,6 +55,13 @@ export class FuzzTests implements vscode.Disposable {
 
   dispose() { for (const d of this.disposables) d.dispose(); }
 
+  /** abortAll ends every run waiting on the server, which stopped: they end errored. */
+  abortAll(why: string) {
+    for (const [test, listener] of [...this.listeners]) {
+      listener({ test, run: '', entry: '', state: runStates.errored, message: why, execs: 0, failure: null });
+    }
+  }
+
   /** onRunEvent receives the server's fuzzbox/run notifications. */
   onRunEvent(e: RunEvent) { this.listeners.get(e.test)?.(e); }
 
