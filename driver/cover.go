@@ -69,11 +69,23 @@ type Unreadable struct {
 
 // FileCover is the coverage of one source file.
 type FileCover struct {
-	File       string      `json:"file"` // as in the profile: import path and file name
-	Path       string      `json:"path"` // on disk ("" when not found)
-	Statements int         `json:"statements"`
-	Covered    int         `json:"covered"`
-	Funcs      []FuncCover `json:"functions"`
+	File       string       `json:"file"` // as in the profile: import path and file name
+	Path       string       `json:"path"` // on disk ("" when not found)
+	Statements int          `json:"statements"`
+	Covered    int          `json:"covered"`
+	Funcs      []FuncCover  `json:"functions"`
+	Blocks     []BlockCover `json:"blocks"` // the profile's blocks of the file, in its order
+}
+
+// BlockCover is one basic block of the coverage profile (a line of go test
+// -coverprofile's text format).
+type BlockCover struct {
+	StartLine  int `json:"start_line"` // 1-based
+	StartCol   int `json:"start_col"`  // 1-based byte column
+	EndLine    int `json:"end_line"`
+	EndCol     int `json:"end_col"` // byte column just after the block
+	Statements int `json:"statements"`
+	Count      int `json:"count"` // executions by the whole corpus; 0 = never reached
 }
 
 // FuncCover is the coverage of one function.

@@ -221,10 +221,19 @@ func TestCoverReport(t *testing.T) {
 	if rep.Target != "FuzzKind" || rep.Package != "example.com/cov/kind" || rep.CoverPkg != "example.com/cov/kind" || rep.HTML != "" {
 		t.Errorf("report header %+v", rep)
 	}
-	sum := 0
+	sum, blockSum, blockCovered := 0, 0, 0
 	var kind *driver.FuncCover
 	for _, f := range rep.Files {
 		sum += f.Statements
+		for _, b := range f.Blocks {
+			blockSum += b.Statements
+			if b.Count > 0 {
+				blockCovered += b.Statements
+			}
+			if b.StartLine < 1 || b.EndLine < b.StartLine {
+				t.Errorf("%s: block %+v", f.File, b)
+			}
+		}
 		for i, fn := range f.Funcs {
 			if fn.Name == "Kind" && f.Path == filepath.Join(mod, "kind", "kind.go") {
 				kind = &f.Funcs[i]
@@ -233,6 +242,9 @@ func TestCoverReport(t *testing.T) {
 	}
 	if sum != rep.Statements || rep.Covered > rep.Statements || rep.Statements == 0 {
 		t.Errorf("statements: files add up to %d, report says %d covered of %d", sum, rep.Covered, rep.Statements)
+	}
+	if blockSum != rep.Statements || blockCovered != rep.Covered {
+		t.Errorf("blocks add up to %d covered of %d, report says %d of %d", blockCovered, blockSum, rep.Covered, rep.Statements)
 	}
 	if want := 100 * float64(rep.Covered) / float64(rep.Statements); rep.Percent != want {
 		t.Errorf("percent %.2f, want %.2f", rep.Percent, want)

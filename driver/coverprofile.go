@@ -114,6 +114,7 @@ func (r *coverRun) fileCovers(blocks []block) ([]FileCover, error) {
 			fc.Funcs = funcExtents(fc.Path)
 		}
 		for _, b := range bs {
+			fc.Blocks = append(fc.Blocks, BlockCover{b.startLine, b.startCol, b.endLine, b.endC, b.stmts, b.count})
 			fc.Statements += b.stmts
 			f := fc.funcOf(b)
 			if f != nil {

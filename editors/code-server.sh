@@ -4,9 +4,12 @@
 # into code-server 4.100.3 (VS Code 1.100.3), opens a copy of
 # lsp/testdata/planted and drives the UI with Debian's chromium
 # (vscode/test/ui/drive.js): lenses, fuzz, progress, failure, open reproducer,
-# rerun; then runs the extension's integration suite inside the extension host
-# in proxy mode against gopls (vscode/test/integration). Screenshots and logs
-# go to $OUT (default editors/out).
+# rerun; then the Test Explorer on a second copy (vscode/test/ui/testing.js):
+# items and children, the Fuzz profile live and stopped, a failure at its
+# line, the coverage gutter, Delve stopped at the panic; then runs the
+# extension's integration suite inside the extension host in proxy mode
+# against gopls (vscode/test/integration). Screenshots and logs go to $OUT
+# (default editors/out).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)
@@ -15,7 +18,7 @@ OUT=${OUT:-$HERE/out}
 PORT=${PORT:-8391}
 CS=$OUT/code-server
 mkdir -p "$OUT/bin"
-rm -rf "$CS" "$OUT/screenshots" "$OUT/ws" "$OUT/ws-proxy"
+rm -rf "$CS" "$OUT/screenshots" "$OUT/ws" "$OUT/ws-proxy" "$OUT/ws-testing"
 
 echo "--- go build ./cmd/fuzzbox"
 (cd "$REPO" && go build -o "$OUT/bin/fuzzbox" ./cmd/fuzzbox)
@@ -52,7 +55,8 @@ cat >"$CS/user-data/User/settings.json" <<'JSON'
   "editor.codeLens": true,
   "window.restoreWindows": "none",
   "git.enabled": false,
-  "editor.minimap.enabled": false
+  "editor.minimap.enabled": false,
+  "testing.automaticallyOpenPeekView": "failureAnywhere"
 }
 JSON
 
@@ -75,6 +79,14 @@ done
 echo "--- drive the UI (screenshots in $OUT/screenshots)"
 CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws SHOTS=$OUT/screenshots PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
 	nice -n -10 node "$HERE/vscode/test/ui/drive.js"
+echo "--- the Test Explorer, coverage and Delve (screenshots testing-*.png)"
+cp -r "$REPO/lsp/testdata/planted" "$OUT/ws-testing"
+mkdir -p "$OUT/ws-testing/.vscode"
+cat >"$OUT/ws-testing/.vscode/settings.json" <<JSON
+{ "fuzzbox.path": "$OUT/bin/fuzzbox", "fuzzbox.fuzzTime": "3m", "fuzzbox.parallel": 2, "fuzzbox.dlvPath": "$EDITORS_CACHE/bin/dlv" }
+JSON
+CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws-testing SHOTS=$OUT/screenshots PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
+	nice -n -10 node "$HERE/vscode/test/ui/testing.js"
 echo "--- extension integration tests in the extension host, proxy mode (gopls behind fuzzbox)"
 cp -r "$REPO/lsp/testdata/planted" "$OUT/ws-proxy"
 mkdir -p "$OUT/ws-proxy/.vscode"
@@ -96,5 +108,9 @@ stop_cs
 sleep 1
 if pgrep -af "$OUT/bin/fuzzbox" ; then
 	echo "FAIL: fuzzbox processes left after code-server stopped"
+	exit 1
+fi
+if pgrep -af "$EDITORS_CACHE/bin/dlv" ; then
+	echo "FAIL: dlv processes left after code-server stopped"
 	exit 1
 fi

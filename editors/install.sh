@@ -5,12 +5,14 @@
 #        module), neovim (0.7.2, the Neovim test), tmux
 #   npm: code-server 4.100.3 (VS Code 1.100.3, the last release on Node 20),
 #        playwright-core, @vscode/vsce 3.9.1 into $EDITORS_CACHE (kept between runs)
-#   go:  gopls v0.23.0 (pinned; the proxy-mode tests run against it) into $EDITORS_CACHE/bin
+#   go:  gopls v0.23.0 (pinned; the proxy-mode tests run against it) and Delve
+#        v1.27.2 (dlv dap, the extension's "debug this input") into $EDITORS_CACHE/bin
 # Used by editors/ci.sh; see shared/notes/editors.md for why each step is needed.
 set -euo pipefail
 EDITORS_CACHE=${EDITORS_CACHE:-/var/cache/fuzzbox-editors}
 CS_VERSION=4.100.3
 GOPLS_VERSION=v0.23.0
+DLV_VERSION=v1.27.2
 mkdir -p "$EDITORS_CACHE"
 npmq() { npm --no-audit --no-fund --loglevel=error "$@"; }
 
@@ -31,6 +33,13 @@ if [ "$("$EDITORS_CACHE/bin/gopls" version 2>/dev/null | awk '/golang.org\/x\/to
 	echo "--- go install golang.org/x/tools/gopls@$GOPLS_VERSION (in the background)"
 	(cd / && GOBIN=$EDITORS_CACHE/bin GOFLAGS=-mod=mod go install "golang.org/x/tools/gopls@$GOPLS_VERSION") &
 	gopls_pid=$!
+fi
+
+dlv_pid=
+if ! "$EDITORS_CACHE/bin/dlv" version 2>/dev/null | grep -q "^Version: ${DLV_VERSION#v}$"; then
+	echo "--- go install github.com/go-delve/delve/cmd/dlv@$DLV_VERSION (in the background)"
+	(cd / && GOBIN=$EDITORS_CACHE/bin GOFLAGS=-mod=mod go install "github.com/go-delve/delve/cmd/dlv@$DLV_VERSION") &
+	dlv_pid=$!
 fi
 
 # code-server, in a local folder (not -g: the nested postinstall then overwrites the package).
@@ -70,5 +79,8 @@ if [ ! -f "$TOOLS/node_modules/playwright-core/package.json" ] || [ ! -x "$TOOLS
 fi
 if [ -n "$gopls_pid" ]; then
 	wait "$gopls_pid" || { echo "go install gopls@$GOPLS_VERSION failed"; exit 1; }
+fi
+if [ -n "$dlv_pid" ]; then
+	wait "$dlv_pid" || { echo "go install dlv@$DLV_VERSION failed"; exit 1; }
 fi
 echo "editor tools ready in $EDITORS_CACHE"

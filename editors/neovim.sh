@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # neovim.sh - fuzzbox lsp in Debian's Neovim 0.7.2, headless (neovim/test.lua):
-# lenses of a fuzz test and of a corpus file, "run seeds" and "rerun this input".
+# lenses of a fuzz test and of a corpus file, "run seeds" and "rerun this input",
+# the coverage gaps as the quickfix list and the Delve command line of an entry.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/.." && pwd)

@@ -100,6 +100,9 @@ func (s *Server) fuzzTestLenses(uri protocol.DocumentURI, path string) ([]protoc
 		}
 		if fail != nil {
 			lenses = append(lenses, lens(rng, "open reproducer ("+fail.title()+")", command.OpenReproducer, args))
+			if fail.reproducer != "" && s.clientHandles(command.Debug) {
+				lenses = append(lenses, lens(rng, "debug reproducer", command.Debug, command.EntryArgs{URI: string(pathURI(fail.reproducer))}))
+			}
 		}
 	}
 	return lenses, err
@@ -138,6 +141,9 @@ func (s *Server) corpusLenses(uri protocol.DocumentURI, path string) ([]protocol
 		lenses = append(lenses, lens(rng, r.status(), command.Stop, command.FuzzArgs{URI: string(pathURI(path)), Name: name}))
 	} else {
 		lenses = append(lenses, lens(rng, "rerun this input", command.RerunEntry, args))
+	}
+	if s.clientHandles(command.Debug) {
+		lenses = append(lenses, lens(rng, "debug", command.Debug, args))
 	}
 	vals, err := corpus.Unmarshal([]byte(text))
 	if err != nil {

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -44,6 +45,14 @@ func (s *Server) executeCommand(ctx context.Context, req *jsonrpc2.Request) (any
 		return withEntry(s, arg, s.rerunEntry)
 	case command.ShowEntry:
 		return withEntry(s, arg, s.showEntry)
+	case command.DebugEntry:
+		return withEntry(s, arg, s.debugEntry)
+	case command.Tests:
+		return withFolder(s, arg, s.tests)
+	case command.Coverage:
+		return withTest(s, arg, func(k testKey, _ string) (any, error) { return s.coverage(ctx, k) })
+	case command.CoverageGaps:
+		return withTest(s, arg, func(k testKey, _ string) (any, error) { return s.coverageGaps(ctx, k) })
 	}
 	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "unknown command " + p.Command}
 }
@@ -70,6 +79,23 @@ func withTest(s *Server, arg json.RawMessage, f func(testKey, string) (any, erro
 		}
 	}
 	return nil, invalidParams("%s declares no fuzz test %q", path, a.Name)
+}
+
+// withFolder decodes FolderArgs, checks the folder is a directory in the
+// workspace, and calls f.
+func withFolder(s *Server, arg json.RawMessage, f func(string) (any, error)) (any, error) {
+	var a command.FolderArgs
+	if err := json.Unmarshal(arg, &a); err != nil {
+		return nil, invalidParams("bad arguments: %v", err)
+	}
+	path, err := s.workspacePath(a.URI)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		return nil, invalidParams("%s is not a directory", path)
+	}
+	return f(path)
 }
 
 // withEntry decodes EntryArgs and checks the file is a corpus file of the workspace.

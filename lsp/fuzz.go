@@ -12,6 +12,7 @@ import (
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/event"
+	"github.com/fuzzbox/fuzzbox/lsp/command"
 	"github.com/fuzzbox/fuzzbox/lsp/protocol"
 )
 
@@ -63,6 +64,7 @@ func (s *Server) fuzzRun(ctx context.Context, key testKey, r *run) protocol.Show
 	switch {
 	case found != nil:
 		s.setFailure(key, found)
+		r.setFound(found)
 		msg := fmt.Sprintf("%s: found %s failure: %s", key.name, found.kind, found.message)
 		if found.reproducer != "" {
 			msg += " (reproducer " + relTo(key.dir, found.reproducer) + ")"
@@ -94,7 +96,9 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 	case event.Stats:
 		st := fmt.Sprintf("%.0f execs/s, corpus %d, new %d", e.ExecsPerSec, e.Corpus, e.New)
 		r.setState(st)
-		s.progressReport(r, fmt.Sprintf("%d execs, %s, %d edges", e.Execs, st, e.Edges))
+		live := fmt.Sprintf("%d execs, %s, %d edges", e.Execs, st, e.Edges)
+		s.progressReport(r, live)
+		s.runEvent(r, command.StateProgress, live, e.Execs)
 		s.refreshLenses()
 	case event.Coverage:
 		s.progressReport(r, fmt.Sprintf("new coverage: corpus %d", e.Corpus))
@@ -110,7 +114,8 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 		if e.Duplicate {
 			return nil
 		}
-		f := &failure{test: key.name, kind: e.Kind, message: strings.TrimPrefix(event.FirstLine(e.Message), e.Kind+": "), reproducer: e.Reproducer}
+		f := &failure{test: key.name, kind: e.Kind, message: strings.TrimPrefix(event.FirstLine(e.Message), e.Kind+": "), reproducer: e.Reproducer,
+			stack: e.Message}
 		if f.reproducer != "" && !filepath.IsAbs(f.reproducer) {
 			f.reproducer = filepath.Join(key.dir, f.reproducer)
 		}

@@ -66,6 +66,11 @@ func TestFuzz(t *testing.T) {
 	c.waitFor(from, "window/logMessage", "fuzz: elapsed")
 	c.waitFor(from, "textDocument/publishDiagnostics", filepath.Join(root, "parse.go"))
 	c.waitFor(from, "$/progress", `"kind":"end"`)
+	if e, _ := c.runEvent(from, command.StateFailed); e.Run != command.KindFuzz || e.Failure == nil || e.Failure.Line != 9 ||
+		!strings.HasPrefix(e.Failure.Reproducer, string(uri(filepath.Join(root, "testdata/fuzz/FuzzParse")))+"/") ||
+		len(e.Failure.Values) != 1 || !strings.HasPrefix(e.Failure.Values[0], `"FUZZ`) {
+		t.Errorf("failed event %+v, failure %+v", e, e.Failure)
+	}
 	entries, _ := os.ReadDir(filepath.Join(root, "testdata/fuzz/FuzzParse"))
 	if len(entries) != 2 {
 		t.Errorf("testdata/fuzz/FuzzParse has %d files, want ok1 and the reproducer", len(entries))
@@ -98,6 +103,10 @@ func TestFuzzStop(t *testing.T) {
 	json.Unmarshal(*begin.Params, &p)
 	c.notify("window/workDoneProgress/cancel", map[string]any{"token": p.Token})
 	c.waitFor(from, "window/showMessage", "FuzzLength: stopped after")
+	if e, _ := c.runEvent(from, command.StateProgress); e.Execs <= 0 || !strings.Contains(e.Message, "execs/s") {
+		t.Errorf("progress event %+v", e)
+	}
+	c.runEvent(from, command.StateStopped)
 	if ps := descendants(); len(ps) > 0 {
 		t.Errorf("processes left behind: %q", ps)
 	}

@@ -48,6 +48,12 @@ func fixture(t *testing.T) string {
 // start serves a session on net.Pipe and initializes it with root as the workspace.
 func start(t *testing.T, root string, opts lsp.Options) *client {
 	t.Helper()
+	return startOpts(t, root, opts, nil)
+}
+
+// startOpts is start with the client's initializationOptions.
+func startOpts(t *testing.T, root string, opts lsp.Options, initOpts json.RawMessage) *client {
+	t.Helper()
 	a, b := net.Pipe()
 	c := &client{t: t, root: root, done: make(chan error, 1), wake: make(chan struct{}, 1)}
 	opts.Logf = t.Logf
@@ -57,7 +63,7 @@ func start(t *testing.T, root string, opts lsp.Options) *client {
 		jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(c.handle))) // async: net.Pipe has no buffer, so a client answering in its read loop could deadlock with a server writing in its own
 	t.Cleanup(func() { c.conn.Close() })
 	caps := json.RawMessage(`{"window":{"workDoneProgress":true,"showDocument":{"support":true}}}`)
-	c.call("initialize", protocol.InitializeParams{RootURI: uri(root), Capabilities: caps,
+	c.call("initialize", protocol.InitializeParams{RootURI: uri(root), Capabilities: caps, InitializationOptions: initOpts,
 		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: uri(root), Name: "ws"}}}, &c.init)
 	c.notify("initialized", struct{}{})
 	return c

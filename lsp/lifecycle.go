@@ -22,6 +22,9 @@ func (s *Server) initialize(ctx context.Context, req *jsonrpc2.Request) (any, er
 	if len(p.Capabilities) > 0 {
 		json.Unmarshal(p.Capabilities, &s.caps) // best effort: unknown shapes leave the flags off
 	}
+	if len(p.InitializationOptions) > 0 {
+		json.Unmarshal(p.InitializationOptions, &s.init) // best effort, as the capabilities
+	}
 	s.mu.Unlock()
 	return s.initializeResult(), nil
 }

@@ -83,6 +83,10 @@ func (p *proxy) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 		return
 	}
 	if req.Method == "workspace/executeCommand" && p.ours(req) {
+		if p.s.slow(req) {
+			p.s.handleAsync(conn, req)
+			return
+		}
 		res, err := p.s.handle(ctx, conn, req)
 		p.reply(ctx, req, res, err)
 		return
@@ -148,23 +152,9 @@ func (p *proxy) ownsToken(req *jsonrpc2.Request) bool {
 	return req.Params != nil && json.Unmarshal(*req.Params, &c) == nil && strings.HasPrefix(string(c.Token), `"fuzzbox-`)
 }
 
-// reply answers a client request with a result (any JSON value) or an error.
+// reply answers a client request (Server.reply).
 func (p *proxy) reply(ctx context.Context, req *jsonrpc2.Request, result any, err error) {
-	var rerr *jsonrpc2.Error
-	switch {
-	case errors.As(err, &rerr):
-		err = p.s.conn.ReplyWithError(ctx, req.ID, rerr)
-	case err != nil:
-		err = p.s.conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()})
-	default:
-		if raw, ok := result.(json.RawMessage); ok && len(raw) == 0 {
-			result = nil
-		}
-		err = p.s.conn.Reply(ctx, req.ID, result)
-	}
-	if err != nil {
-		p.s.logf("replying to %s: %v", req.Method, err)
-	}
+	p.s.reply(ctx, req, result, err)
 }
 
 // goplsSide is the handler of the gopls connection: gopls's diagnostics

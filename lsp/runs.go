@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/fuzzbox/fuzzbox/driver"
+	"github.com/fuzzbox/fuzzbox/lsp/command"
 	"github.com/fuzzbox/fuzzbox/lsp/protocol"
 )
 
@@ -32,13 +33,24 @@ const (
 // state, which mu guards.
 type run struct {
 	kind   runKind
+	key    testKey // set by startRun
 	test   string
 	entry  string // runEntry: the file name
 	cancel context.CancelFunc
 	token  protocol.ProgressToken
 
 	mu    sync.Mutex
-	state string // live state for the lens, e.g. "1234 execs/s, corpus 12, new 3"
+	state string   // live state for the lens, e.g. "1234 execs/s, corpus 12, new 3"
+	found *failure // the failure the run found, for its end event
+}
+
+// setFound records the run's failure (the first one).
+func (r *run) setFound(f *failure) {
+	r.mu.Lock()
+	if r.found == nil {
+		r.found = f
+	}
+	r.mu.Unlock()
 }
 
 func (r *run) status() string {
@@ -65,6 +77,7 @@ type failure struct {
 	reproducer string // absolute path of the reproducer file; "" when there is none (an f.Add seed)
 	file       string // the first frame in the user's module
 	line       int
+	stack      string // the whole report with its stack
 }
 
 // title is the lens text: kind and the message's first line.
@@ -87,18 +100,21 @@ func (s *Server) startRun(key testKey, r *run, title string, body func(ctx conte
 		cancel()
 		return invalidParams("%s is already running (%s); stop it first", key.name, strings.Trim(old.status(), "()"))
 	}
+	r.key = key
 	s.runs[key] = r
 	s.runsWG.Add(1)
 	s.mu.Unlock()
 	go func() {
 		defer s.runsWG.Done()
 		defer cancel()
+		s.runEvent(r, command.StateStarted, title, 0)
 		s.progressBegin(r, title)
 		s.refreshLenses()
 		msg := body(ctx, r)
 		s.mu.Lock()
 		delete(s.runs, key)
 		s.mu.Unlock()
+		s.runEnded(ctx, r, msg)
 		s.progressEnd(r, msg.Message)
 		s.notify(context.Background(), "window/showMessage", msg)
 		s.refreshLenses()
@@ -126,7 +142,8 @@ func (s *Server) replay(ctx context.Context, key testKey, r *run) protocol.ShowM
 		s.clearFailure(key, r.entry)
 		return protocol.ShowMessageParams{Type: protocol.MessageInfo, Message: what + ": pass"}
 	}
-	f := &failure{test: key.name, kind: res.Kind, message: firstLines(res.Message, 1), file: res.Frame.File, line: res.Frame.Line}
+	f := &failure{test: key.name, kind: res.Kind, message: firstLines(res.Message, 1), file: res.Frame.File, line: res.Frame.Line,
+		stack: strings.TrimSpace(res.Output)}
 	if res.Entry != "" {
 		if p := filepath.Join(key.dir, "testdata", "fuzz", key.name, res.Entry); fileExists(p) {
 			f.reproducer = p
@@ -134,6 +151,7 @@ func (s *Server) replay(ctx context.Context, key testKey, r *run) protocol.ShowM
 		what = key.name + "/" + res.Entry
 	}
 	s.setFailure(key, f)
+	r.setFound(f)
 	return protocol.ShowMessageParams{Type: protocol.MessageError, Message: fmt.Sprintf("%s: %s failure: %s", what, f.kind, f.message)}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/fuzzbox/fuzzbox/lsp/command"
 	"github.com/fuzzbox/fuzzbox/lsp/protocol"
 )
 
@@ -57,6 +58,7 @@ type Server struct {
 	mu          sync.Mutex
 	state       serverState
 	caps        protocol.ClientCapabilities
+	init        command.InitOptions                // the client's initializationOptions
 	roots       []string                           // workspace folders, absolute, symlinks resolved
 	open        map[string]string                  // open documents: path -> text
 	runs        map[testKey]*run                   // the run of each fuzz test, while it runs
@@ -102,7 +104,7 @@ func New(opts Options) *Server {
 func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	var h jsonrpc2.Handler = jsonrpc2.HandlerWithError(s.handle)
+	var h jsonrpc2.Handler = handler{s}
 	var p *proxy
 	if s.opts.Gopls != "" {
 		var err error
@@ -131,6 +133,67 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 		return errors.New("lsp: client exited without shutdown")
 	}
 	return nil
+}
+
+// handler is the sidecar's jsonrpc2.Handler: messages are handled in order
+// (handle), except slow commands, which answer from their own goroutine
+// (handleAsync) so that lenses and edits do not wait for them.
+type handler struct{ s *Server }
+
+// Handle implements jsonrpc2.Handler.
+func (h handler) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if h.s.slow(req) {
+		h.s.handleAsync(conn, req)
+		return
+	}
+	jsonrpc2.HandlerWithError(h.s.handle).Handle(ctx, conn, req)
+}
+
+// slow reports whether req is a command that answers only after long work
+// (command.Coverage, command.CoverageGaps: a build and a corpus replay).
+func (s *Server) slow(req *jsonrpc2.Request) bool {
+	if req.Notif || req.Method != "workspace/executeCommand" || req.Params == nil {
+		return false
+	}
+	var p protocol.ExecuteCommandParams
+	return json.Unmarshal(*req.Params, &p) == nil && (p.Command == command.Coverage || p.Command == command.CoverageGaps)
+}
+
+// handleAsync handles req in a goroutine that shutdown waits for; its
+// context is cancelled at shutdown.
+func (s *Server) handleAsync(conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	s.mu.Lock()
+	if s.state == stateShutdown { // stopAll may be waiting on runsWG: add nothing to it
+		s.mu.Unlock()
+		s.reply(s.calls, req, nil, &jsonrpc2.Error{Code: jsonrpc2.CodeInvalidRequest, Message: "server is shut down"})
+		return
+	}
+	s.runsWG.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.runsWG.Done()
+		res, err := s.handle(s.calls, conn, req)
+		s.reply(s.calls, req, res, err)
+	}()
+}
+
+// reply answers a client request with a result (any JSON value) or an error.
+func (s *Server) reply(ctx context.Context, req *jsonrpc2.Request, result any, err error) {
+	var rerr *jsonrpc2.Error
+	switch {
+	case errors.As(err, &rerr):
+		err = s.conn.ReplyWithError(ctx, req.ID, rerr)
+	case err != nil:
+		err = s.conn.ReplyWithError(ctx, req.ID, &jsonrpc2.Error{Code: jsonrpc2.CodeInternalError, Message: err.Error()})
+	default:
+		if raw, ok := result.(json.RawMessage); ok && len(raw) == 0 {
+			result = nil
+		}
+		err = s.conn.Reply(ctx, req.ID, result)
+	}
+	if err != nil {
+		s.logf("replying to %s: %v", req.Method, err)
+	}
 }
 
 // handle is the one method switch of the sidecar (STYLE rule 11).

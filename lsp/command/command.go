@@ -25,7 +25,155 @@ const (
 	RerunEntry = "fuzzbox.rerunEntry"
 	// ShowEntry shows a corpus file's decoded values (EntryArgs).
 	ShowEntry = "fuzzbox.showEntry"
+	// Tests lists the fuzz tests of a workspace folder with their corpus
+	// files (FolderArgs); the answer is a TestList.
+	Tests = "fuzzbox.tests"
+	// Coverage replays a fuzz test's corpus (seeds, testdata/fuzz/FuzzX and
+	// the generated corpus) as fuzzbox cover does and answers which
+	// statements it reaches (FuzzArgs); the answer is a CoverageReport. It answers
+	// when the replay is done, without holding up other requests.
+	Coverage = "fuzzbox.coverage"
+	// CoverageGaps is Coverage's complement for clients without a coverage
+	// view (FuzzArgs): the answer is a []Gap, the code the corpus never
+	// reaches, ready for a quickfix list.
+	CoverageGaps = "fuzzbox.coverageGaps"
+	// DebugEntry says how to run one corpus file under Delve (EntryArgs);
+	// the answer is a DebugInfo.
+	DebugEntry = "fuzzbox.debugEntry"
 )
+
+// Client commands: the server names them on lenses only for a client that
+// lists them in initializationOptions.clientCommands (InitOptions); the
+// client runs them itself, they are not in executeCommandProvider.
+const (
+	// Debug starts a debug session of one corpus file (EntryArgs); the VS
+	// Code extension runs it with Delve (dlv dap) from DebugEntry's answer.
+	Debug = "fuzzbox.debug"
+)
+
+// RunNotification is the server's notification of a run's state: a
+// RunEvent when a run starts, while fuzzing (the live numbers) and when it
+// ends. The VS Code extension turns it into its test run.
+const RunNotification = "fuzzbox/run"
+
+// InitOptions is what a client may send as initializationOptions.
+type InitOptions struct {
+	ClientCommands []string `json:"clientCommands"` // client commands (Debug) the client runs; none when empty
+}
+
+// FolderArgs names a workspace folder.
+type FolderArgs struct {
+	URI string `json:"uri"` // file:// URI of the folder
+}
+
+// TestList is the answer to Tests.
+type TestList struct {
+	Tests []TestInfo `json:"tests"` // by package directory, then file and line
+}
+
+// TestInfo is one fuzz test.
+type TestInfo struct {
+	ID      string      `json:"id"`      // the package directory's URI, "#", and Name: the key of RunEvent.Test
+	Name    string      `json:"name"`    // FuzzX
+	URI     string      `json:"uri"`     // the _test.go file declaring it
+	Line    int         `json:"line"`    // 1-based line of its func keyword
+	Entries []EntryInfo `json:"entries"` // the files of testdata/fuzz/FuzzX, by name
+}
+
+// EntryInfo is one corpus file.
+type EntryInfo struct {
+	Name  string `json:"name"`  // the file name, which go test names the subtest
+	URI   string `json:"uri"`   // file:// URI
+	Error string `json:"error"` // why the file is not a corpus file go test can read; "" when it is
+}
+
+// Run kinds and states of a RunEvent.
+const (
+	KindFuzz  = "fuzz"  // fuzzing
+	KindSeeds = "seeds" // the seed corpus, as go test -run=^FuzzX$
+	KindEntry = "entry" // one corpus file
+
+	StateStarted  = "started"  // the run started
+	StateProgress = "progress" // live numbers (fuzzing)
+	StatePassed   = "passed"   // ended without failure (for fuzzing: the fuzz time ran out)
+	StateFailed   = "failed"   // ended with a failure (Failure)
+	StateStopped  = "stopped"  // cancelled before it ended, without failure
+	StateErrored  = "errored"  // could not run (build error, …): Message says why
+)
+
+// RunEvent is the params of RunNotification.
+type RunEvent struct {
+	Test    string   `json:"test"`    // TestInfo.ID of the fuzz test
+	Run     string   `json:"run"`     // KindFuzz, KindSeeds or KindEntry
+	Entry   string   `json:"entry"`   // KindEntry: the corpus file's name; else ""
+	State   string   `json:"state"`   // one of the State constants
+	Message string   `json:"message"` // what a person reads: the live numbers, or how the run ended
+	Execs   int      `json:"execs"`   // executions so far (fuzzing); 0 otherwise
+	Failure *Failure `json:"failure"` // StateFailed: the failure; else null
+}
+
+// Failure is a run's failure.
+type Failure struct {
+	Kind       string   `json:"kind"`       // panic, fail, fatal, exit, hang, oom, race
+	Message    string   `json:"message"`    // the first line of the report
+	Stack      string   `json:"stack"`      // the whole report, with the stack
+	URI        string   `json:"uri"`        // the crash line's file, the first frame in the user's module; "" when unknown
+	Line       int      `json:"line"`       // its 1-based line; 0 when unknown
+	Frames     []Frame  `json:"frames"`     // the stack's frames, innermost first
+	Values     []string `json:"values"`     // the failing input's values as Go text; empty when unknown
+	Reproducer string   `json:"reproducer"` // the reproducer corpus file's URI; "" when there is none (an f.Add seed)
+}
+
+// Frame is one stack frame.
+type Frame struct {
+	Func string `json:"func"` // the function, as the stack names it
+	URI  string `json:"uri"`  // file:// URI of its file
+	Line int    `json:"line"` // 1-based
+}
+
+// CoverageReport is the answer to Coverage.
+type CoverageReport struct {
+	Percent    float64        `json:"percent"`    // of statements reached
+	Statements int            `json:"statements"` // statements measured
+	Covered    int            `json:"covered"`    // statements reached
+	Entries    int            `json:"entries"`    // corpus entries replayed (those that crashed the test binary count, their coverage does not)
+	Files      []FileCoverage `json:"files"`      // the measured files inside the workspace
+}
+
+// FileCoverage is the coverage of one file.
+type FileCoverage struct {
+	URI    string  `json:"uri"`
+	Blocks []Block `json:"blocks"` // as go test -coverprofile writes them
+}
+
+// Block is one basic block of a coverage profile.
+type Block struct {
+	StartLine  int `json:"startLine"` // 1-based
+	StartCol   int `json:"startCol"`  // 1-based byte column
+	EndLine    int `json:"endLine"`
+	EndCol     int `json:"endCol"` // exclusive
+	Statements int `json:"statements"`
+	Count      int `json:"count"` // executions by the corpus; 0 = never reached
+}
+
+// Gap is a block the corpus never reaches, for a quickfix list.
+type Gap struct {
+	URI     string `json:"uri"`
+	Line    int    `json:"line"` // 1-based
+	Col     int    `json:"col"`  // 1-based
+	EndLine int    `json:"endLine"`
+	EndCol  int    `json:"endCol"`
+	Text    string `json:"text"` // "FuzzX never reaches this (2 statements)"
+}
+
+// DebugInfo is the answer to DebugEntry: how to debug one corpus file.
+type DebugInfo struct {
+	Dir         string   `json:"dir"`         // the package directory: where to run, what to build
+	Test        string   `json:"test"`        // FuzzX
+	Entry       string   `json:"entry"`       // the corpus file's name
+	Args        []string `json:"args"`        // the test binary's arguments: -test.run=^FuzzX$/^NAME$
+	CommandLine string   `json:"commandLine"` // the Delve command line, for a terminal
+}
 
 // FuzzArgs names one fuzz test: the test file that declares it and its name.
 type FuzzArgs struct {
@@ -53,6 +201,15 @@ var All = []Spec{
 	{OpenReproducer, "open reproducer", "FuzzArgs"},
 	{RerunEntry, "rerun this input", "EntryArgs"},
 	{ShowEntry, "show values", "EntryArgs"},
+	{Tests, "list fuzz tests", "FolderArgs"},
+	{Coverage, "coverage of the corpus", "FuzzArgs"},
+	{CoverageGaps, "coverage gaps", "FuzzArgs"},
+	{DebugEntry, "debug command line", "EntryArgs"},
+}
+
+// ClientCommands lists the client commands, for generated copies.
+var ClientCommands = []Spec{
+	{Debug, "debug", "EntryArgs"},
 }
 
 // Names returns the command names of All, for the server's

@@ -9,12 +9,13 @@ export interface Settings {
   parallel: number;    // fuzzbox.parallel
   mode: 'sidecar' | 'proxy'; // fuzzbox.mode
   goplsPath: string;   // fuzzbox.goplsPath
+  dlvPath: string;     // fuzzbox.dlvPath
 }
 
 /** The setting keys (without the "fuzzbox." prefix), as package.json declares them. */
-export const settingKeys: (keyof Settings)[] = ['path', 'fuzzTime', 'parallel', 'mode', 'goplsPath'];
+export const settingKeys: (keyof Settings)[] = ['path', 'fuzzTime', 'parallel', 'mode', 'goplsPath', 'dlvPath'];
 
-export const defaults: Settings = { path: 'fuzzbox', fuzzTime: '', parallel: 0, mode: 'sidecar', goplsPath: 'gopls' };
+export const defaults: Settings = { path: 'fuzzbox', fuzzTime: '', parallel: 0, mode: 'sidecar', goplsPath: 'gopls', dlvPath: 'dlv' };
 
 /** How to start the server: fuzzbox lsp with flags from the settings. */
 export function serverCommand(s: Settings): { command: string; args: string[] } {

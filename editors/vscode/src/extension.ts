@@ -3,11 +3,17 @@
 // through vscode-languageclient. Every lens, command, progress bar and
 // diagnostic comes from the server; the commands it runs are the ones of
 // lsp/command (src/commands.ts, generated), registered by the language client.
+// The extension owns only what only VS Code has: the Test Explorer
+// (testing.ts, with coverage) and debug sessions (debug.ts).
 import * as vscode from 'vscode';
-import { LanguageClient, LanguageClientOptions, ServerOptions } from 'vscode-languageclient/node';
+import { LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
+import { clientCommands, InitOptions, RunEvent, runNotification } from './commands';
 import { defaults, documentSelector, serverCommand, Settings, settingKeys } from './config';
+import { registerDebug } from './debug';
+import { FuzzTests } from './testing';
 
 let client: LanguageClient | undefined;
+let tests: FuzzTests | undefined;
 
 function readSettings(): Settings {
   const c = vscode.workspace.getConfiguration('fuzzbox');
@@ -25,12 +31,20 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     documentSelector: documentSelector(settings),
     outputChannelName: 'fuzzbox',
+    initializationOptions: { clientCommands: [clientCommands.debug.name] } as InitOptions,
   };
   client = new LanguageClient('fuzzbox', 'fuzzbox', serverOptions, clientOptions);
+  client.onNotification(runNotification, (e: RunEvent) => tests?.onRunEvent(e));
+  client.onDidChangeState((e) => {
+    if (e.newState === State.Stopped) tests?.abortAll('fuzzbox: the language server stopped');
+  });
   await client.start();
+  tests?.refreshSoon();
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  tests = new FuzzTests();
+  context.subscriptions.push(tests, ...registerDebug(() => readSettings().dlvPath));
   context.subscriptions.push(
     vscode.commands.registerCommand('fuzzbox.restartServer', async () => {
       await client?.stop();

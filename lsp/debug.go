@@ -1,0 +1,45 @@
+package lsp
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/fuzzbox/fuzzbox/lsp/command"
+)
+
+// Debugging one corpus file: fuzzbox.debugEntry answers how to run exactly
+// that entry under Delve (the test binary's -test.run=^FuzzX$/^NAME$ and the
+// dlv command line). The VS Code extension starts dlv dap with it (the
+// client command fuzzbox.debug, on a "debug" lens of corpus files for
+// clients that declare it); other clients show the command line.
+
+func (s *Server) debugEntry(path string) (any, error) {
+	dir, name := corpusTest(path)
+	entry := filepath.Base(path)
+	run := "-test.run=^" + regexp.QuoteMeta(name) + "$/^" + regexp.QuoteMeta(entry) + "$"
+	info := command.DebugInfo{Dir: dir, Test: name, Entry: entry, Args: []string{run},
+		CommandLine: "cd " + shellQuote(dir) + " && dlv test . -- " + shellQuote(run)}
+	s.logMessage("debug %s/%s: %s", name, entry, info.CommandLine)
+	return info, nil
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=+,:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// clientHandles reports whether the client said it runs client command name.
+func (s *Server) clientHandles(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.init.ClientCommands {
+		if c == name {
+			return true
+		}
+	}
+	return false
+}
