@@ -191,7 +191,10 @@ func TestFuzzSyncDirRemoved(t *testing.T) {
 	var removed, restored sync.Once
 	r := fuzzWatched(t, t.TempDir(), syncConfig(t, "FuzzSynced", "30s", shared), targetsModule(t), func(e event.Event) {
 		switch {
-		case e.Type == event.Start:
+		case e.Type == event.Stats:
+			// At the first stats line, not at start: the syncer's
+			// goroutine may make the directory only after the start
+			// event (a loaded machine), which would undo the removal.
 			removed.Do(func() { os.RemoveAll(shared) })
 		case e.Type == event.Warning && strings.Contains(e.Message, "fuzzing goes on without it"):
 			restored.Do(func() { corpus.Write(filepath.Join(shared, "FuzzSynced"), []byte(syncedInput)) })
