@@ -9,34 +9,15 @@
 // env: CS_URL (code-server), WS (workspace folder), SHOTS (screenshot dir),
 //      PW_CORE (path of playwright-core)
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require(process.env.PW_CORE || 'playwright-core');
+const { open } = require('./browser');
 
 const CS_URL = process.env.CS_URL || 'http://127.0.0.1:8080';
 const WS = process.env.WS;
 const SHOTS = process.env.SHOTS;
 
 (async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzzbox-chromium-'));
-  const t0 = Date.now();
-  const log = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    viewport: { width: 1400, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = ctx.pages()[0] || await ctx.newPage();
-  let step = 0;
-  const shot = async (name) => {
-    step++;
-    const file = path.join(SHOTS, `${step}-${name}.png`);
-    await page.screenshot({ path: file });
-    log(`screenshot ${file}`);
-  };
+  const { page, log, shot, close } = await open(SHOTS, '');
   // lens(string) is the lens with exactly that title, lens(RegExp) one whose title matches
   const exact = (t) => new RegExp('^' + t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '$');
   const lens = (text) => page.locator('.codelens-decoration a').filter({ hasText: typeof text === 'string' ? exact(text) : text }).first();
@@ -130,8 +111,7 @@ const SHOTS = process.env.SHOTS;
     console.error('FAIL:', e.message);
     await page.screenshot({ path: path.join(SHOTS, 'failure-state.png') }).catch(() => {});
   } finally {
-    await ctx.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await close();
   }
   console.log(ok ? 'code-server UI test: PASS' : 'code-server UI test: FAIL');
   process.exit(ok ? 0 : 1);

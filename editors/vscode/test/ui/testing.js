@@ -17,32 +17,15 @@
 // env: CS_URL, WS (a fresh copy of lsp/testdata/planted), SHOTS, PW_CORE, FUZZBOX (the fuzzbox binary, to look for processes left)
 const cp = require('child_process');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require(process.env.PW_CORE || 'playwright-core');
+const { open } = require('./browser');
 
 const CS_URL = process.env.CS_URL || 'http://127.0.0.1:8080';
 const WS = process.env.WS;
 const SHOTS = process.env.SHOTS;
 
 (async () => {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fuzzbox-chromium-'));
-  const t0 = Date.now();
-  const log = (m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s] ${m}`);
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium', headless: true, viewport: { width: 1400, height: 900 },
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-  const page = ctx.pages()[0] || await ctx.newPage();
-  let step = 0;
-  const shot = async (name) => {
-    step++;
-    const file = path.join(SHOTS, `testing-${step}-${name}.png`);
-    await page.screenshot({ path: file });
-    log(`screenshot ${file}`);
-  };
+  const { page, log, shot, close } = await open(SHOTS, 'testing-');
   const squash = (s) => s.replace(/\s+/g, ' ').trim();
   const tree = () => page.locator('.test-explorer .monaco-list-row');
   // row is the tree row of an item; its label is followed by its description, if any
@@ -207,8 +190,7 @@ const SHOTS = process.env.SHOTS;
     console.error('FAIL:', e.message);
     await page.screenshot({ path: path.join(SHOTS, 'testing-failure-state.png') }).catch(() => {});
   } finally {
-    await ctx.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await close();
   }
   console.log(ok ? 'code-server Test Explorer test: PASS' : 'code-server Test Explorer test: FAIL');
   process.exit(ok ? 0 : 1);
