@@ -32,7 +32,7 @@ var layers = []layerRule{
 	// Imported by users' typed fuzz tests: nothing of fuzzbox but the hook and
 	// the corpus format (both standard-library only).
 	{"typed", []string{"internal/typedhook", "corpus"}},
-	{"engine", []string{"corpus", "event", "engine/ipc", "engine/instrument", "internal/typedhook"}},
+	{"engine", []string{"corpus", "event", "engine/ipc", "engine/instrument", "engine/basedeps", "internal/typedhook"}},
 	{"engine/basedeps", []string{"corpus"}},
 	{"engine/fuzzmain", []string{"engine", "engine/basedeps", "corpus", "event", "engine/ipc", "engine/instrument", "internal/typedhook"}},
 	// Linked into libFuzzer binaries (fuzzbox build -libfuzzer): never the engine.

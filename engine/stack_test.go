@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
 func TestAdaptiveStacks(t *testing.T) {
@@ -28,7 +30,7 @@ func TestAdaptiveStacks(t *testing.T) {
 const stackProbeEnv = "FUZZBOX_TEST_STACK_PROBE"
 
 func stackProbe() {
-	stackBallast()
+	basedeps.StackBallast()
 	runtime.GC()
 	runtime.GC()
 	s := []metrics.Sample{{Name: "/gc/stack/starting-size:bytes"}}
@@ -64,7 +66,7 @@ func TestStackBallast(t *testing.T) {
 // TestDropIdle: crash and hang reports do not list the ballast's goroutines
 // or the SIGQUIT handler's.
 func TestDropIdle(t *testing.T) {
-	dump := "SIGQUIT: quit\n\ngoroutine 5 [chan receive (nil chan)]:\n" + ballastFrame + "0x2000)\n\t/x/stack.go:70 +0x1\n\n" +
+	dump := "SIGQUIT: quit\n\ngoroutine 5 [chan receive (nil chan)]:\n" + basedeps.BallastFrame + "0x2000)\n\t/x/stack.go:70 +0x1\n\n" +
 		"goroutine 9 [running]:\nexample.com/t.FuzzX.func1(...)\n\t/x/t_test.go:9 +0x1\n\n" +
 		"goroutine 6 [chan receive]:\n" + quitFrame + "func1()\n\t/x/quit.go:50 +0x1\ncreated by " + quitFrame[:len(quitFrame)-1] + " in goroutine 1"
 	got := dropIdle(dump)

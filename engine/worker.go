@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 	"github.com/fuzzbox/fuzzbox/engine/instrument"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
@@ -81,7 +82,7 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	}
 	defer mem.Close()
 	limitWorkerMemory(mem.Execs)
-	stackBallast()
+	basedeps.StackBallast()
 	defer profileCPU("worker")()
 	sc := newShallowCaller(fn)
 	defer sc.stop()

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 func TestFuzzTestNamesAndLiterals(t *testing.T) {
@@ -110,6 +112,76 @@ func TestBuildLibFuzzer(t *testing.T) {
 	crashes, _ := filepath.Glob(filepath.Join(work, "crash-*"))
 	if code == 0 || len(crashes) != 1 || !strings.Contains(out, "planted: \"boom\" 3") {
 		t.Fatalf("libFuzzer did not find the planted bug (exit %d, crashes %v):\n%s", code, crashes, tail(out))
+	}
+}
+
+// handOffTests has inputs of two speeds: the even-length ones outlast the
+// engine thread's spin (engine/libfuzzer/handoff.go), so that it sleeps for
+// their verdict, the others are verdicts it spins for. The fuzzing run is
+// kept to inputs of at most 4 bytes, which cannot fail.
+const handOffTests = `package u
+
+import (
+	"testing"
+	"time"
+)
+
+func FuzzMixed(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b)%2 == 0 {
+			time.Sleep(300 * time.Microsecond)
+		}
+		if len(b) == 5 && string(b[:3]) == "bug" {
+			t.Fatalf("planted %q", b)
+		}
+	})
+}
+`
+
+// TestLibFuzzerHandOff: inputs that the engine's thread spins for and inputs
+// it sleeps for, interleaved, all get their verdict (a lost wake-up would be
+// a libFuzzer timeout), and a failing input fails as itself.
+func TestLibFuzzerHandOff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with clang (-short)")
+	}
+	if _, err := exec.LookPath("clang-16"); err != nil {
+		if _, err := exec.LookPath("clang"); err != nil {
+			t.Skip("no clang (CI installs clang-16 and libclang-rt-16-dev)")
+		}
+	}
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": handOffTests})
+	runtimeDirOverride = ""
+	lo := LibFuzzerOptions{Dir: opts.Dir, OutDir: t.TempDir(), Fuzz: "^FuzzMixed$", Toolexec: opts.Toolexec}
+	var stderr strings.Builder
+	lo.Stderr = &stderr
+	targets, err := BuildLibFuzzer(context.Background(), lo)
+	if err != nil {
+		t.Fatalf("BuildLibFuzzer: %v\n%s", err, stderr.String())
+	}
+	bin := targets[0].Binary
+	work := t.TempDir()
+	out, code := runBinary(t, bin, work, "-runs=4000", "-seed=7", "-max_len=4", "-timeout=5")
+	if code != 0 || !strings.Contains(out, "Done 4000 runs") {
+		t.Fatalf("4000 runs of fast and slow inputs: exit %d:\n%s", code, tail(out))
+	}
+	for _, tc := range []struct {
+		in   string
+		fail bool
+	}{{"bugXY", true}, {"bugX", false}, {"bugXYZ", false}, {"bugZZ", true}} {
+		data, err := corpus.EncodeLibFuzzer([]any{[]byte(tc.in)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(work, "in-"+tc.in)
+		if err := os.WriteFile(file, data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		out, code := runBinary(t, bin, work, file)
+		if failed := code != 0 && strings.Contains(out, "planted \""+tc.in+"\""); failed != tc.fail || (!tc.fail && code != 0) {
+			t.Errorf("input %q: exit %d, want failure %v:\n%s", tc.in, code, tc.fail, tail(out))
+		}
 	}
 }
 

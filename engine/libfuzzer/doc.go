@@ -17,7 +17,10 @@
 // read from the current directory), and once as a fuzzing worker, whose
 // RunFuzzWorker hands over the function that runs one input through
 // testing (so t.Fatal, t.Error and panics fail the input, as with go test).
-// Each input is decoded with corpus.DecodeLibFuzzer (the fuzzbox-libfuzzer-v1
+// The engine's thread posts each input to a goroutine that runs it
+// (handoff.go), so that testing's goroutine for the input runs on that
+// goroutine's thread instead of waking another one. Each input is decoded
+// with corpus.DecodeLibFuzzer (the fuzzbox-libfuzzer-v1
 // encoding) and run through that function; a failing input prints testing's
 // report and aborts, which the engine records as a crash.
 //

@@ -16,14 +16,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"unsafe"
+
+	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
 // seedsEnv names the environment variable of the seed corpus mode.
 const seedsEnv = "FUZZBOX_LIBFUZZER_SEEDS"
-
-// the is the target, set by fuzzboxSetup before the first input.
-var the *target
 
 // fuzzboxSetup sets the binary up, or ends the process with the reason: the
 // C entry points (shim.go) call it once, before the first input. In the seed
@@ -42,26 +40,19 @@ func fuzzboxSetup() {
 		fmt.Fprintf(os.Stderr, "fuzzbox: %v\n", err)
 		os.Exit(2)
 	}
-	the = t
+	basedeps.StackBallast()
+	go serve(t)
 }
 
-// fuzzboxRun runs one input (the engine's bytes, valid during the call) and
-// reports whether it failed, after printing testing's report. It runs on the
-// engine's thread, to which Go code called from C is locked: the goroutine
-// testing starts for the input runs on another thread meanwhile, so each
-// input costs two thread wake-ups (BenchmarkInput measures them).
+// fuzzboxWake wakes the goroutine that runs inputs (handoff.go) when the
+// engine's thread posts an input and finds it asleep.
 //
-//export fuzzboxRun
-func fuzzboxRun(data *C.uint8_t, size C.size_t) C.int {
-	var in []byte
-	if size > 0 {
-		in = unsafe.Slice((*byte)(unsafe.Pointer(data)), int(size))
-	}
-	if err := the.run(in); err != nil {
-		fmt.Fprintf(os.Stderr, "\n--- fuzzbox: %s failed on this input:\n%s\n", the.name, err)
-		return 1
-	}
-	return 0
+//export fuzzboxWake
+func fuzzboxWake() { wakeServe() }
+
+// report prints testing's report of a failing input.
+func (t *target) report(err error) {
+	fmt.Fprintf(os.Stderr, "\n--- fuzzbox: %s failed on this input:\n%s\n", t.name, err)
 }
 
 // targetName returns the fuzz test's name: the one the link step set, or

@@ -2,7 +2,7 @@ package libfuzzer
 
 // The C side of the binary: the engine's entry points, and what an engine
 // without libFuzzer's coverage callbacks (AFL++'s driver) needs. The entry
-// points call Go (export.go) on the engine's thread.
+// points hand each input to Go (handoff.go).
 
 /*
 #include <pthread.h>
@@ -11,7 +11,7 @@ package libfuzzer
 #include <string.h>
 
 extern void fuzzboxSetup(void);                 // export.go
-extern int fuzzboxRun(uint8_t *data, size_t size); // export.go
+extern int fuzzbox_handoff(const uint8_t *data, size_t size); // handoff.go
 
 // ---- Coverage for engines without libFuzzer's callbacks ----
 
@@ -158,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	if (afl) {
 		fuzzbox_counters_clear();
 	}
-	if (fuzzboxRun((uint8_t *)data, size)) {
+	if (fuzzbox_handoff(data, size)) {
 		abort();
 	}
 	if (afl) {
