@@ -142,6 +142,7 @@ def go_fuzz_test(
         embed = [],
         deps = [],
         data = [],
+        corpus = [],
         fuzz = ".",
         fuzztime = "30s",
         fuzz_args = [],
@@ -166,6 +167,10 @@ def go_fuzz_test(
       embed: the go_library under test (as for go_test).
       deps: other Go libraries the tests import.
       data: files the tests read; `testdata/fuzz/**` of the package is added.
+      corpus: files or filegroups (`go test fuzz v1`) that `_fuzz` and `_run` start from, besides
+        `testdata/fuzz/FuzzX`, e.g. `glob(["testdata/corpus/**"])`: a file under a directory
+        named after a fuzz test is for that one, any other for every fuzz test. A file that
+        does not parse is skipped with a warning. The replay test does not read them.
       fuzz: regexp of the fuzz tests the `_fuzz` and `_run` targets fuzz (`-fuzz`); default every one.
       fuzztime: fuzzing budget of `_fuzz` and `_run` (`-fuzztime`): `30s`, `5m`, or `Nx` executions.
       fuzz_args: more `fuzzbox fuzz` flags for `_fuzz` and `_run`, such as `["-parallel=2"]`.
@@ -193,6 +198,8 @@ def go_fuzz_test(
     if type(fuzz) != "string" or not fuzz:
         _fail(name, "fuzz must be a non-empty regexp of fuzz test names, not %r" % (fuzz,))
     _check_args(name, fuzz_args)
+    if type(corpus) != "list" and type(corpus) != "select":
+        _fail(name, "corpus must be a list of files or filegroups, such as glob([\"testdata/corpus/**\"]), not %r" % (corpus,))
     if shard_count != None and (type(shard_count) != "int" or shard_count < 1):
         _fail(name, "shard_count must be a positive integer, not %r" % (shard_count,))
     for unsupported in ("cgo", "race", "msan", "linkmode", "goos", "goarch", "pure"):
@@ -301,6 +308,7 @@ def go_fuzz_test(
         fuzz = fuzz,
         fuzztime = fuzztime,
         fuzz_args = fuzz_args,
+        corpus = corpus,
         testonly = testonly,
     )
     go_fuzz_runner_test(

@@ -3,7 +3,8 @@
 Both run the fuzzbox runner (//rules/private/runner), a thin Bazel front end of the
 fuzzbox driver library, on the fuzzing binary. The rules talk to the runner through
 its flags only: `-bazel.mode`, `-bazel.bin`, `-bazel.pkgdir`, `-bazel.pkg`,
-`-bazel.importpath`, then the `fuzzbox fuzz` flags (`-fuzz`, `-fuzztime`, ...). The
+`-bazel.importpath`, `-bazel.corpus` (a file listing the corpus attribute's files), then
+the `fuzzbox fuzz` flags (`-fuzz`, `-fuzztime`, ...). The
 defaults the macro sets come first, so `--test_arg` and `bazel run -- ARGS` override them.
 """
 
@@ -23,6 +24,15 @@ def _runner_impl(ctx, mode):
         "-bazel.pkgdir=" + info.package_dir,
         "-bazel.pkg=" + info.package,
         "-bazel.importpath=" + info.importpath,
+    ]
+    corpus_files = []
+    if ctx.files.corpus:
+        # One runfiles path per line: a corpus of thousands of files stays off the command line.
+        manifest = ctx.actions.declare_file(ctx.label.name + ".corpus")
+        ctx.actions.write(manifest, "".join([f.short_path + "\n" for f in ctx.files.corpus]))
+        corpus_files = ctx.files.corpus + [manifest]
+        args.append("-bazel.corpus=" + manifest.short_path)
+    args += [
         "-fuzz=" + ctx.attr.fuzz,
         "-fuzztime=" + ctx.attr.fuzztime,
     ] + ctx.attr.fuzz_args
@@ -35,7 +45,7 @@ def _runner_impl(ctx, mode):
         ),
         is_executable = True,
     )
-    runfiles = ctx.runfiles(files = [launcher, binary, runner] + ctx.files.data)
+    runfiles = ctx.runfiles(files = [launcher, binary, runner] + ctx.files.data + corpus_files)
     runfiles = runfiles.merge(ctx.attr._runner[DefaultInfo].default_runfiles)
     runfiles = runfiles.merge(ctx.attr.binary[DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = launcher, runfiles = runfiles)]
@@ -55,6 +65,13 @@ _ATTRS = {
     "data": attr.label_list(
         allow_files = True,
         doc = "Files the tests read at run time; the seed corpus `testdata/fuzz/**` is among them.",
+    ),
+    "corpus": attr.label_list(
+        allow_files = True,
+        doc = """Corpus files (`go test fuzz v1`) the fuzzing starts from, besides `testdata/fuzz/FuzzX`.
+A file with a directory named after a fuzz test in its path (`testdata/corpus/FuzzX/...`) is for that
+fuzz test; any other file is for every fuzz test. Files that are not entries of the fuzz test's
+argument types are skipped with a warning.""",
     ),
     "fuzz": attr.string(
         default = ".",

@@ -13,10 +13,13 @@
 //     land in the source tree and the generated corpus in fuzzbox's persistent
 //     cache; relative paths in flags are relative to BUILD_WORKING_DIRECTORY.
 //
+// In test and run mode the fuzzing starts from the go_fuzz_test corpus
+// attribute's files too (corpus.go).
+//
 // Its flags are the rules' -bazel.* flags, then fuzzbox fuzz's (driver.Flags).
 // It prints as fuzzbox fuzz does (driver.Run; in test mode event.Printer and
 // driver.Result.WriteSummary).
-// It imports the standard library, driver and event.
+// It imports the standard library, corpus, driver and event.
 package main
 
 import (
@@ -50,6 +53,7 @@ type bazelFlags struct {
 	pkgDir     string // the package's directory in runfiles
 	pkg        string // the package's directory in its workspace
 	importPath string // the package's import path
+	corpus     string // file listing the corpus attribute's files, one runfiles path per line; "" = none
 }
 
 func (b *bazelFlags) register(fs *flag.FlagSet) {
@@ -58,6 +62,7 @@ func (b *bazelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.pkgDir, "bazel.pkgdir", "", "the package's directory in runfiles; set by the rules")
 	fs.StringVar(&b.pkg, "bazel.pkg", "", "the package's directory in the workspace; set by the rules")
 	fs.StringVar(&b.importPath, "bazel.importpath", "", "the package's import path; set by the rules")
+	fs.StringVar(&b.corpus, "bazel.corpus", "", "list of the corpus attribute's files; set by the rules")
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -125,6 +130,36 @@ func runRun(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io.
 		return usageError(stderr, err)
 	}
 	dir := filepath.Join(ws, filepath.FromSlash(b.pkg))
+	if err := seedRun(ctx, b, cfg, dir, f.JSON, stdout, stderr); err != nil {
+		return usageError(stderr, err)
+	}
 	out := driver.Output{Stdout: stdout, Stderr: stderr, Prefix: "fuzzbox", JSON: f.JSON}
 	return driver.Run(ctx, cfg, []string{dir}, out).ExitCode
+}
+
+// seedRun copies the corpus attribute's files into the generated corpus
+// (the persistent cache) of each fuzz test the run fuzzes.
+func seedRun(ctx context.Context, b *bazelFlags, cfg driver.Config, dir string, asJSON bool, stdout, stderr io.Writer) error {
+	files, err := corpusFiles(b.corpus)
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	targets, err := driver.Resolve(ctx, cfg, []string{dir})
+	if err != nil {
+		return err
+	}
+	say := stdout
+	if asJSON {
+		say = stderr
+	}
+	for _, t := range targets {
+		cache := cfg.CacheDir
+		if cache == "" {
+			if cache, err = driver.DefaultCacheDir(t.Package); err != nil {
+				return err
+			}
+		}
+		seedTargets(files, []string{t.Name}, dir, cache, say, stderr)
+	}
+	return nil
 }

@@ -59,6 +59,15 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	if targets = shard(targets, say); len(targets) == 0 {
 		return exitOK // nothing for this shard
 	}
+	files, err := corpusFiles(b.corpus)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name
+	}
+	seedTargets(files, names, dir, cfg.CacheDir, say, stderr)
 	events, err := os.Create(filepath.Join(outputs, "events.json"))
 	if err != nil {
 		return usageError(stderr, err)
