@@ -7,7 +7,7 @@
 # SDK prepared for it, golang.org/x/{tools,mod,sync} with BUILD files (for nogo
 # and fuzzvet), and stub repositories for what Bazel 4 would download. Then it
 # runs, in examples/bazel (a workspace that uses @fuzzbox//rules:defs.bzl as a
-# user would), the replay, fuzzing, typed, instrument_deps, run, sharding, corpus and nogo checks.
+# user would), the replay, fuzzing, typed, instrument_deps, run, sharding, corpus, merge and nogo checks.
 #
 # Everything is cached in $FUZZBOX_BAZEL_CACHE (default /var/cache/fuzzbox-bazel):
 # a warm run only runs Bazel. Usage: .ci/bazel.sh [install]   ("install": stop
@@ -468,6 +468,7 @@ echo "ok: shards split the fuzz tests, or run campaigns of the one"
 # write_seeded writes the package seeded (removed at exit): FuzzGate's planted bug sits behind
 # a SHA-256 check of the input's first 8 bytes, which fuzzing alone does not pass (2^-32 per
 # input); its corpus attribute holds an input that passes it (and a file that does not parse).
+# FuzzClassify (no bug, many branches) is fuzzed over two shards for the merge target.
 write_seeded() {
 	mkdir -p seeded/testdata/corpus/FuzzGate
 	cat >seeded/BUILD.bazel <<-'EOF'
@@ -488,6 +489,17 @@ write_seeded() {
 		    fuzz = "^FuzzGate$",
 		    fuzz_args = ["-parallel=1"],
 		    fuzztime = "30s",
+		)
+
+		go_fuzz_test(
+		    name = "classify_fuzz",
+		    srcs = ["seeded_test.go"],
+		    corpus = glob(["testdata/corpus/**"]),
+		    embed = [":seeded"],
+		    fuzz = "^FuzzClassify$",
+		    fuzz_args = ["-parallel=1"],
+		    fuzztime = "5s",
+		    shard_count = 2,
 		)
 	EOF
 	cat >seeded/seeded.go <<-'EOF'
@@ -583,6 +595,31 @@ ls seeded/testdata/fuzz/FuzzGate/* || { echo "FAIL: bazel run wrote no reproduce
 rm -rf seeded/testdata/fuzz
 echo "ok: the corpus entry past the SHA-256 check is loaded, the bug behind it found under bazel test and bazel run"
 
+step "merge target: the shards' new inputs into the source tree"
+mkdir -p "$LOGS/empty-testlogs"
+expect_fail "bazel run //seeded:classify_fuzz_merge with no outputs" "$LOGS/merge-none.log" \
+	'merge: no outputs of //seeded:classify_fuzz_fuzz in .*empty-testlogs: run bazel test //seeded:classify_fuzz_fuzz first' \
+	bazel run //seeded:classify_fuzz_merge -- -testlogs="$LOGS/empty-testlogs"
+bazel test //seeded:classify_fuzz_fuzz --nocache_test_results
+inputs=0
+for shard in 1 2; do
+	zip=$testlogs/seeded/classify_fuzz_fuzz/shard_${shard}_of_2/test.outputs/outputs.zip
+	n=$(unzip -Z1 "$zip" | grep -c '^corpus/FuzzClassify/.' || true)
+	[ "$n" -gt 0 ] || { unzip -l "$zip"; echo "FAIL: shard $shard saved no new inputs"; exit 1; }
+	inputs=$((inputs + n))
+done
+touch "$LOGS/before-merge"
+bazel run //seeded:classify_fuzz_merge >"$LOGS/merge.log" 2>&1 || { cat "$LOGS/merge.log"; echo "FAIL: the merge target failed"; exit 1; }
+cat "$LOGS/merge.log" | grep '^merge:'
+written=$(ls seeded/testdata/corpus/FuzzClassify | wc -l)
+[ "$written" -ge 1 ] && [ "$written" -le "$inputs" ] || { echo "FAIL: $written files merged from $inputs inputs"; exit 1; }
+for f in seeded/testdata/corpus/FuzzClassify/*; do
+	[ "$(basename "$f")" = "$(sha256sum <"$f" | cut -c1-16)" ] || { echo "FAIL: $f is not named by its content's hash"; exit 1; }
+	head -1 "$f" | grep -qx 'go test fuzz v1' || { echo "FAIL: $f is not a go test fuzz v1 file"; exit 1; }
+done
+other=$(find . -newer "$LOGS/before-merge" -type f -not -path './bazel-*' -not -path './seeded/testdata/corpus/FuzzClassify/*' | head)
+[ -z "$other" ] || { echo "FAIL: the merge wrote outside seeded/testdata/corpus/FuzzClassify: $other"; exit 1; }
+echo "ok: $written of the shards' $inputs new inputs merged into seeded/testdata/corpus/FuzzClassify, content-addressed, nothing else written"
 rm -rf seeded
 
 step "the fuzzing tests are hermetic: nothing written to the user's fuzzbox cache"

@@ -2,7 +2,7 @@
 
 load("@io_bazel_rules_go//go:def.bzl", "go_binary", "go_library", "go_test")
 load(":instrument.bzl", "go_fuzz_instrumented", "go_fuzz_instrumented_dep")
-load(":runner.bzl", "go_fuzz_runner", "go_fuzz_runner_test")
+load(":runner.bzl", "go_fuzz_merge", "go_fuzz_runner", "go_fuzz_runner_test")
 load(":testmain.bzl", "go_fuzz_test_split", "go_fuzz_testmain")
 
 # Seconds per unit of a Go duration (sub-second units count as 0: rounding up happens once, below).
@@ -159,10 +159,12 @@ def go_fuzz_test(
     `name` is a go_test (every test, and every `f.Add` seed and `testdata/fuzz/FuzzX` file,
     replayed as `go test` does). `name_fuzz` is a test that fuzzes for `fuzztime` with the
     fuzzbox engine and fails when it finds a bug. `name_run` fuzzes under `bazel run` and
-    writes reproducers into the source tree. `name_bin` is the fuzzing binary they run.
+    writes reproducers into the source tree. `name_merge` merges the new inputs of
+    `name_fuzz`'s shards into the source tree (`bazel run`). `name_bin` is the fuzzing
+    binary they run.
 
     Args:
-      name: name of the replay test; the other targets add `_fuzz`, `_run`, `_bin`.
+      name: name of the replay test; the other targets add `_fuzz`, `_run`, `_merge`, `_bin`.
       srcs: the test's Go sources (`*_test.go`, internal and external), as for go_test.
       embed: the go_library under test (as for go_test).
       deps: other Go libraries the tests import.
@@ -187,7 +189,7 @@ def go_fuzz_test(
         its test files). The packages between the package under test and an instrumented
         one are recompiled (uninstrumented) for the fuzzing binary too. Needs exactly one
         library in `embed` and `deps` as a plain list.
-      tags: tags of every target (`_run` and `_bin` are also `manual`).
+      tags: tags of every target (`_run`, `_merge` and `_bin` are also `manual`).
       visibility: visibility of the replay and fuzzing tests.
       **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...).
     """
@@ -321,3 +323,4 @@ def go_fuzz_test(
         **runner
     )
     go_fuzz_runner(name = name + "_run", tags = hidden, visibility = visibility, **runner)
+    go_fuzz_merge(name = name + "_merge", test = name + "_fuzz", tags = hidden, visibility = visibility, **runner)

@@ -3,8 +3,8 @@
 Both run the fuzzbox runner (//rules/private/runner), a thin Bazel front end of the
 fuzzbox driver library, on the fuzzing binary. The rules talk to the runner through
 its flags only: `-bazel.mode`, `-bazel.bin`, `-bazel.pkgdir`, `-bazel.pkg`,
-`-bazel.importpath`, `-bazel.corpus` (a file listing the corpus attribute's files), then
-the `fuzzbox fuzz` flags (`-fuzz`, `-fuzztime`, ...). The
+`-bazel.importpath`, `-bazel.corpus` (a file listing the corpus attribute's files),
+`-bazel.test` (the merge target's fuzzing test), then the `fuzzbox fuzz` flags (`-fuzz`, `-fuzztime`, ...). The
 defaults the macro sets come first, so `--test_arg` and `bazel run -- ARGS` override them.
 """
 
@@ -13,7 +13,7 @@ load(":providers.bzl", "GoFuzzInfo")
 def _shell_quote(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
-def _runner_impl(ctx, mode):
+def _runner_impl(ctx, mode, extra_args = []):
     info = ctx.attr.testmain[GoFuzzInfo]
     binary = ctx.executable.binary
     runner = ctx.executable._runner
@@ -24,7 +24,7 @@ def _runner_impl(ctx, mode):
         "-bazel.pkgdir=" + info.package_dir,
         "-bazel.pkg=" + info.package,
         "-bazel.importpath=" + info.importpath,
-    ]
+    ] + extra_args
     corpus_files = []
     if ctx.files.corpus:
         # One runfiles path per line: a corpus of thousands of files stays off the command line.
@@ -117,4 +117,21 @@ go_fuzz_runner = rule(
 reproducers go to `$BUILD_WORKSPACE_DIRECTORY/<package>/testdata/fuzz/FuzzX/`, the generated corpus
 to fuzzbox's persistent cache (`$XDG_CACHE_HOME/fuzzbox/fuzz/<import path>`).""",
     attrs = _ATTRS,
+)
+
+def _fuzz_merge_impl(ctx):
+    return _runner_impl(ctx, "merge", ["-bazel.test=" + ctx.attr.test])
+
+go_fuzz_merge = rule(
+    implementation = _fuzz_merge_impl,
+    executable = True,
+    doc = """Merges, under `bazel run`, the new inputs that the shards of the fuzzing test `test` saved in
+their outputs (`corpus/FuzzX/` in each `bazel-testlogs/<package>/<test>[/shard_N_of_M]/test.outputs/outputs.zip`)
+into `$BUILD_WORKSPACE_DIRECTORY/<package>/testdata/corpus/FuzzX/` (`-into=DIR` changes the directory,
+`-testlogs=DIR` where the outputs are read), keeping only the inputs that add coverage, as
+`fuzzbox corpus merge` does. Nothing else is written; existing entries are kept.""",
+    attrs = dict(_ATTRS, test = attr.string(
+        mandatory = True,
+        doc = "Name of the fuzzing test (`<name>_fuzz`) of the same package whose outputs are merged.",
+    )),
 )

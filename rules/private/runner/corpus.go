@@ -155,6 +155,31 @@ func seedTargets(files []string, names []string, pkgDir, cacheDir string, say, w
 	return stats
 }
 
+// saveNewInputs copies the entries of the generated corpus dir (after the
+// run: those that add coverage) that did not come from the corpus
+// attribute (known) to outputs/corpus/<name>/, for the merge target, and
+// returns how many.
+func saveNewInputs(dir, name, outputs string, known map[string]bool) (int, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return 0, nil
+		}
+		return 0, err
+	}
+	n := 0
+	for _, e := range ents {
+		if !e.Type().IsRegular() || known[e.Name()] {
+			continue
+		}
+		if err := copyFile(filepath.Join(dir, e.Name()), filepath.Join(outputs, "corpus", name, e.Name()), 0o666); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
 // lineOf is fe's reason with its line, without its path.
 func lineOf(fe *corpus.FileError) error {
 	if fe.Line > 0 {

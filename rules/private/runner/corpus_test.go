@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/zip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -77,6 +78,93 @@ func TestSeedCorpusSkipsBadFiles(t *testing.T) {
 	}
 	if n := len(entryList(dest)); n != 1 {
 		t.Errorf("the generated corpus has %d entries, want 1", n)
+	}
+}
+
+func TestSaveNewInputsLeavesOutTheCorpus(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, "cache")
+	writeFiles(t, cache, map[string]string{"aaaa": "go test fuzz v1\nint(1)\n", "bbbb": "go test fuzz v1\nint(2)\n"})
+	out := filepath.Join(dir, "out")
+	n, err := saveNewInputs(cache, "FuzzA", out, map[string]bool{"aaaa": true})
+	if err != nil || n != 1 {
+		t.Fatalf("saveNewInputs = %d, %v; want 1, nil", n, err)
+	}
+	if got := entryList(filepath.Join(out, "corpus", "FuzzA")); !slices.Equal(got, []string{"bbbb"}) {
+		t.Errorf("outputs corpus/FuzzA = %q, want [bbbb]", got)
+	}
+	if n, err := saveNewInputs(filepath.Join(dir, "missing"), "FuzzA", out, nil); n != 0 || err != nil {
+		t.Errorf("saveNewInputs of a missing directory = %d, %v; want 0, nil", n, err)
+	}
+}
+
+func TestMergeExtractZipKeepsCorpusEntriesOnly(t *testing.T) {
+	dir := t.TempDir()
+	z := filepath.Join(dir, "outputs.zip")
+	f, err := os.Create(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := zip.NewWriter(f)
+	for _, name := range []string{
+		"corpus/FuzzA/0123456789abcdef",
+		"corpus/FuzzB/fedcba9876543210",
+		"corpus/FuzzA/../../escape",
+		"corpus/Fuzzy/x",
+		"corpus/FuzzA/sub/deep",
+		"testdata/fuzz/FuzzA/repro",
+		"summary.txt",
+	} {
+		fw, err := w.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write([]byte("go test fuzz v1\nint(1)\n"))
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var warn strings.Builder
+	inputs, err := extractInputs([]string{z}, filepath.Join(dir, "x"), &warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(inputs) != 2 || len(inputs["FuzzA"]) != 1 || len(inputs["FuzzB"]) != 1 {
+		t.Fatalf("extractInputs = %v, want one directory each for FuzzA and FuzzB", inputs)
+	}
+	if got := entryList(inputs["FuzzA"][0]); !slices.Equal(got, []string{"0123456789abcdef"}) {
+		t.Errorf("FuzzA's inputs = %q", got)
+	}
+	for _, bad := range []string{"corpus/FuzzA/../../escape", "corpus/Fuzzy/x", "corpus/FuzzA/sub/deep"} {
+		if !strings.Contains(warn.String(), "skipping "+bad+" in ") {
+			t.Errorf("no warning for %s in %q", bad, warn.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "escape")); err == nil {
+		t.Error("a zip entry escaped the extraction directory")
+	}
+}
+
+func TestMergeShardOutputs(t *testing.T) {
+	base := t.TempDir()
+	if got := shardOutputs(base); len(got) != 0 {
+		t.Errorf("shardOutputs of an empty directory = %q", got)
+	}
+	writeFiles(t, base, map[string]string{
+		"shard_2_of_2/test.outputs/outputs.zip":       "",
+		"shard_1_of_2/test.outputs/outputs.zip":       "",
+		"test.outputs/corpus/FuzzA/x":                 "", // --nozip_undeclared_test_outputs
+		"shard_3_of_3/test.outputs/summary.txt":       "", // no inputs there
+		"shard_1_of_3/test.outputs/unrelated/file.go": "",
+	})
+	want := []string{
+		filepath.Join(base, "test.outputs"),
+		filepath.Join(base, "shard_1_of_2/test.outputs/outputs.zip"),
+		filepath.Join(base, "shard_2_of_2/test.outputs/outputs.zip"),
+	}
+	if got := shardOutputs(base); !slices.Equal(got, want) {
+		t.Errorf("shardOutputs = %q, want %q", got, want)
 	}
 }
 
