@@ -7,7 +7,7 @@
 # SDK prepared for it, golang.org/x/{tools,mod,sync} with BUILD files (for nogo
 # and fuzzvet), and stub repositories for what Bazel 4 would download. Then it
 # runs, in examples/bazel (a workspace that uses @fuzzbox//rules:defs.bzl as a
-# user would), the replay, fuzzing, typed, instrument_deps, run, sharding and nogo checks.
+# user would), the replay, fuzzing, typed, instrument_deps, run, sharding, corpus, merge and nogo checks.
 #
 # Everything is cached in $FUZZBOX_BAZEL_CACHE (default /var/cache/fuzzbox-bazel):
 # a warm run only runs Bazel. Usage: .ci/bazel.sh [install]   ("install": stop
@@ -354,8 +354,8 @@ trap cleanup EXIT
 check_build_deps
 cd "$EXAMPLE"
 mkdir -p "$LOGS"
-CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/typed/testdata" "$EXAMPLE/badmacro")
-rm -rf parse/testdata typed/testdata badmacro
+CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/typed/testdata" "$EXAMPLE/badmacro" "$EXAMPLE/seeded")
+rm -rf parse/testdata typed/testdata badmacro seeded
 check_example_deps
 
 step "bazel build @fuzzbox//... (the libraries, commands and tools) in the example workspace"
@@ -465,6 +465,163 @@ grep -q 'shard 1 of 2: FuzzReverse$' "$testlogs/multi/reverse_fuzz_fuzz/shard_1_
 grep -q 'shard 2 of 2: FuzzReverse$' "$testlogs/multi/reverse_fuzz_fuzz/shard_2_of_2/test.log"
 echo "ok: shards split the fuzz tests, or run campaigns of the one"
 
+# write_seeded writes the package seeded (removed at exit): FuzzGate's planted bug sits behind
+# a SHA-256 check of the input's first 8 bytes, which fuzzing alone does not pass (2^-32 per
+# input); its corpus attribute holds an input that passes it (and a file that does not parse).
+# FuzzClassify (no bug, many branches) is fuzzed over two shards for the merge target.
+write_seeded() {
+	mkdir -p seeded/testdata/corpus/FuzzGate
+	cat >seeded/BUILD.bazel <<-'EOF'
+		load("@io_bazel_rules_go//go:def.bzl", "go_library")
+		load("@fuzzbox//rules:defs.bzl", "go_fuzz_test")
+
+		go_library(
+		    name = "seeded",
+		    srcs = ["seeded.go"],
+		    importpath = "example.com/fuzzbox-bazel-example/seeded",
+		)
+
+		go_fuzz_test(
+		    name = "gate_fuzz",
+		    srcs = ["seeded_test.go"],
+		    corpus = glob(["testdata/corpus/**"]),
+		    embed = [":seeded"],
+		    fuzz = "^FuzzGate$",
+		    fuzz_args = ["-parallel=1"],
+		    fuzztime = "30s",
+		)
+
+		go_fuzz_test(
+		    name = "classify_fuzz",
+		    srcs = ["seeded_test.go"],
+		    corpus = glob(["testdata/corpus/**"]),
+		    embed = [":seeded"],
+		    fuzz = "^FuzzClassify$",
+		    fuzz_args = ["-parallel=1"],
+		    fuzztime = "5s",
+		    shard_count = 2,
+		)
+	EOF
+	cat >seeded/seeded.go <<-'EOF'
+		// Package seeded is written by .ci/bazel.sh for the corpus attribute and merge checks.
+		package seeded
+
+		import "crypto/sha256"
+
+		var key = [4]byte{0x52, 0x43, 0x69, 0x2a} // SHA-256("fuzzbox!")[:4]
+
+		// Gate reads a record whose first 8 bytes must hash to key.
+		func Gate(data []byte) int {
+			if len(data) < 10 {
+				return 0
+			}
+			if sum := sha256.Sum256(data[:8]); [4]byte(sum[:4]) != key {
+				return 1
+			}
+			if data[8] == 'v' && data[9] == '2' {
+				return int(data[16]) // the planted bug: a v2 record is not checked to be 17 bytes long
+			}
+			return 2
+		}
+
+		// Classify returns how many kinds of bytes s has.
+		func Classify(s string) int {
+			var seen [8]bool
+			for _, c := range []byte(s) {
+				switch {
+				case c >= '0' && c <= '9':
+					seen[0] = true
+				case c >= 'a' && c <= 'z':
+					seen[1] = true
+				case c >= 'A' && c <= 'Z':
+					seen[2] = true
+				case c == ' ' || c == '\t':
+					seen[3] = true
+				case c == '{' || c == '}':
+					seen[4] = true
+				case c < 0x20:
+					seen[5] = true
+				case c >= 0x80:
+					seen[6] = true
+				default:
+					seen[7] = true
+				}
+			}
+			n := 0
+			for _, b := range seen {
+				if b {
+					n++
+				}
+			}
+			return n
+		}
+	EOF
+	cat >seeded/seeded_test.go <<-'EOF'
+		package seeded
+
+		import "testing"
+
+		func FuzzGate(f *testing.F) {
+			f.Add([]byte("0123456789"))
+			f.Fuzz(func(t *testing.T, data []byte) { Gate(data) })
+		}
+
+		func FuzzClassify(f *testing.F) {
+			f.Add("a")
+			f.Fuzz(func(t *testing.T, s string) { Classify(s) })
+		}
+	EOF
+	printf 'go test fuzz v1\n[]byte("fuzzbox!v1")\n' >seeded/testdata/corpus/FuzzGate/record-v1
+	printf 'this is not a corpus file\n' >seeded/testdata/corpus/FuzzGate/notes.txt
+}
+
+step "corpus attribute: the fuzzing test and bazel run start from it; a file that does not parse is a warning"
+write_seeded
+expect_fail "bazel test //seeded:gate_fuzz_fuzz" "$LOGS/gate.log" 'FuzzGate: failure \(panic\): panic: runtime error: index out of range \[16\]' \
+	bazel test //seeded:gate_fuzz_fuzz --nocache_test_results
+testlogs=$(bazel info bazel-testlogs)
+log=$testlogs/seeded/gate_fuzz_fuzz/test.log
+grep -F 'fuzzbox: corpus: FuzzGate: 1 of 2 files of the corpus attribute loaded (1 new to the generated corpus, 1 skipped)' "$log" ||
+	{ cat "$log"; echo "FAIL: the run does not say it loaded the corpus"; exit 1; }
+grep -F 'fuzzbox: warning: corpus: skipping seeded/testdata/corpus/FuzzGate/notes.txt for FuzzGate: ' "$log" ||
+	{ echo "FAIL: no warning for the file that does not parse"; exit 1; }
+grep -qx 'exit code: 1' <(unzip -p "$testlogs/seeded/gate_fuzz_fuzz/test.outputs/outputs.zip" summary.txt) ||
+	{ echo "FAIL: the run did not end with exit code 1 (a failure found)"; exit 1; }
+rm -rf "$LOGS/gate-cache"
+expect_fail "bazel run //seeded:gate_fuzz_run (a fresh cache)" "$LOGS/gate-run.log" 'found panic failure' \
+	bazel run //seeded:gate_fuzz_run -- -cachedir="$LOGS/gate-cache"
+grep -F 'fuzzbox: corpus: FuzzGate: 1 of 2 files of the corpus attribute loaded (1 new to the generated corpus, 1 skipped)' "$LOGS/gate-run.log"
+ls seeded/testdata/fuzz/FuzzGate/* || { echo "FAIL: bazel run wrote no reproducer"; exit 1; }
+rm -rf seeded/testdata/fuzz
+echo "ok: the corpus entry past the SHA-256 check is loaded, the bug behind it found under bazel test and bazel run"
+
+step "merge target: the shards' new inputs into the source tree"
+mkdir -p "$LOGS/empty-testlogs"
+expect_fail "bazel run //seeded:classify_fuzz_merge with no outputs" "$LOGS/merge-none.log" \
+	'merge: no outputs of //seeded:classify_fuzz_fuzz in .*empty-testlogs: run bazel test //seeded:classify_fuzz_fuzz first' \
+	bazel run //seeded:classify_fuzz_merge -- -testlogs="$LOGS/empty-testlogs"
+bazel test //seeded:classify_fuzz_fuzz --nocache_test_results
+inputs=0
+for shard in 1 2; do
+	zip=$testlogs/seeded/classify_fuzz_fuzz/shard_${shard}_of_2/test.outputs/outputs.zip
+	n=$(unzip -Z1 "$zip" | grep -c '^corpus/FuzzClassify/.' || true)
+	[ "$n" -gt 0 ] || { unzip -l "$zip"; echo "FAIL: shard $shard saved no new inputs"; exit 1; }
+	inputs=$((inputs + n))
+done
+touch "$LOGS/before-merge"
+bazel run //seeded:classify_fuzz_merge >"$LOGS/merge.log" 2>&1 || { cat "$LOGS/merge.log"; echo "FAIL: the merge target failed"; exit 1; }
+cat "$LOGS/merge.log" | grep '^merge:'
+written=$(ls seeded/testdata/corpus/FuzzClassify | wc -l)
+[ "$written" -ge 1 ] && [ "$written" -le "$inputs" ] || { echo "FAIL: $written files merged from $inputs inputs"; exit 1; }
+for f in seeded/testdata/corpus/FuzzClassify/*; do
+	[ "$(basename "$f")" = "$(sha256sum <"$f" | cut -c1-16)" ] || { echo "FAIL: $f is not named by its content's hash"; exit 1; }
+	head -1 "$f" | grep -qx 'go test fuzz v1' || { echo "FAIL: $f is not a go test fuzz v1 file"; exit 1; }
+done
+other=$(find . -newer "$LOGS/before-merge" -type f -not -path './bazel-*' -not -path './seeded/testdata/corpus/FuzzClassify/*' | head)
+[ -z "$other" ] || { echo "FAIL: the merge wrote outside seeded/testdata/corpus/FuzzClassify: $other"; exit 1; }
+echo "ok: $written of the shards' $inputs new inputs merged into seeded/testdata/corpus/FuzzClassify, content-addressed, nothing else written"
+rm -rf seeded
+
 step "the fuzzing tests are hermetic: nothing written to the user's fuzzbox cache"
 touched=$(find "${XDG_CACHE_HOME:-$HOME/.cache}/fuzzbox" -newer "$LOGS/before-fuzz-tests" 2>/dev/null | grep 'fuzzbox-bazel-example' || true)
 [ -z "$touched" ] || { echo "FAIL: the fuzzing tests wrote $touched"; exit 1; }
@@ -490,6 +647,8 @@ bad_macro 'srcs = ["bad_test.go"]' \
 	'embed must name the go_library under test: it is the package the fuzzing binary instruments'
 bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], fuzz_args = ["-fuzztime=1m"]' \
 	'set -fuzztime with the fuzztime attribute, not in fuzz_args'
+bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], corpus = "testdata/corpus"' \
+	'corpus must be a list of files or filegroups, such as glob(["testdata/corpus/**"]), not "testdata/corpus"'
 bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], shard_count = 0' \
 	'shard_count must be a positive integer, not 0'
 bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], instrument_deps = "all"' \

@@ -2,7 +2,7 @@
 
 load("@io_bazel_rules_go//go:def.bzl", "go_binary", "go_library", "go_test")
 load(":instrument.bzl", "go_fuzz_instrumented", "go_fuzz_instrumented_dep")
-load(":runner.bzl", "go_fuzz_runner", "go_fuzz_runner_test")
+load(":runner.bzl", "go_fuzz_merge", "go_fuzz_runner", "go_fuzz_runner_test")
 load(":testmain.bzl", "go_fuzz_test_split", "go_fuzz_testmain")
 
 # Seconds per unit of a Go duration (sub-second units count as 0: rounding up happens once, below).
@@ -142,6 +142,7 @@ def go_fuzz_test(
         embed = [],
         deps = [],
         data = [],
+        corpus = [],
         fuzz = ".",
         fuzztime = "30s",
         fuzz_args = [],
@@ -158,14 +159,20 @@ def go_fuzz_test(
     `name` is a go_test (every test, and every `f.Add` seed and `testdata/fuzz/FuzzX` file,
     replayed as `go test` does). `name_fuzz` is a test that fuzzes for `fuzztime` with the
     fuzzbox engine and fails when it finds a bug. `name_run` fuzzes under `bazel run` and
-    writes reproducers into the source tree. `name_bin` is the fuzzing binary they run.
+    writes reproducers into the source tree. `name_merge` merges the new inputs of
+    `name_fuzz`'s shards into the source tree (`bazel run`). `name_bin` is the fuzzing
+    binary they run.
 
     Args:
-      name: name of the replay test; the other targets add `_fuzz`, `_run`, `_bin`.
+      name: name of the replay test; the other targets add `_fuzz`, `_run`, `_merge`, `_bin`.
       srcs: the test's Go sources (`*_test.go`, internal and external), as for go_test.
       embed: the go_library under test (as for go_test).
       deps: other Go libraries the tests import.
       data: files the tests read; `testdata/fuzz/**` of the package is added.
+      corpus: files or filegroups (`go test fuzz v1`) that `_fuzz` and `_run` start from, besides
+        `testdata/fuzz/FuzzX`, e.g. `glob(["testdata/corpus/**"])`: a file under a directory
+        named after a fuzz test is for that one, any other for every fuzz test. A file that
+        does not parse is skipped with a warning. The replay test does not read them.
       fuzz: regexp of the fuzz tests the `_fuzz` and `_run` targets fuzz (`-fuzz`); default every one.
       fuzztime: fuzzing budget of `_fuzz` and `_run` (`-fuzztime`): `30s`, `5m`, or `Nx` executions.
       fuzz_args: more `fuzzbox fuzz` flags for `_fuzz` and `_run`, such as `["-parallel=2"]`.
@@ -182,7 +189,7 @@ def go_fuzz_test(
         its test files). The packages between the package under test and an instrumented
         one are recompiled (uninstrumented) for the fuzzing binary too. Needs exactly one
         library in `embed` and `deps` as a plain list.
-      tags: tags of every target (`_run` and `_bin` are also `manual`).
+      tags: tags of every target (`_run`, `_merge` and `_bin` are also `manual`).
       visibility: visibility of the replay and fuzzing tests.
       **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...).
     """
@@ -193,6 +200,8 @@ def go_fuzz_test(
     if type(fuzz) != "string" or not fuzz:
         _fail(name, "fuzz must be a non-empty regexp of fuzz test names, not %r" % (fuzz,))
     _check_args(name, fuzz_args)
+    if type(corpus) != "list" and type(corpus) != "select":
+        _fail(name, "corpus must be a list of files or filegroups, such as glob([\"testdata/corpus/**\"]), not %r" % (corpus,))
     if shard_count != None and (type(shard_count) != "int" or shard_count < 1):
         _fail(name, "shard_count must be a positive integer, not %r" % (shard_count,))
     for unsupported in ("cgo", "race", "msan", "linkmode", "goos", "goarch", "pure"):
@@ -301,6 +310,7 @@ def go_fuzz_test(
         fuzz = fuzz,
         fuzztime = fuzztime,
         fuzz_args = fuzz_args,
+        corpus = corpus,
         testonly = testonly,
     )
     go_fuzz_runner_test(
@@ -313,3 +323,4 @@ def go_fuzz_test(
         **runner
     )
     go_fuzz_runner(name = name + "_run", tags = hidden, visibility = visibility, **runner)
+    go_fuzz_merge(name = name + "_merge", test = name + "_fuzz", tags = hidden, visibility = visibility, **runner)

@@ -3,7 +3,8 @@
 Both run the fuzzbox runner (//rules/private/runner), a thin Bazel front end of the
 fuzzbox driver library, on the fuzzing binary. The rules talk to the runner through
 its flags only: `-bazel.mode`, `-bazel.bin`, `-bazel.pkgdir`, `-bazel.pkg`,
-`-bazel.importpath`, then the `fuzzbox fuzz` flags (`-fuzz`, `-fuzztime`, ...). The
+`-bazel.importpath`, `-bazel.corpus` (a file listing the corpus attribute's files),
+`-bazel.test` (the merge target's fuzzing test), then the `fuzzbox fuzz` flags (`-fuzz`, `-fuzztime`, ...). The
 defaults the macro sets come first, so `--test_arg` and `bazel run -- ARGS` override them.
 """
 
@@ -12,7 +13,7 @@ load(":providers.bzl", "GoFuzzInfo")
 def _shell_quote(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
-def _runner_impl(ctx, mode):
+def _runner_impl(ctx, mode, extra_args = []):
     info = ctx.attr.testmain[GoFuzzInfo]
     binary = ctx.executable.binary
     runner = ctx.executable._runner
@@ -23,6 +24,15 @@ def _runner_impl(ctx, mode):
         "-bazel.pkgdir=" + info.package_dir,
         "-bazel.pkg=" + info.package,
         "-bazel.importpath=" + info.importpath,
+    ] + extra_args
+    corpus_files = []
+    if ctx.files.corpus:
+        # One runfiles path per line: a corpus of thousands of files stays off the command line.
+        manifest = ctx.actions.declare_file(ctx.label.name + ".corpus")
+        ctx.actions.write(manifest, "".join([f.short_path + "\n" for f in ctx.files.corpus]))
+        corpus_files = ctx.files.corpus + [manifest]
+        args.append("-bazel.corpus=" + manifest.short_path)
+    args += [
         "-fuzz=" + ctx.attr.fuzz,
         "-fuzztime=" + ctx.attr.fuzztime,
     ] + ctx.attr.fuzz_args
@@ -35,7 +45,7 @@ def _runner_impl(ctx, mode):
         ),
         is_executable = True,
     )
-    runfiles = ctx.runfiles(files = [launcher, binary, runner] + ctx.files.data)
+    runfiles = ctx.runfiles(files = [launcher, binary, runner] + ctx.files.data + corpus_files)
     runfiles = runfiles.merge(ctx.attr._runner[DefaultInfo].default_runfiles)
     runfiles = runfiles.merge(ctx.attr.binary[DefaultInfo].default_runfiles)
     return [DefaultInfo(executable = launcher, runfiles = runfiles)]
@@ -55,6 +65,13 @@ _ATTRS = {
     "data": attr.label_list(
         allow_files = True,
         doc = "Files the tests read at run time; the seed corpus `testdata/fuzz/**` is among them.",
+    ),
+    "corpus": attr.label_list(
+        allow_files = True,
+        doc = """Corpus files (`go test fuzz v1`) the fuzzing starts from, besides `testdata/fuzz/FuzzX`.
+A file with a directory named after a fuzz test in its path (`testdata/corpus/FuzzX/...`) is for that
+fuzz test; any other file is for every fuzz test. Files that are not entries of the fuzz test's
+argument types are skipped with a warning.""",
     ),
     "fuzz": attr.string(
         default = ".",
@@ -100,4 +117,21 @@ go_fuzz_runner = rule(
 reproducers go to `$BUILD_WORKSPACE_DIRECTORY/<package>/testdata/fuzz/FuzzX/`, the generated corpus
 to fuzzbox's persistent cache (`$XDG_CACHE_HOME/fuzzbox/fuzz/<import path>`).""",
     attrs = _ATTRS,
+)
+
+def _fuzz_merge_impl(ctx):
+    return _runner_impl(ctx, "merge", ["-bazel.test=" + ctx.attr.test])
+
+go_fuzz_merge = rule(
+    implementation = _fuzz_merge_impl,
+    executable = True,
+    doc = """Merges, under `bazel run`, the new inputs that the shards of the fuzzing test `test` saved in
+their outputs (`corpus/FuzzX/` in each `bazel-testlogs/<package>/<test>[/shard_N_of_M]/test.outputs/outputs.zip`)
+into `$BUILD_WORKSPACE_DIRECTORY/<package>/testdata/corpus/FuzzX/` (`-into=DIR` changes the directory,
+`-testlogs=DIR` where the outputs are read), keeping only the inputs that add coverage, as
+`fuzzbox corpus merge` does. Nothing else is written; existing entries are kept.""",
+    attrs = dict(_ATTRS, test = attr.string(
+        mandatory = True,
+        doc = "Name of the fuzzing test (`<name>_fuzz`) of the same package whose outputs are merged.",
+    )),
 )

@@ -11,12 +11,18 @@
 //     TEST_UNDECLARED_OUTPUTS_DIR;
 //   - run mode: fuzzes in $BUILD_WORKSPACE_DIRECTORY/<package>, so reproducers
 //     land in the source tree and the generated corpus in fuzzbox's persistent
-//     cache; relative paths in flags are relative to BUILD_WORKING_DIRECTORY.
+//     cache; relative paths in flags are relative to BUILD_WORKING_DIRECTORY;
+//   - merge mode (bazel run //pkg:x_merge): merges the new inputs the shards
+//     of x_fuzz saved in their outputs into a corpus directory of the source
+//     tree (merge.go).
+//
+// In test and run mode the fuzzing starts from the go_fuzz_test corpus
+// attribute's files too (corpus.go).
 //
 // Its flags are the rules' -bazel.* flags, then fuzzbox fuzz's (driver.Flags).
 // It prints as fuzzbox fuzz does (driver.Run; in test mode event.Printer and
 // driver.Result.WriteSummary).
-// It imports the standard library, driver and event.
+// It imports the standard library, corpus, driver and event.
 package main
 
 import (
@@ -50,6 +56,8 @@ type bazelFlags struct {
 	pkgDir     string // the package's directory in runfiles
 	pkg        string // the package's directory in its workspace
 	importPath string // the package's import path
+	corpus     string // file listing the corpus attribute's files, one runfiles path per line; "" = none
+	test       string // merge mode: the name of the fuzzing test (x_fuzz) whose shards' outputs are merged
 }
 
 func (b *bazelFlags) register(fs *flag.FlagSet) {
@@ -58,19 +66,23 @@ func (b *bazelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.pkgDir, "bazel.pkgdir", "", "the package's directory in runfiles; set by the rules")
 	fs.StringVar(&b.pkg, "bazel.pkg", "", "the package's directory in the workspace; set by the rules")
 	fs.StringVar(&b.importPath, "bazel.importpath", "", "the package's import path; set by the rules")
+	fs.StringVar(&b.corpus, "bazel.corpus", "", "list of the corpus attribute's files; set by the rules")
+	fs.StringVar(&b.test, "bazel.test", "", "merge mode: the fuzzing test whose outputs are merged; set by the rules")
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var b bazelFlags
 	var f fuzzFlags
+	var m mergeFlags
 	fs := flag.NewFlagSet("fuzzbox (bazel)", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	b.register(fs)
 	f.register(fs)
+	m.register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: bazel run //pkg:x_run -- [fuzzbox fuzz flags], or bazel test //pkg:x_fuzz --test_arg=FLAG\n\nFlags:")
+			fmt.Fprintln(stdout, "usage: bazel run //pkg:x_run -- [fuzzbox fuzz flags], bazel test //pkg:x_fuzz --test_arg=FLAG,\nor bazel run //pkg:x_merge -- [-into=DIR] [-testlogs=DIR]\n\nFlags:")
 			fs.PrintDefaults()
 			return exitOK
 		}
@@ -82,6 +94,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if b.bin == "" || b.pkgDir == "" || b.pkg == "" {
 		return usageError(stderr, errors.New("-bazel.bin, -bazel.pkgdir and -bazel.pkg are required (run the rules' targets, not the runner)"))
 	}
+	if m.set() && b.mode != "merge" {
+		return usageError(stderr, errors.New("-into and -testlogs are flags of the merge target (bazel run //pkg:x_merge)"))
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	switch b.mode {
@@ -89,8 +104,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runTest(ctx, &b, &f, stdout, stderr)
 	case "run":
 		return runRun(ctx, &b, &f, stdout, stderr)
+	case "merge":
+		return runMerge(ctx, &b, &f, &m, stdout, stderr)
 	}
-	return usageError(stderr, fmt.Errorf("-bazel.mode must be test or run, not %q", b.mode))
+	return usageError(stderr, fmt.Errorf("-bazel.mode must be test, run or merge, not %q", b.mode))
 }
 
 func usageError(stderr io.Writer, err error) int {
@@ -125,6 +142,36 @@ func runRun(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io.
 		return usageError(stderr, err)
 	}
 	dir := filepath.Join(ws, filepath.FromSlash(b.pkg))
+	if err := seedRun(ctx, b, cfg, dir, f.JSON, stdout, stderr); err != nil {
+		return usageError(stderr, err)
+	}
 	out := driver.Output{Stdout: stdout, Stderr: stderr, Prefix: "fuzzbox", JSON: f.JSON}
 	return driver.Run(ctx, cfg, []string{dir}, out).ExitCode
+}
+
+// seedRun copies the corpus attribute's files into the generated corpus
+// (the persistent cache) of each fuzz test the run fuzzes.
+func seedRun(ctx context.Context, b *bazelFlags, cfg driver.Config, dir string, asJSON bool, stdout, stderr io.Writer) error {
+	files, err := corpusFiles(b.corpus)
+	if err != nil || len(files) == 0 {
+		return err
+	}
+	targets, err := driver.Resolve(ctx, cfg, []string{dir})
+	if err != nil {
+		return err
+	}
+	say := stdout
+	if asJSON {
+		say = stderr
+	}
+	for _, t := range targets {
+		cache := cfg.CacheDir
+		if cache == "" {
+			if cache, err = driver.DefaultCacheDir(t.Package); err != nil {
+				return err
+			}
+		}
+		seedTargets(files, []string{t.Name}, dir, cache, say, stderr)
+	}
+	return nil
 }

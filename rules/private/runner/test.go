@@ -59,6 +59,15 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	if targets = shard(targets, say); len(targets) == 0 {
 		return exitOK // nothing for this shard
 	}
+	files, err := corpusFiles(b.corpus)
+	if err != nil {
+		return usageError(stderr, err)
+	}
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name
+	}
+	seeded := seedTargets(files, names, dir, cfg.CacheDir, say, stderr)
 	events, err := os.Create(filepath.Join(outputs, "events.json"))
 	if err != nil {
 		return usageError(stderr, err)
@@ -74,7 +83,7 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	if res.Err != nil {
 		fmt.Fprintf(stderr, "fuzzbox: %s\n", oneLine(res.Err))
 	}
-	if err := saveOutputs(res, b, dir, outputs, say); err != nil {
+	if err := saveOutputs(res, b, cfg.CacheDir, dir, outputs, seeded, say); err != nil {
 		fmt.Fprintf(stderr, "fuzzbox: saving the test outputs: %v\n", err)
 		if res.ExitCode == exitOK {
 			return exitUsage
@@ -162,7 +171,7 @@ func copyFile(src, dst string, perm fs.FileMode) error {
 // saveOutputs copies each reproducer to outputs/testdata/fuzz/FuzzX/ (so
 // that unzipping the outputs into the package puts it in place), writes
 // outputs/summary.txt and prints where they are and how to use them.
-func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, say io.Writer) error {
+func saveOutputs(res driver.Result, b *bazelFlags, cacheDir, dir, outputs string, seeded map[string]seedStats, say io.Writer) error {
 	var sum strings.Builder
 	var firstErr error
 	keep := func(err error) {
@@ -197,6 +206,16 @@ func saveOutputs(res driver.Result, b *bazelFlags, dir, outputs string, say io.W
 			fmt.Fprintf(&sum, "  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n", b.pkg, r.Target.Name, name, r.Target.Name, name)
 		}
 	}
+	for _, r := range res.Targets {
+		n, err := saveNewInputs(filepath.Join(cacheDir, r.Target.Name), r.Target.Name, outputs, seeded[r.Target.Name].Names)
+		if err != nil {
+			keep(fmt.Errorf("saving the new inputs of %s: %w", r.Target.Name, err))
+		}
+		if n > 0 {
+			fmt.Fprintf(&sum, "\n%s: %d new inputs that add coverage: corpus/%s/ (in the test outputs); into the source tree: bazel run %s\n",
+				r.Target.Name, n, r.Target.Name, mergeTarget(b.pkg))
+		}
+	}
 	if res.Err != nil {
 		fmt.Fprintf(&sum, "error: %s\n", oneLine(res.Err))
 	}
@@ -222,6 +241,15 @@ func testOutputsZip(pkg string) string {
 		p += fmt.Sprintf("/shard_%d_of_%d", index+1, total)
 	}
 	return p + "/test.outputs/outputs.zip"
+}
+
+// mergeTarget returns the label of the merge target of this test (//pkg:x_merge).
+func mergeTarget(pkg string) string {
+	target := os.Getenv("TEST_TARGET") // //pkg:x_fuzz or @repo//pkg:x_fuzz
+	if strings.Contains(target, ":") && strings.HasSuffix(target, "_fuzz") {
+		return strings.TrimSuffix(target, "_fuzz") + "_merge"
+	}
+	return "//" + pkg + ":<name>_merge"
 }
 
 func orDash(s string) string {
