@@ -14,7 +14,8 @@ import (
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
-// loadInputs returns the seeds and the generated corpus, in that order.
+// loadInputs returns the seeds, the zero input and the generated corpus, in
+// that order.
 func (c *coordinator) loadInputs() ([]*entry, error) {
 	var es []*entry
 	for _, s := range c.opts.Seeds {
@@ -28,6 +29,13 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 		}
 		es = append(es, newEntry(vals, s.Data, s.Path, true))
 	}
+	// The zero input (empty strings and byte slices, zeros) runs after the
+	// seeds and stays if it reaches anything they do not: its mutants are
+	// short, as libFuzzer's are when it starts from its empty input, and a
+	// parser's bugs at the end of a short input (a truncated escape, an
+	// unclosed bracket) are found there, not by cutting a long seed at
+	// the right byte. Alone, it is the corpus.
+	es = append(es, newEntry(zeroValues(c.opts.Types), nil, "zero", len(es) == 0))
 	if c.opts.CacheDir != "" {
 		cached, err := corpus.ReadDir(c.opts.CacheDir, c.opts.Types)
 		if err != nil {
@@ -39,9 +47,6 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 		for _, e := range cached {
 			es = append(es, newEntry(e.Values, e.Data, e.Path, false))
 		}
-	}
-	if len(es) == 0 {
-		es = append(es, newEntry(zeroValues(c.opts.Types), nil, "zero", true))
 	}
 	for _, e := range es {
 		if err := corpus.CheckTypes(e.vals, c.opts.Types); err != nil {

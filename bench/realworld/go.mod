@@ -4,6 +4,7 @@ go 1.26
 
 require (
 	github.com/buger/jsonparser v1.1.0
+	github.com/hashicorp/hcl v1.0.0
 	github.com/miekg/dns v1.1.15
 	github.com/tdewolff/parse/v2 v2.6.8
 	github.com/tidwall/gjson v1.6.3

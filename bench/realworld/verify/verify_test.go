@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/buger/jsonparser"
+	"github.com/hashicorp/hcl"
 	"github.com/miekg/dns"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
@@ -237,5 +238,21 @@ func TestINILoad(t *testing.T) {
 	}
 	wantPanic(t, "(*Key).transformValue", func() {
 		_ = cfg.Section("foo").Key("bar").String()
+	})
+}
+
+func TestHCLParse(t *testing.T) {
+	// The upstream report's input (hashicorp/hcl#194).
+	wantPanic(t, "hcl/json/scanner.(*Scanner).unread", func() {
+		var out interface{}
+		_ = hcl.Unmarshal([]byte("{\"\\0"), &out)
+	})
+}
+
+func TestHCLParseOctal(t *testing.T) {
+	// The other bug (hashicorp/hcl#129): a block key with \400.
+	wantPanic(t, "hcl/token.Token.Value", func() {
+		var out interface{}
+		_ = hcl.Unmarshal([]byte("t\"\\400n\"{}"), &out)
 	})
 }
