@@ -72,18 +72,11 @@ func FuzzOther(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
 // runtime, checks the files beside it, runs the seeds and lets libFuzzer
 // find the planted bug.
 func TestBuildLibFuzzer(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds with clang (-short)")
-	}
+	needClang(t)
 	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": libFuzzerTests,
 		"testdata/fuzz/FuzzPair/one": "go test fuzz v1\nstring(\"x\")\nint(1)\n[]byte(\"y\")\n"})
 	runtimeDirOverride = "" // the real, embedded runtime
 	lo := LibFuzzerOptions{Dir: opts.Dir, OutDir: t.TempDir(), Fuzz: "^FuzzPair$", Toolexec: opts.Toolexec}
-	if _, err := exec.LookPath("clang-16"); err != nil {
-		if _, err := exec.LookPath("clang"); err != nil {
-			t.Skip("no clang (CI installs clang-16 and libclang-rt-16-dev)")
-		}
-	}
 	var stderr strings.Builder
 	lo.Stderr = &stderr
 	bad := lo
@@ -143,14 +136,7 @@ func FuzzMixed(f *testing.F) {
 // it sleeps for, interleaved, all get their verdict (a lost wake-up would be
 // a libFuzzer timeout), and a failing input fails as itself.
 func TestLibFuzzerHandOff(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds with clang (-short)")
-	}
-	if _, err := exec.LookPath("clang-16"); err != nil {
-		if _, err := exec.LookPath("clang"); err != nil {
-			t.Skip("no clang (CI installs clang-16 and libclang-rt-16-dev)")
-		}
-	}
+	needClang(t)
 	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": handOffTests})
 	runtimeDirOverride = ""
 	lo := LibFuzzerOptions{Dir: opts.Dir, OutDir: t.TempDir(), Fuzz: "^FuzzMixed$", Toolexec: opts.Toolexec}
@@ -181,6 +167,20 @@ func TestLibFuzzerHandOff(t *testing.T) {
 		out, code := runBinary(t, bin, work, file)
 		if failed := code != 0 && strings.Contains(out, "planted \""+tc.in+"\""); failed != tc.fail || (!tc.fail && code != 0) {
 			t.Errorf("input %q: exit %d, want failure %v:\n%s", tc.in, code, tc.fail, tail(out))
+		}
+	}
+}
+
+// needClang skips a test that links a libFuzzer binary when -short is set or
+// no clang is installed.
+func needClang(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds with clang (-short)")
+	}
+	if _, err := exec.LookPath("clang-16"); err != nil {
+		if _, err := exec.LookPath("clang"); err != nil {
+			t.Skip("no clang (CI installs clang-16 and libclang-rt-16-dev)")
 		}
 	}
 }
@@ -303,14 +303,7 @@ func TestSavedDict(t *testing.T) {
 // that requires fuzzbox itself, builds as a libFuzzer binary, and the
 // binary crashes on a typed reproducer's bytes with the test's panic.
 func TestBuildLibFuzzerTyped(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds with clang (-short)")
-	}
-	if _, err := exec.LookPath("clang-16"); err != nil {
-		if _, err := exec.LookPath("clang"); err != nil {
-			t.Skip("no clang (CI installs clang-16 and libclang-rt-16-dev)")
-		}
-	}
+	needClang(t)
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
