@@ -573,13 +573,13 @@ func (m *mutator) applyCmp(vals []any) bool {
 }
 
 // applyBounded is applySub within the mutator's length limit: a
-// substitution that would make its value longer than maxLen (resizeLen for
-// a resize) is undone.
+// substitution that would make its value longer than maxLen or guideLen
+// (resizeLen for a resize) is undone.
 func (m *mutator) applyBounded(vals []any, s cmpSub) bool {
 	if s.arg < 0 || s.arg >= len(vals) {
 		return false
 	}
-	limit := m.maxLen
+	limit := max(m.maxLen, m.guideLen)
 	if s.at == atResize {
 		// A length the code compared is no blind growth: length
 		// control does not hold it back (bench/targets/coupled's record

@@ -267,7 +267,9 @@ func TestInternalErrorsAreNotFailures(t *testing.T) {
 		{"garbage", "broke the protocol"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
-			r := runFake(t, tc.mode, 3*time.Second, nil)
+			// 5 s: under qemu-user (.ci/arm64.sh) on a loaded machine,
+			// the restarted worker may take seconds to serve again.
+			r := runFake(t, tc.mode, 5*time.Second, nil)
 			if r.err != nil {
 				t.Fatalf("run failed: %v", r.err)
 			}

@@ -34,8 +34,11 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 	// short, as libFuzzer's are when it starts from its empty input, and a
 	// parser's bugs at the end of a short input (a truncated escape, an
 	// unclosed bracket) are found there, not by cutting a long seed at
-	// the right byte. Alone, it is the corpus.
-	es = append(es, newEntry(zeroValues(c.opts.Types), nil, "zero", len(es) == 0))
+	// the right byte. Alone, it is the corpus; a seed of zeros makes it
+	// needless.
+	if zero := newEntry(zeroValues(c.opts.Types), nil, "zero", len(es) == 0); !slices.ContainsFunc(es, func(e *entry) bool { return string(e.enc) == string(zero.enc) }) {
+		es = append(es, zero)
+	}
 	if c.opts.CacheDir != "" {
 		cached, err := corpus.ReadDir(c.opts.CacheDir, c.opts.Types)
 		if err != nil {

@@ -49,6 +49,17 @@ func (l *lenControl) limit(q *queue, e *entry, execs int64) int {
 // bounded by the shared memory only.
 const maxLenControl = 1 << 20
 
+// growthLimit returns the length limit of a mutant's random growth (bytes
+// inserted, copied, spliced) for a base whose longest []byte or string
+// value is n bytes, under the length control's limit: at most twice n plus
+// 4 bytes. A short entry (the zero input and what comes of it) then has
+// short mutants, as libFuzzer's are when it starts from its empty input
+// with a 4-byte limit, while an entry of at least half the limit grows as
+// before; comparisons' substitutions keep the length control's limit.
+func growthLimit(limit, n int) int {
+	return max(n, min(limit, 2*n+4))
+}
+
 // maxBytesLen returns the length of the longest []byte or string value.
 func maxBytesLen(vals []any) int {
 	n := 0

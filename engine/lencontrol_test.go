@@ -2,6 +2,8 @@ package engine
 
 import (
 	"math"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +52,48 @@ func TestLenControlSmallCorpus(t *testing.T) {
 	var l lenControl
 	if got := l.limit(q, q.entries[0], 0); got != 4 {
 		t.Fatalf("limit of a corpus without byte values = %d, want the minimum 4", got)
+	}
+}
+
+// TestGrowthLimit: a short base's mutants grow to twice its length plus 4
+// bytes at most, under the length control's limit; a long one's to the limit.
+func TestGrowthLimit(t *testing.T) {
+	for _, tc := range []struct{ limit, n, want int }{
+		{100, 0, 4}, {100, 4, 12}, {100, 30, 64}, {100, 48, 100}, {100, 60, 100}, {100, 200, 200}, {3, 0, 3},
+	} {
+		if got := growthLimit(tc.limit, tc.n); got != tc.want {
+			t.Errorf("growthLimit(%d, %d) = %d, want %d", tc.limit, tc.n, got, tc.want)
+		}
+	}
+}
+
+// TestZeroInput: the baseline runs the zero input after the seeds, unless a
+// seed is that input already; alone it is a seed.
+func TestZeroInput(t *testing.T) {
+	for _, tc := range []struct {
+		seeds    []Seed
+		wantZero int // the zero input's index, -1 for none
+	}{
+		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}, {Path: "seed#1", Values: []any{[]byte("d"), ""}}}, 2},
+		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}, {Path: "seed#1", Values: []any{[]byte{}, ""}}}, -1},
+		{nil, 0},
+	} {
+		c, _ := fakeCoordinator(t, "", func(o *Options) {
+			o.Types = []reflect.Type{reflect.TypeOf([]byte(nil)), reflect.TypeOf("")}
+			o.Seeds = tc.seeds
+		})
+		es, err := c.loadInputs()
+		if err != nil {
+			t.Fatal(err)
+		}
+		zero := slices.IndexFunc(es, func(e *entry) bool { return e.path == "zero" })
+		if zero != tc.wantZero {
+			t.Errorf("seeds %v: the zero input is entry %d of %d, want %d", tc.seeds, zero, len(es), tc.wantZero)
+			continue
+		}
+		if zero >= 0 && (len(es[zero].vals[0].([]byte)) != 0 || es[zero].vals[1] != "" || es[zero].seed != (len(tc.seeds) == 0)) {
+			t.Errorf("zero input %+v, want empty values, a seed only when there are no seeds", es[zero])
+		}
 	}
 }
 

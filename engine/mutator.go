@@ -16,6 +16,9 @@ type mutator struct {
 	// resizeLen is the maximum length a resize substitution may ask for
 	// (the shared memory's bound, above the length control's maxLen).
 	resizeLen int
+	// guideLen, when above maxLen, is the limit of substitutions from
+	// comparisons, which are no blind growth (growthLimit).
+	guideLen int
 	dict      [][]byte // tokens to insert: -dict, auto-dictionary, comparison operands
 	splice    [][]any  // other corpus entries to cross over with
 	cmp       []cmpSub // comparison-guided substitutions for the current base input

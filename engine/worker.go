@@ -256,6 +256,9 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 		}
 	}
 	tm := newTypedMutator(base, m)
+	if tm == nil {
+		m.guideLen, m.maxLen = m.maxLen, growthLimit(m.maxLen, maxBytesLen(base))
+	}
 	start := time.Now()
 	if args.Trace {
 		subs, tokens, ferr := w.traceBase(base)
