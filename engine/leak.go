@@ -31,9 +31,10 @@ import (
 //     of a process starts once (a sync.Once cache, a background flusher) is
 //     not started again by the second run, so it is never blamed.
 //
-// A check that finds nothing makes the next ones rarer (leakChecker.skip),
-// so a target that keeps goroutines running past its executions pays for a
-// dump on a shrinking fraction of them. The error returned for a leak is
+// A check that finds nothing makes the next ones rarer (leakChecker.skip:
+// up to leakMaxDumpSkip after a dump without candidates, leakMaxSkip after
+// re-runs without a leak), so a target that keeps goroutines running past
+// its executions pays for a dump on a fraction of them. The error returned for a leak is
 // the input's failure, of kind leak: the coordinator confirms it in a fresh
 // worker (which runs the same check) and minimizes it like a panic.
 
@@ -58,8 +59,13 @@ const leakGrace = 50 * time.Millisecond
 // watchdog sees it, and must stay well under the hang timeout.
 const leakMaxRun = 100 * time.Millisecond
 
-// leakMaxSkip bounds leakChecker.skip.
-const leakMaxSkip = 1024
+// leakMaxSkip bounds leakChecker.skip after re-runs that found no leak
+// (each costs two executions and leakGrace), leakMaxDumpSkip after a dump
+// that found no candidate (about 50 µs).
+const (
+	leakMaxSkip     = 1024
+	leakMaxDumpSkip = 64
+)
 
 // leakChecker is one worker's leak detection. It is used by the goroutine
 // that serves the coordinator's calls, never concurrently.
@@ -107,13 +113,16 @@ func (lc *leakChecker) check(before int, d time.Duration, rerun func() error) st
 	if d > leakMaxRun {
 		return ""
 	}
-	msg := lc.confirm(rerun)
-	if msg == "" {
-		lc.penalty = min(max(1, 2*lc.penalty), leakMaxSkip)
-		lc.skip = lc.penalty
-	} else {
+	msg, reran := lc.confirm(rerun)
+	switch {
+	case msg != "":
 		lc.penalty = 0
+	case reran:
+		lc.penalty = min(max(1, 2*lc.penalty), leakMaxSkip)
+	default:
+		lc.penalty = min(max(1, 2*lc.penalty), leakMaxDumpSkip)
 	}
+	lc.skip = lc.penalty
 	return msg
 }
 
@@ -131,28 +140,29 @@ func stillMore(before int) bool {
 
 // confirm runs the input again until it has run leakRuns times, each run
 // followed by a dump, and returns the leak's message if each run left
-// goroutines created at one place, still blocked leakGrace after the last.
-func (lc *leakChecker) confirm(rerun func() error) string {
+// goroutines created at one place, still blocked leakGrace after the last,
+// and whether it ran the input again.
+func (lc *leakChecker) confirm(rerun func() error) (msg string, reran bool) {
 	var runs [][]goroutine // per run: the goroutines it left
 	for i := 0; ; i++ {
 		all := lc.dump()
 		fresh := leakCandidates(all, lc.known, lc.pkg)
 		lc.known = goroutineIDs(all)
 		if len(fresh) == 0 {
-			return ""
+			return "", i > 0
 		}
 		runs = append(runs, fresh)
 		if i == leakRuns-1 {
 			break
 		}
 		if rerun() != nil {
-			return "" // the input failed this time: not a leak to report
+			return "", true // the input failed this time: not a leak to report
 		}
 	}
 	lc.sleep(leakGrace)
 	all := lc.dump()
 	lc.known = goroutineIDs(all)
-	return leakMessage(leakedEachRun(runs, all))
+	return leakMessage(leakedEachRun(runs, all)), true
 }
 
 // dump returns the goroutines running now.

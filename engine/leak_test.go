@@ -165,7 +165,7 @@ func TestLeakConfirm(t *testing.T) {
 			})
 			runs := 0
 			tt.run(f, runs)
-			msg := lc.confirm(func() error { runs++; tt.run(f, runs); return nil })
+			msg, _ := lc.confirm(func() error { runs++; tt.run(f, runs); return nil })
 			if got := msg != ""; got != tt.leak {
 				t.Fatalf("leak reported: %v, want %v\n%s", got, tt.leak, msg)
 			}
@@ -270,5 +270,52 @@ func TestLeakFailure(t *testing.T) {
 	off := runFake(t, "leak", 2*time.Second, func(o *Options) { o.Package, o.NoLeaks = pkg, true })
 	if fails := off.ofType(event.Failure); len(fails) != 0 || off.err != nil {
 		t.Errorf("with NoLeaks: failures %+v, error %v; want none", fails, off.err)
+	}
+}
+
+// TestLeakBackoff: checks that find nothing make the next ones rarer, less
+// so when they cost only a dump than when they re-ran the input; a leak
+// found resets it.
+func TestLeakBackoff(t *testing.T) {
+	f := &fakeStacks{}
+	f.add("running", "")
+	dumps := 0
+	stacks := func() string { dumps++; return f.stacks() }
+	lc := startLeakChecker("example.com/x", stacks, func(time.Duration) {})
+	checks := func(n int, run func()) int {
+		dumps = 0
+		for range n {
+			run()
+			lc.check(-1, 0, func() error { run(); return nil }) // -1: more goroutines than before, always
+		}
+		return dumps
+	}
+	// Nothing new: a dump at checks 1, 3, 6, 11, 20, 37, 70 (skipping 1, 2,
+	// 4, ... 64 checks after each), then at every 65th: 135, 200, 265.
+	if got := checks(300, func() {}); got != 10 {
+		t.Errorf("300 checks without candidates took %d dumps, want 10", got)
+	}
+	lc.skip, lc.penalty = 0, 0
+	// A goroutine left by the first run only: re-runs each time, skipping up to 1024.
+	first := true
+	once := func() {
+		if first {
+			f.add("chan receive", "example.com/x.cache")
+		}
+		first = false
+	}
+	checks(1, once)
+	if lc.penalty != 1 || lc.skip != 1 {
+		t.Errorf("after re-runs without a leak: penalty %d, skip %d; want 1, 1", lc.penalty, lc.skip)
+	}
+	lc.penalty = 512
+	first = true
+	checks(2, once) // the first check is skipped
+	if lc.penalty != 1024 {
+		t.Errorf("penalty after re-runs without a leak = %d, want %d", lc.penalty, leakMaxSkip)
+	}
+	lc.skip = 0
+	if checks(1, func() { f.add("chan send", "example.com/x.Serve") }); lc.penalty != 0 || lc.skip != 0 {
+		t.Errorf("after a leak: penalty %d, skip %d; want 0, 0", lc.penalty, lc.skip)
 	}
 }
