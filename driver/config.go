@@ -68,6 +68,11 @@ type Config struct {
 	// the others' (docs/engine.md, "Corpus sync"). "" means none.
 	Sync string
 
+	// NoLeaks turns goroutine-leak detection off (the -leaks=false flag);
+	// false means an input that leaves goroutines it started blocked fails
+	// with kind leak (docs/engine.md, Failures).
+	NoLeaks bool
+
 	Schedule     string // corpus schedule: "" or ipc.ScheduleRoundRobin (the default), or ipc.SchedulePower
 	NoCmp        bool   // no comparison guidance (benchmark ablation)
 	NoSourceDict bool   // no dictionary of the package's literals (benchmark ablation)
@@ -255,7 +260,7 @@ func (c *Config) optionalArgs(dict string, multi bool) []string {
 	for _, b := range []struct {
 		on   bool
 		flag string
-	}{{c.Verbose, "test.v"}, {c.KeepGoing, ipc.FlagKeepGoing}, {c.KeepFlaky, ipc.FlagKeepFlaky}, {c.NoCmp, ipc.FlagNoCmp}} {
+	}{{c.Verbose, "test.v"}, {c.KeepGoing, ipc.FlagKeepGoing}, {c.KeepFlaky, ipc.FlagKeepFlaky}, {c.NoCmp, ipc.FlagNoCmp}, {c.NoLeaks, ipc.FlagNoLeaks}} {
 		if b.on {
 			args = append(args, flagArg(b.flag, "true"))
 		}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -64,15 +65,44 @@ func TestChildArgs(t *testing.T) {
 			t.Errorf("zero config: args %q lack %q", args, want)
 		}
 	}
-	cfg := Config{Fuzz: ".", CacheDir: "/c", RSSLimitMB: 512, KeepFlaky: true, NoCmp: true, Schedule: "power", PruneOnly: true, Parallel: 3}
+	if slices.Contains(args, "-"+ipc.FlagNoLeaks+"=true") {
+		t.Errorf("zero config: args %q turn leak detection off", args)
+	}
+	cfg := Config{Fuzz: ".", CacheDir: "/c", RSSLimitMB: 512, KeepFlaky: true, NoCmp: true, NoLeaks: true, Schedule: "power", PruneOnly: true, Parallel: 3}
 	args, _ = cfg.childArgs(tg, "5s", true)
 	for _, want := range []string{
-		"-" + ipc.FlagRSSLimitMB + "=512", "-" + ipc.FlagKeepFlaky + "=true", "-" + ipc.FlagNoCmp + "=true",
+		"-" + ipc.FlagRSSLimitMB + "=512", "-" + ipc.FlagKeepFlaky + "=true", "-" + ipc.FlagNoCmp + "=true", "-" + ipc.FlagNoLeaks + "=true",
 		"-" + ipc.FlagSchedule + "=power", "-" + ipc.FlagPruneOnly + "=true", "-test.run=^$", "-test.fuzztime=5s", "-test.parallel=3",
 	} {
 		if !slices.Contains(args, want) {
 			t.Errorf("%+v: args %q lack %q", cfg, args, want)
 		}
+	}
+}
+
+// TestLeaksFlag: -leaks is on by default and sets Config.NoLeaks, whose
+// zero value is the default, when turned off.
+func TestLeaksFlag(t *testing.T) {
+	for _, tt := range []struct {
+		args    []string
+		noLeaks bool
+	}{
+		{nil, false}, {[]string{"-leaks"}, false}, {[]string{"-leaks=true"}, false}, {[]string{"-leaks=false"}, true},
+	} {
+		var f Flags
+		fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
+		f.Register(fs)
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		if f.NoLeaks != tt.noLeaks {
+			t.Errorf("%q: NoLeaks = %v, want %v", tt.args, f.NoLeaks, tt.noLeaks)
+		}
+	}
+	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
+	new(Flags).Register(fs)
+	if err := fs.Parse([]string{"-leaks=maybe"}); err == nil {
+		t.Error("-leaks=maybe was accepted")
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
@@ -42,11 +43,36 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.JSON, "json", false, "print the JSON event stream (docs/engine.md) instead of text")
 	fs.BoolVar(&c.KeepGoing, "keepgoing", false, "keep fuzzing after a failure; write one reproducer per unique failure")
 	fs.BoolVar(&c.KeepFlaky, "keepflaky", false, "write a reproducer for a failure that did not fail again when re-run in a fresh worker")
+	fs.Var(notFlag{&c.NoLeaks}, "leaks", "detect goroutine leaks: goroutines an input started, still blocked after it returned, are a failure of kind leak (default true; -leaks=false turns it off)")
 	fs.StringVar(&c.Dict, "dict", "", "dictionary file in the AFL/libFuzzer format")
 	fs.StringVar(&c.Schedule, "schedule", "", "corpus schedule: "+ipc.ScheduleRoundRobin+" (default) or "+ipc.SchedulePower)
 	fs.BoolVar(&c.NoCmp, "nocmp", false, "turn comparison guidance off (benchmark ablation)")
 	fs.BoolVar(&c.NoSourceDict, "nosourcedict", false, "no dictionary of the package's literals (benchmark ablation)")
 }
+
+// notFlag is a boolean flag whose variable holds its negation: Config's
+// zero values are the defaults, and -leaks is on by default.
+type notFlag struct{ p *bool }
+
+func (f notFlag) String() string {
+	if f.p == nil {
+		return "true"
+	}
+	return strconv.FormatBool(!*f.p)
+}
+
+// Set implements flag.Value.
+func (f notFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*f.p = !v
+	return nil
+}
+
+// IsBoolFlag makes -leaks alone mean -leaks=true.
+func (f notFlag) IsBoolFlag() bool { return true }
 
 // RegisterBuild adds the flags of a front end that builds the fuzzing
 // binary (fuzzbox fuzz, fuzzbox corpus minimize) to fs: -race, -tags, -bin.

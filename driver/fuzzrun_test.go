@@ -160,6 +160,9 @@ func TestFuzzFailures(t *testing.T) {
 		{target: "FuzzBlockedRun", cfg: Config{Timeout: 2 * time.Second}, kind: "hang", msg: "the fuzz function was blocked in t.Run (chan receive), waiting for a subtest",
 			input: []any{[]byte("R")}},
 		{target: "FuzzOOM", cfg: Config{RSSLimitMB: 1024}, kind: "oom", msg: "out of memory"},
+		// Not a failure under stock go test (TestFuzzLeakReproducer).
+		{target: "FuzzLeak", kind: "leak", msg: "fuzzbox: goroutine leak: 1 goroutine started by the input still blocked (chan send)",
+			input: []any{[]byte("L")}},
 		// Comparison guidance: native fuzzing finds neither in minutes.
 		{target: "FuzzMagic", cfg: Config{FuzzTime: "30s"}, kind: "panic", msg: "fuzzbox-e2e: magic found",
 			replay: []string{}, again: "fuzzbox-e2e: magic found"},
@@ -233,6 +236,39 @@ func TestAutoDictConstants(t *testing.T) {
 	}
 	if !hasConst {
 		t.Errorf("tokens %q lack the constant 0x5eed1234 as little-endian bytes", toks)
+	}
+}
+
+// TestFuzzLeakReproducer: a leak's message shows the leaked goroutine's
+// stack and creation site; stock go test passes its reproducer, and the next
+// fuzzbox run reports it again, as a failing seed, as docs/engine.md says.
+func TestFuzzLeakReproducer(t *testing.T) {
+	r := fuzzTarget(t, "FuzzLeak", Config{})
+	i := firstOfType(r.events, event.Failure)
+	if r.res.ExitCode != ExitFailure || i < 0 || r.events[i].Kind != event.KindLeak {
+		t.Fatalf("want a leak failure\n%s", r)
+	}
+	msg := r.events[i].Message
+	for _, want := range []string{"goroutine ", "[chan send]", "example.com/targets.FuzzLeak.func1.1()", "created by example.com/targets.FuzzLeak.func1 in goroutine", "crash_test.go:"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the message lacks %q:\n%s", want, msg)
+		}
+	}
+	name := onlyReproducer(t, r, "FuzzLeak")
+	cmd := exec.Command("go", "test", "-count=1", "-run=^FuzzLeak$/^"+name+"$", ".")
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("stock go test fails on the leak's reproducer (%v):\n%s", err, out)
+	}
+	again := fuzzIn(t, r.dir, Config{Fuzz: "^FuzzLeak$", FuzzTime: "1x", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
+	j := firstOfType(again.events, event.Failure)
+	if again.res.ExitCode != ExitFailure || j < 0 || again.events[j].Kind != event.KindLeak ||
+		!strings.HasSuffix(again.events[j].Reproducer, filepath.Join("testdata", "fuzz", "FuzzLeak", name)) {
+		t.Errorf("the next run does not report the reproducer's leak as its failure\n%s", again)
+	}
+	if off := fuzzIn(t, r.dir, Config{Fuzz: "^FuzzLeak$", FuzzTime: "1x", RSSLimitMB: DefaultRSSLimitMB, NoLeaks: true, Fuzzbox: testFuzzbox(t)}, "."); off.res.ExitCode != ExitOK {
+		t.Errorf("with -leaks=false the reproducer is not a failure; the run exits %d\n%s", off.res.ExitCode, off)
 	}
 }
 

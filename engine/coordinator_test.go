@@ -105,6 +105,9 @@ func fakeWorker(mode, dir string) int {
 		case strings.Contains(mode, "exitorfatal") && len(b) >= 3:
 			os.Stderr.WriteString(stackOverflow)
 			os.Exit(2)
+		case strings.Contains(mode, "leak") && len(b) >= 3:
+			c := make(chan int)
+			go func() { c <- len(b) }() // nobody receives: a goroutine leak
 		case strings.Contains(mode, "hang") && len(b) >= 3:
 			for {
 				fakeSpin++

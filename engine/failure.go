@@ -19,12 +19,15 @@ const (
 	KindHang  = event.KindHang
 	KindOOM   = event.KindOOM
 	KindRace  = event.KindRace
+	KindLeak  = event.KindLeak
 )
 
 // failureKind classifies the message of an input that failed while the
 // worker survived (the error the testing package returned for it).
 func failureKind(msg string) string {
 	switch {
+	case strings.HasPrefix(msg, leakHeader):
+		return KindLeak
 	case strings.Contains(msg, "race detected during execution of test"), strings.Contains(msg, "WARNING: DATA RACE"):
 		return KindRace
 	case strings.Contains(msg, "panic: "):
@@ -159,12 +162,15 @@ var (
 //   - a runtime fatal error: its text with the numbers removed;
 //   - a t.Error or t.Fatal: the file:line that reported it (its text may
 //     quote the input);
+//   - a goroutine leak: where its first goroutine was created (leakKey);
 //   - a hang, oom or exit: "" (any failure of the kind: a hang stays a hang
 //     at the same timeout, an oom at the same limit).
 //
 // It is "" too when the message has nothing to key on.
 func failureKey(kind, msg string) string {
 	switch kind {
+	case KindLeak:
+		return leakKey(msg)
 	case KindFatal:
 		if i := strings.Index(msg, "fatal error: "); i >= 0 {
 			return numbersRE.ReplaceAllString(firstLine(msg[i:]), "N")

@@ -48,6 +48,11 @@ type Options struct {
 	// never. The done event then has Plateau set.
 	Plateau time.Duration
 
+	// NoLeaks turns goroutine-leak detection off; false means that an input
+	// whose goroutines are left blocked after the fuzz function returned
+	// fails with kind leak (docs/engine.md, Failures).
+	NoLeaks bool
+
 	Schedule string // corpus schedule: "" or ScheduleRoundRobin, or SchedulePower
 	NoCmp    bool   // turn comparison tracing off (the benchmark's ablation)
 

@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -86,7 +88,7 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	defer profileCPU("worker")()
 	sc := newShallowCaller(fn)
 	defer sc.stop()
-	w := &workerServer{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out)}
+	w := &workerServer{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out), leaks: newLeakChecker()}
 	execState.snap = make([]byte, len(instrument.Counters()))
 	w.seen = make([]byte, len(execState.snap))
 	return w.serve(ctx)
@@ -108,6 +110,8 @@ type workerServer struct {
 	fixSubs []cmpSub // fixUp's substitutions, reused from one traced mutant to the next
 
 	exactMem bool // measure each execution's memory (run and minimize calls; see memCheck)
+
+	leaks *leakChecker // goroutine-leak detection (leak.go); nil when off
 
 	// Input modification checks (FuzzArgs.CheckInput), per fuzz call.
 	checkInput    bool
@@ -191,6 +195,7 @@ func (w *workerServer) exec(vals []any) error {
 	if exact {
 		before = heapBytes()
 	}
+	goroutines, start := w.goroutines()
 	err := w.fn(vals)
 	if exact {
 		checkExecMemory(before)
@@ -198,7 +203,40 @@ func (w *workerServer) exec(vals []any) error {
 	if w.checkInput && w.modified == 0 {
 		w.checkModified(vals)
 	}
+	if err == nil && w.leaks != nil && runtime.NumGoroutine() > goroutines {
+		err = w.checkLeak(goroutines, time.Since(start))
+	}
 	return err
+}
+
+// goroutines returns, when leaks are looked for, the number of goroutines
+// and the time before an execution.
+func (w *workerServer) goroutines() (int, time.Time) {
+	if w.leaks == nil {
+		return 0, time.Time{}
+	}
+	return runtime.NumGoroutine(), time.Now()
+}
+
+// checkLeak runs the leak check of an execution that left more goroutines
+// than before it, which took d, and returns the leak as the input's error.
+// The check re-runs the input from its encoding in w.buf: the function may
+// have changed its copy.
+func (w *workerServer) checkLeak(before int, d time.Duration) error {
+	enc, newBits := bytes.Clone(w.buf), execState.newBits
+	rerun := func() error {
+		vals, err := decodeValues(bytes.Clone(enc))
+		if err != nil {
+			return err
+		}
+		return w.fn(vals)
+	}
+	msg := w.leaks.check(before, d, rerun)
+	execState.newBits = execState.newBits || newBits // the re-runs' snapshots must not hide the first run's
+	if msg == "" {
+		return nil
+	}
+	return errors.New(msg)
 }
 
 // checkModified records the first []byte argument of vals that the

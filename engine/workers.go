@@ -131,11 +131,24 @@ func (w *worker) startProc() (*proc, error) {
 // run kills it when it is busy.
 func (s *setup) startRawProc(stoppable bool) (*proc, error) {
 	name, args, env := s.command()
+	env = append(env[:len(env):len(env)], s.leaksSetting())
 	p, err := startProc(name, args, env, s.covLen, s.opts.Timeout, s.opts.RSSLimitMB)
 	if err == nil && stoppable {
 		go p.killOnHardStop(s.hard)
 	}
 	return p, err
+}
+
+// leaksSetting is the worker's leaksEnv: the package under test, "-" when
+// it is not known, or empty (off) with NoLeaks.
+func (s *setup) leaksSetting() string {
+	switch {
+	case s.opts.NoLeaks:
+		return leaksEnv + "="
+	case s.opts.Package == "":
+		return leaksEnv + "=-"
+	}
+	return leaksEnv + "=" + s.opts.Package
 }
 
 // restartAfterExecs bounds a worker's lifetime in executions: a fresh

@@ -37,6 +37,7 @@ const (
 	KindHang  = "hang"  // the input ran longer than the per-input timeout
 	KindOOM   = "oom"   // the worker exceeded the memory limit or the runtime ran out of memory
 	KindRace  = "race"  // the race detector reported a data race
+	KindLeak  = "leak"  // goroutines the input started were left blocked after the fuzz function returned
 )
 
 // Types lists every event type.
@@ -60,7 +61,7 @@ type Event struct {
 	Unstable    int     `json:"unstable,omitempty"`        // stats, done: edges an input reached once and not when re-run (not in edges)
 	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"
 
-	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing: panic, fail, fatal, exit, hang, oom, race
+	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing: panic, fail, fatal, exit, hang, oom, race, leak
 	Message    string   `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text
 	Reproducer string   `json:"reproducer,omitempty"` // failure: the reproducer's path; coverage: the new cache entry; warning: the input, saved to the cache
 	Duplicate  bool     `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)

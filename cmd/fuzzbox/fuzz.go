@@ -21,6 +21,12 @@ re-run in a fresh worker, then written to testdata/fuzz/<FuzzTest>/ where
 stock "go test -run" replays it; an input that does not fail again is
 reported as flaky and not written (unless -keepflaky).
 
+With -leaks (the default), an input that leaves goroutines it started
+blocked (on a channel, a select, a lock, a WaitGroup) after the fuzz function
+returned fails with kind leak. Stock "go test -run" passes such a reproducer;
+the next fuzzbox fuzz run of the fuzz test reports it again, as a failing
+seed, until it is fixed (docs/engine.md, Goroutine leaks).
+
 Packages default to "."; patterns such as ./... are allowed. When -fuzz
 matches several fuzz tests they share the time and the workers: with
 -fuzztime each gets an equal share, without it they take turns of one

@@ -39,6 +39,7 @@ var (
 	flagPruneOnly  = flag.Bool(ipc.FlagPruneOnly, false, "run the corpus, delete redundant generated-corpus entries, and stop without fuzzing")
 	flagSchedule   = flag.String(ipc.FlagSchedule, engine.ScheduleRoundRobin, "corpus schedule: roundrobin or power")
 	flagNoCmp      = flag.Bool(ipc.FlagNoCmp, false, "turn comparison tracing off (ablation)")
+	flagNoLeaks    = flag.Bool(ipc.FlagNoLeaks, false, "turn goroutine-leak detection off (failures of kind leak)")
 	flagPlateau    = flag.Duration(ipc.FlagPlateau, 0, "stop fuzzing after this long without new coverage (0: never)")
 	flagSync       = flag.String(ipc.FlagSync, "", "directory shared with other instances: publish inputs that add coverage, import theirs")
 )
@@ -82,6 +83,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		PruneOnly:        *flagPruneOnly,
 		Schedule:         *flagSchedule,
 		NoCmp:            *flagNoCmp,
+		NoLeaks:          *flagNoLeaks,
 		Plateau:          *flagPlateau,
 		SyncDir:          *flagSync,
 	}

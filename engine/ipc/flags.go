@@ -17,6 +17,7 @@ const (
 	FlagPruneOnly  = "fuzzbox.prune_only"   // bool: run the corpus, prune the cache, do not fuzz
 	FlagSchedule   = "fuzzbox.schedule"     // ScheduleRoundRobin (default) or SchedulePower
 	FlagNoCmp      = "fuzzbox.nocmp"        // bool: no comparison tracing (ablation)
+	FlagNoLeaks    = "fuzzbox.noleaks"      // bool: no goroutine-leak detection (failure kind leak)
 	FlagPlateau    = "fuzzbox.plateau"      // duration: stop fuzzing after this long without new coverage; 0 = never
 	FlagSync       = "fuzzbox.sync"         // path: directory shared with other instances (corpus sync); "" = none
 )

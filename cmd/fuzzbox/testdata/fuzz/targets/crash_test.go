@@ -223,3 +223,18 @@ func FuzzShrinkMeetsHang(f *testing.F) {
 		}
 	})
 }
+
+// FuzzLeak leaks a goroutine: on inputs starting with 'L' the fuzz function
+// returns without receiving the result a goroutine it started sends on an
+// unbuffered channel, which then stays blocked for ever.
+func FuzzLeak(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		result := make(chan int)
+		go func() { result <- len(b) }()
+		if len(b) > 0 && b[0] == 'L' {
+			return
+		}
+		<-result
+	})
+}
