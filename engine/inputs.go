@@ -29,16 +29,7 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 		}
 		es = append(es, newEntry(vals, s.Data, s.Path, true))
 	}
-	// The zero input (empty strings and byte slices, zeros) runs after the
-	// seeds and stays if it reaches anything they do not: its mutants are
-	// short, as libFuzzer's are when it starts from its empty input, and a
-	// parser's bugs at the end of a short input (a truncated escape, an
-	// unclosed bracket) are found there, not by cutting a long seed at
-	// the right byte. Alone, it is the corpus; a seed of zeros makes it
-	// needless.
-	if zero := newEntry(zeroValues(c.opts.Types), nil, "zero", len(es) == 0); !slices.ContainsFunc(es, func(e *entry) bool { return string(e.enc) == string(zero.enc) }) {
-		es = append(es, zero)
-	}
+	seeds := len(es)
 	if c.opts.CacheDir != "" {
 		cached, err := corpus.ReadDir(c.opts.CacheDir, c.opts.Types)
 		if err != nil {
@@ -51,6 +42,17 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 			es = append(es, newEntry(e.Values, e.Data, e.Path, false))
 		}
 	}
+	// The zero input (empty strings and byte slices, zeros) runs after the
+	// seeds and stays if it reaches anything they do not: its mutants are
+	// short, as libFuzzer's are when it starts from its empty input, and a
+	// parser's bugs at the end of a short input (a truncated escape, an
+	// unclosed bracket) are found there, not by cutting a long seed at
+	// the right byte. Kept, it is written to the generated corpus (where
+	// the next run finds it); alone, it is the corpus.
+	zero := newEntry(zeroValues(c.opts.Types), nil, zeroPath, len(es) == 0)
+	if !slices.ContainsFunc(es, func(e *entry) bool { return string(e.enc) == string(zero.enc) }) {
+		es = slices.Insert(es, seeds, zero)
+	}
 	for _, e := range es {
 		if err := corpus.CheckTypes(e.vals, c.opts.Types); err != nil {
 			return nil, fmt.Errorf("engine: corpus entry %s: %w", e.path, err)
@@ -58,6 +60,10 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 	}
 	return es, nil
 }
+
+// zeroPath names the zero input (loadInputs) until it is written to the
+// generated corpus.
+const zeroPath = "zero"
 
 // seedFile returns the file of a testdata seed, which is its own
 // reproducer, or "" for other entries.
@@ -110,6 +116,11 @@ func (c *coordinator) ranBaseline(b ranBaseline) {
 		c.corpus.add(b.e)
 		if b.e.imported {
 			c.addImported(b.e, n)
+		}
+		if b.e.path == zeroPath && !b.e.seed {
+			if path := c.saveCache(b.e); path != "" {
+				b.e.path = path
+			}
 		}
 		return
 	}

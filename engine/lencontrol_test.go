@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 func TestLenControl(t *testing.T) {
@@ -70,23 +72,35 @@ func TestGrowthLimit(t *testing.T) {
 // TestZeroInput: the baseline runs the zero input after the seeds, unless a
 // seed is that input already; alone it is a seed.
 func TestZeroInput(t *testing.T) {
+	empty, err := corpus.Marshal([]byte{}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		seeds    []Seed
-		wantZero int // the zero input's index, -1 for none
+		cached   bool // the generated corpus holds the zero input
+		wantZero int  // the zero input's index, -1 for none
 	}{
-		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}, {Path: "seed#1", Values: []any{[]byte("d"), ""}}}, 2},
-		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}, {Path: "seed#1", Values: []any{[]byte{}, ""}}}, -1},
-		{nil, 0},
+		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}, {Path: "seed#1", Values: []any{[]byte("d"), ""}}}, false, 2},
+		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}, {Path: "seed#1", Values: []any{[]byte{}, ""}}}, false, -1},
+		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}}, true, -1},
+		{nil, false, 0},
 	} {
 		c, _ := fakeCoordinator(t, "", func(o *Options) {
 			o.Types = []reflect.Type{reflect.TypeOf([]byte(nil)), reflect.TypeOf("")}
 			o.Seeds = tc.seeds
+			o.CacheDir = t.TempDir()
+			if tc.cached {
+				if _, err := corpus.Write(o.CacheDir, empty); err != nil {
+					t.Fatal(err)
+				}
+			}
 		})
 		es, err := c.loadInputs()
 		if err != nil {
 			t.Fatal(err)
 		}
-		zero := slices.IndexFunc(es, func(e *entry) bool { return e.path == "zero" })
+		zero := slices.IndexFunc(es, func(e *entry) bool { return e.path == zeroPath })
 		if zero != tc.wantZero {
 			t.Errorf("seeds %v: the zero input is entry %d of %d, want %d", tc.seeds, zero, len(es), tc.wantZero)
 			continue
