@@ -165,6 +165,24 @@ func decodeValues(b []byte) ([]any, error) {
 	return vals, nil
 }
 
+// replayCaps gives each []byte value of vals the capacity go test gives the
+// value it reads from a corpus file, []byte(s): its length rounded up to
+// the allocator's size class (append to a nil slice rounds the same way).
+// A mutant's bytes may sit in a larger buffer, or in one of exactly their
+// length; a fuzz function that slices past an argument's length, within
+// its capacity (data[5:5+n] on 5 bytes), would then panic while fuzzing
+// and not when the input is re-run in a fresh worker or replayed by go
+// test, or the other way round.
+func replayCaps(vals []any) {
+	for i, v := range vals {
+		if b, ok := v.([]byte); ok && len(b) > 0 {
+			vals[i] = append([]byte(nil), b...)
+		} else if ok && b != nil {
+			vals[i] = b[:0:0]
+		}
+	}
+}
+
 // cloneValues returns a copy of vals whose []byte values do not alias vals'.
 func cloneValues(vals []any) []any {
 	out := make([]any, len(vals))

@@ -211,3 +211,26 @@ func TestChangedBytesArg(t *testing.T) {
 		t.Errorf("truncated encoding: got %d", i)
 	}
 }
+
+// TestReplayCaps: the bytes an execution gets have the capacity go test's
+// []byte(s) gives the same bytes, whatever buffer the mutant was in.
+func TestReplayCaps(t *testing.T) {
+	for _, n := range []int{0, 1, 5, 9, 17, 100, 1000} {
+		want := cap(goTestBytes(string(make([]byte, n))))
+		for _, b := range [][]byte{make([]byte, n), make([]byte, n, 4*n+64)} {
+			vals := []any{b, "x"}
+			replayCaps(vals)
+			got := vals[0].([]byte)
+			if len(got) != n || (n > 0 && cap(got) != want) || got == nil {
+				t.Errorf("len %d in a buffer of %d: got len %d cap %d (nil %v), want cap %d", n, cap(b), len(got), cap(got), got == nil, want)
+			}
+		}
+	}
+}
+
+// goTestBytes is how go test makes a []byte argument from a corpus file's
+// string (internal/fuzz's parseCorpusValue): a conversion whose result
+// escapes to the heap.
+//
+//go:noinline
+func goTestBytes(s string) []byte { return []byte(s) }

@@ -195,6 +195,7 @@ func (w *workerServer) exec(vals []any) error {
 	if exact {
 		before = heapBytes()
 	}
+	replayCaps(vals)
 	goroutines, start := w.goroutines()
 	err := w.fn(vals)
 	if exact {
