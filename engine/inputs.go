@@ -48,9 +48,10 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 	// parser's bugs at the end of a short input (a truncated escape, an
 	// unclosed bracket) are found there, not by cutting a long seed at
 	// the right byte. Kept, it is written to the generated corpus (where
-	// the next run finds it); alone, it is the corpus.
+	// the next run finds it); alone, it is the corpus. A pruning run
+	// (corpus merge and minimize) keeps to the corpus it was given.
 	zero := newEntry(zeroValues(c.opts.Types), nil, zeroPath, len(es) == 0)
-	if !slices.ContainsFunc(es, func(e *entry) bool { return string(e.enc) == string(zero.enc) }) {
+	if (!c.opts.PruneOnly || len(es) == 0) && !slices.ContainsFunc(es, func(e *entry) bool { return string(e.enc) == string(zero.enc) }) {
 		es = slices.Insert(es, seeds, zero)
 	}
 	for _, e := range es {

@@ -85,8 +85,10 @@ func TestZeroInput(t *testing.T) {
 		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}, {Path: "seed#1", Values: []any{[]byte{}, ""}}}, false, -1},
 		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}}, true, -1},
 		{nil, false, 0},
+		{[]Seed{{Path: "seed#0", Values: []any{[]byte("abc"), "x"}}}, false, -2}, // -2: a pruning run, none
 	} {
 		c, _ := fakeCoordinator(t, "", func(o *Options) {
+			o.PruneOnly = tc.wantZero == -2
 			o.Types = []reflect.Type{reflect.TypeOf([]byte(nil)), reflect.TypeOf("")}
 			o.Seeds = tc.seeds
 			o.CacheDir = t.TempDir()
@@ -101,6 +103,9 @@ func TestZeroInput(t *testing.T) {
 			t.Fatal(err)
 		}
 		zero := slices.IndexFunc(es, func(e *entry) bool { return e.path == zeroPath })
+		if tc.wantZero == -2 {
+			tc.wantZero = -1
+		}
 		if zero != tc.wantZero {
 			t.Errorf("seeds %v: the zero input is entry %d of %d, want %d", tc.seeds, zero, len(es), tc.wantZero)
 			continue

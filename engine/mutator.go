@@ -19,9 +19,9 @@ type mutator struct {
 	// guideLen, when above maxLen, is the limit of substitutions from
 	// comparisons, which are no blind growth (growthLimit).
 	guideLen int
-	dict      [][]byte // tokens to insert: -dict, auto-dictionary, comparison operands
-	splice    [][]any  // other corpus entries to cross over with
-	cmp       []cmpSub // comparison-guided substitutions for the current base input
+	dict     [][]byte // tokens to insert: -dict, auto-dictionary, comparison operands
+	splice   [][]any  // other corpus entries to cross over with
+	cmp      []cmpSub // comparison-guided substitutions for the current base input
 
 	// cmpMutant reports whether the last mutate applied a substitution
 	// that replaced or resized a whole argument.

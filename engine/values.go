@@ -173,14 +173,32 @@ func decodeValues(b []byte) ([]any, error) {
 // its capacity (data[5:5+n] on 5 bytes), would then panic while fuzzing
 // and not when the input is re-run in a fresh worker or replayed by go
 // test, or the other way round.
+// A value that has that capacity already is kept: most mutants of a
+// cloned base do.
 func replayCaps(vals []any) {
 	for i, v := range vals {
-		if b, ok := v.([]byte); ok && len(b) > 0 {
+		if b, ok := v.([]byte); ok && len(b) > 0 && cap(b) != sizeClassCap(len(b)) {
 			vals[i] = append([]byte(nil), b...)
-		} else if ok && b != nil {
+		} else if ok && b != nil && len(b) == 0 {
 			vals[i] = b[:0:0]
 		}
 	}
+}
+
+// sizeClassCaps caches sizeClassCap for short lengths. It is only used by
+// the goroutine that runs executions.
+var sizeClassCaps [1025]int
+
+// sizeClassCap returns the capacity of append([]byte(nil), b...) for n
+// bytes, or 0 (never a match) past the cache.
+func sizeClassCap(n int) int {
+	if n >= len(sizeClassCaps) {
+		return 0
+	}
+	if sizeClassCaps[n] == 0 {
+		sizeClassCaps[n] = cap(append([]byte(nil), make([]byte, n)...))
+	}
+	return sizeClassCaps[n]
 }
 
 // cloneValues returns a copy of vals whose []byte values do not alias vals'.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -234,3 +235,17 @@ func TestReplayCaps(t *testing.T) {
 //
 //go:noinline
 func goTestBytes(s string) []byte { return []byte(s) }
+
+// BenchmarkReplayCaps: the cost per execution of one 64-byte argument.
+func BenchmarkReplayCaps(b *testing.B) {
+	for _, c := range []int{64, 256} {
+		b.Run("cap"+strconv.Itoa(c), func(b *testing.B) {
+			buf := make([]byte, 64, c)
+			vals := []any{buf, "x"}
+			for b.Loop() {
+				vals[0] = buf
+				replayCaps(vals)
+			}
+		})
+	}
+}
