@@ -139,14 +139,16 @@ static void fuzzbox_wake_c(void) {
 }
 
 // fuzzbox_go_wait_posted is serve's spin for the next input, as
-// fuzzbox_spin_until; it records the Go side's processor first.
+// fuzzbox_spin_until; it records the Go side's processor before it spins and
+// once the input is there, for the engine's thread's spin.
 static int fuzzbox_go_wait_posted(int64_t budget) {
 	__atomic_store_n(&fuzzbox_slot.go_cpu, fuzzbox_cpu(), __ATOMIC_RELAXED);
-	return fuzzbox_spin_until(&fuzzbox_slot.state, fuzzbox_posted, budget, &fuzzbox_slot.c_cpu);
+	int ok = fuzzbox_spin_until(&fuzzbox_slot.state, fuzzbox_posted, budget, &fuzzbox_slot.c_cpu);
+	if (ok) {
+		__atomic_store_n(&fuzzbox_slot.go_cpu, fuzzbox_cpu(), __ATOMIC_RELAXED);
+	}
+	return ok;
 }
-
-// fuzzbox_go_cpu records the processor serve runs on.
-static void fuzzbox_go_cpu(void) { __atomic_store_n(&fuzzbox_slot.go_cpu, fuzzbox_cpu(), __ATOMIC_RELAXED); }
 */
 import "C"
 
@@ -180,7 +182,6 @@ func serve(t *target) {
 			in = unsafe.Slice((*byte)(unsafe.Pointer(C.fuzzbox_slot.data)), n)
 		}
 		C.fuzzbox_slot.failed = 0
-		C.fuzzbox_go_cpu()
 		if err := t.run(in); err != nil {
 			t.report(err)
 			C.fuzzbox_slot.failed = 1
