@@ -4,8 +4,10 @@ go 1.26
 
 require (
 	github.com/buger/jsonparser v1.1.0
+	github.com/gobwas/glob v0.2.3
 	github.com/hashicorp/hcl v1.0.0
 	github.com/miekg/dns v1.1.15
+	github.com/robfig/cron/v3 v3.0.1
 	github.com/tdewolff/parse/v2 v2.6.8
 	github.com/tidwall/gjson v1.6.3
 	golang.org/x/image v0.0.0-20210216034530-4410531fe030

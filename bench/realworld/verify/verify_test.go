@@ -22,8 +22,10 @@ import (
 	"time"
 
 	"github.com/buger/jsonparser"
+	"github.com/gobwas/glob"
 	"github.com/hashicorp/hcl"
 	"github.com/miekg/dns"
+	"github.com/robfig/cron/v3"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 	"github.com/tidwall/gjson"
@@ -255,4 +257,20 @@ func TestHCLParseOctal(t *testing.T) {
 		var out interface{}
 		_ = hcl.Unmarshal([]byte("t\"\\400n\"{}"), &out)
 	})
+}
+
+func TestGlobMatch(t *testing.T) {
+	// The upstream report's pattern (gobwas/glob#59), and a shorter one.
+	for _, c := range [][2]string{{"/{a{*.json{", "/a/b/c/d/e/foo.json"}, {"{a{*b{", "acb"}} {
+		g, err := glob.Compile(c[0], '/')
+		if err != nil {
+			t.Fatalf("Compile(%q): %v", c[0], err)
+		}
+		wantPanic(t, "match.Row.matchAll", func() { _ = g.Match(c[1]) })
+	}
+}
+
+func TestCronParse(t *testing.T) {
+	// The upstream report's input (robfig/cron#554).
+	wantPanic(t, "cron/v3.Parser.Parse", func() { _, _ = cron.ParseStandard("TZ=0") })
 }
