@@ -32,8 +32,18 @@ import (
 // which only sends it entries to publish and takes what its scans found.
 // The loop waits only when cacheQueue entries wait to be published.
 
-// syncEvery is how often the syncer reads the sync directory.
-const syncEvery = 5 * time.Second
+// syncEvery is the longest the syncer waits between two reads of the sync
+// directory, and syncSoon the shortest: it reads again after syncSoon while
+// its reads find other instances' inputs or this instance publishes, and
+// doubles the wait after each read that found nothing. A parser's corpus
+// grows every few executions at the start of a run; with a fixed 5-s scan,
+// two synced instances fuzzed mostly apart then (bench/README.md, "Corpus
+// sync"). Listing a directory of a few thousand names costs a few
+// milliseconds, on the syncer's goroutine, not the loop's.
+const (
+	syncEvery = 5 * time.Second
+	syncSoon  = 250 * time.Millisecond
+)
 
 // syncer writes and reads the sync directory from a goroutine of its own.
 // The loop owns the value; the fields below the channels are the
@@ -41,7 +51,7 @@ const syncEvery = 5 * time.Second
 type syncer struct {
 	root, dir string         // SyncDir and SyncDir/<Target>
 	types     []reflect.Type // the fuzz test's arguments
-	every     time.Duration  // how often it reads the directory after the first time
+	every     time.Duration  // the longest wait between two reads of the directory
 	out       chan []byte    // entries to publish (loop → syncer); closed to stop it
 	news      chan syncNews  // what the scans found (syncer → loop)
 	done      chan struct{}  // closed when the goroutine has returned
@@ -62,8 +72,9 @@ type syncNews struct {
 func (n *syncNews) empty() bool { return len(n.entries) == 0 && len(n.warnings) == 0 }
 
 // startSyncer starts the syncer of opts.SyncDir, which creates its
-// directory, reads it at once and then every so often (syncEvery in a run);
-// it returns nil when not syncing.
+// directory, reads it at once and then every so often (at most every, at
+// least syncSoon apart: syncEvery in a run); it returns nil when not
+// syncing.
 func startSyncer(opts *Options, every time.Duration) *syncer {
 	if opts.SyncDir == "" {
 		return nil
@@ -79,9 +90,13 @@ func (s *syncer) run() {
 	if err := os.MkdirAll(s.dir, 0o777); err != nil {
 		s.failed("creating", err)
 	}
-	s.scan()
-	tick := time.NewTicker(s.every)
-	defer tick.Stop()
+	wait := min(syncSoon, s.every)
+	if s.scan() == 0 {
+		wait = s.every
+	}
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	wrote := false // since the last read
 	for {
 		var news chan<- syncNews // nil (never ready) when there is nothing to tell
 		if !s.held.empty() {
@@ -93,12 +108,30 @@ func (s *syncer) run() {
 				return
 			}
 			s.write(data)
+			wrote = true
+			if soon := min(syncSoon, s.every); wait > soon {
+				// This instance's corpus grows: the others' likely does too.
+				wait = soon
+				timer.Reset(wait)
+			}
 		case news <- s.held:
 			s.held = syncNews{}
-		case <-tick.C:
-			s.scan()
+		case <-timer.C:
+			wait = s.nextWait(wait, s.scan() > 0 || wrote)
+			wrote = false
+			timer.Reset(wait)
 		}
 	}
+}
+
+// nextWait is the wait before the next read of the directory: syncSoon
+// after a read that found something or while this instance publishes,
+// twice the last wait otherwise, at most s.every.
+func (s *syncer) nextWait(last time.Duration, busy bool) time.Duration {
+	if busy {
+		return min(syncSoon, s.every)
+	}
+	return min(2*last, s.every)
 }
 
 // write publishes one entry. While the directory is broken it only keeps
@@ -122,8 +155,9 @@ func (s *syncer) put(data []byte) {
 	}
 }
 
-// scan reads the directory's files it has not seen.
-func (s *syncer) scan() {
+// scan reads the directory's files it has not seen, reporting how many it
+// read.
+func (s *syncer) scan() int {
 	ents, err := os.ReadDir(s.dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = s.remake(); err == nil {
@@ -132,7 +166,7 @@ func (s *syncer) scan() {
 	}
 	if err != nil {
 		s.failed("reading", err)
-		return
+		return 0
 	}
 	s.works()
 	if s.again {
@@ -141,18 +175,21 @@ func (s *syncer) scan() {
 			s.put(s.mine[i])
 		}
 	}
+	n := 0
 	for _, de := range ents {
 		name := de.Name()
 		if s.seen[name] || strings.HasPrefix(name, ".") || !de.Type().IsRegular() {
 			continue
 		}
 		s.seen[name] = true
+		n++
 		if e, err := s.read(filepath.Join(s.dir, name)); err != nil {
 			s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: skipping %s: %v", name, err))
 		} else {
 			s.held.entries = append(s.held.entries, e)
 		}
 	}
+	return n
 }
 
 // remake makes the directory again, which was removed, when the sync

@@ -85,3 +85,55 @@ func TestSyncer(t *testing.T) {
 		}
 	}
 }
+
+// TestSyncerReadsSoon: with a long longest wait, the syncer still reads the
+// directory soon after this instance publishes (a growing corpus), and
+// backs off when its reads find nothing.
+func TestSyncerReadsSoon(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sync")
+	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour)
+	defer s.close(os.Stderr)
+	// Once "mine" is in the directory, the syncer's first read is done
+	// (it found nothing: the next would be an hour away), and it took the
+	// publishing as a sign that the corpora grow.
+	mine := filepath.Join(root, "FuzzX", corpus.Name(entry("mine")))
+	s.out <- entry("mine")
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(mine); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("not published in a minute: %v", err)
+		}
+	}
+	other := entry("other")
+	if _, err := corpus.Write(filepath.Join(root, "FuzzX"), other); err != nil {
+		t.Fatal(err)
+	}
+	names, _ := syncerUntil(t, s, func(names, _ []string) bool { return len(names) > 0 })
+	if len(names) != 1 || names[0] != corpus.Name(other) {
+		t.Errorf("entries %q, want the other instance's %s", names, corpus.Name(other))
+	}
+}
+
+func TestSyncerNextWait(t *testing.T) {
+	s := &syncer{every: syncEvery}
+	for _, c := range []struct {
+		last time.Duration
+		busy bool
+		want time.Duration
+	}{
+		{syncEvery, true, syncSoon},
+		{syncSoon, true, syncSoon},
+		{syncSoon, false, 2 * syncSoon},
+		{4 * time.Second, false, syncEvery},
+		{syncEvery, false, syncEvery},
+	} {
+		if got := s.nextWait(c.last, c.busy); got != c.want {
+			t.Errorf("nextWait(%v, %v) = %v, want %v", c.last, c.busy, got, c.want)
+		}
+	}
+	if got := (&syncer{every: 10 * time.Millisecond}).nextWait(syncEvery, true); got != 10*time.Millisecond {
+		t.Errorf("with every = 10ms, nextWait = %v, want 10ms", got)
+	}
+}
