@@ -315,6 +315,63 @@ func TestFuzzRace(t *testing.T) {
 	}
 }
 
+// TestFuzzRaceTwin: with the race twin, a race that no plain execution
+// shows is found in the background, reported as kind race with both
+// goroutines' stacks, and its reproducer passes under stock go test and
+// fails under go test -race.
+func TestFuzzRaceTwin(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the -race build of the instrumented standard library is slow")
+	}
+	r := fuzzFixture(t, "race", Config{RaceTwin: true, Fuzz: "^FuzzTwinRace$", FuzzTime: "60s", RSSLimitMB: DefaultRSSLimitMB}, ".")
+	i := firstOfType(r.events, event.Failure)
+	if r.res.ExitCode != ExitFailure || i < 0 || r.events[i].Kind != event.KindRace {
+		t.Fatalf("want a race failure\n%s", r)
+	}
+	e := r.events[i]
+	for _, want := range []string{"WARNING: DATA RACE", "Previous write at", "by goroutine", "example.com/race.FuzzTwinRace.func1.1()", "twin_test.go:", "created at:"} {
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("the message lacks %q:\n%s", want, e.Message)
+		}
+	}
+	if e.Reruns == 0 || e.Reproduced != 1 {
+		t.Errorf("reruns %d, reproduced %d: want the race confirmed in a fresh race-built worker", e.Reruns, e.Reproduced)
+	}
+	name := onlyReproducer(t, r, "FuzzTwinRace")
+	if got := readReproducer(t, r.dir, "FuzzTwinRace", name); len(got) != 1 || !strings.HasPrefix(got[0].(string), "TW") {
+		t.Errorf("reproducer = %#v, want an input starting with TW", got)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-run=^FuzzTwinRace$/^"+name+"$", ".")
+	cmd.Dir = r.dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("stock go test without -race fails on the reproducer (%v):\n%s", err, out)
+	}
+	out := stockReplay(t, r.dir, "FuzzTwinRace", name, "-race")
+	if !strings.Contains(out, "WARNING: DATA RACE") {
+		t.Errorf("go test -race reports no data race:\n%s", clip(out))
+	}
+}
+
+// TestFuzzRaceTwinUnreproduced: a race the twin finds that go test -race
+// does not see again is a warning, not a failure: nothing stays in
+// testdata/ and the run exits 0.
+func TestFuzzRaceTwinUnreproduced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the -race build of the instrumented standard library is slow")
+	}
+	r := fuzzFixture(t, "race", Config{RaceTwin: true, Fuzz: "^FuzzFuzzboxOnlyRace$", FuzzTime: "60s", RSSLimitMB: DefaultRSSLimitMB}, ".")
+	if r.res.ExitCode != ExitOK || firstOfType(r.events, event.Failure) >= 0 || firstOfType(r.events, event.InternalError) >= 0 {
+		t.Fatalf("want exit 0, no failure and no internal error\n%s", r)
+	}
+	if !strings.Contains(r.out, "did not happen under go test -race") {
+		t.Errorf("no warning about the race go test -race does not see\n%s", r)
+	}
+	if names := reproducerNames(t, r.dir, "FuzzFuzzboxOnlyRace"); len(names) != 0 {
+		t.Errorf("reproducers left in testdata: %q", names)
+	}
+}
+
 // TestFuzzMinimizesEveryArgument: a failure needing n >= 1000 and a string
 // of 3 bytes is minimized to exactly n == 1000, a 3-byte printable string
 // and zero values elsewhere.

@@ -64,3 +64,7 @@ func vmBytes() uint64 {
 	}
 	return pages * uint64(syscall.Getpagesize())
 }
+
+// lowerPriority gives process pid the lowest CPU priority (nice 19): the
+// race twin runs in the background of the fuzzing workers.
+func lowerPriority(pid int) { syscall.Setpriority(syscall.PRIO_PROCESS, pid, 19) }
