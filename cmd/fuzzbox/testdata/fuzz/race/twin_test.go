@@ -3,11 +3,10 @@ package race
 import (
 	"os"
 	"strings"
-	"sync"
 	"testing"
 )
 
-// tally is shared by the goroutines of FuzzTwinRace's inputs.
+// tally is shared by the goroutines of the inputs below.
 var tally int
 
 // FuzzTwinRace races only on inputs that start with "TW": two goroutines
@@ -16,18 +15,9 @@ var tally int
 func FuzzTwinRace(f *testing.F) {
 	f.Add("seed")
 	f.Fuzz(func(t *testing.T, s string) {
-		if !strings.HasPrefix(s, "TW") {
-			return
+		if strings.HasPrefix(s, "TW") {
+			inTwo(func() { tally += len(s) }) // unsynchronized: a data race
 		}
-		var wg sync.WaitGroup
-		for range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				tally += len(s) // unsynchronized: a data race
-			}()
-		}
-		wg.Wait()
 	})
 }
 
@@ -37,17 +27,8 @@ func FuzzTwinRace(f *testing.F) {
 func FuzzFuzzboxOnlyRace(f *testing.F) {
 	f.Add("seed")
 	f.Fuzz(func(t *testing.T, s string) {
-		if !strings.HasPrefix(s, "TW") || !strings.Contains(os.Getenv("GODEBUG"), "adaptivestackstart") {
-			return
+		if strings.HasPrefix(s, "TW") && strings.Contains(os.Getenv("GODEBUG"), "adaptivestackstart") {
+			inTwo(func() { tally++ }) // unsynchronized, in fuzzbox's workers only
 		}
-		var wg sync.WaitGroup
-		for range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				tally++ // unsynchronized, in fuzzbox's workers only
-			}()
-		}
-		wg.Wait()
 	})
 }
