@@ -126,7 +126,7 @@ type coordinator struct {
 	fuzzing bool      // the baseline is done and the Start event sent
 	idle    []*worker // workers waiting for the baseline to end
 
-	twinIn chan []byte // to the race twin (racetwin.go): its next input; nil without a twin
+	twinIn chan *entry // to the race twin (racetwin.go): its next input; nil without a twin
 	twinQ  twinQueue   // inputs waiting for the race twin
 }
 
@@ -209,7 +209,7 @@ func (c *coordinator) run(ctx context.Context) error {
 	}
 	live := c.opts.Parallel
 	if c.opts.RaceTwin != "" && !c.opts.PruneOnly {
-		c.twinIn = make(chan []byte, 1)
+		c.twinIn = make(chan *entry, 1)
 		startRaceTwin(c.setup, msgs, c.twinIn, ctx)
 		live++
 	}

@@ -210,7 +210,7 @@ func (c *coordinator) endBaseline(ctx context.Context) {
 		c.sync = startSyncer(&c.opts, syncEvery)
 		for _, e := range c.corpus.entries {
 			c.publish(e) // what this instance's cache brought
-			c.toTwin(e.enc)
+			c.toTwin(e)
 		}
 		c.rep.emit(event.Event{Type: event.Start, Workers: c.opts.Parallel, Progress: fmt.Sprintf("%d/%d", len(c.inputs), len(c.inputs))})
 	}

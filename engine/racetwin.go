@@ -40,49 +40,49 @@ const twinSlowdown = 10
 // again, which a single re-run may not do.
 const raceConfirmRuns = 5
 
-// twinQueue is the loop's queue of encoded inputs for the race twin. Only
-// the loop touches it.
+// twinQueue is the loop's queue of inputs for the race twin. Only the loop
+// touches it; the twin only reads the entries it is handed.
 type twinQueue struct {
-	items    [][]byte // oldest first
+	items    []*entry // oldest first
 	waiting  bool     // the twin asked and got nothing: the next input goes straight to it
 	replayed int      // inputs the twin finished
 	skipped  int      // inputs not queued: twinQueueCap were waiting
 }
 
-// push queues enc, or skips it when the queue is full.
-func (q *twinQueue) push(enc []byte) {
+// push queues e, or skips it when the queue is full.
+func (q *twinQueue) push(e *entry) {
 	if len(q.items) >= twinQueueCap {
 		q.skipped++
 		return
 	}
-	q.items = append(q.items, enc)
+	q.items = append(q.items, e)
 }
 
 // pop takes the oldest input.
-func (q *twinQueue) pop() ([]byte, bool) {
+func (q *twinQueue) pop() (*entry, bool) {
 	if len(q.items) == 0 {
 		return nil, false
 	}
-	enc := q.items[0]
+	e := q.items[0]
 	q.items[0] = nil
 	q.items = q.items[1:]
-	return enc, true
+	return e, true
 }
 
 // twinReady is the twin's request for its next input; ran says it finished
 // one since its last request.
 type twinReady struct{ ran bool }
 
-// toTwin hands the race twin enc: at once when it is waiting, otherwise
+// toTwin hands the race twin e: at once when it is waiting, otherwise
 // through the queue. Without a twin it does nothing.
-func (c *coordinator) toTwin(enc []byte) {
+func (c *coordinator) toTwin(e *entry) {
 	switch {
 	case c.twinIn == nil:
 	case c.twinQ.waiting:
 		c.twinQ.waiting = false
-		c.twinIn <- enc // the twin asked: the channel is empty
+		c.twinIn <- e // the twin asked: the channel is empty
 	default:
-		c.twinQ.push(enc)
+		c.twinQ.push(e)
 	}
 }
 
@@ -92,8 +92,8 @@ func (c *coordinator) twinReady(b twinReady) {
 	if b.ran {
 		c.twinQ.replayed++
 	}
-	if enc, ok := c.twinQ.pop(); ok {
-		c.twinIn <- enc
+	if e, ok := c.twinQ.pop(); ok {
+		c.twinIn <- e
 		return
 	}
 	c.twinQ.waiting = true
@@ -104,13 +104,13 @@ func (c *coordinator) twinReady(b twinReady) {
 // whose processes run the race-built binary (twinSetup).
 type raceTwin struct {
 	*worker
-	inputs <-chan []byte   // from the loop: the next input, one per twinReady
+	inputs <-chan *entry   // from the loop: the next input, one per twinReady
 	soft   context.Context // the run's soft stop
 }
 
 // startRaceTwin starts the twin's goroutine, which runs until soft is done
 // and then sends gone. in must have room for one value.
-func startRaceTwin(s *setup, msgs chan<- message, in chan []byte, soft context.Context) {
+func startRaceTwin(s *setup, msgs chan<- message, in chan *entry, soft context.Context) {
 	t := &raceTwin{worker: newWorker(twinSetup(s), -1, msgs), inputs: in, soft: soft}
 	go t.run()
 }
@@ -147,9 +147,9 @@ func (t *raceTwin) run() {
 		select {
 		case <-t.soft.Done():
 			return
-		case enc := <-t.inputs:
+		case e := <-t.inputs:
 			var err error
-			if p, err = t.replay(p, enc); err != nil {
+			if p, err = t.replay(p, e); err != nil {
 				t.internal("race twin: " + err.Error() + "; fuzzing goes on without it")
 				return
 			}
@@ -158,11 +158,11 @@ func (t *raceTwin) run() {
 	}
 }
 
-// replay runs enc once on p, or on a fresh twin process when p is nil, and
-// records the race it makes. It returns the process to use next: nil after
+// replay runs e once on p, or on a fresh twin process when p is nil, and
+// records the race it makes (a testdata seed is its own reproducer). It returns the process to use next: nil after
 // a race (the detector reports each race once per process) or a death. An
 // error means no twin process can be started.
-func (t *raceTwin) replay(p *proc, enc []byte) (*proc, error) {
+func (t *raceTwin) replay(p *proc, e *entry) (*proc, error) {
 	if p == nil {
 		var err error
 		if p, err = t.startRawProc(true); err != nil {
@@ -170,7 +170,7 @@ func (t *raceTwin) replay(p *proc, enc []byte) (*proc, error) {
 		}
 		lowerPriority(p.cmd.Process.Pid)
 	}
-	p.mem.SetValue(enc)
+	p.mem.SetValue(e.enc)
 	var resp ipc.RunResponse
 	err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp)
 	switch {
@@ -183,9 +183,7 @@ func (t *raceTwin) replay(p *proc, enc []byte) (*proc, error) {
 	default:
 		msg := raceMessage(p.out, resp.Err)
 		p.stop(time.Second)
-		if vals, derr := decodeValues(enc); derr == nil {
-			t.recordFailure(nil, &failure{kind: KindRace, msg: msg, vals: vals})
-		}
+		t.recordFailure(nil, &failure{kind: KindRace, msg: msg, vals: e.vals, path: seedFile(e)})
 		return nil, nil
 	}
 	p.stop(time.Second)

@@ -133,23 +133,23 @@ func TestRaceTwinDies(t *testing.T) {
 // queues the others oldest first, and skips (and counts) those past
 // twinQueueCap; a request counts the input the twin finished.
 func TestTwinQueue(t *testing.T) {
-	c := &coordinator{twinIn: make(chan []byte, 1), corpus: newQueue(false), setup: &setup{rep: &reporter{}}}
+	c := &coordinator{twinIn: make(chan *entry, 1), corpus: newQueue(false), setup: &setup{rep: &reporter{}}}
 	c.twinReady(twinReady{}) // the twin's first request: nothing queued
 	if !c.twinQ.waiting {
 		t.Fatal("the twin is not waiting after asking for an empty queue")
 	}
-	c.toTwin([]byte("a"))
-	if got := string(<-c.twinIn); got != "a" || c.twinQ.waiting || len(c.twinQ.items) != 0 {
+	c.toTwin(&entry{enc: []byte("a")})
+	if got := string((<-c.twinIn).enc); got != "a" || c.twinQ.waiting || len(c.twinQ.items) != 0 {
 		t.Fatalf("got %q, waiting %v, queued %d: want a handed at once", got, c.twinQ.waiting, len(c.twinQ.items))
 	}
 	for i := range twinQueueCap + 3 {
-		c.toTwin([]byte{byte(i)})
+		c.toTwin(&entry{enc: []byte{byte(i)}})
 	}
 	if len(c.twinQ.items) != twinQueueCap || c.twinQ.skipped != 3 {
 		t.Fatalf("queued %d, skipped %d: want %d and 3", len(c.twinQ.items), c.twinQ.skipped, twinQueueCap)
 	}
 	c.twinReady(twinReady{ran: true})
-	if got := <-c.twinIn; got[0] != 0 || c.twinQ.replayed != 1 {
+	if got := (<-c.twinIn).enc; got[0] != 0 || c.twinQ.replayed != 1 {
 		t.Fatalf("got %v, replayed %d: want the oldest input and one replayed", got, c.twinQ.replayed)
 	}
 	e := c.statsEvent(event.Stats, 0)

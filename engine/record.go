@@ -210,7 +210,7 @@ func (c *coordinator) recorded(f *failure, path string) {
 		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values,
 		Bucket: f.bucket, Known: f.known})
 	if f.kind != KindRace {
-		c.toTwin(appendValues(nil, f.vals))
+		c.toTwin(&entry{vals: f.vals, enc: appendValues(nil, f.vals)})
 	}
 	if !c.opts.KeepGoing {
 		c.cancel()
