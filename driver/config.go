@@ -77,7 +77,8 @@ type Config struct {
 	// background worker of that binary that replays each new corpus entry
 	// and each failure's input: a data race is a failure of kind race
 	// (docs/engine.md, "Races"). false means no twin; it is ignored with
-	// Race (the whole run is race-built) and Binary (nothing is built).
+	// Race (the whole run is race-built), Binary (nothing is built) and
+	// PruneOnly (nothing is fuzzed).
 	RaceTwin bool
 
 	Schedule     string // corpus schedule: "" or ipc.ScheduleRoundRobin (the default), or ipc.SchedulePower

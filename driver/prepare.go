@@ -85,9 +85,10 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, base string) (*fu
 // startTwinBuild starts building the race twin of the fuzzing binary that
 // opts builds (Config.RaceTwin) into out, beside the main build, and
 // returns a function that waits for it and returns its path: "" when there
-// is no twin (RaceTwin off, or the whole run is built with -race).
+// is no twin (RaceTwin off, the whole run built with -race, or PruneOnly,
+// which does not fuzz).
 func startTwinBuild(ctx context.Context, cfg Config, opts build.Options, out string) func() (string, error) {
-	if !cfg.RaceTwin || cfg.Race {
+	if !cfg.RaceTwin || cfg.Race || cfg.PruneOnly {
 		return func() (string, error) { return "", nil }
 	}
 	opts.Race, opts.Out, opts.Stderr = true, out, io.Discard // its failure is a warning
