@@ -126,8 +126,9 @@ type coordinator struct {
 	fuzzing bool      // the baseline is done and the Start event sent
 	idle    []*worker // workers waiting for the baseline to end
 
-	twinIn chan *entry // to the race twin (racetwin.go): its next input; nil without a twin
-	twinQ  twinQueue   // inputs waiting for the race twin
+	fuzzers int         // fuzzing workers not gone (the race twin is not one)
+	twinIn  chan *entry // to the race twin (racetwin.go): its next input; nil without a twin
+	twinQ   twinQueue   // inputs waiting for the race twin
 }
 
 func newCoordinator(opts Options) (*coordinator, error) {
@@ -208,6 +209,7 @@ func (c *coordinator) run(ctx context.Context) error {
 		go newWorker(c.setup, i, msgs).run()
 	}
 	live := c.opts.Parallel
+	c.fuzzers = live
 	if c.opts.RaceTwin != "" && !c.opts.PruneOnly {
 		c.twinIn = make(chan *entry, 1)
 		startRaceTwin(c.setup, msgs, c.twinIn, ctx)

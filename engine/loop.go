@@ -111,6 +111,7 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 			c.execs += m.execs
 			if _, ok := m.body.(gone); ok {
 				live--
+				c.gone(m.from)
 				continue
 			}
 			c.handle(ctx, m)

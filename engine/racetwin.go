@@ -69,6 +69,22 @@ func (q *twinQueue) pop() (*entry, bool) {
 	return e, true
 }
 
+// twinID is the race twin's worker id.
+const twinID = -1
+
+// gone notes that w has gone, and stops the race twin (a soft stop) when
+// it was the last fuzzing worker: under an execution limit (-fuzztime=Nx)
+// the workers stop when the budget is spent, without a soft stop, and the
+// twin waits for inputs until one comes.
+func (c *coordinator) gone(w *worker) {
+	if w.id == twinID {
+		return
+	}
+	if c.fuzzers--; c.fuzzers == 0 && c.twinIn != nil {
+		c.finish()
+	}
+}
+
 // twinReady is the twin's request for its next input; ran says it finished
 // one since its last request.
 type twinReady struct{ ran bool }
@@ -105,13 +121,14 @@ func (c *coordinator) twinReady(b twinReady) {
 type raceTwin struct {
 	*worker
 	inputs <-chan *entry   // from the loop: the next input, one per twinReady
+	niced  *proc           // the twin process given the lowest priority (sys_*.go)
 	soft   context.Context // the run's soft stop
 }
 
 // startRaceTwin starts the twin's goroutine, which runs until soft is done
 // and then sends gone. in must have room for one value.
 func startRaceTwin(s *setup, msgs chan<- message, in chan *entry, soft context.Context) {
-	t := &raceTwin{worker: newWorker(twinSetup(s), -1, msgs), inputs: in, soft: soft}
+	t := &raceTwin{worker: newWorker(twinSetup(s), twinID, msgs), inputs: in, soft: soft}
 	go t.run()
 }
 
@@ -168,11 +185,16 @@ func (t *raceTwin) replay(p *proc, e *entry) (*proc, error) {
 		if p, err = t.startRawProc(true); err != nil {
 			return nil, fmt.Errorf("starting the race-built worker: %w", err)
 		}
-		lowerPriority(p.cmd.Process.Pid)
 	}
 	p.mem.SetValue(e.enc)
 	var resp ipc.RunResponse
 	err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp)
+	if t.niced != p {
+		// After its first call the process has started the runtime's
+		// threads, which later ones inherit their priority from.
+		t.niced = p
+		lowerPriority(p.cmd.Process.Pid)
+	}
 	switch {
 	case err != nil:
 		t.died(p, err)

@@ -170,3 +170,20 @@ func TestRaceReports(t *testing.T) {
 		t.Errorf("an incomplete report gave %q, want none yet", got)
 	}
 }
+
+// TestRaceTwinExecLimit: under an execution limit the fuzzing workers stop
+// without a soft stop; the run must stop the twin then, not wait for it.
+func TestRaceTwinExecLimit(t *testing.T) {
+	twin := withFakeTwin(t)
+	r := runFake(t, "none", 0, func(o *Options) {
+		twin(o)
+		o.Limit = 2000
+	})
+	if r.err != nil {
+		t.Fatalf("run failed: %v", r.err)
+	}
+	done := r.ofType(event.Done)
+	if len(done) != 1 || done[0].Execs < 2000 {
+		t.Fatalf("done events = %+v, want one after the 2000 executions", done)
+	}
+}
