@@ -244,7 +244,18 @@ func raceMessage(out *tailBuffer, testErr string) string {
 	if reports == "" {
 		reports = "(the race detector's report was not found in the worker's output)"
 	}
-	return "fuzzbox: data race, found by replaying the input in the race-built worker\n" + reports + "\n" + cleanMessage(testErr)
+	return "fuzzbox: data race" + raceWhere(reports) + ", found by replaying the input in the race-built worker\n" + reports + "\n" + cleanMessage(testErr)
+}
+
+// raceWhere names the first access of a race report for its first line:
+// " in <function> (<file:line>)", or "".
+func raceWhere(reports string) string {
+	for _, m := range frameAtRE.FindAllStringSubmatch(reports, -1) {
+		if !internalFrame(m[1]) {
+			return fmt.Sprintf(" in %s (%s)", m[1], filepath.Base(m[2]))
+		}
+	}
+	return ""
 }
 
 // raceSeparator is the line the race detector prints before and after

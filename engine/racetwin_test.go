@@ -75,7 +75,7 @@ func TestRaceTwinFindsRace(t *testing.T) {
 		t.Fatalf("failures = %+v, want one race", fails)
 	}
 	f := fails[0]
-	for _, want := range []string{"found by replaying the input in the race-built worker", "Previous read at", "example.com/fake.(*cache).put()", "race detected during execution of test"} {
+	for _, want := range []string{"fuzzbox: data race in example.com/fake.(*cache).put (cache.go:20), found by replaying the input in the race-built worker\n", "Previous read at", "example.com/fake.(*cache).put()", "race detected during execution of test"} {
 		if !strings.Contains(f.Message, want) {
 			t.Errorf("message lacks %q:\n%s", want, f.Message)
 		}
