@@ -11,11 +11,12 @@ import (
 // fuzzboxArgs is the fuzzbox command line for one run in the target's
 // directory.
 // cachedir is a fresh directory so that runs share no corpus.
-func fuzzboxArgs(cfg config, t target, cachedir string) []string {
+func fuzzboxArgs(cfg config, t target, cachedir string, extra ...string) []string {
 	args := []string{cfg.fuzzbox, "fuzz", "-json", "-fuzz=^" + t.fuzz + "$",
 		"-fuzztime=" + cfg.fuzztime.String(), "-parallel=" + strconv.Itoa(cfg.parallel),
 		"-fuzzminimizetime=" + cfg.minimizetime, "-cachedir=" + cachedir}
 	args = append(args, cfg.fuzzboxArgs...)
+	args = append(args, extra...)
 	return append(args, ".")
 }
 

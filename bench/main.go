@@ -156,9 +156,9 @@ func parseEngines(list string) ([]string, error) {
 		}
 		for _, n := range names {
 			switch n {
-			case engineFuzzbox, engineFuzzboxBytes, engineFuzzboxSync, engineFuzzboxSplit, engineNative, engineLibFuzzer, engineGo118:
+			case engineFuzzbox, engineFuzzboxBytes, engineFuzzboxSync, engineFuzzboxSplit, engineFuzzboxTwin, engineFuzzboxNoTwin, engineNative, engineNativeRace, engineLibFuzzer, engineGo118:
 			default:
-				return nil, fmt.Errorf("unknown engine %q (want fuzzbox, fuzzbox-bytes, fuzzbox-sync, fuzzbox-split, native, libfuzzer, go118 or all)", n)
+				return nil, fmt.Errorf("unknown engine %q (want fuzzbox, fuzzbox-bytes, fuzzbox-sync, fuzzbox-split, fuzzbox-twin, fuzzbox-notwin, native, native-race, libfuzzer, go118 or all)", n)
 			}
 			if !contains(out, n) {
 				out = append(out, n)

@@ -9,10 +9,14 @@ import (
 
 // nativeArgs is the go test command line for one native run in the target's
 // directory. cachedir is a fresh directory so that runs share no corpus.
-func nativeArgs(cfg config, t target, cachedir string) []string {
-	return []string{"go", "test", "-run=^$", "-fuzz=^" + t.fuzz + "$",
-		"-fuzztime=" + cfg.fuzztime.String(), "-parallel=" + strconv.Itoa(cfg.parallel),
-		"-fuzzminimizetime=" + cfg.minimizetime, ".", "-test.fuzzcachedir=" + cachedir}
+func nativeArgs(cfg config, t target, cachedir string, race bool) []string {
+	test := []string{"go", "test"}
+	if race {
+		test = append(test, "-race")
+	}
+	return append(test, "-run=^$", "-fuzz=^"+t.fuzz+"$",
+		"-fuzztime="+cfg.fuzztime.String(), "-parallel="+strconv.Itoa(cfg.parallel),
+		"-fuzzminimizetime="+cfg.minimizetime, ".", "-test.fuzzcachedir="+cachedir)
 }
 
 var (
@@ -83,6 +87,8 @@ var nativeKinds = []struct{ text, kind string }{
 	{"terminated by unexpected signal", "signal"},
 	{"fatal error:", "fatal"},
 	{"out of memory", "oom"},
+	{"race detected during execution of test", "race"},
+	{"WARNING: DATA RACE", "race"},
 	{"panic: ", "panic"},
 }
 

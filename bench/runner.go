@@ -23,6 +23,14 @@ const (
 	// run, the table's execs/s ratio is what typed arguments cost the
 	// engine against a hand-written []byte harness of the same code.
 	engineFuzzboxBytes = "fuzzbox-bytes"
+	// engineNativeRace is go test -fuzz with -race: a data race fails the
+	// input, every execution under the race detector.
+	engineNativeRace = "native-race"
+	// engineFuzzboxTwin and engineFuzzboxNoTwin are fuzzbox with the race
+	// twin on and off (-racetwin), whatever its default: in one run, the
+	// table's execs/s ratio is what the twin costs.
+	engineFuzzboxTwin   = "fuzzbox-twin"
+	engineFuzzboxNoTwin = "fuzzbox-notwin"
 )
 
 // A runResult is one run of one engine on one target, as written to -o.
@@ -102,6 +110,9 @@ func runTarget(ctx context.Context, cfg config, t target, engine string, run int
 	return r
 }
 
+// twinArgs are the fuzzbox fuzz arguments of the race twin engines.
+var twinArgs = map[string][]string{engineFuzzboxTwin: {"-racetwin=true"}, engineFuzzboxNoTwin: {"-racetwin=false"}}
+
 // runGoEngine runs fuzzbox or native once on t and restores t's directory
 // afterwards.
 func runGoEngine(ctx context.Context, cfg config, t target, engine string, run int, logDir string) runResult {
@@ -131,17 +142,17 @@ func runGoEngine(ctx context.Context, cfg config, t target, engine string, run i
 
 	var argv []string
 	var p lineParser
-	if engine == engineNative {
-		argv, p = nativeArgs(cfg, t, cache), newNativeParser()
+	if engine == engineNative || engine == engineNativeRace {
+		argv, p = nativeArgs(cfg, t, cache, engine == engineNativeRace), newNativeParser()
 	} else {
 		if engine == engineFuzzboxBytes {
 			t.fuzz = t.bytesFuzz
 		}
-		argv, p = fuzzboxArgs(cfg, t, cache), newFuzzboxParser(t.isKnownBug)
+		argv, p = fuzzboxArgs(cfg, t, cache, twinArgs[engine]...), newFuzzboxParser(t.isKnownBug)
 	}
 	// Build, minimization and a hang report all come on top of -fuzztime.
 	timeout := 2*cfg.fuzztime + 3*time.Minute
-	r.ExitCode, r.WallS, r.PeakMemGB, err = execute(ctx, t.dir, argv, engine == engineNative, p, r.Log, timeout)
+	r.ExitCode, r.WallS, r.PeakMemGB, err = execute(ctx, t.dir, argv, engine == engineNative || engine == engineNativeRace, p, r.Log, timeout)
 	if err != nil {
 		r.Note = err.Error()
 	}

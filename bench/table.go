@@ -79,13 +79,16 @@ const dash = "—"
 
 // engineLabels are the table's names of the engines.
 var engineLabels = map[string]string{
-	engineFuzzbox:      "fuzzbox",
-	engineNative:       "native",
-	engineFuzzboxBytes: "fuzzbox on FuzzXBytes",
-	engineFuzzboxSync:  "fuzzbox N×1 synced",
-	engineFuzzboxSplit: "fuzzbox N×1 unsynced",
-	engineLibFuzzer:    "libFuzzer+fuzzbox build",
-	engineGo118:        "libFuzzer (OSS-Fuzz build)",
+	engineFuzzbox:       "fuzzbox",
+	engineNative:        "native",
+	engineNativeRace:    "native -race",
+	engineFuzzboxTwin:   "fuzzbox -racetwin",
+	engineFuzzboxNoTwin: "fuzzbox -racetwin=false",
+	engineFuzzboxBytes:  "fuzzbox on FuzzXBytes",
+	engineFuzzboxSync:   "fuzzbox N×1 synced",
+	engineFuzzboxSplit:  "fuzzbox N×1 unsynced",
+	engineLibFuzzer:     "libFuzzer+fuzzbox build",
+	engineGo118:         "libFuzzer (OSS-Fuzz build)",
 }
 
 // printTable writes the markdown table and its footer: per engine, the

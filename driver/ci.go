@@ -210,7 +210,7 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 			r := obj{
 				"ruleId":  id,
 				"level":   sarifLevel(f.Known),
-				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test -run=%s/%s %s)", event.FirstLine(f.Message), event.BucketWord(f.Known), f.Reproducer, t.Name, filepath.Base(f.Reproducer), t.Package)},
+				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test %s-run=%s/%s %s)", event.FirstLine(f.Message), event.BucketWord(f.Known), f.Reproducer, raceFlag(f.Kind), t.Name, filepath.Base(f.Reproducer), t.Package)},
 			}
 			if file, line := location(t, f.Message, root); file != "" {
 				r["locations"] = []obj{{"physicalLocation": obj{"artifactLocation": obj{"uri": file}, "region": obj{"startLine": line}}}}
@@ -275,4 +275,13 @@ func writeMarkdown(w io.Writer, res Result, _ string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// raceFlag is the go test flag a failure of kind needs to replay: "-race "
+// for a race.
+func raceFlag(kind string) string {
+	if kind == event.KindRace {
+		return "-race "
+	}
+	return ""
 }

@@ -73,6 +73,14 @@ type Config struct {
 	// with kind leak (docs/engine.md, Failures).
 	NoLeaks bool
 
+	// RaceTwin builds the fuzz test a second time with -race and runs one
+	// background worker of that binary that replays each new corpus entry
+	// and each failure's input: a data race is a failure of kind race
+	// (docs/engine.md, "Races"). false means no twin; it is ignored with
+	// Race (the whole run is race-built), Binary (nothing is built) and
+	// PruneOnly (nothing is fuzzed).
+	RaceTwin bool
+
 	Schedule     string // corpus schedule: "" or ipc.ScheduleRoundRobin (the default), or ipc.SchedulePower
 	NoCmp        bool   // no comparison guidance (benchmark ablation)
 	NoSourceDict bool   // no dictionary of the package's literals (benchmark ablation)
@@ -100,6 +108,11 @@ type Config struct {
 // otherwise (Flags' -rss_limit_mb default, the LSP sidecar's runs): the
 // fuzzing binary's own default, ipc.DefaultRSSLimitMB.
 const DefaultRSSLimitMB = ipc.DefaultRSSLimitMB
+
+// DefaultRaceTwin is -racetwin's default in the front ends that build
+// (Flags.RegisterBuild); a zero Config has no twin. Chosen from its
+// measured cost: docs/engine.md, "Races".
+const DefaultRaceTwin = false
 
 // DefaultReplayLimit is what a zero Config.ReplayLimit means: the limit of one
 // stock go test run over a corpus.
@@ -241,11 +254,11 @@ func (c *Config) childArgs(r *TargetResult, fuzztime string, multi bool) ([]stri
 	if c.Parallel > 0 {
 		args = append(args, "-test.parallel="+strconv.Itoa(c.Parallel))
 	}
-	return append(args, c.optionalArgs(r.dict, multi)...), nil
+	return append(args, c.optionalArgs(r.dict, r.twin, multi)...), nil
 }
 
 // optionalArgs returns the flags that are set only when asked for.
-func (c *Config) optionalArgs(dict string, multi bool) []string {
+func (c *Config) optionalArgs(dict, twin string, multi bool) []string {
 	var args []string
 	switch {
 	case c.PruneOnly:
@@ -276,6 +289,9 @@ func (c *Config) optionalArgs(dict string, multi bool) []string {
 	}
 	if dict != "" {
 		args = append(args, flagArg(ipc.FlagDict, dict))
+	}
+	if twin != "" {
+		args = append(args, flagArg(ipc.FlagRaceTwin, twin))
 	}
 	return args
 }

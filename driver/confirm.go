@@ -100,12 +100,26 @@ func (c *checker) check(e event.Event) bool {
 	}
 	c.refuted++
 	kept := c.setAside(path, name)
+	if e.Kind == event.KindRace {
+		c.unraced(e, name, kept)
+		return false
+	}
 	c.s.emit(event.Event{Type: event.InternalError, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
 		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it (%d runs): not reported as a failure of your code; %s%s. "+
 			"A failure only fuzzbox's binary has is a fuzzbox bug (or depends on the fuzzing process): please report it with the input and the output below.\n%s",
 		name, e.Kind, event.FirstLine(e.Message), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), goTestReplays, kept, c.after(), e.Message)})
 	c.r.Internal = append(c.r.Internal, event.Event{Type: event.InternalError, Target: c.r.Name})
 	return false
+}
+
+// unraced reports a race that go test -race did not see again as a
+// warning: whether a race happens depends on the scheduler (and, found by
+// the race twin, on the worker process), so it is a flaky finding, not
+// fuzzbox's bug; nor is it reported as the code's.
+func (c *checker) unraced(e event.Event, name, kept string) {
+	c.s.emit(event.Event{Type: event.Warning, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
+		"a data race fuzzbox's race-built worker saw on input %s (%d of %d re-runs in fresh workers raced too) did not happen under go test -race -run='^%s$/^%s$' (%d runs): a race that depends on the worker process or the scheduler is not reported as a failure; %s%s\n%s",
+		name, e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), goTestReplays, kept, c.after(), e.Message)})
 }
 
 // setAside moves a reproducer written this turn out of testdata/ to the

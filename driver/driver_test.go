@@ -68,6 +68,13 @@ func TestChildArgs(t *testing.T) {
 	if slices.Contains(args, "-"+ipc.FlagNoLeaks+"=true") {
 		t.Errorf("zero config: args %q turn leak detection off", args)
 	}
+	if slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "-"+ipc.FlagRaceTwin) }) {
+		t.Errorf("no race twin built: args %q name one", args)
+	}
+	tg.twin = "/tmp/p.race.test"
+	if args, _ = (&Config{Fuzz: ".", CacheDir: "/c"}).childArgs(tg, "", false); !slices.Contains(args, "-"+ipc.FlagRaceTwin+"=/tmp/p.race.test") {
+		t.Errorf("with a race twin built: args %q do not pass it", args)
+	}
 	cfg := Config{Fuzz: ".", CacheDir: "/c", RSSLimitMB: 512, KeepFlaky: true, NoCmp: true, NoLeaks: true, Schedule: "power", PruneOnly: true, Parallel: 3}
 	args, _ = cfg.childArgs(tg, "5s", true)
 	for _, want := range []string{

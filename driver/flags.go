@@ -79,6 +79,7 @@ func (f notFlag) IsBoolFlag() bool { return true }
 func (f *Flags) RegisterBuild(fs *flag.FlagSet) {
 	c := &f.Config
 	fs.BoolVar(&c.Race, "race", false, "build with the race detector; a data race is a failure")
+	fs.BoolVar(&c.RaceTwin, "racetwin", DefaultRaceTwin, "also build with the race detector and replay each new corpus entry in one background worker of that build: a data race is a failure of kind race")
 	TagsFlag(fs, &c.Tags)
 	fs.StringVar(&c.Binary, "bin", "", "fuzz this prebuilt fuzzing binary instead of building; the argument is its package directory")
 }

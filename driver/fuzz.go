@@ -43,6 +43,7 @@ type TargetResult struct {
 	ExitCode   int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
 
 	bin  string // the fuzzing binary
+	twin string // its race-built twin (Config.RaceTwin), or ""
 	dict string // dictionary file for the run: Config.Dict plus the package's literals
 
 	started   bool          // the engine reported its baseline in the last turn
@@ -107,7 +108,7 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 		return errorResult(err)
 	}
 	defer os.RemoveAll(tmp)
-	results, err := prepare(ctx, cfg, targets, tmp)
+	results, err := prepare(ctx, cfg, targets, tmp, s)
 	if err != nil {
 		return errorResult(err)
 	}

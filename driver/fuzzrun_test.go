@@ -87,6 +87,18 @@ func onlyReproducer(t *testing.T, r *fixtureRun, target string) string {
 	return names[0]
 }
 
+// stockPasses runs the reproducer with stock go test (without -race), which
+// must pass it.
+func stockPasses(t *testing.T, dir, target, name string) {
+	t.Helper()
+	cmd := exec.Command("go", "test", "-count=1", "-run=^"+target+"$/^"+name+"$", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("stock go test fails on the reproducer %s (%v):\n%s", name, err, out)
+	}
+}
+
 // stockReplay runs the reproducer with stock go test and returns its
 // output; the run must fail.
 func stockReplay(t *testing.T, dir, target, name string, flags ...string) string {
@@ -255,12 +267,7 @@ func TestFuzzLeakReproducer(t *testing.T) {
 		}
 	}
 	name := onlyReproducer(t, r, "FuzzLeak")
-	cmd := exec.Command("go", "test", "-count=1", "-run=^FuzzLeak$/^"+name+"$", ".")
-	cmd.Dir = r.dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Errorf("stock go test fails on the leak's reproducer (%v):\n%s", err, out)
-	}
+	stockPasses(t, r.dir, "FuzzLeak", name)
 	again := fuzzIn(t, r.dir, Config{Fuzz: "^FuzzLeak$", FuzzTime: "1x", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
 	j := firstOfType(again.events, event.Failure)
 	if again.res.ExitCode != ExitFailure || j < 0 || again.events[j].Kind != event.KindLeak ||
@@ -295,10 +302,7 @@ func TestFuzzOOMReproducer(t *testing.T) {
 }
 
 func TestFuzzRace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("the -race build of the instrumented standard library is slow")
-	}
-	r := fuzzFixture(t, "race", Config{Race: true, Fuzz: "^FuzzRace$", FuzzTime: "60s", RSSLimitMB: DefaultRSSLimitMB}, ".")
+	r := raceFixture(t, "FuzzRace", Config{Race: true})
 	if r.res.ExitCode != ExitFailure || !strings.Contains(r.out, "found race failure") {
 		t.Fatalf("want a race failure\n%s", r)
 	}
@@ -309,9 +313,68 @@ func TestFuzzRace(t *testing.T) {
 	if got := readReproducer(t, r.dir, "FuzzRace", name); len(got) != 1 || !bytes.HasPrefix(got[0].([]byte), []byte("R")) {
 		t.Errorf("reproducer = %#v, want an input starting with R", got)
 	}
-	out := stockReplay(t, r.dir, "FuzzRace", name, "-race")
-	if !strings.Contains(out, "WARNING: DATA RACE") {
-		t.Errorf("the replay reports no data race:\n%s", clip(out))
+	raceReplays(t, r.dir, "FuzzRace", name)
+}
+
+// raceFixture fuzzes the fuzz test name of the race fixture for 60 s with
+// cfg; a -race build is slow, so not in -short.
+func raceFixture(t *testing.T, name string, cfg Config) *fixtureRun {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("the -race build of the instrumented standard library is slow")
+	}
+	cfg.Fuzz, cfg.FuzzTime, cfg.RSSLimitMB = "^"+name+"$", "60s", DefaultRSSLimitMB
+	return fuzzFixture(t, "race", cfg, ".")
+}
+
+// raceReplays checks that go test -race fails the reproducer with a data race.
+func raceReplays(t *testing.T, dir, target, name string) {
+	t.Helper()
+	if out := stockReplay(t, dir, target, name, "-race"); !strings.Contains(out, "WARNING: DATA RACE") {
+		t.Errorf("go test -race reports no data race:\n%s", clip(out))
+	}
+}
+
+// TestFuzzRaceTwin: with the race twin, a race that no plain execution
+// shows is found in the background, reported as kind race with both
+// goroutines' stacks, and its reproducer passes under stock go test and
+// fails under go test -race.
+func TestFuzzRaceTwin(t *testing.T) {
+	r := raceFixture(t, "FuzzTwinRace", Config{RaceTwin: true})
+	i := firstOfType(r.events, event.Failure)
+	if r.res.ExitCode != ExitFailure || i < 0 || r.events[i].Kind != event.KindRace {
+		t.Fatalf("want a race failure\n%s", r)
+	}
+	e := r.events[i]
+	for _, want := range []string{"WARNING: DATA RACE", "Previous write at", "by goroutine", "example.com/race.FuzzTwinRace.func1.1()", "twin_test.go:", "race_test.go:", "created at:"} {
+		if !strings.Contains(e.Message, want) {
+			t.Errorf("the message lacks %q:\n%s", want, e.Message)
+		}
+	}
+	if e.Reruns == 0 || e.Reproduced != 1 {
+		t.Errorf("reruns %d, reproduced %d: want the race confirmed in a fresh race-built worker", e.Reruns, e.Reproduced)
+	}
+	name := onlyReproducer(t, r, "FuzzTwinRace")
+	if got := readReproducer(t, r.dir, "FuzzTwinRace", name); len(got) != 1 || !strings.HasPrefix(got[0].(string), "TW") {
+		t.Errorf("reproducer = %#v, want an input starting with TW", got)
+	}
+	stockPasses(t, r.dir, "FuzzTwinRace", name)
+	raceReplays(t, r.dir, "FuzzTwinRace", name)
+}
+
+// TestFuzzRaceTwinUnreproduced: a race the twin finds that go test -race
+// does not see again is a warning, not a failure: nothing stays in
+// testdata/ and the run exits 0.
+func TestFuzzRaceTwinUnreproduced(t *testing.T) {
+	r := raceFixture(t, "FuzzFuzzboxOnlyRace", Config{RaceTwin: true})
+	if r.res.ExitCode != ExitOK || firstOfType(r.events, event.Failure) >= 0 || firstOfType(r.events, event.InternalError) >= 0 {
+		t.Fatalf("want exit 0, no failure and no internal error\n%s", r)
+	}
+	if !strings.Contains(r.out, "did not happen under go test -race") {
+		t.Errorf("no warning about the race go test -race does not see\n%s", r)
+	}
+	if names := reproducerNames(t, r.dir, "FuzzFuzzboxOnlyRace"); len(names) != 0 {
+		t.Errorf("reproducers left in testdata: %q", names)
 	}
 }
 

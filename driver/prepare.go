@@ -3,16 +3,18 @@ package driver
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 
 	"github.com/fuzzbox/fuzzbox/driver/build"
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // prepare builds the packages of targets into fuzzing binaries under tmp,
 // once per package, writes their dictionaries, and returns a result per
 // target to record its turns in.
-func prepare(ctx context.Context, cfg Config, targets []Target, tmp string) ([]*TargetResult, error) {
+func prepare(ctx context.Context, cfg Config, targets []Target, tmp string, s *stream) ([]*TargetResult, error) {
 	built := map[*pkgInfo]*fuzzBinary{}
 	results := make([]*TargetResult, len(targets))
 	for i, t := range targets {
@@ -26,22 +28,29 @@ func prepare(ctx context.Context, cfg Config, targets []Target, tmp string) ([]*
 				return nil, err
 			}
 			built[t.pkg] = fb
+			if fb.twinErr != nil {
+				s.emit(event.Event{Type: event.Warning, Package: t.Package, Message: fb.twinErr.Error()})
+			}
 		}
 		if fb.names != nil && !slices.Contains(fb.names, t.Name) {
 			// The source declares it; the binary does not list it.
 			return nil, fmt.Errorf("the test binary of %s lists no fuzz test matching -fuzz=%s, though its source declares %s: does a TestMain return without calling m.Run?",
 				t.Package, firstNonEmpty(cfg.Fuzz, "^"+t.Name+"$"), t.Name)
 		}
-		results[i] = &TargetResult{Target: t, bin: fb.bin, dict: fb.dict}
+		results[i] = &TargetResult{Target: t, bin: fb.bin, dict: fb.dict, twin: fb.twin}
 	}
 	return results, nil
 }
 
 // fuzzBinary is a package's fuzzing binary, ready to run.
 type fuzzBinary struct {
-	bin   string   // the binary
-	dict  string   // the run's dictionary file
-	names []string // the fuzz tests it lists; nil for a prebuilt binary (Resolve asked it)
+	bin  string // the binary
+	twin string // the same test built with -race (Config.RaceTwin); "" for none
+	// twinErr says why the race twin asked for could not be built: the
+	// package is fuzzed without it (a warning).
+	twinErr error
+	dict    string   // the run's dictionary file
+	names   []string // the fuzz tests it lists; nil for a prebuilt binary (Resolve asked it)
 }
 
 // buildPackage builds p into base+".test" (unless it is a prebuilt
@@ -55,10 +64,10 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, base string) (*fu
 	if err != nil {
 		return nil, err
 	}
-	res, err := build.Build(ctx, build.Options{
-		Dir: p.Dir, Package: ".", Out: base + ".test",
-		Race: cfg.Race, Tags: cfg.Tags, Toolexec: toolexec, Stderr: cfg.stderr(),
-	})
+	opts := build.Options{Dir: p.Dir, Package: ".", Out: base + ".test", Race: cfg.Race, Tags: cfg.Tags, Toolexec: toolexec, Stderr: cfg.stderr()}
+	twin := startTwinBuild(ctx, cfg, opts, base+".race.test")
+	res, err := build.Build(ctx, opts)
+	twinBin, twinErr := twin()
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +79,33 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, base string) (*fu
 	if names == nil && err == nil {
 		names = []string{}
 	}
-	return &fuzzBinary{bin: res.Binary, dict: dict, names: names}, err
+	return &fuzzBinary{bin: res.Binary, twin: twinBin, twinErr: twinErr, dict: dict, names: names}, err
+}
+
+// startTwinBuild starts building the race twin of the fuzzing binary that
+// opts builds (Config.RaceTwin) into out, beside the main build, and
+// returns a function that waits for it and returns its path: "" when there
+// is no twin (RaceTwin off, the whole run built with -race, or PruneOnly,
+// which does not fuzz).
+func startTwinBuild(ctx context.Context, cfg Config, opts build.Options, out string) func() (string, error) {
+	if !cfg.RaceTwin || cfg.Race || cfg.PruneOnly {
+		return func() (string, error) { return "", nil }
+	}
+	opts.Race, opts.Out, opts.Stderr = true, out, io.Discard // its failure is a warning
+	done := make(chan struct{})
+	var res *build.Result
+	var err error
+	go func() {
+		defer close(done)
+		res, err = build.Build(ctx, opts)
+	}()
+	return func() (string, error) {
+		<-done
+		if err != nil {
+			return "", fmt.Errorf("fuzzing without the race twin: building the fuzz test with -race failed: %s", firstLineOf(err.Error()))
+		}
+		return res.Binary, nil
+	}
 }
 
 // packageDict writes the run's dictionary for a package to path: the

@@ -125,6 +125,10 @@ type coordinator struct {
 	pending int       // baseline inputs handed out and not yet reported
 	fuzzing bool      // the baseline is done and the Start event sent
 	idle    []*worker // workers waiting for the baseline to end
+
+	fuzzers int         // fuzzing workers not gone (the race twin is not one)
+	twinIn  chan *entry // to the race twin (racetwin.go): its next input; nil without a twin
+	twinQ   twinQueue   // inputs waiting for the race twin
 }
 
 func newCoordinator(opts Options) (*coordinator, error) {
@@ -204,10 +208,17 @@ func (c *coordinator) run(ctx context.Context) error {
 	for i := range c.opts.Parallel {
 		go newWorker(c.setup, i, msgs).run()
 	}
+	live := c.opts.Parallel
+	c.fuzzers = live
+	if c.opts.RaceTwin != "" && !c.opts.PruneOnly {
+		c.twinIn = make(chan *entry, 1)
+		startRaceTwin(c.setup, msgs, c.twinIn, ctx)
+		live++
+	}
 	if c.opts.CacheDir != "" {
 		c.cache = newCacheWriter(c.opts.CacheDir)
 	}
-	c.loop(ctx, msgs, c.opts.Parallel)
+	c.loop(ctx, msgs, live)
 	c.finish()
 	if c.cache != nil {
 		c.cache.close(c.opts.Log)
@@ -249,5 +260,5 @@ func (c *coordinator) statsEvent(typ string, rate float64) event.Event {
 		}
 	}
 	return event.Event{Type: typ, Execs: c.execs, ExecsPerSec: rate, Corpus: c.corpus.len(), New: c.newCount, Edges: countEdges(c.global),
-		Unstable: countEdges(c.unstable)}
+		Unstable: countEdges(c.unstable), RaceReplayed: c.twinQ.replayed, RaceSkipped: c.twinQ.skipped}
 }

@@ -70,6 +70,8 @@ func fakeWorker(mode, dir string) int {
 		switch {
 		case len(b) == 0:
 			return nil // the seed, and the warm-up run
+		case strings.Contains(mode, "twin") && len(b) >= 3 && filepath.Base(os.Args[0]) == fakeTwinName:
+			return fakeTwin(mode, dir)
 		case strings.Contains(mode, "exit70") && once(dir, "exit70"):
 			os.Exit(ipc.WorkerExitCode)
 		case strings.Contains(mode, "garbage") && once(dir, "garbage"):

@@ -202,6 +202,7 @@ func (c *coordinator) addFound(e *entry, cov []byte) {
 	c.newCount++
 	c.lastNew = time.Now()
 	c.publish(e)
+	c.toTwin(e)
 	c.lens.grew(c.execs)
 	path := c.saveCache(e)
 	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: n})

@@ -111,6 +111,7 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 			c.execs += m.execs
 			if _, ok := m.body.(gone); ok {
 				live--
+				c.gone(m.from)
 				continue
 			}
 			c.handle(ctx, m)
@@ -170,6 +171,8 @@ func (c *coordinator) handle(ctx context.Context, m message) {
 		c.fatal(b.err)
 	case modified:
 		c.warnModified(b.arg, b.enc)
+	case twinReady:
+		c.twinReady(b)
 	default:
 		panic("engine: unknown message")
 	}
@@ -208,6 +211,7 @@ func (c *coordinator) endBaseline(ctx context.Context) {
 		c.sync = startSyncer(&c.opts, syncEvery)
 		for _, e := range c.corpus.entries {
 			c.publish(e) // what this instance's cache brought
+			c.toTwin(e)
 		}
 		c.rep.emit(event.Event{Type: event.Start, Workers: c.opts.Parallel, Progress: fmt.Sprintf("%d/%d", len(c.inputs), len(c.inputs))})
 	}

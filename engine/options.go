@@ -53,6 +53,12 @@ type Options struct {
 	// fails with kind leak (docs/engine.md, Failures).
 	NoLeaks bool
 
+	// RaceTwin is the path of the same test built with -race (and fuzzbox's
+	// test main): one background worker process of it replays each input
+	// the corpus gains and each failure's input, and a data race it shows
+	// is a failure of kind race (docs/engine.md, "Races"). "" means no twin.
+	RaceTwin string
+
 	Schedule string // corpus schedule: "" or ScheduleRoundRobin, or SchedulePower
 	NoCmp    bool   // turn comparison tracing off (the benchmark's ablation)
 

@@ -205,10 +205,13 @@ func (c *coordinator) recorded(f *failure, path string) {
 	c.alias[minSig] = f.bucket
 	c.saveBucket(f, path, minSig)
 	values := typedValues(f.vals)
-	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values), path: path})
+	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values) + raceReplay(c.opts.Target, path, f.kind), path: path})
 	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path,
 		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values,
 		Bucket: f.bucket, Known: f.known})
+	if f.kind != KindRace {
+		c.toTwin(&entry{vals: f.vals, enc: appendValues(nil, f.vals)})
+	}
 	if !c.opts.KeepGoing {
 		c.cancel()
 	}
@@ -232,7 +235,11 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int) {
 			}
 		}
 	}
-	for reruns < confirmRuns && !w.stopping() {
+	limit := confirmRuns
+	if f.kind == KindRace {
+		limit = raceConfirmRuns
+	}
+	for reruns < limit && !w.stopping() {
 		reruns++
 		kind, _, ok := w.rerun(f.vals)
 		if ok && kind == f.kind {

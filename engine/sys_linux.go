@@ -64,3 +64,19 @@ func vmBytes() uint64 {
 	}
 	return pages * uint64(syscall.Getpagesize())
 }
+
+// lowerPriority gives every thread of process pid the lowest CPU priority
+// (nice 19): the race twin runs in the background of the fuzzing workers.
+// Linux keeps a nice value per thread and a new thread inherits its
+// creator's, so once all threads have it, the process keeps it; the second
+// pass catches a thread started during the first.
+func lowerPriority(pid int) {
+	for range 2 {
+		tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+		for _, t := range tasks {
+			if tid, err := strconv.Atoi(t.Name()); err == nil {
+				syscall.Setpriority(syscall.PRIO_PROCESS, tid, 19)
+			}
+		}
+	}
+}

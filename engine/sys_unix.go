@@ -31,3 +31,6 @@ func rssMB(pid int) int { return 0 }
 // vmBytes is not implemented outside Linux: the worker-side memory check
 // is off and only the runtime's own out-of-memory errors are reported.
 func vmBytes() uint64 { return 0 }
+
+// lowerPriority: not done here; the race twin runs at normal priority.
+func lowerPriority(pid int) {}

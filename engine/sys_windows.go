@@ -28,3 +28,6 @@ func setWorkerAttr(cmd *exec.Cmd) {}
 func rssMB(pid int) int { return 0 }
 
 func vmBytes() uint64 { return 0 }
+
+// lowerPriority: not done here; the race twin runs at normal priority.
+func lowerPriority(pid int) {}

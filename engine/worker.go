@@ -451,7 +451,9 @@ func (w *workerServer) run(args *ipc.RunArgs) ipc.RunResponse {
 	if args.Trace {
 		resp.Tokens = execState.cmps.tokens()
 	}
-	bucketize(w.mem.Coverage(), execState.snap)
+	if cov := w.mem.Coverage(); len(cov) == len(execState.snap) {
+		bucketize(cov, execState.snap) // none for the race twin: its counters are not the coordinator's
+	}
 	return resp
 }
 

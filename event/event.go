@@ -74,12 +74,15 @@ type Event struct {
 	Found      bool     `json:"found,omitempty"`      // done: at least one failure
 	Internal   int      `json:"internal,omitempty"`   // done: internal errors survived
 	Plateau    bool     `json:"plateau,omitempty"`    // done: fuzzing stopped early: no new coverage for -plateau
-	Imported   bool     `json:"imported,omitempty"`   // coverage: the input came from another instance (-sync)
-	Bucket     string   `json:"bucket,omitempty"`     // failure (duplicates too): id of the crash bucket (kind and innermost frames)
-	Known      bool     `json:"known,omitempty"`      // failure: its bucket was recorded before (an earlier run, another instance on the cache)
-	Error      string   `json:"error,omitempty"`      // done: the run stopped on an internal error; exit: the reason for exit code 2
-	Output     string   `json:"output,omitempty"`     // output: the line, with its newline
-	ExitCode   *int     `json:"exit_code,omitempty"`  // exit: the driver's exit status
+
+	RaceReplayed int    `json:"race_replayed,omitempty"` // stats, done: inputs the race twin replayed (-racetwin)
+	RaceSkipped  int    `json:"race_skipped,omitempty"`  // stats, done: inputs the race twin skipped: too many were waiting
+	Imported     bool   `json:"imported,omitempty"`      // coverage: the input came from another instance (-sync)
+	Bucket       string `json:"bucket,omitempty"`        // failure (duplicates too): id of the crash bucket (kind and innermost frames)
+	Known        bool   `json:"known,omitempty"`         // failure: its bucket was recorded before (an earlier run, another instance on the cache)
+	Error        string `json:"error,omitempty"`         // done: the run stopped on an internal error; exit: the reason for exit code 2
+	Output       string `json:"output,omitempty"`        // output: the line, with its newline
+	ExitCode     *int   `json:"exit_code,omitempty"`     // exit: the driver's exit status
 }
 
 // A Decoder reads an event stream.

@@ -72,6 +72,12 @@ func statsLine(el string, e Event) string {
 	if e.Pruned > 0 {
 		line += fmt.Sprintf(", pruned: %d redundant cache entries", e.Pruned)
 	}
+	if e.RaceReplayed > 0 || e.RaceSkipped > 0 {
+		line += fmt.Sprintf(", race twin: %d replayed", e.RaceReplayed)
+		if e.RaceSkipped > 0 {
+			line += fmt.Sprintf(" (%d skipped)", e.RaceSkipped)
+		}
+	}
 	if e.Type == Done && e.Plateau {
 		line += "; stopped: no new coverage for the -plateau time"
 	}

@@ -27,6 +27,11 @@ returned fails with kind leak. Stock "go test -run" passes such a reproducer;
 the next fuzzbox fuzz run of the fuzz test reports it again, as a failing
 seed, until it is fixed (docs/engine.md, Goroutine leaks).
 
+With -racetwin, the fuzz test is also built with -race, and one background
+worker of that build replays each new corpus entry and each failure's
+input: a data race fails with kind race, replayed by "go test -race -run"
+(docs/engine.md, Races). The fuzzing workers stay at full speed.
+
 Packages default to "."; patterns such as ./... are allowed. When -fuzz
 matches several fuzz tests they share the time and the workers: with
 -fuzztime each gets an equal share, without it they take turns of one

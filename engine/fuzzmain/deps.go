@@ -42,6 +42,7 @@ var (
 	flagNoLeaks    = flag.Bool(ipc.FlagNoLeaks, false, "turn goroutine-leak detection off (failures of kind leak)")
 	flagPlateau    = flag.Duration(ipc.FlagPlateau, 0, "stop fuzzing after this long without new coverage (0: never)")
 	flagSync       = flag.String(ipc.FlagSync, "", "directory shared with other instances: publish inputs that add coverage, import theirs")
+	flagRaceTwin   = flag.String(ipc.FlagRaceTwin, "", "the same test built with -race: replay each new corpus entry in it and report data races")
 )
 
 // deps implements the testing package's testDeps interface: basedeps for
@@ -86,6 +87,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		NoLeaks:          *flagNoLeaks,
 		Plateau:          *flagPlateau,
 		SyncDir:          *flagSync,
+		RaceTwin:         *flagRaceTwin,
 	}
 	for _, s := range seeds {
 		opts.Seeds = append(opts.Seeds, engine.Seed{Path: s.Path, Data: s.Data, Values: s.Values})

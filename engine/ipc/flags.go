@@ -20,6 +20,7 @@ const (
 	FlagNoLeaks    = "fuzzbox.noleaks"      // bool: no goroutine-leak detection (failure kind leak)
 	FlagPlateau    = "fuzzbox.plateau"      // duration: stop fuzzing after this long without new coverage; 0 = never
 	FlagSync       = "fuzzbox.sync"         // path: directory shared with other instances (corpus sync); "" = none
+	FlagRaceTwin   = "fuzzbox.racetwin"     // path: the same test built with -race, replaying new inputs in the background; "" = none
 )
 
 // Corpus schedules, the values of FlagSchedule (docs/engine.md); the engine's

@@ -13,14 +13,19 @@ func FuzzRace(f *testing.F) {
 		if len(b) == 0 || b[0] != 'R' {
 			return
 		}
-		var wg sync.WaitGroup
-		for range 2 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				shared++ // unsynchronized write: a data race
-			}()
-		}
-		wg.Wait()
+		inTwo(func() { shared++ }) // unsynchronized write: a data race
 	})
+}
+
+// inTwo runs f in two goroutines at once and waits for both.
+func inTwo(f func()) {
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
+	wg.Wait()
 }
