@@ -56,6 +56,7 @@ grep -E '^▌' "$OUT/nvim-screen.txt" | sed 's/^/sign: /'
 	screen -e | aha --no-header | sed 's/filter: contrast(70%) brightness(190%);//g; s/color:dimgray;background-color:olive/color:black;background-color:gold/g'
 	echo '</pre>'
 } >"$OUT/nvim-screen.html"
+rm -f "$ready"
 tmux -L "$sock" send-keys -t 0 Escape ':qa!' Enter
 for _ in $(seq 1 40); do tmux -L "$sock" has-session 2>/dev/null || break; sleep 0.5; done
 stop_tmux
