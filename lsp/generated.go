@@ -98,8 +98,10 @@ func (s *Server) watchGenerated(ctx context.Context) {
 		}
 		s.mu.Lock()
 		keys := make([]testKey, 0, len(s.shownGen))
-		for k := range s.shownGen {
-			keys = append(keys, k)
+		for k, sig := range s.shownGen {
+			if sig != noDir { // its directory is unknown: listing it again says why
+				keys = append(keys, k)
+			}
 		}
 		s.mu.Unlock()
 		changed := false
@@ -122,10 +124,13 @@ func (s *Server) watchGenerated(ctx context.Context) {
 	}
 }
 
+// noDir is the dirSignature of an unknown directory.
+const noDir = "unknown"
+
 // dirSignature sums up a directory's files: names, sizes and times.
 func dirSignature(dir string) string {
 	if dir == "" {
-		return "unknown"
+		return noDir
 	}
 	des, err := os.ReadDir(dir)
 	if err != nil {
