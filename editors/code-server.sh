@@ -4,9 +4,10 @@
 # into code-server 4.100.3 (VS Code 1.100.3), opens a copy of
 # lsp/testdata/planted and drives the UI with Debian's chromium
 # (vscode/test/ui/drive.js): lenses, fuzz, progress, failure, open reproducer,
-# rerun; then the Test Explorer on a second copy (vscode/test/ui/testing.js):
-# items and children, the Fuzz profile live and stopped, a failure at its
-# line, the coverage gutter, Delve stopped at the panic; then runs the
+# rerun, a typed entry's values (a copy of lsp/testdata/typedmod); then the Test Explorer on a second copy (vscode/test/ui/testing.js):
+# items and children, the Fuzz profile live and stopped, the generated
+# corpus on request, a failure at its line, the coverage gutter, Delve
+# stopped at the panic (Debug profile and debug lens); then runs the
 # extension's integration suite inside the extension host in proxy mode
 # against gopls (vscode/test/integration). Screenshots and logs go to $OUT
 # (default editors/out).
@@ -18,7 +19,7 @@ OUT=${OUT:-$HERE/out}
 PORT=${PORT:-8391}
 CS=$OUT/code-server
 mkdir -p "$OUT/bin"
-rm -rf "$CS" "$OUT/screenshots" "$OUT/ws" "$OUT/ws-proxy" "$OUT/ws-testing"
+rm -rf "$CS" "$OUT/screenshots" "$OUT/ws" "$OUT/ws-proxy" "$OUT/ws-testing" "$OUT/ws-typed"
 
 echo "--- go build ./cmd/fuzzbox"
 (cd "$REPO" && go build -o "$OUT/bin/fuzzbox" ./cmd/fuzzbox)
@@ -36,8 +37,16 @@ cat >"$OUT/ws/.vscode/settings.json" <<JSON
 { "fuzzbox.path": "$OUT/bin/fuzzbox", "fuzzbox.fuzzTime": "3m", "fuzzbox.parallel": 2 }
 JSON
 
-# code-server's config and state stay in $CS (not $HOME)
-export XDG_CONFIG_HOME=$CS/xdg-config XDG_DATA_HOME=$CS/xdg-data
+# a module with a typed fuzz test (package typed from this repository)
+cp -r "$REPO/lsp/testdata/typedmod" "$OUT/ws-typed"
+printf 'module example.com/typedmod\n\ngo 1.26\n\nrequire github.com/fuzzbox/fuzzbox v0.0.0\n\nreplace github.com/fuzzbox/fuzzbox => %s\n' "$REPO" >"$OUT/ws-typed/go.mod"
+mkdir -p "$OUT/ws-typed/.vscode"
+cp "$OUT/ws/.vscode/settings.json" "$OUT/ws-typed/.vscode/"
+
+# code-server's config and state stay in $CS (not $HOME), and so does the
+# generated corpus of the fuzz runs (the user cache dir); Go's build cache stays.
+export GOCACHE=${GOCACHE:-$(go env GOCACHE)}
+export XDG_CONFIG_HOME=$CS/xdg-config XDG_DATA_HOME=$CS/xdg-data XDG_CACHE_HOME=$CS/xdg-cache
 cs_bin=$EDITORS_CACHE/code-server/node_modules/.bin/code-server
 CS_ARGS=(--user-data-dir "$CS/user-data" --extensions-dir "$CS/extensions")
 "$cs_bin" "${CS_ARGS[@]}" --force --install-extension "$OUT/fuzzbox.vsix" 2>&1 | grep -v 'Wrote default config' || true
@@ -77,7 +86,7 @@ for _ in $(seq 1 120); do
 done
 
 echo "--- drive the UI (screenshots in $OUT/screenshots)"
-CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws SHOTS=$OUT/screenshots PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
+CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws TYPED_WS=$OUT/ws-typed SHOTS=$OUT/screenshots PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
 	nice -n -10 node "$HERE/vscode/test/ui/drive.js"
 echo "--- the Test Explorer, coverage and Delve (screenshots testing-*.png)"
 cp -r "$REPO/lsp/testdata/planted" "$OUT/ws-testing"
@@ -86,7 +95,7 @@ cat >"$OUT/ws-testing/.vscode/settings.json" <<JSON
 { "fuzzbox.path": "$OUT/bin/fuzzbox", "fuzzbox.fuzzTime": "3m", "fuzzbox.parallel": 2, "fuzzbox.dlvPath": "$EDITORS_CACHE/bin/dlv" }
 JSON
 CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws-testing SHOTS=$OUT/screenshots PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
-	nice -n -10 node "$HERE/vscode/test/ui/testing.js"
+	GENERATED=$XDG_CACHE_HOME/fuzzbox/fuzz/example.com/planted/FuzzLength nice -n -10 node "$HERE/vscode/test/ui/testing.js"
 echo "--- extension integration tests in the extension host, proxy mode (gopls behind fuzzbox)"
 cp -r "$REPO/lsp/testdata/planted" "$OUT/ws-proxy"
 mkdir -p "$OUT/ws-proxy/.vscode"

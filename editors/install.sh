@@ -2,7 +2,8 @@
 # install.sh - installs what the editor tests need, idempotently (fast when warm):
 #   apt: chromium (headless browser for code-server), ripgrep (stands in for
 #        @vscode/ripgrep's GitHub download), libkrb5-dev (code-server's kerberos
-#        module), neovim (0.7.2, the Neovim test), tmux
+#        module), neovim (0.7.2, the Neovim test), tmux and aha (the Neovim
+#        screenshot: a tmux pane as HTML, which chromium renders)
 #   npm: code-server 4.100.3 (VS Code 1.100.3, the last release on Node 20),
 #        playwright-core, @vscode/vsce 3.9.1 into $EDITORS_CACHE (kept between runs)
 #   go:  gopls v0.23.0 (pinned; the proxy-mode tests run against it) and Delve
@@ -17,7 +18,7 @@ mkdir -p "$EDITORS_CACHE"
 npmq() { npm --no-audit --no-fund --loglevel=error "$@"; }
 
 need=()
-for p in chromium ripgrep libkrb5-dev neovim tmux g++ make python3; do
+for p in chromium ripgrep libkrb5-dev neovim tmux aha g++ make python3; do
 	dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then

@@ -37,7 +37,7 @@ func Example() {
 	conn.Call(ctx, "shutdown", nil, nil)
 	conn.Notify(ctx, "exit", nil)
 	// Output:
-	// fuzzbox [fuzzbox.fuzz fuzzbox.stop fuzzbox.runSeeds fuzzbox.openReproducer fuzzbox.rerunEntry fuzzbox.showEntry fuzzbox.tests fuzzbox.coverage fuzzbox.coverageGaps fuzzbox.debugEntry]
+	// fuzzbox [fuzzbox.fuzz fuzzbox.stop fuzzbox.runSeeds fuzzbox.openReproducer fuzzbox.rerunEntry fuzzbox.showEntry fuzzbox.tests fuzzbox.coverage fuzzbox.coverageGaps fuzzbox.debugEntry fuzzbox.showGenerated fuzzbox.copyGenerated]
 	// line 5: fuzz (fuzzbox.fuzz)
 	// line 5: run seeds (fuzzbox.runSeeds)
 }

@@ -53,6 +53,10 @@ func (s *Server) executeCommand(ctx context.Context, req *jsonrpc2.Request) (any
 		return withTest(s, arg, func(k testKey, _ string) (any, error) { return s.coverage(ctx, k) })
 	case command.CoverageGaps:
 		return withTest(s, arg, func(k testKey, _ string) (any, error) { return s.coverageGaps(ctx, k) })
+	case command.ShowGenerated:
+		return withGenerated(s, arg, s.showGenerated)
+	case command.CopyGenerated:
+		return withGenerated(s, arg, s.copyGenerated)
 	}
 	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "unknown command " + p.Command}
 }

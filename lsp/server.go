@@ -66,9 +66,12 @@ type Server struct {
 	diags       map[string]map[string][]diagnostic // producer -> path -> diagnostics
 	vetGen      map[string]int                     // package dir -> generation of the newest fuzzvet request
 	nextToken   int
-	typed       typedCache     // typed corpus entries' values (typed.go)
-	runsWG      sync.WaitGroup // runs, diagnostics and typed-values requests in flight
-	exited      chan struct{}  // closed on exit
+	typed       typedCache         // typed corpus entries' values (typed.go)
+	importPaths map[string]string  // package dir -> import path (generated.go)
+	shownGen    map[testKey]string // listed generated corpora -> their last dirSignature
+	watching    bool               // watchGenerated runs
+	runsWG      sync.WaitGroup     // runs, diagnostics and typed-values requests in flight
+	exited      chan struct{}      // closed on exit
 	shutdownReq bool
 }
 
@@ -92,6 +95,8 @@ func New(opts Options) *Server {
 		failures:    map[testKey]*failure{},
 		diags:       map[string]map[string][]diagnostic{},
 		vetGen:      map[string]int{},
+		importPaths: map[string]string{},
+		shownGen:    map[testKey]string{},
 		exited:      make(chan struct{}),
 		ready:       make(chan struct{}),
 	}

@@ -47,7 +47,8 @@ func skipDir(name string) bool {
 		name == "node_modules"
 }
 
-// fileTests lists the fuzz tests of one test file with their corpus files.
+// fileTests lists the fuzz tests of one test file with their corpus files
+// (and their generated corpus, when it is listed: generated.go).
 func (s *Server) fileTests(path string) []command.TestInfo {
 	text, err := s.readFile(path)
 	if err != nil {
@@ -57,9 +58,13 @@ func (s *Server) fileTests(path string) []command.TestInfo {
 	tests, _ := fuzzTests(path, text)
 	var out []command.TestInfo
 	for _, t := range tests {
-		dir := filepath.Dir(path)
-		out = append(out, command.TestInfo{ID: testID(testKey{dir, t.Name}), Name: t.Name, URI: string(pathURI(path)),
-			Line: t.Line, Entries: s.entries(filepath.Join(dir, "testdata", "fuzz", t.Name))})
+		key := testKey{filepath.Dir(path), t.Name}
+		ti := command.TestInfo{ID: testID(key), Name: t.Name, URI: string(pathURI(path)),
+			Line: t.Line, Entries: s.entries(filepath.Join(key.dir, "testdata", "fuzz", t.Name))}
+		if s.shownGenerated(key) {
+			ti.Generated = s.generatedCorpus(key)
+		}
+		out = append(out, ti)
 	}
 	return out
 }

@@ -27,35 +27,15 @@ func TestTypedValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	entry := filepath.Join(root, "testdata", "fuzz", "FuzzCheck", "one")
-	for name, text := range map[string]string{
-		"go.mod": "module example.com/typedmod\n\ngo 1.26\n\nrequire github.com/fuzzbox/fuzzbox v0.0.0\n\nreplace github.com/fuzzbox/fuzzbox => " + repo + "\n",
-		"cfg_test.go": `package typedmod
-
-import (
-	"testing"
-
-	"github.com/fuzzbox/fuzzbox/typed"
-)
-
-type Config struct {
-	Name  string
-	Magic uint32
-}
-
-func FuzzCheck(f *testing.F) {
-	typed.Fuzz(f, func(t *testing.T, c Config, n int8) {})
-}
-`,
-		// typed.Encode(Config{Name: "admin", Magic: 0x5eed}, int8(-2)): docs/typed.md.
-		"testdata/fuzz/FuzzCheck/one": "go test fuzz v1\n[]byte(\"\\x01\\x05admin\\xed^\\x00\\x00\\xfe\")\n",
-	} {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	// testdata/typedmod: FuzzCheck(Config, int8), its entry one is
+	// typed.Encode(Config{Name: "admin", Magic: 0x5eed}, int8(-2)) (docs/typed.md);
+	// go.mod points at this repository (the editor tests write the same).
+	if err := os.CopyFS(root, os.DirFS("testdata/typedmod")); err != nil {
+		t.Fatal(err)
+	}
+	gomod := "module example.com/typedmod\n\ngo 1.26\n\nrequire github.com/fuzzbox/fuzzbox v0.0.0\n\nreplace github.com/fuzzbox/fuzzbox => " + repo + "\n"
+	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte(gomod), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	c := start(t, root, lsp.Options{})
 	from := c.mark()

@@ -2,9 +2,10 @@
 -- code lenses of a fuzz test and of a corpus file, and run "run seeds" and
 -- "rerun this input" the way a user does (vim.lsp.codelens.run, picking the lens
 -- from the vim.ui.select list it shows when a line has several).
--- Then the commands any LSP client can use: the coverage gaps of FuzzParse's
--- corpus (fuzzbox.coverageGaps) as the quickfix list, and the Delve command
--- line of a corpus file (fuzzbox.debugEntry).
+-- Then the commands any LSP client can use, through fuzzbox.lua (what users
+-- copy): the coverage gaps of FuzzParse's corpus (fuzzbox.coverageGaps) as the
+-- quickfix list and signs, and the Delve command line of a corpus file
+-- (fuzzbox.debugEntry).
 -- Usage (editors/neovim.sh): FUZZBOX=path/to/fuzzbox nvim --headless --clean -c 'luafile test.lua' WS/parse_test.go
 local function out(s) io.stdout:write(s .. '\n') end
 local function fail(msg) out('FAIL: ' .. msg); vim.cmd('cquit 1') end
@@ -101,21 +102,12 @@ shown = lenses(test_buf, 'open reproducer')
 if not shown then return fail('no "open reproducer" lens after the failure') end
 out('lenses of parse_test.go after the failure: ' .. table.concat(shown, '; '))
 
--- 4) the coverage gaps of the corpus as the quickfix list (the crashing entry's coverage does not count)
-local function execute(name, arg)
-  local res = vim.lsp.buf_request_sync(test_buf, 'workspace/executeCommand', { command = name, arguments = { arg } }, 180000)
-  local r = res and res[client_id]
-  if not r then return nil, 'no answer' end
-  if r.err then return nil, r.err.message end
-  return r.result
-end
-local gaps, err = execute('fuzzbox.coverageGaps', { uri = vim.uri_from_fname(ws .. '/parse_test.go'), name = 'FuzzParse' })
-if not gaps then return fail('fuzzbox.coverageGaps: ' .. tostring(err)) end
-local items = {}
-for _, g in ipairs(gaps) do
-  table.insert(items, { filename = vim.uri_to_fname(g.uri), lnum = g.line, col = g.col, end_lnum = g.endLine, end_col = g.endCol, text = g.text })
-end
-vim.fn.setqflist({}, ' ', { title = 'fuzzbox: coverage gaps of FuzzParse', items = items })
+-- 4) the coverage gaps of the corpus as the quickfix list and signs, with :FuzzGaps of
+-- fuzzbox.lua (the crashing entry's coverage does not count)
+local fuzzbox = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/fuzzbox.lua')
+fuzzbox.setup()
+local ok, err = pcall(vim.cmd, 'FuzzGaps FuzzParse')
+if not ok then return fail(':FuzzGaps FuzzParse: ' .. tostring(err)) end
 local qf = vim.fn.getqflist()
 local lines = {}
 for _, q in ipairs(qf) do
@@ -125,14 +117,23 @@ out('quickfix (' .. vim.fn.getqflist({ title = 1 }).title .. '): ' .. table.conc
 if #qf ~= 1 or lines[1] ~= 'parse.go:8:3: FuzzParse never reaches this (2 statements)' then
   return fail('coverage gaps: want parse.go:8:3 only, got ' .. vim.inspect(lines))
 end
+local signs = {}
+for _, sg in ipairs(vim.fn.sign_getplaced(ws .. '/parse.go', { group = 'fuzzbox' })[1].signs) do
+  table.insert(signs, sg.name .. '@' .. sg.lnum)
+end
+table.sort(signs)
+out('signs in parse.go: ' .. table.concat(signs, ' '))
+if table.concat(signs, ' ') ~= 'FuzzGap@8 FuzzGap@9' then return fail('signs: want FuzzGap@8 FuzzGap@9, got ' .. vim.inspect(signs)) end
+vim.cmd('cclose')
 
--- 5) the Delve command line of a corpus file
+-- 5) the Delve command line of a corpus file (fuzzbox.lua's :FuzzDebug)
+vim.cmd('buffer ' .. entry_buf)
 local info
-info, err = execute('fuzzbox.debugEntry', { uri = vim.uri_from_fname(crash) })
-if not info then return fail('fuzzbox.debugEntry: ' .. tostring(err)) end
-out('debug crash1: ' .. info.commandLine)
-if info.commandLine ~= 'cd ' .. ws .. " && dlv test . -- '-test.run=^FuzzParse$/^crash1$'" then
-  return fail('debug command line: ' .. info.commandLine)
+ok, info = pcall(fuzzbox.debug_command)
+if not ok then return fail('fuzzbox.debugEntry: ' .. tostring(info)) end
+out('debug crash1: ' .. info)
+if info ~= 'cd ' .. ws .. " && dlv test . -- '-test.run=^FuzzParse$/^crash1$'" then
+  return fail('debug command line: ' .. info)
 end
 
 vim.lsp.stop_client(client_id)

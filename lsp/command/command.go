@@ -40,6 +40,16 @@ const (
 	// DebugEntry says how to run one corpus file under Delve (EntryArgs);
 	// the answer is a DebugInfo.
 	DebugEntry = "fuzzbox.debugEntry"
+	// ShowGenerated lists a fuzz test's generated corpus (the entries its
+	// fuzzing kept, in fuzzbox's cache directory) in Tests' answers from now
+	// on, or stops listing it (GeneratedArgs.Show); the answer is the
+	// GeneratedCorpus. While it is listed, the server watches the directory
+	// and sends TestsChanged when its files change.
+	ShowGenerated = "fuzzbox.showGenerated"
+	// CopyGenerated copies one generated entry (GeneratedArgs.Entry) into
+	// testdata/fuzz/FuzzX/, the only corpus go test replays; the answer is
+	// the new file's EntryInfo.
+	CopyGenerated = "fuzzbox.copyGenerated"
 )
 
 // Client commands: the server names them on lenses only for a client that
@@ -55,6 +65,11 @@ const (
 // RunEvent when a run starts, while fuzzing (the live numbers) and when it
 // ends. The VS Code extension turns it into its test run.
 const RunNotification = "fuzzbox/run"
+
+// TestsChanged is the server's notification (no params) that Tests would
+// answer differently: a listed generated corpus gained or lost files.
+// Changes inside the workspace are the client's to watch.
+const TestsChanged = "fuzzbox/testsChanged"
 
 // InitOptions is what a client may send as initializationOptions.
 type InitOptions struct {
@@ -78,6 +93,17 @@ type TestInfo struct {
 	URI     string      `json:"uri"`     // the _test.go file declaring it
 	Line    int         `json:"line"`    // 1-based line of its func keyword
 	Entries []EntryInfo `json:"entries"` // the files of testdata/fuzz/FuzzX, by name
+	// Generated is the generated corpus, after ShowGenerated; else null.
+	Generated *GeneratedCorpus `json:"generated"`
+}
+
+// GeneratedCorpus is a fuzz test's generated corpus: the entries fuzzing
+// kept, outside the workspace. go test does not replay them (it reads only
+// testdata/fuzz/FuzzX); CopyGenerated puts one there.
+type GeneratedCorpus struct {
+	Dir     string      `json:"dir"`     // the directory (it may not exist yet)
+	Entries []EntryInfo `json:"entries"` // its files, by name
+	Error   string      `json:"error"`   // why the directory is unknown; "" when it is known
 }
 
 // EntryInfo is one corpus file.
@@ -181,6 +207,15 @@ type FuzzArgs struct {
 	Name string `json:"name"` // the fuzz test, "FuzzX"
 }
 
+// GeneratedArgs names a fuzz test's generated corpus (ShowGenerated) or one
+// entry of it (CopyGenerated).
+type GeneratedArgs struct {
+	URI   string `json:"uri"`   // file:// URI of the _test.go file declaring the test
+	Name  string `json:"name"`  // the fuzz test, "FuzzX"
+	Show  bool   `json:"show"`  // ShowGenerated: list it (true) or stop listing it
+	Entry string `json:"entry"` // CopyGenerated: the entry's file name
+}
+
 // EntryArgs names one corpus file under testdata/fuzz/FuzzX/.
 type EntryArgs struct {
 	URI string `json:"uri"` // file:// URI of the corpus file
@@ -205,6 +240,8 @@ var All = []Spec{
 	{Coverage, "coverage of the corpus", "FuzzArgs"},
 	{CoverageGaps, "coverage gaps", "FuzzArgs"},
 	{DebugEntry, "debug command line", "EntryArgs"},
+	{ShowGenerated, "show the generated corpus", "GeneratedArgs"},
+	{CopyGenerated, "copy to testdata", "GeneratedArgs"},
 }
 
 // ClientCommands lists the client commands, for generated copies.

@@ -7,7 +7,7 @@ import (
 )
 
 // wireTypes are the argument and answer types the TypeScript copy declares.
-var wireTypes = []any{FuzzArgs{}, EntryArgs{}, FolderArgs{}, InitOptions{}, TestList{}, TestInfo{}, EntryInfo{},
+var wireTypes = []any{FuzzArgs{}, EntryArgs{}, FolderArgs{}, GeneratedArgs{}, InitOptions{}, TestList{}, TestInfo{}, EntryInfo{}, GeneratedCorpus{},
 	RunEvent{}, Failure{}, Frame{}, CoverageReport{}, FileCoverage{}, Block{}, Gap{}, DebugInfo{}}
 
 // TypeScript returns the TypeScript module that mirrors this package for the
@@ -24,7 +24,8 @@ func TypeScript() string {
 		fmt.Fprintf(&b, "  %s: { name: %q, title: %q },\n", tsKey(c.Name), c.Name, c.Title)
 	}
 	b.WriteString("} as const;\n\n")
-	fmt.Fprintf(&b, "export const runNotification = %q;\n\n", RunNotification)
+	fmt.Fprintf(&b, "export const runNotification = %q;\n", RunNotification)
+	fmt.Fprintf(&b, "export const testsChangedNotification = %q;\n\n", TestsChanged)
 	b.WriteString("export const runKinds = { fuzz: \"" + KindFuzz + "\", seeds: \"" + KindSeeds + "\", entry: \"" + KindEntry + "\" } as const;\n")
 	fmt.Fprintf(&b, "export const runStates = { started: %q, progress: %q, passed: %q, failed: %q, stopped: %q, errored: %q } as const;\n",
 		StateStarted, StateProgress, StatePassed, StateFailed, StateStopped, StateErrored)

@@ -11,6 +11,8 @@ export const commands = {
   coverage: { name: "fuzzbox.coverage", title: "coverage of the corpus" },
   coverageGaps: { name: "fuzzbox.coverageGaps", title: "coverage gaps" },
   debugEntry: { name: "fuzzbox.debugEntry", title: "debug command line" },
+  showGenerated: { name: "fuzzbox.showGenerated", title: "show the generated corpus" },
+  copyGenerated: { name: "fuzzbox.copyGenerated", title: "copy to testdata" },
 } as const;
 
 // Client commands: the extension registers them.
@@ -19,6 +21,7 @@ export const clientCommands = {
 } as const;
 
 export const runNotification = "fuzzbox/run";
+export const testsChangedNotification = "fuzzbox/testsChanged";
 
 export const runKinds = { fuzz: "fuzz", seeds: "seeds", entry: "entry" } as const;
 export const runStates = { started: "started", progress: "progress", passed: "passed", failed: "failed", stopped: "stopped", errored: "errored" } as const;
@@ -36,6 +39,13 @@ export interface FolderArgs {
   uri: string;
 }
 
+export interface GeneratedArgs {
+  uri: string;
+  name: string;
+  show: boolean;
+  entry: string;
+}
+
 export interface InitOptions {
   clientCommands: string[];
 }
@@ -50,11 +60,18 @@ export interface TestInfo {
   uri: string;
   line: number;
   entries: EntryInfo[];
+  generated: GeneratedCorpus | null;
 }
 
 export interface EntryInfo {
   name: string;
   uri: string;
+  error: string;
+}
+
+export interface GeneratedCorpus {
+  dir: string;
+  entries: EntryInfo[];
   error: string;
 }
 

@@ -43,3 +43,22 @@ export function launchConfig(info: DebugInfo, type: string): { [k: string]: unkn
     program: info.dir, cwd: info.dir, args: info.args,
   };
 }
+
+/**
+ * Test item ids of the generated corpus: a fuzz test's "generated corpus" child is
+ * `<test id>//generated`, its entries `<test id>//generated/<name>` ("//" is in no
+ * file name, so no testdata entry has such an id).
+ */
+export const generatedIds = {
+  group: (testId: string) => `${testId}//generated`,
+  entry: (testId: string, name: string) => `${testId}//generated/${name}`,
+  /** the fuzz test's id and the entry's name (undefined for the group) of a generated item's id, or undefined */
+  parse(id: string): { testId: string; entry?: string } | undefined {
+    const m = /^(.*)\/\/generated(?:\/([^/]+))?$/.exec(id);
+    return m ? { testId: m[1], entry: m[2] } : undefined;
+  },
+};
+
+/** Why a generated entry is not run: go test reads only testdata/fuzz/FuzzX. */
+export const generatedNotRunnable = 'go test replays only testdata/fuzz/FuzzX, not the generated corpus: ' +
+  'use "Copy to testdata" (the entry\'s context menu), then run or debug the copy';

@@ -7,7 +7,7 @@
 // (testing.ts, with coverage) and debug sessions (debug.ts).
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
-import { clientCommands, InitOptions, RunEvent, runNotification } from './commands';
+import { clientCommands, InitOptions, RunEvent, runNotification, testsChangedNotification } from './commands';
 import { defaults, documentSelector, serverCommand, Settings, settingKeys } from './config';
 import { registerDebug } from './debug';
 import { FuzzTests } from './testing';
@@ -35,6 +35,7 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
   };
   client = new LanguageClient('fuzzbox', 'fuzzbox', serverOptions, clientOptions);
   client.onNotification(runNotification, (e: RunEvent) => tests?.onRunEvent(e));
+  client.onNotification(testsChangedNotification, () => tests?.refreshSoon());
   client.onDidChangeState((e) => {
     if (e.newState === State.Stopped) tests?.abortAll('fuzzbox: the language server stopped');
   });

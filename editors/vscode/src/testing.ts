@@ -5,11 +5,15 @@
 // with Coverage and Debug. Runs are the server's (fuzzbox.runSeeds,
 // fuzzbox.rerunEntry, fuzzbox.fuzz, stopped with fuzzbox.stop); their
 // fuzzbox/run notifications become the test run's states, output and
-// failure messages, and fuzzbox.coverage its coverage.
+// failure messages, and fuzzbox.coverage its coverage. On request (the context
+// menu of a fuzz test) the server also lists the test's generated corpus, a
+// "generated corpus" child refreshed on fuzzbox/testsChanged; its entries are
+// not replayed by go test, and "Copy to testdata" (fuzzbox.copyGenerated)
+// makes one a testdata entry.
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { commands, clientCommands, CoverageReport, EntryArgs, FuzzArgs, RunEvent, runStates, TestList } from './commands';
-import { blockSpan, countStatements, failureText } from './convert';
+import { commands, clientCommands, CoverageReport, EntryArgs, EntryInfo, FuzzArgs, GeneratedArgs, RunEvent, runStates, TestList } from './commands';
+import { blockSpan, countStatements, failureText, generatedIds, generatedNotRunnable } from './convert';
 
 type Kind = 'run' | 'fuzz' | 'coverage';
 
@@ -50,7 +54,10 @@ export class FuzzTests implements vscode.Disposable {
     for (const ev of [w.onDidCreate, w.onDidDelete, w.onDidChange]) {
       this.disposables.push(ev(() => this.refreshSoon()));
     }
-    this.disposables.push(w);
+    this.disposables.push(w,
+      vscode.commands.registerCommand('fuzzbox.testing.showGenerated', (i: vscode.TestItem) => this.showGenerated(i, true)),
+      vscode.commands.registerCommand('fuzzbox.testing.hideGenerated', (i: vscode.TestItem) => this.showGenerated(i, false)),
+      vscode.commands.registerCommand('fuzzbox.testing.copyToTestdata', (i: vscode.TestItem) => this.copyToTestdata(i)));
   }
 
   dispose() { for (const d of this.disposables) d.dispose(); }
@@ -73,6 +80,7 @@ export class FuzzTests implements vscode.Disposable {
   /** refresh lists the fuzz tests of every workspace folder again. */
   async refresh(): Promise<void> {
     const items: vscode.TestItem[] = [];
+    const shown: string[] = []; // tests whose generated corpus is listed, for the context menu
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       const list = await vscode.commands.executeCommand<TestList>(commands.tests.name, { uri: folder.uri.toString() });
       for (const t of list?.tests ?? []) {
@@ -80,16 +88,53 @@ export class FuzzTests implements vscode.Disposable {
         const item = this.ctrl.createTestItem(t.id, t.name, uri);
         item.range = new vscode.Range(t.line - 1, 0, t.line - 1, 0);
         this.tests.set(t.id, { uri: t.uri, name: t.name });
-        for (const e of t.entries) {
-          const child = this.ctrl.createTestItem(`${t.id}/${e.name}`, e.name, vscode.Uri.parse(e.uri));
-          child.range = new vscode.Range(0, 0, 0, 0);
-          child.error = e.error ? new vscode.MarkdownString().appendText(e.error) : undefined;
-          item.children.add(child);
+        this.addEntries(item, t.entries, (name) => `${t.id}/${name}`);
+        if (t.generated) {
+          shown.push(t.id);
+          const g = this.ctrl.createTestItem(generatedIds.group(t.id), 'generated corpus');
+          g.description = `${t.generated.entries.length} entries, not replayed by go test`;
+          g.error = t.generated.error ? new vscode.MarkdownString().appendText(t.generated.error) : undefined;
+          this.addEntries(g, t.generated.entries, (name) => generatedIds.entry(t.id, name));
+          item.children.add(g);
         }
         items.push(item);
       }
     }
     this.ctrl.items.replace(items);
+    await vscode.commands.executeCommand('setContext', 'fuzzbox.generatedShown', shown);
+  }
+
+  /** addEntries adds corpus files as children of an item; a file that does not parse shows its error. */
+  private addEntries(item: vscode.TestItem, entries: EntryInfo[], id: (name: string) => string) {
+    for (const e of entries) {
+      const child = this.ctrl.createTestItem(id(e.name), e.name, vscode.Uri.parse(e.uri));
+      child.range = new vscode.Range(0, 0, 0, 0);
+      child.error = e.error ? new vscode.MarkdownString().appendText(e.error) : undefined;
+      item.children.add(child);
+    }
+  }
+
+  /** showGenerated asks the server to list (or stop listing) a fuzz test's generated corpus. */
+  private async showGenerated(item: vscode.TestItem, show: boolean) {
+    const args = this.tests.get(item.id);
+    if (!args) return;
+    await vscode.commands.executeCommand(commands.showGenerated.name, { ...args, show, entry: '' } as GeneratedArgs);
+    await this.refresh();
+  }
+
+  /** copyToTestdata copies a generated entry to testdata/fuzz/FuzzX, where it can be run and debugged. */
+  private async copyToTestdata(item: vscode.TestItem) {
+    const g = generatedIds.parse(item.id);
+    const args = g && this.tests.get(g.testId);
+    if (!g?.entry || !args) return;
+    try {
+      const e = await vscode.commands.executeCommand<EntryInfo>(commands.copyGenerated.name,
+        { ...args, show: false, entry: g.entry } as GeneratedArgs);
+      await this.refresh();
+      vscode.window.showInformationMessage(`fuzzbox: copied ${g.entry} to ${vscode.workspace.asRelativePath(vscode.Uri.parse(e.uri))}`);
+    } catch (e) {
+      vscode.window.showErrorMessage(`fuzzbox: ${e}`);
+    }
   }
 
   /** the items a request runs: its include list, or every test, minus its exclude list */
@@ -106,6 +151,7 @@ export class FuzzTests implements vscode.Disposable {
     try {
       for (const item of this.requested(req)) {
         if (token.isCancellationRequested) { run.skipped(item); continue; }
+        if (generatedIds.parse(item.id)) { run.errored(item, new vscode.TestMessage(generatedNotRunnable)); continue; }
         await this.runItem(kind, run, item, token);
       }
     } finally {
@@ -218,8 +264,12 @@ export class FuzzTests implements vscode.Disposable {
   /** debug starts a Delve session for each requested corpus file (a fuzz test: its last reproducer, else its first file). */
   private async debug(req: vscode.TestRunRequest, _token: vscode.CancellationToken) {
     for (const item of this.requested(req)) {
+      if (generatedIds.parse(item.id)) {
+        vscode.window.showWarningMessage(`fuzzbox: ${item.label}: ${generatedNotRunnable}`);
+        continue;
+      }
       let entry = item.parent ? item : item.children.get(this.reproducers.get(item.id) ?? '');
-      if (!entry) item.children.forEach((c) => { entry = entry ?? c; });
+      if (!entry) item.children.forEach((c) => { if (!generatedIds.parse(c.id)) entry = entry ?? c; });
       if (!entry?.uri) {
         vscode.window.showWarningMessage(`fuzzbox: ${item.label} has no corpus file to debug`);
         continue;

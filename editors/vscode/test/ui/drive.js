@@ -3,10 +3,12 @@
 // without a bug and see the lens's live state, stop it from the lens; then
 // open a fuzz test with a planted bug, see the lenses, click "fuzz", see the
 // progress, see the failure, its diagnostic and the reproducer appear, click
-// "open reproducer", click "rerun this input". A screenshot is saved after
-// each step.
+// "open reproducer", click "rerun this input"; then, in a module with a typed
+// fuzz test (package typed), a corpus entry's values lens and hover show its
+// typed arguments. A screenshot is saved after each step.
 //
-// env: CS_URL (code-server), WS (workspace folder), SHOTS (screenshot dir),
+// env: CS_URL (code-server), WS (workspace folder), TYPED_WS (a copy of
+//      lsp/testdata/typedmod with its go.mod), SHOTS (screenshot dir),
 //      PW_CORE (path of playwright-core)
 const fs = require('fs');
 const path = require('path');
@@ -15,6 +17,7 @@ const { open } = require('./browser');
 const CS_URL = process.env.CS_URL || 'http://127.0.0.1:8080';
 const WS = process.env.WS;
 const SHOTS = process.env.SHOTS;
+const TYPED_WS = process.env.TYPED_WS;
 
 (async () => {
   const { page, log, shot, close } = await open(SHOTS, '');
@@ -106,6 +109,22 @@ const SHOTS = process.env.SHOTS;
     log(`notification: ${(await rerun.innerText()).replace(/\s+/g, ' ')}`);
     await page.waitForTimeout(1000);
     await shot('rerun');
+
+    // 6. typed values: a typed fuzz test's entry is one []byte; its lens and hover show the arguments as Go
+    await page.goto(`${CS_URL}/?folder=${encodeURIComponent(TYPED_WS)}`, { waitUntil: 'commit', timeout: 180000 });
+    await page.waitForSelector('.monaco-workbench', { timeout: 240000 });
+    await page.keyboard.press('Control+P');
+    await page.locator('.quick-input-widget input').fill('testdata/fuzz/FuzzCheck/one');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'one' }).first().click();
+    const typedLens = lens('values: Config{Name: "admin", Magic: 0x5eed}, int8(-2)');
+    await typedLens.waitFor({ timeout: 240000 }); // the bytes first, the typed values once the test binary answered
+    log(`typed entry lenses: ${JSON.stringify(await lensTexts())}`);
+    await page.locator('.editor-instance .view-line', { hasText: '[]byte(' }).first().locator('span span').first().hover();
+    const hover = page.locator('.monaco-hover', { hasText: 'typed arguments' }).first();
+    await hover.waitFor({ timeout: 30000 });
+    log(`hover: ${(await hover.innerText()).replace(/\s+/g, ' ')}`);
+    if (!/Config\{Name: "admin", Magic: 0x5eed\}/.test(await hover.innerText())) throw new Error('the hover does not show the typed Config');
+    await shot('typed-values');
     ok = true;
   } catch (e) {
     console.error('FAIL:', e.message);

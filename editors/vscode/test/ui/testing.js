@@ -7,14 +7,22 @@
 //  2. the Fuzz profile on FuzzLength: the live numbers in the item's
 //     description and the run's output, the corpus's coverage while it
 //     fuzzes; the stop button ends it, no fuzzing process is left;
+//  2b. the generated corpus on request: "Show Generated Corpus" on
+//     FuzzLength lists what its fuzzing kept (in the cache dir) as a
+//     "generated corpus" child; a malformed file there is an item with an
+//     error, deleting it removes it; Run on a generated entry says go test
+//     cannot replay it; "Copy to testdata" makes it a testdata entry, which
+//     runs and passes; "Hide Generated Corpus" takes the child away;
 //  3. the Fuzz profile on FuzzParse: the failure as a test message at the
 //     crash line in parse.go (peek), with the input's values and the stack;
 //     the reproducer appears as a new, failed child;
 //  4. the coverage of that run in parse.go's gutter: the planted branch
 //     never reached, the rest reached;
 //  5. Debug on the reproducer: Delve (dlv dap) stops at the panic; the
-//     panicking frame's variables show the failing input.
-// env: CS_URL, WS (a fresh copy of lsp/testdata/planted), SHOTS, PW_CORE, FUZZBOX (the fuzzbox binary, to look for processes left)
+//     panicking frame's variables show the failing input;
+//  6. the same from the reproducer's "debug" code lens, clicked.
+// env: CS_URL, WS (a fresh copy of lsp/testdata/planted), SHOTS, PW_CORE,
+//      GENERATED (FuzzLength's generated corpus directory)
 const cp = require('child_process');
 const fs = require('fs');
 const path = require('path');
@@ -23,6 +31,7 @@ const { open } = require('./browser');
 const CS_URL = process.env.CS_URL || 'http://127.0.0.1:8080';
 const WS = process.env.WS;
 const SHOTS = process.env.SHOTS;
+const GENERATED = process.env.GENERATED;
 
 (async () => {
   const { page, log, shot, close } = await open(SHOTS, 'testing-');
@@ -55,6 +64,41 @@ const SHOTS = process.env.SHOTS;
     await page.locator('.context-view .action-label', { hasText: 'Execute Using Profile...' }).first().hover();
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp('^\\s*' + profileName + '\\b') }).first().click();
+  };
+  // menu runs an item's context menu entry
+  const menu = async (label, entry) => {
+    await row(label).click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: new RegExp('^' + entry + '$') }).first().hover();
+    await page.keyboard.press('Enter'); // as runWith: a click on a context menu entry does not always take
+  };
+  // debugStoppedAtPanic: a debug session stopped at the panic; walk the call
+  // stack down to the Parse frame and see the failing input s = "FUZZ"; stop it,
+  // no dlv left.
+  const debugStoppedAtPanic = async (name) => {
+    const paused = page.locator('.debug-call-stack .monaco-list-row', { hasText: /\bpanic\b/i }).first();
+    await paused.waitFor({ timeout: 240000 }); // dlv builds the test binary first
+    log(`call stack: ${JSON.stringify((await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map(squash))}`);
+    // room for the call stack: fold the Watch and Breakpoints sections, then walk down the panicking goroutine to Parse
+    for (const title of ['Watch', 'Breakpoints']) {
+      const h = page.locator('.pane-header[aria-expanded="true"]', { hasText: new RegExp('^\\s*' + title, 'i') }).first();
+      if (await h.count()) await h.click();
+    }
+    const frame = page.locator('.debug-call-stack .monaco-list-row', { hasText: /planted\.Parse|^\s*Parse/ }).first();
+    await page.locator('.debug-call-stack .monaco-list-row.selected, .debug-call-stack .monaco-list-row.focused').first().click();
+    for (let i = 0; i < 30 && !(await frame.isVisible()); i++) await page.keyboard.press('ArrowDown');
+    log(`call stack: ${JSON.stringify((await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map(squash))}`);
+    await frame.click();
+    const value = page.locator('.debug-variables .monaco-list-row', { hasText: /s\s*=?\s*"FUZZ"/ }).first();
+    await value.waitFor({ timeout: 60000 });
+    log(`variables: ${JSON.stringify((await page.locator('.debug-variables .monaco-list-row').allInnerTexts()).map(squash))}`);
+    await page.waitForTimeout(1000);
+    await shot(name);
+    await page.keyboard.press('Shift+F5'); // stop debugging
+    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60000 });
+    const dlvLeft = () => cp.execSync(`pgrep -af -- '/dlv dap' || true`).toString().split('\n').filter((l) => l && !l.includes('pgrep'));
+    for (let i = 0; i < 60 && dlvLeft().length; i++) await page.waitForTimeout(500); // dlv exits after its session
+    if (dlvLeft().length) throw new Error(`dlv dap left after the debug session: ${dlvLeft()}`);
+    log('debug session stopped, no dlv dap left');
   };
   const fuzzProcs = () => {
     try {
@@ -119,6 +163,50 @@ const SHOTS = process.env.SHOTS;
     if (left.length) throw new Error(`processes left after stop: ${left}`);
     await shot('fuzz-stopped');
 
+    // 2b. the generated corpus on request: what fuzzing FuzzLength kept, outside the workspace
+    const generated = fs.readdirSync(GENERATED).sort();
+    log(`generated corpus of FuzzLength: ${generated.length} files in ${GENERATED}`);
+    if (!generated.length) throw new Error(`no generated corpus in ${GENERATED}`);
+    if (await row('generated corpus').count()) throw new Error('the generated corpus is listed before it was asked for');
+    await menu('FuzzLength', 'Show Generated Corpus');
+    for (let i = 0; i < 120 && !(await row('generated corpus').isVisible()); i++) { // FuzzLength gets children: open it
+      await expand('FuzzLength');
+      await page.waitForTimeout(500);
+    }
+    await row('generated corpus').waitFor({ timeout: 1000 });
+    await expand('generated corpus');
+    await row(generated[0]).waitFor({ timeout: 30000 });
+    log(`generated corpus row: ${squash(await row('generated corpus').innerText())}`);
+    // a file fuzzing writes appears, a malformed one with its error ("0-" sorts first: it stays in view)
+    fs.writeFileSync(path.join(GENERATED, '0-malformed'), 'go test fuzz v1\nint(\n');
+    await row('0-malformed').waitFor({ timeout: 60000 });
+    const genRows = await rowsText();
+    log(`tree: ${JSON.stringify(genRows.slice(0, 12))}`);
+    if (!genRows.some((r) => r.startsWith('malformed corpus file'))) throw new Error('no error shown on the malformed generated file');
+    await shot('generated-corpus');
+    fs.rmSync(path.join(GENERATED, '0-malformed'));
+    await row('0-malformed').waitFor({ state: 'detached', timeout: 60000 });
+    // Run on a generated entry: go test cannot replay it, the item says so
+    const entry = generated[0];
+    await menu(entry, 'Run Test');
+    await row(entry).locator('.codicon-testing-error-icon').waitFor({ timeout: 60000 });
+    await page.keyboard.press('Escape');
+    // Copy to testdata: it becomes a child of FuzzLength (a file of testdata/fuzz/FuzzLength, listed before the generated corpus), and runs
+    await menu(entry, 'Copy to testdata');
+    const copy = path.join(WS, 'testdata/fuzz/FuzzLength', entry);
+    const copyRow = () => tree().filter({ has: page.locator(`xpath=.//div[contains(concat(" ", @class, " "), " label ")][normalize-space(text()[1])="${entry}"]`) });
+    for (let i = 0; i < 120 && (await copyRow().count()) < 2; i++) await page.waitForTimeout(500);
+    if (!fs.existsSync(copy) || (await copyRow().count()) < 2) throw new Error(`${entry} not copied to testdata: ${JSON.stringify(await rowsText())}`);
+    if (fs.readFileSync(copy, 'utf8') !== fs.readFileSync(path.join(GENERATED, entry), 'utf8')) throw new Error('the copy differs');
+    await copyRow().first().click({ button: 'right' });
+    await page.locator('.context-view .action-label', { hasText: /^Run Test$/ }).first().hover();
+    await page.keyboard.press('Enter');
+    await copyRow().first().locator('.codicon-testing-passed-icon').waitFor({ timeout: 180000 });
+    log(`tree after copying ${entry} to testdata and running it: ${JSON.stringify((await rowsText()).slice(0, 8))}`);
+    await shot('generated-copied');
+    await menu('FuzzLength', 'Hide Generated Corpus');
+    await row('generated corpus').waitFor({ state: 'detached', timeout: 60000 });
+
     // 3. Fuzz FuzzParse: the failure at the crash line (parse.go:9) with the input and the stack; the reproducer child
     await openFile('parse.go');
     await runWith('FuzzParse', 'Fuzz');
@@ -156,35 +244,20 @@ const SHOTS = process.env.SHOTS;
     }
     await shot('coverage-gutter');
 
-    // 5. Debug the reproducer: dlv dap stops at the panic; the panicking frame (Parse) shows the input
+    // 5. Debug the reproducer from the Testing view: dlv dap stops at the panic; the panicking frame (Parse) shows the input
     await page.locator('.activitybar .action-item a[aria-label^="Testing"]').first().click().catch(() => {});
     await row(repro).click({ button: 'right' });
     await page.locator('.context-view .action-label', { hasText: /^Debug Test$/ }).first().hover();
     await page.keyboard.press('Enter');
-    const paused = page.locator('.debug-call-stack .monaco-list-row', { hasText: /\bpanic\b/i }).first();
-    await paused.waitFor({ timeout: 240000 }); // dlv builds the test binary first
-    log(`call stack: ${JSON.stringify((await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map(squash))}`);
-    // room for the call stack: fold the Watch and Breakpoints sections, then walk down the panicking goroutine to Parse
-    for (const title of ['Watch', 'Breakpoints']) {
-      const h = page.locator('.pane-header[aria-expanded="true"]', { hasText: new RegExp('^\\s*' + title, 'i') }).first();
-      if (await h.count()) await h.click();
-    }
-    const frame = page.locator('.debug-call-stack .monaco-list-row', { hasText: /planted\.Parse|^\s*Parse/ }).first();
-    await page.locator('.debug-call-stack .monaco-list-row.selected, .debug-call-stack .monaco-list-row.focused').first().click();
-    for (let i = 0; i < 30 && !(await frame.isVisible()); i++) await page.keyboard.press('ArrowDown');
-    log(`call stack: ${JSON.stringify((await page.locator('.debug-call-stack .monaco-list-row').allInnerTexts()).map(squash))}`);
-    await frame.click();
-    const value = page.locator('.debug-variables .monaco-list-row', { hasText: /s\s*=?\s*"FUZZ"/ }).first();
-    await value.waitFor({ timeout: 60000 });
-    log(`variables: ${JSON.stringify((await page.locator('.debug-variables .monaco-list-row').allInnerTexts()).map(squash))}`);
-    await page.waitForTimeout(1000);
-    await shot('debug-stopped-at-panic');
-    await page.keyboard.press('Shift+F5'); // stop debugging
-    await page.locator('.debug-toolbar').waitFor({ state: 'hidden', timeout: 60000 });
-    const dlvLeft = () => cp.execSync(`pgrep -af -- '/dlv dap' || true`).toString().split('\n').filter((l) => l && !l.includes('pgrep'));
-    for (let i = 0; i < 60 && dlvLeft().length; i++) await page.waitForTimeout(500); // dlv exits after its session
-    if (dlvLeft().length) throw new Error(`dlv dap left after the debug session: ${dlvLeft()}`);
-    log('debug session stopped, no dlv dap left');
+    await debugStoppedAtPanic('debug-stopped-at-panic');
+
+    // 6. the same from the reproducer's "debug" code lens, clicked as a person would
+    await openFile(repro);
+    const debugLens = page.locator('.codelens-decoration a').filter({ hasText: /^debug$/ }).first();
+    await debugLens.waitFor({ timeout: 60000 });
+    log(`lenses of ${repro}: ${JSON.stringify((await page.locator('.codelens-decoration').allInnerTexts()).map(squash))}`);
+    await debugLens.click();
+    await debugStoppedAtPanic('debug-lens-stopped-at-panic');
     ok = true;
   } catch (e) {
     console.error('FAIL:', e.message);

@@ -4,6 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { defaults, documentSelector, serverCommand, settingKeys } from '../../src/config';
 import { commands } from '../../src/commands';
+import { generatedIds } from '../../src/convert';
 
 const root = path.join(__dirname, '..', '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -48,6 +49,25 @@ describe('package.json', () => {
     for (const c of manifest.contributes.commands) {
       assert.ok(!names.has(c.command), `${c.command} is a server command`);
     }
+  });
+});
+
+describe('the Testing view context menu', () => {
+  // a when clause's /regex/ as a RegExp
+  const whenRegex = (cmd: string) => {
+    const m = manifest.contributes.menus['testing/item/context'].find((x: any) => x.command === cmd);
+    return new RegExp(/testId =~ \/(.*?)\/(?: |$)/.exec(m.when)![1]);
+  };
+  const test = 'file:///w/pkg#FuzzParse';
+  it('offers "Show Generated Corpus" on fuzz tests only', () => {
+    const re = whenRegex('fuzzbox.testing.showGenerated');
+    assert.ok(re.test(test));
+    for (const id of [`${test}/ok1`, generatedIds.group(test), generatedIds.entry(test, 'ab12')]) assert.ok(!re.test(id), id);
+  });
+  it('offers "Copy to testdata" on generated entries only', () => {
+    const re = whenRegex('fuzzbox.testing.copyToTestdata');
+    assert.ok(re.test(generatedIds.entry(test, 'ab12')));
+    for (const id of [test, `${test}/ok1`, generatedIds.group(test)]) assert.ok(!re.test(id), id);
   });
 });
 

@@ -1,6 +1,6 @@
 // Unit tests of convert.ts (the server's answers as Testing and Debug API data), without VS Code.
 import * as assert from 'assert';
-import { blockSpan, countStatements, dlvPort, failureText, launchConfig } from '../../src/convert';
+import { blockSpan, countStatements, dlvPort, failureText, generatedIds, launchConfig } from '../../src/convert';
 
 describe('coverage blocks', () => {
   const blocks = [
@@ -39,5 +39,17 @@ describe('launchConfig', () => {
     const c = launchConfig({ dir: '/w', test: 'FuzzParse', entry: 'crash1', args: ['-test.run=^FuzzParse$/^crash1$'], commandLine: '' }, 'fuzzbox-dlv');
     assert.deepStrictEqual(c, { type: 'fuzzbox-dlv', request: 'launch', name: 'fuzzbox: debug FuzzParse/crash1', mode: 'test',
       program: '/w', cwd: '/w', args: ['-test.run=^FuzzParse$/^crash1$'] });
+  });
+});
+
+describe('generatedIds', () => {
+  const test = 'file:///w/pkg#FuzzParse';
+  it('round-trips the ids of the generated corpus and its entries', () => {
+    assert.deepStrictEqual(generatedIds.parse(generatedIds.group(test)), { testId: test, entry: undefined });
+    assert.deepStrictEqual(generatedIds.parse(generatedIds.entry(test, '0123abcd')), { testId: test, entry: '0123abcd' });
+  });
+  it('does not take a test or a testdata entry for a generated one', () => {
+    assert.strictEqual(generatedIds.parse(test), undefined);
+    assert.strictEqual(generatedIds.parse(`${test}/generated`), undefined);
   });
 });
