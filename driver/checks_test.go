@@ -174,6 +174,26 @@ func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 	}
 }
 
+// TestSlowInputIsNotAHang: an input that runs longer than -timeout in
+// fuzzbox's binary (and its fresh workers) but within it under stock go test
+// is a slow input, not a hang: a warning, no failure, no reproducer left in
+// testdata/, exit 0.
+func TestSlowInputIsNotAHang(t *testing.T) {
+	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzSlowOnlyInFuzzbox$", Run: "^$", FuzzTime: "20s", Timeout: time.Second}, "./slow")
+	if r.res.ExitCode != ExitOK {
+		t.Errorf("want exit 0: go test runs every input within the timeout\n%s", r)
+	}
+	for _, m := range append(r.failures, r.internal...) {
+		t.Errorf("reported as a failure or an internal error: %s", m)
+	}
+	if len(r.warnings) != 1 || !strings.Contains(r.warnings[0], "a slow input, not a hang") || !strings.Contains(r.warnings[0], "go test -run='^FuzzSlowOnlyInFuzzbox$/^") {
+		t.Errorf("want one warning that go test runs the input within -timeout, got %q\n%s", r.warnings, r)
+	}
+	if names := r.reproducers("FuzzSlowOnlyInFuzzbox"); len(names) != 0 {
+		t.Errorf("reproducers left in testdata: %q", names)
+	}
+}
+
 // TestFlakyTestBeforeFuzzing: a test that fails once in fuzzbox's binary,
 // then passes under go test and again in fuzzbox's binary, is flaky: a
 // warning, not an internal error, and fuzzing goes on without it.

@@ -19,9 +19,12 @@ import (
 // moved out of testdata/ and reported as fuzzbox's internal error.
 
 // goTestKinds are the failure kinds stock go test reports as failures of
-// the same input: a hang is a time limit and an oom a memory limit that
-// only fuzzbox sets, so those are not replayed.
-var goTestKinds = map[string]bool{event.KindPanic: true, event.KindFail: true, event.KindFatal: true, event.KindExit: true, event.KindRace: true}
+// the same input: an oom is a memory limit only fuzzbox sets, so it is not
+// replayed. A hang is: go test reproduces it when it does not finish the
+// input within fuzzbox's -timeout (the instrumented binary runs some code
+// several times slower: image/gif's own seeds, 256 re-encodings each, took
+// over 10 s in it on a loaded machine and 4 s under go test).
+var goTestKinds = map[string]bool{event.KindPanic: true, event.KindFail: true, event.KindFatal: true, event.KindExit: true, event.KindRace: true, event.KindHang: true}
 
 // goTestReplays is how many times go test runs a reproducer before the
 // driver concludes go test does not fail on it.
@@ -83,6 +86,9 @@ func (c *checker) check(e event.Event) bool {
 	rc := c.cfg
 	rc.Race = rc.Race || e.Kind == event.KindRace
 	rc.ReplayLimit = c.limit()
+	if e.Kind == event.KindHang {
+		rc.ReplayLimit = c.cfg.timeout() // a hang is an input that runs longer than this
+	}
 	res, err := Replay(c.ctx, rc, c.r.Target, name)
 	for i := 1; i < goTestReplays && err == nil && res.Passed && c.ctx.Err() == nil; i++ {
 		res, err = Replay(c.ctx, rc, c.r.Target, name) // a failure that depends on timing may need another try
@@ -100,8 +106,12 @@ func (c *checker) check(e event.Event) bool {
 	}
 	c.refuted++
 	kept := c.setAside(path, name)
-	if e.Kind == event.KindRace {
+	switch e.Kind {
+	case event.KindRace:
 		c.unraced(e, name, kept)
+		return false
+	case event.KindHang:
+		c.slow(e, name, kept)
 		return false
 	}
 	c.s.emit(event.Event{Type: event.InternalError, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
@@ -120,6 +130,17 @@ func (c *checker) unraced(e event.Event, name, kept string) {
 	c.s.emit(event.Event{Type: event.Warning, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
 		"a data race fuzzbox's race-built worker saw on input %s (%d of %d re-runs in fresh workers raced too) did not happen under go test -race -run='^%s$/^%s$' (%d runs): a race that depends on the worker process or the scheduler is not reported as a failure; %s%s\n%s",
 		name, e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), goTestReplays, kept, c.after(), e.Message)})
+}
+
+// slow reports a hang go test did not see as a warning: the input ran
+// longer than -timeout in fuzzbox's instrumented binary, but go test runs
+// it within that time. A slow input is not the code's failure, nor a bug in
+// fuzzbox: the instrumentation (counters, comparison tracing) costs time.
+func (c *checker) slow(e event.Event, name, kept string) {
+	c.s.emit(event.Event{Type: event.Warning, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
+		"input %s ran longer than -timeout=%v in fuzzbox's instrumented fuzzing binary (%d of %d re-runs in fresh workers too), but go test -run='^%s$/^%s$' runs it within %v (%d runs): a slow input, not a hang, so it is not reported as a failure; %s%s. "+
+			"The instrumentation makes some code several times slower: a larger -timeout fuzzes past such inputs.",
+		name, c.cfg.timeout(), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), c.cfg.timeout(), goTestReplays, kept, c.after())})
 }
 
 // setAside moves a reproducer written this turn out of testdata/ to the
