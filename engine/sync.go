@@ -90,10 +90,7 @@ func (s *syncer) run() {
 	if err := os.MkdirAll(s.dir, 0o777); err != nil {
 		s.failed("creating", err)
 	}
-	wait := min(syncSoon, s.every)
-	if s.scan() == 0 {
-		wait = s.every
-	}
+	wait := s.nextWait(s.every, s.scan() > 0)
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	wrote := false // since the last read
@@ -109,9 +106,9 @@ func (s *syncer) run() {
 			}
 			s.write(data)
 			wrote = true
-			if soon := min(syncSoon, s.every); wait > soon {
+			if wait > s.soon() {
 				// This instance's corpus grows: the others' likely does too.
-				wait = soon
+				wait = s.soon()
 				timer.Reset(wait)
 			}
 		case news <- s.held:
@@ -129,10 +126,14 @@ func (s *syncer) run() {
 // twice the last wait otherwise, at most s.every.
 func (s *syncer) nextWait(last time.Duration, busy bool) time.Duration {
 	if busy {
-		return min(syncSoon, s.every)
+		return s.soon()
 	}
 	return min(2*last, s.every)
 }
+
+// soon is the shortest wait between two reads: syncSoon, or s.every when
+// that is shorter (the tests').
+func (s *syncer) soon() time.Duration { return min(syncSoon, s.every) }
 
 // write publishes one entry. While the directory is broken it only keeps
 // it: it is published when the directory is back.
