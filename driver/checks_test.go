@@ -172,6 +172,7 @@ func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 	if len(kept) != 1 {
 		t.Errorf("want the input kept under the cache's unreproduced/, found %q", kept)
 	}
+	r.doneFoundNothing(t)
 }
 
 // TestSlowInputIsNotAHang: an input that runs longer than -timeout in
@@ -191,6 +192,26 @@ func TestSlowInputIsNotAHang(t *testing.T) {
 	}
 	if names := r.reproducers("FuzzSlowOnlyInFuzzbox"); len(names) != 0 {
 		t.Errorf("reproducers left in testdata: %q", names)
+	}
+	r.doneFoundNothing(t)
+}
+
+// doneFoundNothing checks that the done events count no failure: an input
+// go test passes, set aside, is not one.
+func (r *fixtureRun) doneFoundNothing(t *testing.T) {
+	t.Helper()
+	done := 0
+	for _, e := range r.events {
+		if e.Type != event.Done {
+			continue
+		}
+		done++
+		if e.Failures != 0 || e.Found {
+			t.Errorf("the done event counts the input set aside: failures %d, found %v", e.Failures, e.Found)
+		}
+	}
+	if done == 0 {
+		t.Errorf("no done event\n%s", r)
 	}
 }
 

@@ -131,7 +131,8 @@ func childExit(err error) int {
 
 // readEvents consumes the engine's event stream: it records results in r
 // and passes each event on, with the package. A failure go test does not
-// reproduce is replaced by the internal error chk reports.
+// reproduce is replaced by the internal error or warning chk reports, and
+// the done event does not count it.
 func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker) {
 	defer rd.Close()
 	dec := event.NewDecoder(rd)
@@ -146,6 +147,7 @@ func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker) {
 		if !chk.check(e) {
 			continue
 		}
+		chk.correct(&e)
 		record(r, e)
 		e.Package = r.Package
 		s.emit(e)
