@@ -31,6 +31,8 @@ import (
 // and read, so that a slow shared file system (NFS) does not stall the loop,
 // which only sends it entries to publish and takes what its scans found.
 // The loop waits only when cacheQueue entries wait to be published.
+// Where the system reports new files (inotify: engine/syncwatch_linux.go),
+// the syncer reads each as it appears, between its scans.
 
 // syncEvery is the longest the syncer waits between two reads of the sync
 // directory, and syncSoon the shortest: it reads again after syncSoon while
@@ -58,6 +60,7 @@ type syncer struct {
 
 	seen   map[string]bool // names read or written
 	mine   [][]byte        // the entries this instance published, to publish again
+	watch  *dirWatch       // the directory's new files, nil when not watched
 	broken bool            // the last access failed (reported)
 	again  bool            // the directory is back after a failure, or was made again: publish mine again
 	held   syncNews        // not yet taken by the loop
@@ -87,6 +90,7 @@ func startSyncer(opts *Options, every time.Duration) *syncer {
 
 func (s *syncer) run() {
 	defer close(s.done)
+	defer func() { s.watch.close() }()
 	if err := os.MkdirAll(s.dir, 0o777); err != nil {
 		s.failed("creating", err)
 	}
@@ -113,12 +117,41 @@ func (s *syncer) run() {
 			}
 		case news <- s.held:
 			s.held = syncNews{}
+		case name, ok := <-s.watchC():
+			if s.watched(name, ok) && wait > s.soon() {
+				wait = s.soon()
+				timer.Reset(wait)
+			}
 		case <-timer.C:
 			wait = s.nextWait(wait, s.scan() > 0 || wrote)
 			wrote = false
 			timer.Reset(wait)
 		}
 	}
+}
+
+// watchC is the channel of the names the watch reports, nil when there is
+// no watch.
+func (s *syncer) watchC() <-chan string {
+	if s.watch == nil {
+		return nil
+	}
+	return s.watch.names
+}
+
+// watched reads the file the watch reported (ok false: the watch ended).
+// It reports whether the directory needs a read soon: it found an entry or
+// a warning, or the watch lost track (the directory was removed, or names
+// were missed), which the next scan mends by reading it whole and
+// watching it again. That read is not at once: whoever removes the
+// directory may not be done.
+func (s *syncer) watched(name string, ok bool) bool {
+	if !ok {
+		s.watch.close()
+		s.watch = nil
+		return true
+	}
+	return s.take(name) || s.watch.lost.Load()
 }
 
 // nextWait is the wait before the next read of the directory: syncSoon
@@ -157,14 +190,16 @@ func (s *syncer) put(data []byte) {
 }
 
 // scan reads the directory's files it has not seen, reporting how many it
-// read.
+// read. It watches the directory first, when it is not watched.
 func (s *syncer) scan() int {
-	ents, err := os.ReadDir(s.dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = s.remake(); err == nil {
-			ents, err = os.ReadDir(s.dir)
+	if _, err := os.Stat(s.dir); errors.Is(err, fs.ErrNotExist) {
+		if err = s.remake(); err != nil {
+			s.failed("reading", err)
+			return 0
 		}
 	}
+	s.rewatch()
+	ents, err := os.ReadDir(s.dir)
 	if err != nil {
 		s.failed("reading", err)
 		return 0
@@ -178,19 +213,41 @@ func (s *syncer) scan() int {
 	}
 	n := 0
 	for _, de := range ents {
-		name := de.Name()
-		if s.seen[name] || strings.HasPrefix(name, ".") || !de.Type().IsRegular() {
-			continue
-		}
-		s.seen[name] = true
-		n++
-		if e, err := s.read(filepath.Join(s.dir, name)); err != nil {
-			s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: skipping %s: %v", name, err))
-		} else {
-			s.held.entries = append(s.held.entries, e)
+		if de.Type().IsRegular() && s.take(de.Name()) {
+			n++
 		}
 	}
 	return n
+}
+
+// rewatch watches the directory when it is not watched or the watch lost
+// track of it.
+func (s *syncer) rewatch() {
+	if s.watch != nil && !s.watch.lost.Load() {
+		return
+	}
+	s.watch.close()
+	s.watch = watchDir(s.dir)
+}
+
+// take reads the file name of the directory, unless it was seen or is
+// hidden (a write in progress), and holds it for the loop: the entry, or a
+// warning when it is not one. It reports whether it read the file.
+func (s *syncer) take(name string) bool {
+	if s.seen[name] || strings.HasPrefix(name, ".") {
+		return false
+	}
+	path := filepath.Join(s.dir, name)
+	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	s.seen[name] = true
+	if e, err := s.read(path); err != nil {
+		s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: skipping %s: %v", name, err))
+	} else {
+		s.held.entries = append(s.held.entries, e)
+	}
+	return true
 }
 
 // remake makes the directory again, which was removed, when the sync

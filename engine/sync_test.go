@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -136,4 +137,50 @@ func TestSyncerNextWait(t *testing.T) {
 	if got := (&syncer{every: 10 * time.Millisecond}).nextWait(syncEvery, true); got != 10*time.Millisecond {
 		t.Errorf("with every = 10ms, nextWait = %v, want 10ms", got)
 	}
+}
+
+// TestSyncerWatches: on Linux the syncer reads another instance's input as
+// it appears, though its next scan is an hour away (the directory was
+// empty, and this instance publishes nothing); after the directory is
+// removed and made again by someone else, it watches the new one.
+func TestSyncerWatches(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the directory is watched on Linux only")
+	}
+	root := filepath.Join(t.TempDir(), "sync")
+	dir := filepath.Join(root, "FuzzX")
+	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour)
+	defer s.close(os.Stderr)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(dir); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the directory was not made in a minute: %v", err)
+		}
+	}
+	time.Sleep(100 * time.Millisecond) // the first scan is done: the next is an hour away
+	for _, s1 := range []string{"first", "second"} {
+		if _, err := corpus.Write(dir, entry(s1)); err != nil {
+			t.Fatal(err)
+		}
+		names, _ := syncerUntil(t, s, func(names, _ []string) bool { return len(names) > 0 })
+		if len(names) != 1 || names[0] != corpus.Name(entry(s1)) {
+			t.Errorf("entries %q, want %s", names, corpus.Name(entry(s1)))
+		}
+	}
+	// Removed and made again by another instance: the syncer reads what
+	// is written into the new directory.
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(dir, 0o777); err != nil && !os.IsExist(err) {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	third := entry("third")
+	if _, err := corpus.Write(dir, third); err != nil {
+		t.Fatal(err)
+	}
+	syncerUntil(t, s, func(names, _ []string) bool { return slices.Contains(names, corpus.Name(third)) })
 }
