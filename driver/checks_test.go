@@ -173,6 +173,9 @@ func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 		t.Errorf("want the input kept under the cache's unreproduced/, found %q", kept)
 	}
 	r.doneFoundNothing(t)
+	if strings.Contains(r.out, "Failing input written") || !strings.Contains(r.out, "failure report for FuzzPanicsOnlyInFuzzbox") {
+		t.Errorf("want the binary's failure report left out, and why\n%s", r.out)
+	}
 }
 
 // TestSlowInputIsNotAHang: an input that runs longer than -timeout in

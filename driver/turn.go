@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,10 +68,12 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); readEvents(evR, r, s, chk) }()
-	go func() { defer wg.Done(); copyOutput(outR, r.Target, s, w.failLine) }()
+	var held []string
+	go func() { defer wg.Done(); held = copyOutput(outR, r.Target, s, w.failLine) }()
 	err = waitChild(ctx, cmd)
 	outW.Close()
 	wg.Wait()
+	heldOutput(held, r, s, chk)
 	c := childExit(err)
 	if c == ExitFailure && r.started && chk.onlyRefuted() {
 		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
@@ -186,13 +189,41 @@ func record(r *TargetResult, e event.Event) {
 	}
 }
 
-// copyOutput turns the fuzzing binary's standard output into output events.
-func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) {
+// copyOutput turns the fuzzing binary's standard output into output events
+// up to the fuzz test's own "--- FAIL" line, and returns that line and the
+// rest: whether they are shown depends on go test's replay of the failure
+// (heldOutput), which may still run.
+func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) (held []string) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 64<<10), 64<<20) // longer lines are cut
 	for sc.Scan() {
-		watch(sc.Text())
-		s.emit(event.Event{Type: event.Output, Target: t.Name, Package: t.Package, Output: sc.Text() + "\n"})
+		line := sc.Text()
+		watch(line)
+		if held != nil || strings.HasPrefix(line, "--- FAIL: "+t.Name+" (") {
+			held = append(held, line)
+			continue
+		}
+		s.emit(event.Event{Type: event.Output, Target: t.Name, Package: t.Package, Output: line + "\n"})
 	}
 	io.Copy(io.Discard, rd)
+	return held
+}
+
+// heldOutput emits the fuzz test's failure report copyOutput held, unless
+// every failure of the turn was set aside because go test passes its
+// input: then the binary's "--- FAIL" and "Failing input written to
+// testdata" are not true of the user's code, and one line says why they
+// are left out.
+func heldOutput(held []string, r *TargetResult, s *stream, chk *checker) {
+	if len(held) == 0 {
+		return
+	}
+	if chk.onlyRefuted() {
+		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+			"fuzzbox: the fuzzing binary's failure report for %s (%d lines) is left out: go test passes the input it failed on (above)\n", r.Name, len(held))})
+		return
+	}
+	for _, line := range held {
+		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: line + "\n"})
+	}
 }
