@@ -171,6 +171,10 @@ func TestFindTargets(t *testing.T) {
 		ts[1].bytesFuzz != "" || ts[1].go118Fuzz() != "FuzzOne" {
 		t.Errorf("findTargets(twin, one) = %+v, %v", ts, err)
 	}
+	write("one/testdata/fuzz/FuzzOne/e71cbc728e29145e", "go test fuzz v1\n[]byte(\"x\")\n")
+	if _, err := findTargets(root, []string{"one"}); err == nil || !strings.Contains(err.Error(), "left by a run outside the bench") {
+		t.Errorf("findTargets accepted a target with a leftover reproducer: %v", err)
+	}
 }
 
 func TestSnapshotRestore(t *testing.T) {

@@ -97,7 +97,24 @@ func loadTarget(root, name string) (t target, ok bool, err error) {
 	if err != nil {
 		return target{}, false, err
 	}
+	if err := noLeftovers(dir, fn, bytesFn); err != nil {
+		return target{}, false, err
+	}
 	return target{name: name, module: root, dir: dir, fuzz: fn, bytesFuzz: bytesFn, signature: sig}, true, nil
+}
+
+// noLeftovers checks that the target has no inputs in testdata/fuzz: every
+// run restores the directory it ran in, so a file there was left by a run
+// outside the bench (fuzzing the target by hand), and every engine would
+// start from it, a reproducer of the bug, found at once.
+func noLeftovers(dir string, fns ...string) error {
+	for _, fn := range fns {
+		seeds := filepath.Join(dir, "testdata", "fuzz", fn)
+		if files, _ := os.ReadDir(seeds); fn != "" && len(files) > 0 {
+			return fmt.Errorf("target %s: %s holds %d files (%s…), left by a run outside the bench: every run would start from them; remove them", filepath.Base(dir), seeds, len(files), files[0].Name())
+		}
+	}
+	return nil
 }
 
 // fuzzFunc returns the one Fuzz function declared in dir's _test.go files,
