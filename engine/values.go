@@ -174,12 +174,17 @@ func decodeValues(b []byte) ([]any, error) {
 // and not when the input is re-run in a fresh worker or replayed by go
 // test, or the other way round.
 // A value that has that capacity already is kept: most mutants of a
-// cloned base do.
+// cloned base do. An empty value is never nil, as go test's never is (its
+// mutator's buffer and []byte("") are not): a clone or a splice that kept
+// no byte was, and a fuzz function that panics on nil failed while fuzzing
+// and not in the fresh worker's re-run (FerretDB/wire's FuzzDocument).
 func replayCaps(vals []any) {
 	for i, v := range vals {
 		if b, ok := v.([]byte); ok && len(b) > 0 && cap(b) != sizeClassCap(len(b)) {
 			vals[i] = append([]byte(nil), b...)
-		} else if ok && b != nil && len(b) == 0 {
+		} else if ok && b == nil {
+			vals[i] = []byte{}
+		} else if ok && len(b) == 0 {
 			vals[i] = b[:0:0]
 		}
 	}

@@ -227,6 +227,11 @@ func TestReplayCaps(t *testing.T) {
 			}
 		}
 	}
+	vals := []any{[]byte(nil)}
+	replayCaps(vals)
+	if got := vals[0].([]byte); got == nil || cap(got) != cap(goTestBytes("")) {
+		t.Errorf("nil: got %#v (cap %d), want an empty non-nil slice of cap %d as go test's []byte(\"\")", got, cap(got), cap(goTestBytes("")))
+	}
 }
 
 // goTestBytes is how go test makes a []byte argument from a corpus file's

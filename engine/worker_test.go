@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -44,5 +45,39 @@ func TestFuzzCallOnSlowInput(t *testing.T) {
 	}
 	if resp.Execs < 1 || resp.Execs > 20 { // 1: a sleep that overran the whole call on a loaded machine
 		t.Errorf("a 100-ms call on a 10-ms input ran %d executions, want about 10", resp.Execs)
+	}
+}
+
+// TestFuzzCallNeverPassesNilBytes: a []byte argument is never nil, as under
+// go test, whose mutator and corpus files ([]byte(s)) both give a non-nil
+// slice. A mutant of the empty input was nil (cloneValues' append to nil), and
+// so was a splice that kept nothing of either input,
+// so a fuzz function that panics on nil (FerretDB/wire's wirebson
+// FuzzDocument: "raw is nil") failed while fuzzing and passed in the fresh
+// worker's re-run: a flaky report of a failure go test cannot have.
+func TestFuzzCallNeverPassesNilBytes(t *testing.T) {
+	mem, err := ipc.CreateMem(1<<16, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	w := &workerServer{mem: mem, fn: func(vals []any) error {
+		if vals[0].([]byte) == nil {
+			return errors.New("the []byte argument is nil")
+		}
+		return nil
+	}}
+	// Both ways to an empty mutant: the empty input cloned, and a splice
+	// that keeps nothing of either input.
+	for _, base := range []string{"", "ab"} {
+		mem.SetValue(appendValues(nil, []any{[]byte(base)}))
+		splice := [][]byte{appendValues(nil, []any{[]byte("xy")})}
+		resp := w.fuzzLoop(&ipc.FuzzArgs{Limit: 5000, Seed: 1, Splice: splice})
+		if resp.InternalErr != "" || resp.Err != "" {
+			t.Fatalf("fuzzing from %q: %+v", base, resp)
+		}
+		if resp.Execs != 5000 {
+			t.Errorf("fuzzing from %q ran %d executions, want 5000", base, resp.Execs)
+		}
 	}
 }
