@@ -197,6 +197,37 @@ func TestSlowInputIsNotAHang(t *testing.T) {
 		t.Errorf("reproducers left in testdata: %q", names)
 	}
 	r.doneFoundNothing(t)
+	if strings.Contains(r.out, "goes on without the input set aside") {
+		t.Errorf("started again after a slow seed, which stops every start\n%s", r.out)
+	}
+}
+
+// TestFuzzingGoesOnAfterASlowInput: a slow input found while fuzzing (not a
+// seed) that go test runs within -timeout is set aside, and fuzzing goes on
+// in a new fuzzing process, as go test -fuzz goes on past it, at most
+// maxResumes times; a slow seed (TestSlowInputIsNotAHang) stops the run, as
+// the next start would stop at it again.
+func TestFuzzingGoesOnAfterASlowInput(t *testing.T) {
+	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzSlowWhileFuzzing$", Run: "^$", FuzzTime: "60s", Timeout: time.Second}, "./slow")
+	if r.res.ExitCode != ExitOK {
+		t.Errorf("want exit 0: go test runs every input within the timeout\n%s", r)
+	}
+	for _, m := range append(r.failures, r.internal...) {
+		t.Errorf("reported as a failure or an internal error: %s", m)
+	}
+	starts := 0
+	for _, e := range r.events {
+		if e.Type == event.Start {
+			starts++
+		}
+	}
+	if starts < 2 || starts > 1+maxResumes || !strings.Contains(r.out, "goes on without the input set aside") || len(r.warnings) < starts-1 {
+		t.Errorf("want fuzzing started again after each slow input (2 to %d starts), got %d starts, %d warnings\n%s", 1+maxResumes, starts, len(r.warnings), r)
+	}
+	if names := r.reproducers("FuzzSlowWhileFuzzing"); len(names) != 0 {
+		t.Errorf("reproducers left in testdata: %q", names)
+	}
+	r.doneFoundNothing(t)
 }
 
 // doneFoundNothing checks that the done events count no failure: an input

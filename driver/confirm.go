@@ -44,6 +44,9 @@ type checker struct {
 	made  []string        // testdata, testdata/fuzz, testdata/fuzz/FuzzX if they did not exist then, deepest first
 	// refuted and confirmed count this turn's failures by outcome.
 	refuted, confirmed int
+	// beforeFuzzing: a refuted failure came before the engine's start
+	// event (a seed or cached input of the baseline).
+	beforeFuzzing bool
 }
 
 // newChecker snapshots the target's seed directory. A prebuilt binary's
@@ -105,6 +108,7 @@ func (c *checker) check(e event.Event) bool {
 		return true
 	}
 	c.refuted++
+	c.beforeFuzzing = c.beforeFuzzing || c.r.startedAt == 0
 	kept := c.setAside(path, name)
 	switch e.Kind {
 	case event.KindRace:
@@ -173,10 +177,13 @@ func (c *checker) limit() time.Duration {
 	return max(time.Minute, 6*c.cfg.timeout())
 }
 
-// after says what the run does after a failure.
+// after says what the run does after a failure go test passes.
 func (c *checker) after() string {
-	if c.cfg.KeepGoing {
+	switch {
+	case c.cfg.KeepGoing:
 		return "; fuzzing goes on"
+	case c.r.startedAt > 0 && c.r.resumes < maxResumes:
+		return "; fuzzing goes on in a new fuzzing process, without it, while -fuzztime lasts"
 	}
 	return "; fuzzing stopped at it, as at any failure (run again to go on)"
 }

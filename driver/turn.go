@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -18,12 +19,27 @@ import (
 // runTarget runs the fuzzing binary for one turn of r's target, in its
 // package directory, and records the outcome in r. A binary that stops
 // before fuzzing because a test failed only in it (whoseFailure) is started
-// again without that test.
+// again without that test. One that stopped while fuzzing only at inputs go
+// test passes (a slow input that is no hang under go test, a failure only
+// fuzzbox's binary has: set aside, not the user's) is started again for
+// what is left of fuzztime, up to maxResumes times, as go test -fuzz goes
+// on past an input it runs within its timeout.
 func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) {
 	for retries := 0; ; retries++ {
 		before := r.ExitCode
 		w, exitErr := runTurn(ctx, cfg, r, fuzztime, multi, s)
-		if w == nil || !whoseFailure(ctx, cfg, r, w, exitErr, s) {
+		if w == nil {
+			left, ok := resumeTime(fuzztime, r)
+			if !ok || ctx.Err() != nil || r.resumes == maxResumes {
+				return
+			}
+			r.resumes++
+			fuzztime = left
+			s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+				"fuzzbox: fuzzing %s goes on without the input set aside (start %d of at most %d)\n", r.Name, r.resumes, maxResumes)})
+			continue
+		}
+		if !whoseFailure(ctx, cfg, r, w, exitErr, s) {
 			return
 		}
 		if retries == maxPrefuzzRetries {
@@ -32,6 +48,32 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 		}
 		r.ExitCode = before // that stop was fuzzbox's, not a finding
 	}
+}
+
+// maxResumes bounds how often a target is started again after a turn that
+// stopped only at set-aside inputs: code that makes such inputs (a slow
+// case the mutator finds again and again) would otherwise restart the
+// binary all run long.
+const maxResumes = 3
+
+// resumeTime returns the fuzztime of the turn after one that stopped only
+// at set-aside inputs, and whether there is to be one: the turn must have
+// fuzzed (a seed that stops the baseline would stop the next one too) and
+// left some of fuzztime ("" = until stopped).
+func resumeTime(fuzztime string, r *TargetResult) (string, bool) {
+	if !r.setAside {
+		return "", false
+	}
+	if fuzztime == "" {
+		return "", true
+	}
+	if n, ok := strings.CutSuffix(fuzztime, "x"); ok {
+		total, err := strconv.ParseInt(n, 10, 64)
+		return fmt.Sprintf("%dx", total-r.turnExecs), err == nil && total > r.turnExecs
+	}
+	d, err := time.ParseDuration(fuzztime)
+	left := d - r.fuzzedFor
+	return left.String(), err == nil && left >= time.Second
 }
 
 // runTurn runs the fuzzing binary once. When it stopped with a failure
@@ -62,7 +104,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		r.Err = oneLine(err)
 		return nil, nil
 	}
-	r.started = false // before readEvents, which sets it, starts
+	r.started, r.setAside = false, false // before readEvents, which sets started, starts
 	r.startedAt, r.fuzzedFor, r.turnExecs, r.Plateau = 0, 0, 0, false
 	chk := newChecker(ctx, cfg, r, s)
 	var wg sync.WaitGroup
@@ -77,6 +119,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	c := childExit(err)
 	if c == ExitFailure && r.started && chk.onlyRefuted() {
 		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
+		r.setAside = !chk.beforeFuzzing && !cfg.KeepGoing
 	}
 	if c > r.ExitCode {
 		r.ExitCode = c

@@ -20,3 +20,15 @@ func FuzzSlowOnlyInFuzzbox(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSlowWhileFuzzing's seed is fast; an input the fuzzer makes that starts
+// with "SL" runs for 3 s in fuzzbox's binary and at once under go test: set
+// aside while fuzzing, after which fuzzing goes on, as go test -fuzz's does.
+func FuzzSlowWhileFuzzing(f *testing.F) {
+	f.Add([]byte("fast"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if inFuzzbox() && len(b) > 1 && b[0] == 'S' && b[1] == 'L' {
+			time.Sleep(3 * time.Second)
+		}
+	})
+}
