@@ -327,3 +327,30 @@ func TestFuzzTestsFailBeforeFuzzing(t *testing.T) {
 		t.Errorf("with Run ^$ the other fuzz test's seeds do not run: want exit 0\n%s", r)
 	}
 }
+
+// TestResumeTime: the turn after one set aside gets what is left of
+// -fuzztime, counting fuzzing up to the failure's catch, not its timeout's
+// wait, minimization and re-runs after it (levenshtein's slow input was
+// caught at 11.8 s of a 20-s run, and the turn ended at 32 s).
+func TestResumeTime(t *testing.T) {
+	caught := &TargetResult{setAside: true, startedAt: 1023, caughtAt: 12833, fuzzedFor: 32 * time.Second, turnExecs: 800}
+	for _, c := range []struct {
+		r        *TargetResult
+		fuzztime string
+		want     string
+		ok       bool
+	}{
+		{caught, "20s", "8.19s", true},
+		{caught, "12s", "", false}, // under a second left
+		{&TargetResult{setAside: true, fuzzedFor: 5 * time.Second}, "20s", "15s", true},
+		{caught, "1000x", "200x", true},
+		{caught, "800x", "", false},
+		{caught, "", "", true}, // until stopped
+		{&TargetResult{fuzzedFor: time.Second}, "20s", "", false}, // not set aside: a finding, or the budget's end
+	} {
+		got, ok := resumeTime(c.fuzztime, c.r)
+		if ok != c.ok || ok && got != c.want {
+			t.Errorf("resumeTime(%q, %+v) = %q, %v; want %q, %v", c.fuzztime, *c.r, got, ok, c.want, c.ok)
+		}
+	}
+}

@@ -50,6 +50,7 @@ type TargetResult struct {
 	turnExecs int64         // executions of the last turn
 	fuzzedFor time.Duration // the last turn's fuzzing time (start to done event), 0 if it did not fuzz
 	startedAt int64         // the last turn's start event, in ms since the run started
+	caughtAt  int64         // the last turn's first failure caught while fuzzing (minimizing event), 0 if none
 	setAside  bool          // the last turn stopped, while fuzzing, only at failures go test passes (checker)
 	resumes   int           // turns started again after such a stop
 	skip      []string      // top-level tests left out: they failed only in fuzzbox's binary

@@ -72,7 +72,13 @@ func resumeTime(fuzztime string, r *TargetResult) (string, bool) {
 		return fmt.Sprintf("%dx", total-r.turnExecs), err == nil && total > r.turnExecs
 	}
 	d, err := time.ParseDuration(fuzztime)
-	left := d - r.fuzzedFor
+	used := r.fuzzedFor
+	if r.caughtAt > 0 {
+		// Until the failure was caught: not its timeout's wait, its
+		// minimization or its re-runs.
+		used = time.Duration(r.caughtAt-r.startedAt) * time.Millisecond
+	}
+	left := d - used
 	return left.String(), err == nil && left >= time.Second
 }
 
@@ -105,7 +111,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		return nil, nil
 	}
 	r.started, r.setAside = false, false // before readEvents, which sets started, starts
-	r.startedAt, r.fuzzedFor, r.turnExecs, r.Plateau = 0, 0, 0, false
+	r.startedAt, r.caughtAt, r.fuzzedFor, r.turnExecs, r.Plateau = 0, 0, 0, 0, false
 	chk := newChecker(ctx, cfg, r, s)
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -220,6 +226,10 @@ func record(r *TargetResult, e event.Event) {
 		r.started = true
 	case event.Start:
 		r.startedAt = e.Elapsed
+	case event.Minimizing:
+		if r.caughtAt == 0 && r.startedAt > 0 {
+			r.caughtAt = e.Elapsed
+		}
 	case event.Done:
 		r.Execs += e.Execs
 		r.turnExecs, r.Plateau = e.Execs, e.Plateau
