@@ -345,7 +345,7 @@ func TestResumeTime(t *testing.T) {
 		{&TargetResult{setAside: true, fuzzedFor: 5 * time.Second}, "20s", "15s", true},
 		{caught, "1000x", "200x", true},
 		{caught, "800x", "", false},
-		{caught, "", "", true}, // until stopped
+		{caught, "", "", true},                                    // until stopped
 		{&TargetResult{fuzzedFor: time.Second}, "20s", "", false}, // not set aside: a finding, or the budget's end
 	} {
 		got, ok := resumeTime(c.fuzztime, c.r)
