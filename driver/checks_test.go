@@ -184,12 +184,7 @@ func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 // testdata/, exit 0.
 func TestSlowInputIsNotAHang(t *testing.T) {
 	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzSlowOnlyInFuzzbox$", Run: "^$", FuzzTime: "20s", Timeout: time.Second}, "./slow")
-	if r.res.ExitCode != ExitOK {
-		t.Errorf("want exit 0: go test runs every input within the timeout\n%s", r)
-	}
-	for _, m := range append(r.failures, r.internal...) {
-		t.Errorf("reported as a failure or an internal error: %s", m)
-	}
+	r.slowInputsOnly(t)
 	if len(r.warnings) != 1 || !strings.Contains(r.warnings[0], "a slow input, not a hang") || !strings.Contains(r.warnings[0], "go test -run='^FuzzSlowOnlyInFuzzbox$/^") {
 		t.Errorf("want one warning that go test runs the input within -timeout, got %q\n%s", r.warnings, r)
 	}
@@ -209,12 +204,7 @@ func TestSlowInputIsNotAHang(t *testing.T) {
 // the next start would stop at it again.
 func TestFuzzingGoesOnAfterASlowInput(t *testing.T) {
 	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzSlowWhileFuzzing$", Run: "^$", FuzzTime: "60s", Timeout: time.Second}, "./slow")
-	if r.res.ExitCode != ExitOK {
-		t.Errorf("want exit 0: go test runs every input within the timeout\n%s", r)
-	}
-	for _, m := range append(r.failures, r.internal...) {
-		t.Errorf("reported as a failure or an internal error: %s", m)
-	}
+	r.slowInputsOnly(t)
 	starts := 0
 	for _, e := range r.events {
 		if e.Type == event.Start {
@@ -228,6 +218,19 @@ func TestFuzzingGoesOnAfterASlowInput(t *testing.T) {
 		t.Errorf("reproducers left in testdata: %q", names)
 	}
 	r.doneFoundNothing(t)
+}
+
+// slowInputsOnly checks that a run whose only failures were slow inputs go
+// test runs within -timeout exits 0 and reports no failure or internal
+// error.
+func (r *fixtureRun) slowInputsOnly(t *testing.T) {
+	t.Helper()
+	if r.res.ExitCode != ExitOK {
+		t.Errorf("want exit 0: go test runs every input within the timeout\n%s", r)
+	}
+	for _, m := range append(r.failures, r.internal...) {
+		t.Errorf("reported as a failure or an internal error: %s", m)
+	}
 }
 
 // doneFoundNothing checks that the done events count no failure: an input
