@@ -54,7 +54,7 @@ type TargetResult struct {
 	setAside  bool          // the last turn stopped, while fuzzing, only at failures go test passes (checker)
 	resumes   int           // turns started again after such a stop
 	skip      []string      // top-level tests left out: they failed only in fuzzbox's binary
-	skipTests bool          // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed
+	skipTests bool          // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed, or they ran before a resumed turn
 }
 
 // A Handler receives the events of a run, from several goroutines but one

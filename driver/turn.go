@@ -25,7 +25,7 @@ import (
 // what is left of fuzztime, up to maxResumes times, as go test -fuzz goes
 // on past an input it runs within its timeout.
 func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) {
-	for retries := 0; ; retries++ {
+	for retries := 0; ; {
 		before := r.ExitCode
 		w, exitErr := runTurn(ctx, cfg, r, fuzztime, multi, s)
 		if w == nil {
@@ -34,6 +34,7 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 				return
 			}
 			r.resumes++
+			r.skipTests = true // they passed before the first turn
 			fuzztime = left
 			s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
 				"fuzzbox: fuzzing %s goes on without the input set aside (start %d of at most %d)\n", r.Name, r.resumes, maxResumes)})
@@ -42,8 +43,8 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 		if !whoseFailure(ctx, cfg, r, w, exitErr, s) {
 			return
 		}
-		if retries == maxPrefuzzRetries {
-			r.Err = fmt.Sprintf("fuzzbox's binary still fails before fuzzing after %d starts without the tests that failed only in it (internal errors above)", retries+1)
+		if retries++; retries > maxPrefuzzRetries {
+			r.Err = fmt.Sprintf("fuzzbox's binary still fails before fuzzing after %d starts without the tests that failed only in it (internal errors above)", retries)
 			return
 		}
 		r.ExitCode = before // that stop was fuzzbox's, not a finding
