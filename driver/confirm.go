@@ -189,7 +189,7 @@ func (c *checker) after() string {
 }
 
 func (c *checker) say(line string) {
-	c.s.emit(event.Event{Type: event.Output, Target: c.r.Name, Package: c.r.Package, Output: line})
+	c.s.output(c.r.Target, line)
 }
 
 // correct takes the failures go test passed out of the engine's done event,

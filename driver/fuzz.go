@@ -240,6 +240,11 @@ func newStream(h Handler) *stream {
 	return &stream{h: h, start: time.Now()}
 }
 
+// output emits text (whole lines) as an output event of target t.
+func (s *stream) output(t Target, text string) {
+	s.emit(event.Event{Type: event.Output, Target: t.Name, Package: t.Package, Output: text})
+}
+
 func (s *stream) emit(e event.Event) {
 	if e.Time.IsZero() {
 		e.Time = time.Now()

@@ -175,27 +175,27 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 	if cfg.Binary != "" {
 		// A prebuilt binary's package (the Bazel rules) may not be one the
 		// go command builds: its build system's test run decides.
-		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+		s.output(r.Target, fmt.Sprintf(
 			"fuzzbox: the fuzzing binary %s stopped (%v) before fuzzing %s started: %s failed in it; run the package's tests with your build system (-run='%s') to see whether they fail there too\n",
-			r.bin, exitErr, r.Name, failedWhat(names), run)})
+			r.bin, exitErr, r.Name, failedWhat(names), run))
 		return false
 	}
-	s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+	s.output(r.Target, fmt.Sprintf(
 		"fuzzbox: the fuzzing binary of %s stopped (%v) before fuzzing %s started; checking with go test -run='%s' whose failure it is\n",
-		r.Package, exitErr, r.Name, run)})
+		r.Package, exitErr, r.Name, run))
 	out, code, built, err := goTest(ctx, cfg, r.Dir, run)
 	switch {
 	case ctx.Err() != nil:
 		return false
 	case err != nil || !built:
-		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+		s.output(r.Target, fmt.Sprintf(
 			"fuzzbox: go test could not run to check it (%s); fuzzbox cannot tell whether a test of the package failed or its own binary did; run go test -run='%s' in %s\n",
-			firstNonEmpty(errText(err), firstLineOf(out)), run, r.Dir)})
+			firstNonEmpty(errText(err), firstLineOf(out)), run, r.Dir))
 		return false
 	case code != 0:
-		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
+		s.output(r.Target, fmt.Sprintf(
 			"fuzzbox: %s failed under go test too (go test -run='%s' in %s): fix it first, or leave the tests out with fuzzbox fuzz -run\n",
-			failedWhat(names), run, r.Dir)})
+			failedWhat(names), run, r.Dir))
 		return false
 	}
 	if len(names) > 0 && rerunPasses(ctx, cfg, r, run) {
@@ -236,8 +236,8 @@ func (r *TargetResult) skipFuzzboxOnly(names []string, s *stream) bool {
 	} else {
 		r.skip = append(r.skip, names...)
 	}
-	s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
-		"fuzzbox: fuzzing %s without %s\n", r.Name, firstNonEmpty(strings.Join(r.skip, ", "), "running the package's tests first"))})
+	s.output(r.Target, fmt.Sprintf(
+		"fuzzbox: fuzzing %s without %s\n", r.Name, firstNonEmpty(strings.Join(r.skip, ", "), "running the package's tests first")))
 	return true
 }
 

@@ -36,8 +36,8 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 			r.resumes++
 			r.skipTests = true // they passed before the first turn
 			fuzztime = left
-			s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
-				"fuzzbox: fuzzing %s goes on without the input set aside (start %d of at most %d)\n", r.Name, r.resumes, maxResumes)})
+			s.output(r.Target, fmt.Sprintf(
+				"fuzzbox: fuzzing %s goes on without the input set aside (start %d of at most %d)\n", r.Name, r.resumes, maxResumes))
 			continue
 		}
 		if !whoseFailure(ctx, cfg, r, w, exitErr, s) {
@@ -147,8 +147,8 @@ func exitedBeforeFuzzing(r *TargetResult, w *prefuzzWatch, s *stream) {
 	switch {
 	case w.passed:
 		// The fuzz test skipped itself (f.Skip): go test -fuzz passes too.
-		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
-			"fuzzbox: %s was not fuzzed: it skipped itself (f.Skip), and passes, as under go test -fuzz\n", r.Name)})
+		s.output(r.Target, fmt.Sprintf(
+			"fuzzbox: %s was not fuzzed: it skipped itself (f.Skip), and passes, as under go test -fuzz\n", r.Name))
 	default:
 		r.Err = fmt.Sprintf("the fuzzing binary exited with status 0 before fuzzing %s started: nothing was fuzzed (does a TestMain return without calling m.Run?)", r.Name)
 	}
@@ -257,7 +257,7 @@ func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) (held []s
 			held = append(held, line)
 			continue
 		}
-		s.emit(event.Event{Type: event.Output, Target: t.Name, Package: t.Package, Output: line + "\n"})
+		s.output(t, line+"\n")
 	}
 	io.Copy(io.Discard, rd)
 	return held
@@ -273,11 +273,11 @@ func heldOutput(held []string, r *TargetResult, s *stream, chk *checker) {
 		return
 	}
 	if chk.onlyRefuted() {
-		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: fmt.Sprintf(
-			"fuzzbox: the fuzzing binary's failure report for %s (%d lines) is left out: go test passes the input it failed on (above)\n", r.Name, len(held))})
+		s.output(r.Target, fmt.Sprintf(
+			"fuzzbox: the fuzzing binary's failure report for %s (%d lines) is left out: go test passes the input it failed on (above)\n", r.Name, len(held)))
 		return
 	}
 	for _, line := range held {
-		s.emit(event.Event{Type: event.Output, Target: r.Name, Package: r.Package, Output: line + "\n"})
+		s.output(r.Target, line+"\n")
 	}
 }
