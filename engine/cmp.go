@@ -54,6 +54,15 @@ const atResize = -2
 // operands are not lengths.
 const maxResizeLen = 1 << 16
 
+// resizeFloor is the length a resize substitution may ask for before the
+// length control's limit is larger: libFuzzer's default -max_len. A
+// length compared with a bound far above the corpus's inputs (a
+// uint16-sized buffer's len(s) > 65535) is a path to take once the
+// inputs have grown, not at once: agnivade/levenshtein's own fuzz test
+// resized both strings to 65536 bytes within seconds, an input of
+// 4 G steps that stopped every fuzzing run at its 10-s timeout.
+const resizeFloor = 4096
+
 // maxLenSiteHits is how often a comparison site may occur in one trace
 // for its operands to be taken as lengths: a loop's i < len(s) (or a
 // parser's bound check) compares len(s) with every position, and each

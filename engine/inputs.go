@@ -114,7 +114,7 @@ func (c *coordinator) ranBaseline(b ranBaseline) {
 		if c.opts.NoCmp {
 			b.e.dur = b.dur
 		}
-		c.corpus.add(b.e)
+		c.corpus.add(b.e, b.cov)
 		if b.e.imported {
 			c.addImported(b.e, n)
 		}
@@ -198,7 +198,7 @@ func (c *coordinator) addFound(e *entry, cov []byte) {
 	if n == 0 {
 		return // another worker found it first
 	}
-	c.corpus.add(e)
+	c.corpus.add(e, cov)
 	c.newCount++
 	c.lastNew = time.Now()
 	c.publish(e)

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 func TestLenControl(t *testing.T) {
 	q := newQueue(false)
-	q.add(newEntry([]any{"0123456789", []byte("ab"), 7}, nil, "", true))
-	q.add(newEntry([]any{"xy", []byte("0123456789abcdef"), 1}, nil, "", true))
+	q.add(newEntry([]any{"0123456789", []byte("ab"), 7}, nil, "", true), nil)
+	q.add(newEntry([]any{"xy", []byte("0123456789abcdef"), 1}, nil, "", true), nil)
 	var l lenControl
 	small, large := q.entries[0], newEntry([]any{string(make([]byte, 100)), []byte(nil), 0}, nil, "", false)
 
@@ -50,7 +51,7 @@ func TestLenControl(t *testing.T) {
 
 func TestLenControlSmallCorpus(t *testing.T) {
 	q := newQueue(false)
-	q.add(newEntry([]any{int64(3), true}, nil, "", true))
+	q.add(newEntry([]any{int64(3), true}, nil, "", true), nil)
 	var l lenControl
 	if got := l.limit(q, q.entries[0], 0); got != 4 {
 		t.Fatalf("limit of a corpus without byte values = %d, want the minimum 4", got)
@@ -124,15 +125,15 @@ func TestCallDuration(t *testing.T) {
 		return e
 	}
 	unmeasured := mk(0)
-	q.add(unmeasured)
+	q.add(unmeasured, nil)
 	if got := q.callDuration(unmeasured); got != fuzzCallDuration {
 		t.Fatalf("no measured entries: %v, want %v", got, fuzzCallDuration)
 	}
 	for range 18 {
-		q.add(mk(10 * time.Microsecond))
+		q.add(mk(10 * time.Microsecond), nil)
 	}
 	slow := mk(10 * time.Millisecond)
-	q.add(slow)
+	q.add(slow, nil)
 	// The average is (18·10µs + 10ms)/19 ≈ 536µs: the slow entry is 18.6
 	// times that, the others far below it.
 	for _, c := range []struct {
@@ -168,5 +169,29 @@ func TestResizeAboveLenControl(t *testing.T) {
 	vals = []any{"put:alpha"}
 	if m.applyBounded(vals, cmpSub{arg: 0, at: 0, from: []byte("put"), to: []byte(strings.Repeat("x", 30))}) {
 		t.Fatalf("a 39-byte replacement applied with maxLen 20: %q", vals[0])
+	}
+}
+
+// TestResizeLenFollowsLenControl: a resize may reach resizeFloor at once
+// and the length control's limit above it, never past the shared memory.
+func TestResizeLenFollowsLenControl(t *testing.T) {
+	mem, err := ipc.CreateMem(1<<16, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	w := &workerServer{mem: mem}
+	memMax := w.maxLen(0)
+	for _, c := range []struct{ maxLen, want int }{
+		{20, resizeFloor},
+		{resizeFloor + 1000, resizeFloor + 1000},
+		{1 << 20, memMax},
+	} {
+		if got := w.resizeLen(c.maxLen); got != c.want {
+			t.Errorf("resizeLen(%d) = %d, want %d", c.maxLen, got, c.want)
+		}
+	}
+	if memMax <= resizeFloor+1000 {
+		t.Fatalf("shared memory bound %d: the test needs more", memMax)
 	}
 }

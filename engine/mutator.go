@@ -13,8 +13,8 @@ import (
 type mutator struct {
 	r      *rand.Rand
 	maxLen int // maximum []byte/string length
-	// resizeLen is the maximum length a resize substitution may ask for
-	// (the shared memory's bound, above the length control's maxLen).
+	// resizeLen is the maximum length a resize substitution may ask for:
+	// resizeFloor, or the length control's limit once it is above.
 	resizeLen int
 	// guideLen, when above maxLen, is the limit of substitutions from
 	// comparisons, which are no blind growth (growthLimit).

@@ -19,8 +19,12 @@ type entry struct {
 	imported bool
 	size     int
 	dur      time.Duration // execution time when it was added
-	picks    int           // fuzz calls based on it
+	picks    int           // fuzz calls based on it that returned
 	finds    int           // of those, calls that found new coverage
+	calls    int           // fuzz calls based on it handed out
+	favored  bool          // in the favoured set (cull.go)
+	topFor   int           // edges it is the top-rated entry of
+	edges    []uint32      // its edges, kept while topFor > 0
 }
 
 // newEntry makes an entry of vals. data is the file they were read from,
@@ -43,9 +47,10 @@ func (e *entry) picked(found bool) {
 // queue is the corpus and its schedule. It is guarded by the coordinator's
 // mutex.
 //
-// Two schedules are implemented. Round robin (native's) is the default: on
-// fuzzbox's benchmark it found the planted bugs as often and sooner than
-// the power schedule (docs/engine.md has the numbers), which
+// Two schedules are implemented. Round robin (native's), culled to the
+// favoured entries as AFL culls (cull.go), is the default: on fuzzbox's
+// benchmark it found the planted bugs as often and sooner than the power
+// schedule (docs/engine.md has the numbers), which
 // Options.Schedule = SchedulePower selects: an entry's weight grows with the coverage
 // its calls found and shrinks with the calls already spent on it, its size
 // and its execution time.
@@ -53,6 +58,7 @@ type queue struct {
 	entries    []*entry
 	roundRobin bool
 	next       int
+	cull       cull
 	sumDur     time.Duration // of the entries' execution times (those measured)
 	nDur       int           // entries with a measured execution time
 }
@@ -63,8 +69,11 @@ func newQueue(power bool) *queue {
 
 func (q *queue) len() int { return len(q.entries) }
 
-func (q *queue) add(e *entry) {
+// add adds e, whose coverage (bucket bits per counter) is cov, or nil if
+// unknown.
+func (q *queue) add(e *entry, cov []byte) {
 	q.entries = append(q.entries, e)
+	q.cull.rate(e, cov)
 	if e.dur > 0 {
 		q.sumDur += e.dur
 		q.nDur++
@@ -106,8 +115,17 @@ func (q *queue) ensureNonEmpty(inputs []*entry) {
 
 func (q *queue) pick(r *rand.Rand) *entry {
 	if q.roundRobin {
+		q.cull.refresh(q.entries)
+		for range 100 * len(q.entries) { // a bound: skip gives way at 1 in 100
+			e := q.entries[q.next%len(q.entries)]
+			q.next++
+			if !q.cull.skip(e, len(q.entries), r.IntN(100)) {
+				q.cull.called(e)
+				return e
+			}
+		}
 		e := q.entries[q.next%len(q.entries)]
-		q.next++
+		q.cull.called(e)
 		return e
 	}
 	// Sample a few entries and take the heaviest: cheap, and with weights

@@ -47,8 +47,8 @@ func growthFixtureOf(n int) *growthFixture {
 	rng := rand.New(rand.NewPCG(uint64(n), 7))
 	f := &growthFixture{q: newQueue(true), rr: newQueue(false), dict: realisticDict(rng), rng: rng}
 	for _, e := range realisticEntries(rng, n) {
-		f.q.add(e)
-		f.rr.add(e)
+		f.q.add(e, nil)
+		f.rr.add(e, nil)
 	}
 	f.lens.limit(f.q, f.q.entries[0], 0) // start: its one scan of the corpus
 	growthFixtures[n] = f
@@ -135,7 +135,7 @@ func benchPerCall(b *testing.B, f *growthFixture, n int) {
 func benchPerEntry(b *testing.B, f *growthFixture, n int) {
 	q := &queue{entries: f.q.entries[:n:n]} // a copy to add to: f.q stays as it is
 	cpuBench(b, "add", func(int) {
-		q.add(f.q.entries[0])
+		q.add(f.q.entries[0], nil)
 		q.entries = q.entries[:n] // the same size each time
 	})
 	for _, covLen := range growthCovLens {
@@ -182,7 +182,7 @@ func BenchmarkCorpusMemory(b *testing.B) {
 				q := newQueue(false)
 				size := 0
 				for _, e := range realisticEntries(rng, n) {
-					q.add(e)
+					q.add(e, nil)
 					size += e.size
 				}
 				perEntry = float64(heapInUse()-before) / float64(n)

@@ -265,6 +265,13 @@ func (w *workerServer) maxLen(limit int) int {
 	return m
 }
 
+// resizeLen is the longest value a resize substitution may make when the
+// length control allows maxLen bytes: resizeFloor or maxLen, within the
+// shared memory.
+func (w *workerServer) resizeLen(maxLen int) int {
+	return w.maxLen(max(resizeFloor, maxLen))
+}
+
 func (w *workerServer) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	w.checkInput, w.modified, w.modifiedInput = args.CheckInput, 0, nil
 	defer func() { w.checkInput = false }()
@@ -284,7 +291,7 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	execState.seen = w.seen
 	defer func() { execState.seen = nil }()
 	m := newMutator(args.Seed, w.maxLen(args.MaxLen))
-	m.resizeLen = w.maxLen(0)
+	m.resizeLen = w.resizeLen(args.MaxLen)
 	if !args.SameDict {
 		w.dict = args.Dict
 	}

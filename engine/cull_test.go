@@ -1,0 +1,113 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// covOf returns a coverage map of n counters with bucket bit 1 at edges.
+func covOf(n int, edges ...int) []byte {
+	cov := make([]byte, n)
+	for _, i := range edges {
+		cov[i] = 1
+	}
+	return cov
+}
+
+func sized(n int) *entry {
+	return newEntry([]any{make([]byte, n)}, nil, "", false)
+}
+
+func TestCullFavorsASmallSetReachingEveryEdge(t *testing.T) {
+	q := newQueue(false)
+	a, b, c, d := sized(10), sized(3), sized(20), sized(5)
+	q.add(a, covOf(64, 0, 1, 2, 40))
+	q.add(b, covOf(64, 1))
+	q.add(c, covOf(64, 0, 1, 2, 40)) // a bucket variant of a, larger
+	q.add(d, covOf(64, 50))
+	q.cull.refresh(q.entries)
+	for _, x := range []struct {
+		name string
+		e    *entry
+		want bool
+	}{{"a", a, true}, {"b (its edge is a's too)", b, false}, {"c", c, false}, {"d", d, true}} {
+		if x.e.favored != x.want {
+			t.Errorf("%s favoured = %v, want %v", x.name, x.e.favored, x.want)
+		}
+	}
+	if c.edges != nil || c.topFor != 0 {
+		t.Errorf("c keeps %d edges, top-rated for %d: want none", len(c.edges), c.topFor)
+	}
+	if b.topFor != 1 || len(b.edges) != 1 {
+		t.Errorf("b: top-rated for %d with %d edges kept, want 1 and 1", b.topFor, len(b.edges))
+	}
+	// A smaller entry for edges 0 and 2 takes them from a; a stays
+	// favoured for 40, where it is still top-rated.
+	e := sized(1)
+	q.add(e, covOf(64, 0, 2))
+	q.cull.refresh(q.entries)
+	if !e.favored || !a.favored || a.topFor != 1 {
+		t.Errorf("after a smaller entry: e favoured %v, a favoured %v top-rated for %d; want true, true, 1", e.favored, a.favored, a.topFor)
+	}
+}
+
+func TestRoundRobinMostlySkipsWhatIsNotFavored(t *testing.T) {
+	q := newQueue(false)
+	var fav []*entry
+	for i := range 3 {
+		e := sized(1)
+		fav = append(fav, e)
+		q.add(e, covOf(64, i))
+		for range 10 {
+			q.add(sized(30), covOf(64, i)) // variants reaching the same edge
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	favPicks := 0
+	const picks = 3000
+	for range picks {
+		e := q.pick(r)
+		for _, f := range fav {
+			if e == f {
+				favPicks++
+			}
+		}
+	}
+	// Plain round robin would give the 3 favoured entries 3 picks in 33.
+	if favPicks < picks/2 {
+		t.Errorf("favoured entries got %d of %d picks, want at least half", favPicks, picks)
+	}
+	for _, e := range q.entries {
+		if e.calls == 0 {
+			t.Errorf("an entry of size %d was never picked in %d picks", e.size, picks)
+			break
+		}
+	}
+}
+
+func TestNewFavoredEntryIsPickedNext(t *testing.T) {
+	q := newQueue(false)
+	for i := range 40 {
+		q.add(sized(1+i%5), covOf(128, i))
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 100 { // every entry has had calls
+		q.pick(r)
+	}
+	for k := range 20 {
+		for range 7 * k { // the pointer somewhere else each time
+			q.pick(r)
+		}
+		fresh := sized(2)
+		q.add(fresh, covOf(128, 64+k))
+		got := 0
+		for n := 1; n <= 3 && got == 0; n++ {
+			if q.pick(r) == fresh {
+				got = n
+			}
+		}
+		if got == 0 {
+			t.Fatalf("new favoured entry %d was not picked within 3 picks", k)
+		}
+	}
+}
