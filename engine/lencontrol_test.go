@@ -130,7 +130,7 @@ func TestCallDuration(t *testing.T) {
 		t.Fatalf("no measured entries: %v, want %v", got, fuzzCallDuration)
 	}
 	for range 18 {
-		q.add(mk(10 * time.Microsecond), nil)
+		q.add(mk(10*time.Microsecond), nil)
 	}
 	slow := mk(10 * time.Millisecond)
 	q.add(slow, nil)
