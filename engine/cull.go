@@ -1,6 +1,9 @@
 package engine
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // Favoured entries, as AFL culls its queue: for every edge the smallest
 // entry reaching it is its top-rated one, and the favoured entries are a
@@ -15,8 +18,10 @@ import "encoding/binary"
 // cull is the queue's top-rated table and favoured set.
 type cull struct {
 	top     []*entry // by counter index: the entry top-rated for it, or nil
+	rated   []uint32 // the indices of top that are set
+	grown   bool     // rated has indices added since it was sorted
 	dirty   bool     // top changed since favoured was last computed
-	nFav    int      // favoured entries
+	favs    []*entry // the favoured entries
 	pending int      // favoured entries not yet picked
 	covered []bool   // refresh's scratch: edges a favoured entry reaches
 }
@@ -37,10 +42,10 @@ func (c *cull) rate(e *entry, cov []byte) {
 		if old != nil && old.size <= e.size {
 			continue
 		}
-		if old != nil {
-			if old.topFor--; old.topFor == 0 {
-				old.edges = nil // as AFL frees an entry's trace_mini
-			}
+		if old == nil {
+			c.rated, c.grown = append(c.rated, i), true
+		} else if old.topFor--; old.topFor == 0 {
+			old.edges = nil // as AFL frees an entry's trace_mini
 		}
 		c.top[i] = e
 		e.topFor++
@@ -73,32 +78,39 @@ func appendEdges(dst []uint32, cov []byte) []uint32 {
 }
 
 // refresh recomputes the favoured set of entries after the top-rated
-// table changed.
-func (c *cull) refresh(entries []*entry) {
+// table changed. It visits the edges rated and the favoured entries, not
+// the whole corpus or counter map: it runs after each new entry.
+func (c *cull) refresh() {
 	if !c.dirty {
 		return
 	}
 	c.dirty = false
-	for _, e := range entries {
+	for _, e := range c.favs {
 		e.favored = false
 	}
-	c.nFav, c.pending = 0, 0
+	c.favs, c.pending = c.favs[:0], 0
 	if len(c.covered) < len(c.top) {
 		c.covered = make([]bool, len(c.top))
 	}
-	covered := c.covered[:len(c.top)]
-	clear(covered)
-	for i, e := range c.top {
-		if e == nil || covered[i] || e.favored {
+	if c.grown {
+		slices.Sort(c.rated) // edge order, as top is indexed
+		c.grown = false
+	}
+	for _, i := range c.rated {
+		c.covered[i] = false
+	}
+	for _, i := range c.rated {
+		e := c.top[i]
+		if c.covered[i] || e.favored {
 			continue
 		}
 		e.favored = true
-		c.nFav++
+		c.favs = append(c.favs, e)
 		if e.calls == 0 {
 			c.pending++
 		}
 		for _, j := range e.edges {
-			covered[j] = true
+			c.covered[j] = true
 		}
 	}
 }
@@ -109,7 +121,7 @@ func (c *cull) refresh(entries []*entry) {
 // skipped 19 times in 20, or 3 in 4 before its first call. n is the corpus
 // size, roll a random number in [0, 100).
 func (c *cull) skip(e *entry, n, roll int) bool {
-	if c.nFav == 0 {
+	if len(c.favs) == 0 {
 		return false // no coverage known (a binary without counters)
 	}
 	if c.pending > 0 {

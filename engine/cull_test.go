@@ -25,7 +25,7 @@ func TestCullFavorsASmallSetReachingEveryEdge(t *testing.T) {
 	q.add(b, covOf(64, 1))
 	q.add(c, covOf(64, 0, 1, 2, 40)) // a bucket variant of a, larger
 	q.add(d, covOf(64, 50))
-	q.cull.refresh(q.entries)
+	q.cull.refresh()
 	for _, x := range []struct {
 		name string
 		e    *entry
@@ -45,7 +45,7 @@ func TestCullFavorsASmallSetReachingEveryEdge(t *testing.T) {
 	// favoured for 40, where it is still top-rated.
 	e := sized(1)
 	q.add(e, covOf(64, 0, 2))
-	q.cull.refresh(q.entries)
+	q.cull.refresh()
 	if !e.favored || !a.favored || a.topFor != 1 {
 		t.Errorf("after a smaller entry: e favoured %v, a favoured %v top-rated for %d; want true, true, 1", e.favored, a.favored, a.topFor)
 	}
@@ -108,6 +108,62 @@ func TestNewFavoredEntryIsPickedNext(t *testing.T) {
 		}
 		if got == 0 {
 			t.Fatalf("new favoured entry %d was not picked within 3 picks", k)
+		}
+	}
+}
+
+// BenchmarkCullAddAndPick: what culling adds to the loop for each new
+// entry (rating its edges) and the pick after it (the favoured set
+// recomputed), on a binary of a million counters whose corpus reaches 5,000
+// edges, 300 per entry, up to 20k entries.
+func BenchmarkCullAddAndPick(b *testing.B) {
+	const covLen, pool, perEntry = 1 << 20, 5000, 300
+	r := rand.New(rand.NewPCG(5, 6))
+	edges := make([]int, pool)
+	for i := range edges {
+		edges[i] = r.IntN(covLen)
+	}
+	cov := make([]byte, covLen)
+	q := newQueue(false)
+	b.ResetTimer()
+	for i := range b.N {
+		if i%20000 == 0 {
+			q = newQueue(false)
+		}
+		b.StopTimer()
+		clear(cov)
+		for range perEntry {
+			cov[edges[r.IntN(pool)]] = 1
+		}
+		e := sized(1 + r.IntN(512))
+		b.StartTimer()
+		q.add(e, cov)
+		q.pick(r)
+	}
+}
+
+// TestImportedEntryDoesNotJumpTheQueue: an input another instance
+// published is favoured here when it reaches a new edge, but it had its
+// first call there: it waits for its turn in the cycle.
+func TestImportedEntryDoesNotJumpTheQueue(t *testing.T) {
+	q := newQueue(false)
+	for i := range 40 {
+		q.add(sized(1), covOf(64, i))
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 45 {
+		q.pick(r)
+	}
+	e := sized(1)
+	e.imported = true
+	q.add(e, covOf(64, 63))
+	q.cull.refresh()
+	if !e.favored || q.cull.pending != 0 {
+		t.Fatalf("imported entry: favoured %v, %d pending; want true, 0", e.favored, q.cull.pending)
+	}
+	for n := 1; n <= 30; n++ {
+		if q.pick(r) == e {
+			t.Fatalf("imported entry picked after %d picks, before the cycle reached it (35 entries away)", n)
 		}
 	}
 }

@@ -72,6 +72,12 @@ func (q *queue) len() int { return len(q.entries) }
 // add adds e, whose coverage (bucket bits per counter) is cov, or nil if
 // unknown.
 func (q *queue) add(e *entry, cov []byte) {
+	if e.imported {
+		// The instance that published it gave it its first fuzz call: a
+		// new favoured entry here is no reason to jump the queue, or
+		// every synced instance would fuzz each other's finds first.
+		e.calls = max(e.calls, 1)
+	}
 	q.entries = append(q.entries, e)
 	q.cull.rate(e, cov)
 	if e.dur > 0 {
@@ -115,7 +121,7 @@ func (q *queue) ensureNonEmpty(inputs []*entry) {
 
 func (q *queue) pick(r *rand.Rand) *entry {
 	if q.roundRobin {
-		q.cull.refresh(q.entries)
+		q.cull.refresh()
 		for range 100 * len(q.entries) { // a bound: skip gives way at 1 in 100
 			e := q.entries[q.next%len(q.entries)]
 			q.next++
