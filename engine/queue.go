@@ -79,7 +79,9 @@ func (q *queue) add(e *entry, cov []byte) {
 		e.calls = max(e.calls, 1)
 	}
 	q.entries = append(q.entries, e)
-	q.cull.rate(e, cov)
+	if q.roundRobin {
+		q.cull.rate(e, cov) // the power schedule does not cull
+	}
 	if e.dur > 0 {
 		q.sumDur += e.dur
 		q.nDur++
