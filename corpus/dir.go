@@ -176,24 +176,34 @@ func writeAtomic(dir, path string, data []byte) error {
 		return err
 	}
 	defer os.RemoveAll(tmpDir)
-	tmp := filepath.Join(tmpDir, filepath.Base(path))
-	if err := writeSynced(tmp, data); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := writeInto(tmpDir, path, data, true); err != nil {
 		return err
 	}
 	syncDir(dir)
 	return nil
 }
 
-func writeSynced(name string, data []byte) error {
+// writeInto writes data to a file of tmpDir named as path, syncing it when
+// sync is set, and renames it to path.
+func writeInto(tmpDir, path string, data []byte, sync bool) error {
+	tmp := filepath.Join(tmpDir, filepath.Base(path))
+	if err := writeFile(tmp, data, sync); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
+}
+
+func writeFile(name string, data []byte, sync bool) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
 	_, err = f.Write(data)
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {

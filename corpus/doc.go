@@ -3,7 +3,7 @@
 // generated corpus under $GOCACHE/fuzz/<pkg>/<FuzzName>/.
 //
 // It is the one place in fuzzbox that knows the format. The engine uses it to
-// load seeds and to write crashers and new corpus entries, fuzzvet uses it to
+// load seeds and to write crashers (Write) and new corpus entries (Batch), fuzzvet uses it to
 // report malformed files at their line, the LSP sidecar uses it to show
 // entries, and the "fuzzbox corpus" command is a shell over it: the exact
 // JSON form of entries (EntryJSON, WriteJSON, JSONDecoder; json.go), their

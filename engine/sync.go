@@ -17,7 +17,7 @@ import (
 
 // Corpus sync between instances (Options.SyncDir): each instance writes the
 // inputs that add coverage for it to <SyncDir>/<Target>/, under their
-// content's name (corpus.Write: atomic, the same input written twice is the
+// content's name (corpus.Batch: atomic, the same input written twice is the
 // same file), and every few seconds reads the files there it has not seen.
 // A file that is not a go test fuzz v1 entry of the fuzz test's types is
 // skipped with a warning; the others run on a worker as the baseline's
@@ -64,6 +64,7 @@ type syncer struct {
 	broken bool            // the last access failed (reported)
 	again  bool            // the directory is back after a failure, or was made again: publish mine again
 	held   syncNews        // not yet taken by the loop
+	batch  corpus.Batch    // the entries published, synced every flushEvery
 }
 
 // syncNews is what the syncer hands the loop.
@@ -91,6 +92,9 @@ func startSyncer(opts *Options, every time.Duration) *syncer {
 func (s *syncer) run() {
 	defer close(s.done)
 	defer func() { s.watch.close() }()
+	defer s.batch.Flush()
+	flush := time.NewTicker(flushEvery)
+	defer flush.Stop()
 	if err := os.MkdirAll(s.dir, 0o777); err != nil {
 		s.failed("creating", err)
 	}
@@ -122,6 +126,8 @@ func (s *syncer) run() {
 				wait = s.soon()
 				timer.Reset(wait)
 			}
+		case <-flush.C:
+			s.batch.Flush() // a file lost with a removed directory is no error; others show at the next write
 		case <-timer.C:
 			wait = s.nextWait(wait, s.scan() > 0 || wrote)
 			wrote = false
@@ -180,9 +186,9 @@ func (s *syncer) write(data []byte) {
 
 // put writes one entry into the directory.
 func (s *syncer) put(data []byte) {
-	_, err := os.Stat(s.dir) // corpus.Write would make a removed directory again
+	_, err := os.Stat(s.dir) // a write would make a removed directory again
 	if err == nil {
-		_, err = corpus.Write(s.dir, data)
+		_, err = s.batch.Write(s.dir, data)
 	}
 	if err != nil {
 		s.failed("writing to", err)
