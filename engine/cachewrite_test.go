@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
@@ -24,6 +25,10 @@ func TestCacheWriter(t *testing.T) {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("entry not written: %v", err)
 		}
+	}
+	// The batch's temporary directory goes with the last flush.
+	if tmps, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(tmps) != 0 {
+		t.Errorf("close left %v", tmps)
 	}
 }
 
