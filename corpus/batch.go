@@ -30,7 +30,6 @@ import (
 type Batch struct {
 	tmp     map[string]string // directory → its temporary subdirectory
 	written []string          // files renamed into place since the last Flush
-	dirs    []string          // their directories, once each
 }
 
 // Write writes data as an entry of dir (created if missing) named
@@ -38,17 +37,14 @@ type Batch struct {
 // to a file of a temporary subdirectory of dir (".tmp-*": the toolchain
 // skips directories), which the Batch keeps for the next writes until Flush.
 func (b *Batch) Write(dir string, data []byte) (string, error) {
-	path := filepath.Join(dir, Name(data))
-	if _, err := os.Lstat(path); err == nil {
+	path, there := entryPath(dir, data)
+	if there {
 		return path, nil
 	}
 	if err := b.write(dir, path, data); err != nil {
 		return "", fmt.Errorf("corpus: write %s: %w", path, err)
 	}
 	b.written = append(b.written, path)
-	if !slices.Contains(b.dirs, dir) {
-		b.dirs = append(b.dirs, dir)
-	}
 	return path, nil
 }
 
@@ -89,14 +85,18 @@ func (b *Batch) Flush() error {
 			first = fmt.Errorf("corpus: sync %s: %w", path, err)
 		}
 	}
-	for _, dir := range b.dirs {
-		syncDir(dir)
+	var dirs []string
+	for _, path := range b.written {
+		if dir := filepath.Dir(path); !slices.Contains(dirs, dir) {
+			dirs = append(dirs, dir)
+			syncDir(dir)
+		}
 	}
 	for dir, tmp := range b.tmp {
 		os.RemoveAll(tmp)
 		delete(b.tmp, dir)
 	}
-	b.written, b.dirs = b.written[:0], b.dirs[:0]
+	b.written = b.written[:0]
 	return first
 }
 

@@ -157,12 +157,9 @@ func ReadDir(dir string, types []reflect.Type) ([]Entry, error) {
 // an entry. An existing entry is left untouched. Write returns the path
 // written or already present. Files get mode 0644.
 func Write(dir string, data []byte) (string, error) {
-	path := filepath.Join(dir, Name(data))
-	if _, err := os.Lstat(path); err == nil {
+	path, there := entryPath(dir, data)
+	if there {
 		return path, nil
-	}
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", fmt.Errorf("corpus: write: %w", err)
 	}
 	if err := writeAtomic(dir, path, data); err != nil {
 		return "", fmt.Errorf("corpus: write %s: %w", path, err)
@@ -170,7 +167,18 @@ func Write(dir string, data []byte) (string, error) {
 	return path, nil
 }
 
+// entryPath returns the path of data's entry in dir and whether something
+// is there already.
+func entryPath(dir string, data []byte) (string, bool) {
+	path := filepath.Join(dir, Name(data))
+	_, err := os.Lstat(path)
+	return path, err == nil
+}
+
 func writeAtomic(dir, path string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return err
+	}
 	tmpDir, err := os.MkdirTemp(dir, ".tmp-")
 	if err != nil {
 		return err

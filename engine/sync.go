@@ -92,7 +92,7 @@ func startSyncer(opts *Options, every time.Duration) *syncer {
 func (s *syncer) run() {
 	defer close(s.done)
 	defer func() { s.watch.close() }()
-	defer s.batch.Flush()
+	defer s.flush()
 	flush := time.NewTicker(flushEvery)
 	defer flush.Stop()
 	if err := os.MkdirAll(s.dir, 0o777); err != nil {
@@ -127,7 +127,7 @@ func (s *syncer) run() {
 				timer.Reset(wait)
 			}
 		case <-flush.C:
-			s.batch.Flush() // a file lost with a removed directory is no error; others show at the next write
+			s.flush()
 		case <-timer.C:
 			wait = s.nextWait(wait, s.scan() > 0 || wrote)
 			wrote = false
@@ -278,6 +278,14 @@ func (s *syncer) read(path string) (*entry, error) {
 	e := newEntry(ce.Values, ce.Data, path, false)
 	e.imported = true
 	return e, nil
+}
+
+// flush syncs what the batch wrote; a failure (an I/O error: a file lost
+// with a removed directory is none) is reported as failed reports one.
+func (s *syncer) flush() {
+	if err := s.batch.Flush(); err != nil {
+		s.failed("syncing files to", err)
+	}
 }
 
 // failed reports the first failure to use the directory.

@@ -117,6 +117,40 @@ func TestSyncerReadsSoon(t *testing.T) {
 	}
 }
 
+// TestSyncerReportsAFailedFlush: a published entry that cannot be synced
+// to the disk at the next flush (here a symbolic link loop put in its
+// place, which open refuses as fsync would refuse a failing disk) is
+// reported once, and fuzzing goes on.
+func TestSyncerReportsAFailedFlush(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs symbolic links")
+	}
+	root := filepath.Join(t.TempDir(), "sync")
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour)
+	defer s.close(os.Stderr)
+	data, _ := corpus.Marshal([]byte("mine"))
+	path := filepath.Join(root, "FuzzX", corpus.Name(data))
+	s.out <- data
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Lstat(path); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("not published in a minute: %v", err)
+		}
+	}
+	// Before the flush, which comes flushEvery after the syncer started.
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Base(path), path); err != nil {
+		t.Fatal(err)
+	}
+	_, warnings := syncerUntil(t, s, warned("syncing files to"))
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "fuzzing goes on without it") {
+		t.Errorf("warnings %q, want one that syncing failed", warnings)
+	}
+}
+
 func TestSyncerNextWait(t *testing.T) {
 	s := &syncer{every: syncEvery}
 	for _, c := range []struct {
