@@ -7,6 +7,7 @@ require (
 	github.com/gobwas/glob v0.2.3
 	github.com/hashicorp/hcl v1.0.0
 	github.com/miekg/dns v1.1.15
+	github.com/open-policy-agent/opa v0.23.2
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/tdewolff/parse/v2 v2.6.8
 	github.com/tidwall/gjson v1.6.3
@@ -17,6 +18,10 @@ require (
 )
 
 require (
+	github.com/OneOfOne/xxhash v1.2.7 // indirect
+	github.com/ghodss/yaml v0.0.0-20180820084758-c7ce16629ff4 // indirect
+	github.com/pkg/errors v0.0.0-20181023235946-059132a15dd0 // indirect
+	github.com/rcrowley/go-metrics v0.0.0-20181016184325-3113b8401b8a // indirect
 	github.com/smartystreets/goconvey v1.8.1 // indirect
 	github.com/tidwall/match v1.0.1 // indirect
 	github.com/tidwall/pretty v1.0.2 // indirect
@@ -24,4 +29,12 @@ require (
 	golang.org/x/net v0.0.0-20190620200207-3b0461eec859 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.17.0 // indirect
+	gopkg.in/yaml.v2 v2.2.1 // indirect
 )
+
+// OPA v0.23.2 (regoparse) is a go 1.12 module: its requirement on x/tools
+// brings x/tools into the graph, at mvdan.cc/sh's v0.17.0, whose own
+// requirements would raise x/text, x/net and x/crypto past the versions the
+// other targets' bugs need. No target builds x/tools; its 2019 go.mod keeps
+// them where they are.
+replace golang.org/x/tools => golang.org/x/tools v0.0.0-20190920225731-5eefd052ad72

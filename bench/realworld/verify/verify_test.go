@@ -25,6 +25,7 @@ import (
 	"github.com/gobwas/glob"
 	"github.com/hashicorp/hcl"
 	"github.com/miekg/dns"
+	"github.com/open-policy-agent/opa/ast"
 	"github.com/robfig/cron/v3"
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
@@ -273,4 +274,17 @@ func TestGlobMatch(t *testing.T) {
 func TestCronParse(t *testing.T) {
 	// The upstream report's input (robfig/cron#554).
 	wantPanic(t, "cron/v3.Parser.Parse", func() { _, _ = cron.ParseStandard("TZ=0") })
+}
+
+func TestRegoParse(t *testing.T) {
+	// What the fix guards against (open-policy-agent/opa#2715): a call of
+	// eq, then of assign, without operands, read as a rule definition.
+	for _, src := range []string{"(d)eq()", "(d)assign()"} {
+		if _, _, err := ast.ParseStatements("", src); err != nil {
+			t.Fatalf("ParseStatements(%q): %v", src, err)
+		}
+		wantPanic(t, "ast.ParseCompleteDocRuleFromEqExpr", func() {
+			ast.CompileModules(map[string]string{"": src})
+		})
+	}
 }
