@@ -33,6 +33,19 @@ func syncerUntil(t *testing.T, s *syncer, done func(names, warnings []string) bo
 	return names, warnings
 }
 
+// waitFor waits until path exists (os.Lstat: a link counts), failing the
+// test after a minute; what names what is awaited in the failure.
+func waitFor(t *testing.T, path, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Lstat(path); err == nil {
+			return
+		} else if time.Now().After(deadline) {
+			t.Fatalf("%s in a minute: %v", what, err)
+		}
+	}
+}
+
 // warned returns a done function of syncerUntil: a warning contains want.
 func warned(want string) func(_, warnings []string) bool {
 	return func(_, warnings []string) bool {
@@ -101,13 +114,7 @@ func TestSyncerReadsSoon(t *testing.T) {
 	// publishing as a sign that the corpora grow.
 	mine := filepath.Join(root, "FuzzX", corpus.Name(entry("mine")))
 	s.out <- entry("mine")
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(mine); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("not published in a minute: %v", err)
-		}
-	}
+	waitFor(t, mine, "not published")
 	other := entry("other")
 	if _, err := corpus.Write(filepath.Join(root, "FuzzX"), other); err != nil {
 		t.Fatal(err)
@@ -140,13 +147,7 @@ func TestSyncerReportsAFailedFlush(t *testing.T) {
 		data, _ := corpus.Marshal([]byte("mine " + strconv.Itoa(attempt)))
 		path := filepath.Join(root, "FuzzX", corpus.Name(data))
 		s.out <- data
-		for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
-			if _, err := os.Lstat(path); err == nil {
-				break
-			} else if time.Now().After(deadline) {
-				t.Fatalf("not published in a minute: %v", err)
-			}
-		}
+		waitFor(t, path, "not published")
 		if err := os.Remove(path); err != nil {
 			t.Fatal(err)
 		}
@@ -215,13 +216,7 @@ func TestSyncerWatches(t *testing.T) {
 	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
 	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour)
 	defer s.close(os.Stderr)
-	for deadline := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(dir); err == nil {
-			break
-		} else if time.Now().After(deadline) {
-			t.Fatalf("the directory was not made in a minute: %v", err)
-		}
-	}
+	waitFor(t, dir, "the directory was not made")
 	time.Sleep(100 * time.Millisecond) // the first scan is done: the next is an hour away
 	for _, s1 := range []string{"first", "second"} {
 		if _, err := corpus.Write(dir, entry(s1)); err != nil {
