@@ -61,10 +61,11 @@ type queue struct {
 	cull       cull
 	sumDur     time.Duration // of the entries' execution times (those measured)
 	nDur       int           // entries with a measured execution time
+	share      share         // this instance's part of the round robin when instances sync (peers.go)
 }
 
 func newQueue(power bool) *queue {
-	return &queue{roundRobin: !power}
+	return &queue{roundRobin: !power, share: share{n: 1}}
 }
 
 func (q *queue) len() int { return len(q.entries) }
@@ -127,7 +128,7 @@ func (q *queue) pick(r *rand.Rand) *entry {
 		for range 100 * len(q.entries) { // a bound: skip gives way at 1 in 100
 			e := q.entries[q.next%len(q.entries)]
 			q.next++
-			if !q.cull.skip(e, len(q.entries), r.IntN(100)) {
+			if !q.cull.skip(e, len(q.entries), r.IntN(100)) && !q.share.skip(e, r.IntN(shareSkip)) {
 				q.cull.called(e)
 				return e
 			}

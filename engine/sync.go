@@ -32,7 +32,9 @@ import (
 // which only sends it entries to publish and takes what its scans found.
 // The loop waits only when cacheQueue entries wait to be published.
 // Where the system reports new files (inotify: engine/syncwatch_linux.go),
-// the syncer reads each as it appears, between its scans.
+// the syncer reads each as it appears, between its scans. At each scan it
+// renews this instance's peer file and works out its share of the round
+// robin (peers.go).
 
 // syncEvery is the longest the syncer waits between two reads of the sync
 // directory, and syncSoon the shortest: it reads again after syncSoon while
@@ -65,15 +67,18 @@ type syncer struct {
 	again  bool            // the directory is back after a failure, or was made again: publish mine again
 	held   syncNews        // not yet taken by the loop
 	batch  corpus.Batch    // the entries published, synced every flushEvery
+	peer   string          // this instance's name among the peers (peers.go)
+	share  share           // the last share handed to the loop
 }
 
 // syncNews is what the syncer hands the loop.
 type syncNews struct {
 	entries  []*entry // other instances' inputs, valid and not seen before
 	warnings []string // files skipped; the directory failing, working again
+	share    *share   // this instance's share of the corpus, when it changed
 }
 
-func (n *syncNews) empty() bool { return len(n.entries) == 0 && len(n.warnings) == 0 }
+func (n *syncNews) empty() bool { return len(n.entries) == 0 && len(n.warnings) == 0 && n.share == nil }
 
 // startSyncer starts the syncer of opts.SyncDir, which creates its
 // directory, reads it at once and then every so often (at most every, at
@@ -84,7 +89,8 @@ func startSyncer(opts *Options, every time.Duration) *syncer {
 		return nil
 	}
 	s := &syncer{root: opts.SyncDir, dir: filepath.Join(opts.SyncDir, opts.Target), types: opts.Types, every: every,
-		out: make(chan []byte, cacheQueue), news: make(chan syncNews), done: make(chan struct{}), seen: map[string]bool{}}
+		out: make(chan []byte, cacheQueue), news: make(chan syncNews), done: make(chan struct{}), seen: map[string]bool{},
+		peer: newPeerName(), share: share{n: 1}}
 	go s.run()
 	return s
 }
@@ -92,6 +98,7 @@ func startSyncer(opts *Options, every time.Duration) *syncer {
 func (s *syncer) run() {
 	defer close(s.done)
 	defer func() { s.watch.close() }()
+	defer s.leave()
 	defer s.flush()
 	flush := time.NewTicker(flushEvery)
 	defer flush.Stop()
@@ -217,6 +224,7 @@ func (s *syncer) scan() int {
 			s.put(s.mine[i])
 		}
 	}
+	s.heartbeat(ents)
 	n := 0
 	for _, de := range ents {
 		if de.Type().IsRegular() && s.take(de.Name()) {
@@ -336,6 +344,9 @@ func (c *coordinator) publish(e *entry) {
 func (c *coordinator) synced(stopping bool, n syncNews) {
 	for _, w := range n.warnings {
 		c.rep.emit(event.Event{Type: event.Warning, Message: w})
+	}
+	if n.share != nil {
+		c.corpus.share = *n.share
 	}
 	if !stopping {
 		c.inputs = append(c.inputs, n.entries...)

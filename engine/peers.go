@@ -1,0 +1,111 @@
+package engine
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Synced instances share the round robin. Each instance that syncs through
+// a directory fuzzes the union of the instances' corpora, and one worker
+// cycling through all of it returns to an entry as seldom as a lone
+// instance of one worker does: on bench/targets/coupled two synced
+// instances needed as long as one instance of one worker, where one
+// instance of two workers, whose round robin both workers advance, needed
+// half that (bench/README.md, "Corpus sync"). So each instance gives the
+// inputs it imported one in shareSkip of their turns (the instance that
+// found one fuzzes it as its own), and the seeds, which every instance
+// has, are shared out among the instances by a hash of their contents:
+// together they go round the corpus about as one instance of as many
+// workers does, and no input is left to an instance that may not have it
+// (an import is in its finder's corpus; an input of this instance's cache
+// is its own). To know how many they are, instances announce themselves
+// in the directory (an empty file .peer-<name>, its time renewed at each
+// listing, at least every syncEvery); a peer file not renewed for
+// peerStale is not counted, so the seeds of an instance that stopped are
+// shared out among the others again. An entry's first call is never
+// skipped.
+
+// peerPrefix starts the name of an instance's file in the sync directory:
+// hidden, so that no instance reads it as an input.
+const peerPrefix = ".peer-"
+
+// peerStale is how long a peer file may go unrenewed and still count: three
+// of the longest waits between two listings.
+const peerStale = 3 * syncEvery
+
+// shareSkip: an input of another instance's share gets one in shareSkip of
+// its turns.
+const shareSkip = 4
+
+// share is an instance's part of the round robin: rank among n instances
+// alive.
+type share struct{ rank, n int }
+
+// skip reports whether a turn of e, which had its first call, is skipped
+// (roll, in [0, shareSkip), is not 0): e was imported, or is a seed of
+// another instance's share.
+func (s share) skip(e *entry, roll int) bool {
+	if s.n <= 1 || e.calls == 0 || roll == 0 {
+		return false
+	}
+	if e.imported {
+		return true
+	}
+	if !e.seed {
+		return false
+	}
+	h := fnv.New32a()
+	h.Write(e.data)
+	return int(h.Sum32()%uint32(s.n)) != s.rank
+}
+
+// newPeerName returns a random name for this instance.
+func newPeerName() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// heartbeat renews this instance's peer file and computes its share from
+// the peer files of the listing ents, handing a changed share to the loop.
+// Peer files are renewed by truncating them, so that their times are the
+// file system's (a network file system's server's), and compared with
+// this instance's own: the machines' clocks need not agree.
+func (s *syncer) heartbeat(ents []os.DirEntry) {
+	path := filepath.Join(s.dir, peerPrefix+s.peer)
+	if err := os.WriteFile(path, nil, 0o666); err != nil {
+		return // the listing worked: the next write reports what fails
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return
+	}
+	now := fi.ModTime()
+	names := []string{s.peer}
+	for _, de := range ents {
+		name, ok := strings.CutPrefix(de.Name(), peerPrefix)
+		if !ok || name == s.peer {
+			continue
+		}
+		if fi, err := de.Info(); err == nil && now.Sub(fi.ModTime()) < peerStale {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	sh := share{rank: slices.Index(names, s.peer), n: len(names)}
+	if sh != s.share {
+		s.share = sh
+		s.held.share = &sh
+	}
+}
+
+// leave removes this instance's peer file: the others take its share at
+// their next listing.
+func (s *syncer) leave() {
+	os.Remove(filepath.Join(s.dir, peerPrefix+s.peer))
+}

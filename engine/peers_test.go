@@ -1,0 +1,99 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// TestShareSplits: two instances share the seeds out between them, each
+// skips the turns of inputs it imported and none of its own; no entry's
+// first call is skipped, and a roll of 0 skips nothing.
+func TestShareSplits(t *testing.T) {
+	a, b := share{rank: 0, n: 2}, share{rank: 1, n: 2}
+	skippedA := 0
+	for i := range 100 {
+		seed := &entry{data: []byte("seed " + strconv.Itoa(i)), seed: true, calls: 1}
+		sa, sb := a.skip(seed, 1), b.skip(seed, 1)
+		if sa == sb {
+			t.Fatalf("seed %d: skipped by both or neither (%v)", i, sa)
+		}
+		if sa {
+			skippedA++
+		}
+		if a.skip(seed, 0) || b.skip(seed, 0) {
+			t.Errorf("seed %d skipped on a roll of 0", i)
+		}
+		seed.calls = 0
+		if a.skip(seed, 1) || b.skip(seed, 1) {
+			t.Errorf("seed %d skipped before its first call", i)
+		}
+	}
+	if skippedA < 30 || skippedA > 70 {
+		t.Errorf("instance 0 skips %d of 100 seeds, want about half", skippedA)
+	}
+	own := &entry{data: []byte("found here"), calls: 1}
+	imported := &entry{data: []byte("found there"), imported: true, calls: 1}
+	if a.skip(own, 1) || b.skip(own, 1) {
+		t.Error("an instance skipped an input of its own")
+	}
+	if !a.skip(imported, 1) || a.skip(imported, 0) {
+		t.Error("an imported input was not skipped on a roll of 1, or was on 0")
+	}
+	if (share{n: 1}).skip(imported, 1) {
+		t.Error("a lone instance skipped an input")
+	}
+}
+
+// syncerShare waits for s to hand over a share of n instances.
+func syncerShare(t *testing.T, s *syncer, n int) share {
+	t.Helper()
+	timeout := time.After(time.Minute)
+	for {
+		select {
+		case news := <-s.news:
+			if news.share != nil && news.share.n == n {
+				return *news.share
+			}
+		case <-timeout:
+			t.Fatalf("no share of %d instances in a minute", n)
+		}
+	}
+}
+
+// TestSyncerShares: two instances syncing through one directory take the
+// two shares; a stale peer file does not count; when one instance stops,
+// the other takes the whole corpus again.
+func TestSyncerShares(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sync")
+	dir := filepath.Join(root, "FuzzX")
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, peerPrefix+"0000stale")
+	if err := os.WriteFile(stale, nil, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-2 * peerStale)
+	if err := os.Chtimes(stale, old, old); err != nil {
+		t.Fatal(err)
+	}
+	opts := &Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}
+	a := startSyncer(opts, 10*time.Millisecond)
+	defer a.close(os.Stderr)
+	b := startSyncer(opts, 10*time.Millisecond)
+	sa, sb := syncerShare(t, a, 2), syncerShare(t, b, 2)
+	if sa.rank == sb.rank {
+		t.Errorf("both instances have rank %d", sa.rank)
+	}
+	b.close(os.Stderr)
+	if _, err := os.Stat(filepath.Join(dir, peerPrefix+b.peer)); err == nil {
+		t.Error("a stopped instance left its peer file")
+	}
+	if s := syncerShare(t, a, 1); s.rank != 0 {
+		t.Errorf("alone again: rank %d, want 0", s.rank)
+	}
+}
