@@ -161,12 +161,32 @@ func TestCompatEventsTrouble(t *testing.T) {
 
 func TestCompareCell(t *testing.T) {
 	stock := testResults{"TestA": "PASS", "FuzzX": "PASS"}
-	if cell, ok := compareCell(stock, testResults{"TestA": "PASS", "FuzzX": "PASS"}); !ok || cell != "agree (2)" {
+	if cell, ok := compareCell(stock, testResults{"TestA": "PASS", "FuzzX": "PASS"}, "FuzzX"); !ok || cell != "agree (2)" {
 		t.Errorf("same results: %q, %v", cell, ok)
 	}
-	cell, ok := compareCell(stock, testResults{"TestA": "FAIL"})
+	cell, ok := compareCell(stock, testResults{"TestA": "FAIL"}, "FuzzX")
 	if want := "DIFFER (2 of 2): FuzzX: go test PASS, fuzzbox none; TestA: go test PASS, fuzzbox FAIL"; ok || cell != want {
 		t.Errorf("different results: %q, %v; want %q", cell, ok, want)
+	}
+	// A test that fails under go test too: go test -fuzz=^FuzzX$ stops
+	// before FuzzX, and so does fuzzbox.
+	failing := testResults{"TestA": "FAIL", "FuzzX": "PASS", "FuzzY": "PASS"}
+	cell, ok = compareCell(failing, testResults{"TestA": "FAIL", "FuzzY": "PASS"}, "FuzzX")
+	if want := "agree (2); no result for FuzzX: a test failed first on both sides, where go test -fuzz stops too"; !ok || cell != want {
+		t.Errorf("stopped at a failing test: %q, %v; want %q", cell, ok, want)
+	}
+	for _, c := range []struct {
+		fuzzbox testResults
+		fuzz    string
+	}{
+		{testResults{"TestA": "FAIL", "FuzzX": "PASS"}, "FuzzX"},                  // FuzzY missing: not the fuzzed one
+		{testResults{"TestA": "FAIL", "FuzzY": "PASS"}, "FuzzY"},                  // FuzzX missing, but FuzzY was fuzzed
+		{testResults{"TestA": "PASS", "FuzzY": "PASS"}, "FuzzX"},                  // no test failed in fuzzbox's run
+		{testResults{"TestA": "FAIL", "FuzzX": "FAIL", "FuzzY": "PASS"}, "FuzzX"}, // a result, a different one
+	} {
+		if cell, ok := compareCell(failing, c.fuzzbox, c.fuzz); ok {
+			t.Errorf("fuzzbox %v, -fuzz=%s: %q, want a difference", c.fuzzbox, c.fuzz, cell)
+		}
 	}
 }
 
