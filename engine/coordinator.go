@@ -260,5 +260,5 @@ func (c *coordinator) statsEvent(typ string, rate float64) event.Event {
 		}
 	}
 	return event.Event{Type: typ, Execs: c.execs, ExecsPerSec: rate, Corpus: c.corpus.len(), New: c.newCount, Edges: countEdges(c.global),
-		Unstable: countEdges(c.unstable), RaceReplayed: c.twinQ.replayed, RaceSkipped: c.twinQ.skipped}
+		Unstable: countEdges(c.unstable), RaceReplayed: c.twinQ.replayed, RaceSkipped: c.twinQ.skipped, Instances: c.corpus.share.instances()}
 }

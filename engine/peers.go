@@ -27,8 +27,9 @@ import (
 // in the directory (an empty file .peer-<name>, its time renewed at each
 // listing, at least every syncEvery); a peer file not renewed for
 // peerStale is not counted, so the seeds of an instance that stopped are
-// shared out among the others again. An entry's first call is never
-// skipped.
+// shared out among the others again, and one not renewed for peerGone (a
+// killed instance's) is removed. An entry's first call is never skipped.
+// Stats events report the number of instances.
 
 // peerPrefix starts the name of an instance's file in the sync directory:
 // hidden, so that no instance reads it as an input.
@@ -42,9 +43,21 @@ const peerStale = 3 * syncEvery
 // its turns.
 const shareSkip = 4
 
+// peerGone is how long a peer file may go unrenewed before an instance
+// removes it: a killed instance's file, which would otherwise stay.
+const peerGone = 20 * peerStale
+
 // share is an instance's part of the round robin: rank among n instances
 // alive.
 type share struct{ rank, n int }
+
+// instances is what stats events report: n, or 0 for a lone instance.
+func (s share) instances() int {
+	if s.n <= 1 {
+		return 0
+	}
+	return s.n
+}
 
 // skip reports whether a turn of e, which had its first call, is skipped
 // (roll, in [0, shareSkip), is not 0): e was imported, or is a seed of
@@ -92,8 +105,13 @@ func (s *syncer) heartbeat(ents []os.DirEntry) {
 		if !ok || name == s.peer {
 			continue
 		}
-		if fi, err := de.Info(); err == nil && now.Sub(fi.ModTime()) < peerStale {
+		fi, err := de.Info()
+		switch {
+		case err != nil:
+		case now.Sub(fi.ModTime()) < peerStale:
 			names = append(names, name)
+		case now.Sub(fi.ModTime()) > peerGone:
+			os.Remove(filepath.Join(s.dir, de.Name()))
 		}
 	}
 	slices.Sort(names)

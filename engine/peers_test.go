@@ -65,21 +65,23 @@ func syncerShare(t *testing.T, s *syncer, n int) share {
 }
 
 // TestSyncerShares: two instances syncing through one directory take the
-// two shares; a stale peer file does not count; when one instance stops,
-// the other takes the whole corpus again.
+// two shares; a stale peer file does not count, and one long unrenewed is
+// removed; when one instance stops, the other takes the whole corpus again.
 func TestSyncerShares(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "sync")
 	dir := filepath.Join(root, "FuzzX")
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		t.Fatal(err)
 	}
-	stale := filepath.Join(dir, peerPrefix+"0000stale")
-	if err := os.WriteFile(stale, nil, 0o666); err != nil {
-		t.Fatal(err)
-	}
-	old := time.Now().Add(-2 * peerStale)
-	if err := os.Chtimes(stale, old, old); err != nil {
-		t.Fatal(err)
+	stale, gone := filepath.Join(dir, peerPrefix+"0000stale"), filepath.Join(dir, peerPrefix+"0000gone")
+	for path, age := range map[string]time.Duration{stale: 2 * peerStale, gone: 2 * peerGone} {
+		if err := os.WriteFile(path, nil, 0o666); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-age)
+		if err := os.Chtimes(path, old, old); err != nil {
+			t.Fatal(err)
+		}
 	}
 	opts := &Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}
 	a := startSyncer(opts, 10*time.Millisecond)
@@ -88,6 +90,12 @@ func TestSyncerShares(t *testing.T) {
 	sa, sb := syncerShare(t, a, 2), syncerShare(t, b, 2)
 	if sa.rank == sb.rank {
 		t.Errorf("both instances have rank %d", sa.rank)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Errorf("a peer file a little stale was removed: %v", err)
+	}
+	if _, err := os.Stat(gone); err == nil {
+		t.Error("a peer file long unrenewed was not removed")
 	}
 	b.close(os.Stderr)
 	if _, err := os.Stat(filepath.Join(dir, peerPrefix+b.peer)); err == nil {

@@ -98,6 +98,8 @@ func TestFormat(t *testing.T) {
 		{event.Event{Type: event.Baseline, Progress: "0/4", Elapsed: 1500}, "fuzz: elapsed: 2s, gathering baseline coverage: 0/4 completed"},
 		{event.Event{Type: event.Stats, Elapsed: 61000, Execs: 10, ExecsPerSec: 3.4, New: 1, Corpus: 5, Edges: 9},
 			"fuzz: elapsed: 1m1s, execs: 10 (3/sec), new interesting: 1 (total: 5), edges: 9"},
+		{event.Event{Type: event.Stats, Elapsed: 3000, Execs: 10, ExecsPerSec: 3.4, New: 1, Corpus: 5, Edges: 9, Instances: 2},
+			"fuzz: elapsed: 3s, execs: 10 (3/sec), new interesting: 1 (total: 5), edges: 9, synced instances: 2"},
 		{event.Event{Type: event.Failure, Kind: "panic", Message: "--- FAIL: FuzzX\n    panic: boom\n", Reproducer: "testdata/fuzz/FuzzX/ab"},
 			"fuzz: elapsed: 0s, found panic failure: panic: boom (written to testdata/fuzz/FuzzX/ab)"},
 		{event.Event{Type: event.Failure, Duplicate: true, Kind: "panic"}, ""},

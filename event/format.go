@@ -78,6 +78,9 @@ func statsLine(el string, e Event) string {
 			line += fmt.Sprintf(" (%d skipped)", e.RaceSkipped)
 		}
 	}
+	if e.Instances > 1 {
+		line += fmt.Sprintf(", synced instances: %d", e.Instances)
+	}
 	if e.Type == Done && e.Plateau {
 		line += "; stopped: no new coverage for the -plateau time"
 	}
