@@ -34,6 +34,10 @@ func TestMain(m *testing.M) {
 		stackProbe()
 		os.Exit(0)
 	}
+	if mode := os.Getenv(procsProbeEnv); mode != "" {
+		procsProbe(mode)
+		os.Exit(0)
+	}
 	if mode := os.Getenv(fakeModeEnv); mode != "" {
 		os.Exit(fakeWorker(mode, os.Getenv(fakeDirEnv)))
 	}

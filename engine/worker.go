@@ -91,6 +91,7 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	w := &workerServer{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out), leaks: newLeakChecker()}
 	execState.snap = make([]byte, len(instrument.Counters()))
 	w.seen = make([]byte, len(execState.snap))
+	oneProcUntilGoroutines(mem.Execs)
 	return w.serve(ctx)
 }
 

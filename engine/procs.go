@@ -1,0 +1,96 @@
+package engine
+
+import (
+	"os"
+	"runtime"
+	"runtime/metrics"
+	"time"
+)
+
+// One processor until the code under test starts goroutines (worker side).
+//
+// A worker runs one input at a time, and every input passes through three
+// goroutines (the serving loop, the shallow caller, testing's goroutine for
+// the input). While another processor is idle, each switch between them
+// wakes a thread to look for work (runtime.wakep), which costs more than a
+// small target's whole input and takes a core from the other workers. So a
+// worker starts with GOMAXPROCS=1, and goes back to the runtime's default
+// as soon as the code under test is seen starting goroutines of its own:
+// code that runs goroutines in parallel (and the bugs that need them to,
+// such as concurrent map writes) gets every processor, from its first input
+// on but for at most one watch interval. Code that starts none cannot tell,
+// except through runtime.GOMAXPROCS(0). A GOMAXPROCS the user set applies
+// to the workers unchanged.
+
+// procsWatch is how often the worker looks for goroutines the code under
+// test started.
+const procsWatch = 10 * time.Millisecond
+
+// procsSlack is how many goroutines the process may start beyond one per
+// execution (the runtime starts some on demand, such as a collector's mark
+// worker or its cleanup goroutine) before the code under test is taken to
+// start short-lived ones.
+const procsSlack = 8
+
+// createdMetric counts the goroutines the process has started (Go 1.26).
+const createdMetric = "/sched/goroutines-created:goroutines"
+
+// oneProcUntilGoroutines runs the worker on one processor until the code
+// under test is seen starting goroutines: more of them live than the
+// worker's own and the input's (two watches in a row, so that an input's
+// goroutine caught exiting as the next one starts does not count), or more
+// started than executions (execs counts those begun; testing starts one
+// goroutine for each) beyond procsSlack. It must be called while no input
+// runs. It does nothing when the user set GOMAXPROCS or the runtime does
+// not count started goroutines.
+func oneProcUntilGoroutines(execs func() uint64) {
+	if os.Getenv("GOMAXPROCS") != "" {
+		return
+	}
+	if _, ok := goroutinesCreated(); !ok || runtime.GOMAXPROCS(1) == 1 {
+		return
+	}
+	live := runtime.NumGoroutine() + 1 // and this watch's goroutine
+	go func() {
+		w := procsWatcher{live: live, start: execs(), execs: execs}
+		w.created, _ = goroutinesCreated()
+		tick := time.NewTicker(procsWatch)
+		defer tick.Stop()
+		for range tick.C {
+			if w.own() {
+				runtime.SetDefaultGOMAXPROCS()
+				return
+			}
+		}
+	}()
+}
+
+// procsWatcher is oneProcUntilGoroutines' state between watches.
+type procsWatcher struct {
+	live    int           // goroutines when no input runs
+	created uint64        // goroutines started when the watch began
+	start   uint64        // executions begun then
+	execs   func() uint64 // executions begun
+	over    int           // watches in a row that saw more live goroutines than live+1
+}
+
+// own reports whether the code under test has started goroutines of its own.
+func (w *procsWatcher) own() bool {
+	if runtime.NumGoroutine() > w.live+1 {
+		w.over++
+	} else {
+		w.over = 0
+	}
+	now, _ := goroutinesCreated()
+	return w.over >= 2 || now-w.created > w.execs()-w.start+procsSlack
+}
+
+// goroutinesCreated returns the number of goroutines the process started.
+func goroutinesCreated() (uint64, bool) {
+	s := []metrics.Sample{{Name: createdMetric}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0, false
+	}
+	return s[0].Value.Uint64(), true
+}

@@ -1,0 +1,126 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// procsProbeEnv makes the test binary act as a worker for
+// oneProcUntilGoroutines (TestMain): it runs executions that start one
+// goroutine each, as testing's do, prints GOMAXPROCS, runs executions whose
+// code starts goroutines of its own (the variable's value says how), and
+// prints GOMAXPROCS again.
+const procsProbeEnv = "FUZZBOX_TEST_PROCS_PROBE"
+
+func procsProbe(mode string) {
+	var execs atomic.Uint64
+	oneProcUntilGoroutines(execs.Load)
+	run := func(fn func()) {
+		execs.Add(1)
+		done := make(chan bool)
+		go func() { fn(); close(done) }()
+		<-done
+	}
+	for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); {
+		run(func() {})
+	}
+	fmt.Println(runtime.GOMAXPROCS(0))
+	switch mode {
+	case "spinning": // goroutines that never block, alive during one execution
+		run(func() {
+			var stop atomic.Bool
+			for range 2 {
+				go func() {
+					for !stop.Load() {
+					}
+				}()
+			}
+			for i := 0; i < 300 && runtime.GOMAXPROCS(0) == 1; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			stop.Store(true)
+		})
+	case "short": // one goroutine per execution, ended before it returns
+		for range 2 * procsSlack {
+			run(func() {
+				var wg sync.WaitGroup
+				wg.Go(func() {})
+				wg.Wait()
+			})
+		}
+		time.Sleep(5 * procsWatch)
+	}
+	fmt.Println(runtime.GOMAXPROCS(0))
+}
+
+// TestOneProcUntilGoroutines: a worker whose executions start only
+// testing's goroutine runs on one processor; one whose code starts
+// goroutines, alive or short-lived, goes back to the default; a GOMAXPROCS
+// the user set stays.
+func TestOneProcUntilGoroutines(t *testing.T) {
+	if runtime.NumCPU() < 2 {
+		t.Skip("one processor: GOMAXPROCS is 1 anyway")
+	}
+	env := slices.DeleteFunc(os.Environ(), func(s string) bool { return strings.HasPrefix(s, "GOMAXPROCS=") })
+	probe := func(mode string, extra ...string) string {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(append(slices.Clip(env), procsProbeEnv+"="+mode), extra...)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("probe %s: %v", mode, err)
+		}
+		return strings.Join(strings.Fields(string(out)), " ")
+	}
+	def := fmt.Sprint(runtime.NumCPU())
+	for mode, want := range map[string]string{
+		"none":     "1 1",
+		"spinning": "1 " + def,
+		"short":    "1 " + def,
+	} {
+		if got := probe(mode); got != want {
+			t.Errorf("%s: GOMAXPROCS before and after = %s, want %s", mode, got, want)
+		}
+	}
+	if got := probe("spinning", "GOMAXPROCS=3"); got != "3 3" {
+		t.Errorf("user's GOMAXPROCS=3: GOMAXPROCS before and after = %s, want 3 3", got)
+	}
+}
+
+// TestProcsWatcher: live goroutines beyond the worker's and the input's
+// count from the second watch in a row; started ones beyond one per
+// execution count past procsSlack.
+func TestProcsWatcher(t *testing.T) {
+	var execs uint64
+	w := procsWatcher{live: runtime.NumGoroutine(), execs: func() uint64 { return execs }}
+	w.created, _ = goroutinesCreated()
+	if w.own() {
+		t.Fatal("own goroutines reported with none started")
+	}
+	block := make(chan bool)
+	defer close(block)
+	park := func() {
+		started := make(chan bool)
+		go func() { close(started); <-block }()
+		<-started
+		execs++ // counted as an execution's goroutine
+	}
+	park() // the input's goroutine
+	if w.own() || w.own() {
+		t.Fatal("the input's goroutine taken for the code's own")
+	}
+	park()
+	if w.own() {
+		t.Fatal("one watch over the live count reported")
+	}
+	if !w.own() {
+		t.Fatal("two watches over the live count not reported")
+	}
+}
