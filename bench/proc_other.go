@@ -5,4 +5,4 @@ package main
 import "os/exec"
 
 // setProcessGroup does nothing here: cancellation kills only the direct child.
-func setProcessGroup(cmd *exec.Cmd) {}
+func setProcessGroup(cmd *exec.Cmd) (waited func()) { return func() {} }

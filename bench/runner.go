@@ -175,7 +175,7 @@ func execute(ctx context.Context, dir string, argv []string, merge bool, p lineP
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
-	setProcessGroup(cmd)
+	waited := setProcessGroup(cmd)
 	pr, pw := io.Pipe()
 	cmd.Stdout = pw
 	cmd.Stderr = logf
@@ -201,6 +201,7 @@ func execute(ctx context.Context, dir string, argv []string, merge bool, p lineP
 		io.Copy(io.Discard, pr)
 	}()
 	waitErr := cmd.Wait()
+	waited()
 	pw.Close()
 	wg.Wait()
 	wall = time.Since(start).Seconds()
