@@ -39,13 +39,13 @@ const peerPrefix = ".peer-"
 // of the longest waits between two listings.
 const peerStale = 3 * syncEvery
 
-// shareSkip: an input of another instance's share gets one in shareSkip of
-// its turns.
-const shareSkip = 4
-
 // peerGone is how long a peer file may go unrenewed before an instance
 // removes it: a killed instance's file, which would otherwise stay.
 const peerGone = 20 * peerStale
+
+// shareSkip: an input of another instance's share gets one in shareSkip of
+// its turns.
+const shareSkip = 4
 
 // share is an instance's part of the round robin: rank among n instances
 // alive.
@@ -72,9 +72,15 @@ func (s share) skip(e *entry, roll int) bool {
 	if !e.seed {
 		return false
 	}
+	return int(e.share%uint32(s.n)) != s.rank
+}
+
+// shareHash is a seed's entry.share: an FNV-1a hash of its file's contents,
+// the same in every instance.
+func shareHash(data []byte) uint32 {
 	h := fnv.New32a()
-	h.Write(e.data)
-	return int(h.Sum32()%uint32(s.n)) != s.rank
+	h.Write(data)
+	return h.Sum32()
 }
 
 // newPeerName returns a random name for this instance.

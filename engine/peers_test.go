@@ -16,7 +16,8 @@ func TestShareSplits(t *testing.T) {
 	a, b := share{rank: 0, n: 2}, share{rank: 1, n: 2}
 	skippedA := 0
 	for i := range 100 {
-		seed := &entry{data: []byte("seed " + strconv.Itoa(i)), seed: true, calls: 1}
+		data := []byte("seed " + strconv.Itoa(i))
+		seed := &entry{data: data, seed: true, share: shareHash(data), calls: 1}
 		sa, sb := a.skip(seed, 1), b.skip(seed, 1)
 		if sa == sb {
 			t.Fatalf("seed %d: skipped by both or neither (%v)", i, sa)
@@ -31,6 +32,9 @@ func TestShareSplits(t *testing.T) {
 		if a.skip(seed, 1) || b.skip(seed, 1) {
 			t.Errorf("seed %d skipped before its first call", i)
 		}
+	}
+	if e := newEntry([]any{[]byte("x")}, nil, "seed#0", true); e.share == 0 || e.share != shareHash(e.data) {
+		t.Errorf("newEntry: a seed's share hash is %d, want shareHash of its file, %d", e.share, shareHash(e.data))
 	}
 	if skippedA < 30 || skippedA > 70 {
 		t.Errorf("instance 0 skips %d of 100 seeds, want about half", skippedA)
