@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 )
 
 // Synced instances share the round robin. Each instance that syncs through
@@ -25,10 +26,10 @@ import (
 // (an import is in its finder's corpus; an input of this instance's cache
 // is its own). To know how many they are, instances announce themselves
 // in the directory (an empty file .peer-<name>, its time renewed at each
-// listing, at least every syncEvery); a peer file not renewed for
-// peerStale is not counted, so the seeds of an instance that stopped are
-// shared out among the others again, and one not renewed for peerGone (a
-// killed instance's) is removed. An entry's first call is never skipped.
+// listing, at most every beatEvery and at least every syncEvery); a peer
+// file not renewed for peerStale is not counted, so the seeds of an
+// instance that stopped are shared out among the others again, and one not
+// renewed for peerGone (a killed instance's) is removed. An entry's first call is never skipped.
 // Stats events report the number of instances.
 
 // peerPrefix starts the name of an instance's file in the sync directory:
@@ -42,6 +43,12 @@ const peerStale = 3 * syncEvery
 // peerGone is how long a peer file may go unrenewed before an instance
 // removes it: a killed instance's file, which would otherwise stay.
 const peerGone = 20 * peerStale
+
+// beatEvery is how often, at most, an instance renews its peer file and
+// counts the others': listings come up to every 250 ms while corpora grow,
+// and each renewal is a write and a stat per peer (round trips on a network
+// file system).
+const beatEvery = time.Second
 
 // shareSkip: an input of another instance's share gets one in shareSkip of
 // its turns.
@@ -96,6 +103,10 @@ func newPeerName() string {
 // file system's (a network file system's server's), and compared with
 // this instance's own: the machines' clocks need not agree.
 func (s *syncer) heartbeat(ents []os.DirEntry) {
+	if time.Since(s.beat) < beatEvery {
+		return
+	}
+	s.beat = time.Now()
 	path := filepath.Join(s.dir, peerPrefix+s.peer)
 	if err := os.WriteFile(path, nil, 0o666); err != nil {
 		return // the listing worked: the next write reports what fails

@@ -69,6 +69,7 @@ type syncer struct {
 	batch  corpus.Batch    // the entries published, synced every flushEvery
 	peer   string          // this instance's name among the peers (peers.go)
 	share  share           // the last share handed to the loop
+	beat   time.Time       // when heartbeat last renewed the peer file
 }
 
 // syncNews is what the syncer hands the loop.
