@@ -29,8 +29,8 @@ import (
 // listing, at most every beatEvery and at least every syncEvery); a peer
 // file not renewed for peerStale is not counted, so the seeds of an
 // instance that stopped are shared out among the others again, and one not
-// renewed for peerGone (a killed instance's) is removed. An entry's first call is never skipped.
-// Stats events report the number of instances.
+// renewed for peerGone (a killed instance's) is removed. An entry's first
+// call is never skipped. Stats events report the number of instances.
 
 // peerPrefix starts the name of an instance's file in the sync directory:
 // hidden, so that no instance reads it as an input.

@@ -17,8 +17,8 @@ import (
 // worker starts with GOMAXPROCS=1, and goes back to the runtime's default
 // as soon as the code under test is seen starting goroutines of its own:
 // code that runs goroutines in parallel (and the bugs that need them to,
-// such as concurrent map writes) gets every processor, from its first input
-// on but for at most one watch interval. Code that starts none cannot tell,
+// such as concurrent map writes) gets every processor from its first input
+// on, after at most two watch intervals. Code that starts none cannot tell,
 // except through runtime.GOMAXPROCS(0). A GOMAXPROCS the user set applies
 // to the workers unchanged.
 
