@@ -184,10 +184,11 @@ func (r *coverRun) run() (*CoverReport, error) {
 	if r.p, err = r.pkg(); err != nil {
 		return nil, err
 	}
-	if r.tmp, err = os.MkdirTemp("", "fuzzbox-cover-"); err != nil {
+	var release func()
+	if r.tmp, release, err = workDir("cover"); err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(r.tmp)
+	defer release()
 	bin, err := r.build()
 	if err != nil {
 		return nil, err

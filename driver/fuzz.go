@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -106,11 +105,11 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 	if len(targets) == 0 {
 		return errorResult(errors.New("no fuzz test to fuzz"))
 	}
-	tmp, err := os.MkdirTemp("", "fuzzbox-fuzz-")
+	tmp, release, err := workDir("fuzz")
 	if err != nil {
 		return errorResult(err)
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	results, err := prepare(ctx, cfg, targets, tmp, s)
 	if err != nil {
 		return errorResult(err)

@@ -94,11 +94,11 @@ func checkEntry(dir, fuzz, entry string) error {
 // combined output, the exit status and whether the binary was built. env
 // is added to the test binary's environment.
 func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (out string, code int, built bool, err error) {
-	tmp, err := os.MkdirTemp("", "fuzzbox-replay-")
+	tmp, release, err := workDir("replay")
 	if err != nil {
 		return "", -1, false, fmt.Errorf("driver: replay: %w", err)
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	bin := filepath.Join(tmp, "replay.test")
 	args := []string{"test", "-c", "-o", bin}
 	if cfg.Tags != "" {

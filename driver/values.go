@@ -48,11 +48,11 @@ func TypedValues(ctx context.Context, cfg Config, t Target, files []string) (map
 			return nil, fmt.Errorf("driver: typed values: %w", err)
 		}
 	}
-	tmp, err := os.MkdirTemp("", "fuzzbox-values-")
+	tmp, release, err := workDir("values")
 	if err != nil {
 		return nil, fmt.Errorf("driver: typed values: %w", err)
 	}
-	defer os.RemoveAll(tmp)
+	defer release()
 	req := filepath.Join(tmp, "request.json")
 	data, err := json.Marshal(valuesRequest{Fuzz: t.Name, Files: abs})
 	if err == nil {

@@ -1,0 +1,9 @@
+//go:build !unix
+
+package driver
+
+// lockWorkDir does nothing here: directories of killed runs stay.
+func lockWorkDir(dir string) (unlock func()) { return func() {} }
+
+// abandoned reports false: without a lock, no directory is known abandoned.
+func abandoned(path string) bool { return false }
