@@ -18,9 +18,9 @@ import (
 // as soon as the code under test is seen starting goroutines of its own:
 // code that runs goroutines in parallel (and the bugs that need them to,
 // such as concurrent map writes) gets every processor from its first input
-// on, after at most two watch intervals. Code that starts none cannot tell,
-// except through runtime.GOMAXPROCS(0). A GOMAXPROCS the user set applies
-// to the workers unchanged.
+// on, after at most procsOver watch intervals. Code that starts none cannot
+// tell, except through runtime.GOMAXPROCS(0). A GOMAXPROCS the user set
+// applies to the workers unchanged.
 
 // procsWatch is how often the worker looks for goroutines the code under
 // test started.
@@ -32,13 +32,17 @@ const procsWatch = 10 * time.Millisecond
 // start short-lived ones.
 const procsSlack = 8
 
+// procsOver is how many watches in a row must see more live goroutines
+// than the worker's own and the input's: an input's goroutine caught
+// exiting as the next one starts, now and then under load, must not count.
+const procsOver = 3
+
 // createdMetric counts the goroutines the process has started (Go 1.26).
 const createdMetric = "/sched/goroutines-created:goroutines"
 
 // oneProcUntilGoroutines runs the worker on one processor until the code
 // under test is seen starting goroutines: more of them live than the
-// worker's own and the input's (two watches in a row, so that an input's
-// goroutine caught exiting as the next one starts does not count), or more
+// worker's own and the input's (procsOver watches in a row), or more
 // started than executions (execs counts those begun; testing starts one
 // goroutine for each) beyond procsSlack. It must be called while no input
 // runs. It does nothing when the user set GOMAXPROCS or the runtime does
@@ -82,7 +86,7 @@ func (w *procsWatcher) own() bool {
 		w.over = 0
 	}
 	now, _ := goroutinesCreated()
-	return w.over >= 2 || now-w.created > w.execs()-w.start+procsSlack
+	return w.over >= procsOver || now-w.created > w.execs()-w.start+procsSlack
 }
 
 // goroutinesCreated returns the number of goroutines the process started.

@@ -85,7 +85,13 @@ func TestOneProcUntilGoroutines(t *testing.T) {
 		"spinning": "1 " + def,
 		"short":    "1 " + def,
 	} {
-		if got := probe(mode); got != want {
+		// A switch without cause costs speed, not correctness, and a loaded
+		// machine can make one: "none" gets three tries.
+		got := probe(mode)
+		for try := 1; try < 3 && mode == "none" && got != want; try++ {
+			got = probe(mode)
+		}
+		if got != want {
 			t.Errorf("%s: GOMAXPROCS before and after = %s, want %s", mode, got, want)
 		}
 	}
@@ -117,10 +123,12 @@ func TestProcsWatcher(t *testing.T) {
 		t.Fatal("the input's goroutine taken for the code's own")
 	}
 	park()
-	if w.own() {
-		t.Fatal("one watch over the live count reported")
+	for i := 1; i < procsOver; i++ {
+		if w.own() {
+			t.Fatalf("%d watches over the live count reported", i)
+		}
 	}
 	if !w.own() {
-		t.Fatal("two watches over the live count not reported")
+		t.Fatalf("%d watches over the live count not reported", procsOver)
 	}
 }
