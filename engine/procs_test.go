@@ -56,7 +56,13 @@ func procsProbe(mode string) {
 				wg.Wait()
 			})
 		}
-		time.Sleep(5 * procsWatch)
+	}
+	if mode != "none" {
+		// The watch may run late on a loaded machine (or under qemu):
+		// wait up to 3 s for it rather than a fixed few intervals.
+		for i := 0; i < 300 && runtime.GOMAXPROCS(0) == 1; i++ {
+			time.Sleep(procsWatch)
+		}
 	}
 	fmt.Println(runtime.GOMAXPROCS(0))
 }
