@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -666,6 +667,35 @@ func TestFuzzFailingSeed(t *testing.T) {
 	}
 	if names := reproducerNames(t, dir, "FuzzPanic"); len(names) != 1 {
 		t.Errorf("reproducers %q, want only the seed", names)
+	}
+}
+
+// TestFuzzWorkerProcessors: a real worker runs code that starts no
+// goroutines on one processor (FuzzOneProcessor fails there, and only
+// there: an internal error, nothing written), and keeps the default
+// GOMAXPROCS for code whose goroutine, started at init, serves every input
+// (FuzzPool fails on one processor: nothing may be reported).
+func TestFuzzWorkerProcessors(t *testing.T) {
+	if runtime.NumCPU() < 2 || os.Getenv("GOMAXPROCS") != "" {
+		t.Skip("workers run on one processor only with more than one and no GOMAXPROCS set")
+	}
+	r := fuzzFixture(t, "procs", Config{Fuzz: "^FuzzOneProcessor$", FuzzTime: "2000x", Parallel: 1, RSSLimitMB: DefaultRSSLimitMB}, ".")
+	i := firstOfType(r.events, event.InternalError)
+	if i < 0 || !strings.Contains(r.events[i].Message, "fuzzbox-e2e: on one processor") {
+		t.Errorf("FuzzOneProcessor: no internal error saying the worker ran it on one processor\n%s", r)
+	}
+	if firstOfType(r.events, event.Failure) >= 0 || len(reproducerNames(t, r.dir, "FuzzOneProcessor")) > 0 {
+		t.Errorf("FuzzOneProcessor: a failure only fuzzbox's worker has was reported or written\n%s", r)
+	}
+
+	r = fuzzFixture(t, "procs", Config{Fuzz: "^FuzzPool$", FuzzTime: "20000x", Parallel: 1, RSSLimitMB: DefaultRSSLimitMB}, "./pool")
+	if r.res.ExitCode != ExitOK {
+		t.Fatalf("FuzzPool: want exit 0\n%s", r)
+	}
+	for _, typ := range []string{event.InternalError, event.Failure, event.Flaky} {
+		if i := firstOfType(r.events, typ); i >= 0 {
+			t.Errorf("FuzzPool: %s event: the pool ran on one processor: %s\n%s", typ, r.events[i].Message, r)
+		}
 	}
 }
 

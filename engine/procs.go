@@ -4,6 +4,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -18,9 +20,12 @@ import (
 // as soon as the code under test is seen starting goroutines of its own:
 // code that runs goroutines in parallel (and the bugs that need them to,
 // such as concurrent map writes) gets every processor from its first input
-// on, after at most procsOver watch intervals. Code that starts none cannot
-// tell, except through runtime.GOMAXPROCS(0). A GOMAXPROCS the user set
-// applies to the workers unchanged.
+// on, after at most procsOver watch intervals. Code whose goroutines are
+// already alive when the worker starts serving (started at package
+// initialization, or by the fuzz test before f.Fuzz) keeps the default from
+// the start: they may run beside every input without starting any more.
+// Code that starts none cannot tell, except through runtime.GOMAXPROCS(0).
+// A GOMAXPROCS the user set applies to the workers unchanged.
 
 // procsWatch is how often the worker looks for goroutines the code under
 // test started.
@@ -45,13 +50,13 @@ const createdMetric = "/sched/goroutines-created:goroutines"
 // worker's own and the input's (procsOver watches in a row), or more
 // started than executions (execs counts those begun; testing starts one
 // goroutine for each) beyond procsSlack. It must be called while no input
-// runs. It does nothing when the user set GOMAXPROCS or the runtime does
-// not count started goroutines.
+// runs. It does nothing when the user set GOMAXPROCS, the runtime does not
+// count started goroutines, or goroutines of the code are alive already.
 func oneProcUntilGoroutines(execs func() uint64) {
 	if os.Getenv("GOMAXPROCS") != "" {
 		return
 	}
-	if _, ok := goroutinesCreated(); !ok || runtime.GOMAXPROCS(1) == 1 {
+	if _, ok := goroutinesCreated(); !ok || codeGoroutine(ownCreators) != "" || runtime.GOMAXPROCS(1) == 1 {
 		return
 	}
 	live := runtime.NumGoroutine() + 1 // and this watch's goroutine
@@ -67,6 +72,40 @@ func oneProcUntilGoroutines(execs func() uint64) {
 			}
 		}
 	}()
+}
+
+// ownCreators are the prefixes of the functions that start the goroutines
+// a worker has before its first input: the runtime's, testing's, the
+// generated test main's, os/signal's and fuzzbox's own.
+var ownCreators = []string{"runtime.", "testing.", "main.", "os/signal.", "github.com/fuzzbox/fuzzbox/"}
+
+// codeGoroutine returns the function that started a goroutine of the code
+// under test that is alive now, or "" if none is: one that package
+// initialization or the fuzz test before f.Fuzz started (a pool, a
+// server), which may run beside every input, so the worker keeps the
+// default GOMAXPROCS. A goroutine is the code's when its creator does not
+// start with one of own.
+func codeGoroutine(own []string) string {
+	buf := make([]byte, 64<<10)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			buf = buf[:n]
+			break
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+	for line := range strings.Lines(string(buf)) {
+		fn, ok := strings.CutPrefix(line, "created by ")
+		if !ok {
+			continue
+		}
+		fn, _, _ = strings.Cut(strings.TrimSpace(fn), " in goroutine ")
+		if !slices.ContainsFunc(own, func(p string) bool { return strings.HasPrefix(fn, p) }) {
+			return fn
+		}
+	}
+	return ""
 }
 
 // procsWatcher is oneProcUntilGoroutines' state between watches.

@@ -22,6 +22,17 @@ const procsProbeEnv = "FUZZBOX_TEST_PROCS_PROBE"
 
 func procsProbe(mode string) {
 	var execs atomic.Uint64
+	work := make(chan func())
+	if mode == "pool" { // a goroutine of the code, alive before the first input
+		ownCreators = slices.DeleteFunc(slices.Clone(ownCreators), func(p string) bool {
+			return strings.HasPrefix(p, "github.com/fuzzbox/") // the probe is in engine's tests
+		})
+		go func() {
+			for fn := range work {
+				fn()
+			}
+		}()
+	}
 	oneProcUntilGoroutines(execs.Load)
 	run := func(fn func()) {
 		execs.Add(1)
@@ -48,6 +59,14 @@ func procsProbe(mode string) {
 			}
 			stop.Store(true)
 		})
+	case "pool": // executions hand work to the goroutine started before them
+		for range 2 * procsSlack {
+			run(func() {
+				done := make(chan bool)
+				work <- func() { close(done) }
+				<-done
+			})
+		}
 	case "short": // one goroutine per execution, ended before it returns
 		for range 2 * procsSlack {
 			run(func() {
@@ -57,7 +76,7 @@ func procsProbe(mode string) {
 			})
 		}
 	}
-	if mode != "none" {
+	if mode == "spinning" || mode == "short" {
 		// The watch may run late on a loaded machine (or under qemu):
 		// wait up to 3 s for it rather than a fixed few intervals.
 		for i := 0; i < 300 && runtime.GOMAXPROCS(0) == 1; i++ {
@@ -90,6 +109,7 @@ func TestOneProcUntilGoroutines(t *testing.T) {
 		"none":     "1 1",
 		"spinning": "1 " + def,
 		"short":    "1 " + def,
+		"pool":     def + " " + def,
 	} {
 		// A switch without cause costs speed, not correctness, and a loaded
 		// machine can make one: "none" gets three tries.
@@ -103,6 +123,28 @@ func TestOneProcUntilGoroutines(t *testing.T) {
 	}
 	if got := probe("spinning", "GOMAXPROCS=3"); got != "3 3" {
 		t.Errorf("user's GOMAXPROCS=3: GOMAXPROCS before and after = %s, want 3 3", got)
+	}
+}
+
+// TestCodeGoroutine: a goroutine is the code's unless its creator is one
+// of the worker's own.
+func TestCodeGoroutine(t *testing.T) {
+	stop, before := make(chan bool), runtime.NumGoroutine()
+	defer func() { // gone before the next test counts goroutines (TestProcsWatcher)
+		close(stop)
+		for i := 0; i < 1000 && runtime.NumGoroutine() > before; i++ {
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	go func() { <-stop }()
+	if got := codeGoroutine(nil); got == "" {
+		t.Errorf("codeGoroutine(nil) = \"\" with this test's goroutine alive")
+	}
+	if got := codeGoroutine([]string{""}); got != "" {
+		t.Errorf("codeGoroutine with every creator the worker's own = %q", got)
+	}
+	if got := codeGoroutine(ownCreators); strings.Contains(got, "TestCodeGoroutine") {
+		t.Errorf("codeGoroutine(ownCreators) = %q, a function of fuzzbox's own module", got)
 	}
 }
 

@@ -1,0 +1,32 @@
+// Package pool starts a goroutine at initialization that serves every
+// input of its fuzz test, as a worker pool does.
+package pool
+
+import (
+	"runtime"
+	"testing"
+)
+
+var work = make(chan func())
+
+func init() {
+	go func() {
+		for fn := range work {
+			fn()
+		}
+	}()
+}
+
+// FuzzPool fails if the pool's goroutine runs on one processor: a worker
+// must keep the default GOMAXPROCS for code whose goroutines run beside
+// every input.
+func FuzzPool(f *testing.F) {
+	f.Add([]byte("x"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		done := make(chan int)
+		work <- func() { done <- runtime.GOMAXPROCS(0) }
+		if <-done == 1 {
+			t.Fatal("fuzzbox-e2e: the pool runs on one processor")
+		}
+	})
+}
