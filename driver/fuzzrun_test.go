@@ -674,7 +674,8 @@ func TestFuzzFailingSeed(t *testing.T) {
 // goroutines on one processor (FuzzOneProcessor fails there, and only
 // there: an internal error, nothing written), and keeps the default
 // GOMAXPROCS for code whose goroutine, started at init, serves every input
-// (FuzzPool fails on one processor: nothing may be reported).
+// and for code that calls runtime.GOMAXPROCS (FuzzPool and FuzzReads fail
+// on one processor: nothing may be reported).
 func TestFuzzWorkerProcessors(t *testing.T) {
 	if runtime.NumCPU() < 2 || os.Getenv("GOMAXPROCS") != "" {
 		t.Skip("workers run on one processor only with more than one and no GOMAXPROCS set")
@@ -688,13 +689,16 @@ func TestFuzzWorkerProcessors(t *testing.T) {
 		t.Errorf("FuzzOneProcessor: a failure only fuzzbox's worker has was reported or written\n%s", r)
 	}
 
-	r = fuzzFixture(t, "procs", Config{Fuzz: "^FuzzPool$", FuzzTime: "20000x", Parallel: 1, RSSLimitMB: DefaultRSSLimitMB}, "./pool")
-	if r.res.ExitCode != ExitOK {
-		t.Fatalf("FuzzPool: want exit 0\n%s", r)
-	}
-	for _, typ := range []string{event.InternalError, event.Failure, event.Flaky} {
-		if i := firstOfType(r.events, typ); i >= 0 {
-			t.Errorf("FuzzPool: %s event: the pool ran on one processor: %s\n%s", typ, r.events[i].Message, r)
+	for _, name := range []string{"pool", "reads"} {
+		target := "Fuzz" + strings.ToUpper(name[:1]) + name[1:]
+		r = fuzzFixture(t, "procs", Config{Fuzz: "^" + target + "$", FuzzTime: "20000x", Parallel: 1, RSSLimitMB: DefaultRSSLimitMB}, "./"+name)
+		if r.res.ExitCode != ExitOK {
+			t.Fatalf("%s: want exit 0\n%s", target, r)
+		}
+		for _, typ := range []string{event.InternalError, event.Failure, event.Flaky} {
+			if i := firstOfType(r.events, typ); i >= 0 {
+				t.Errorf("%s: %s event: it ran on one processor: %s\n%s", target, typ, r.events[i].Message, r)
+			}
 		}
 	}
 }

@@ -24,8 +24,10 @@ import (
 // already alive when the worker starts serving (started at package
 // initialization, or by the fuzz test before f.Fuzz) keeps the default from
 // the start: they may run beside every input without starting any more.
-// Code that starts none cannot tell, except through runtime.GOMAXPROCS(0).
-// A GOMAXPROCS the user set applies to the workers unchanged.
+// Code that asks how many processors it has (procsReader) keeps the
+// default too: it may take a serial path on one processor where go test
+// takes a parallel one. A GOMAXPROCS the user set applies to the workers
+// unchanged.
 
 // procsWatch is how often the worker looks for goroutines the code under
 // test started.
@@ -50,10 +52,14 @@ const createdMetric = "/sched/goroutines-created:goroutines"
 // worker's own and the input's (procsOver watches in a row), or more
 // started than executions (execs counts those begun; testing starts one
 // goroutine for each) beyond procsSlack. It must be called while no input
-// runs. It does nothing when the user set GOMAXPROCS, the runtime does not
-// count started goroutines, or goroutines of the code are alive already.
+// runs. It does nothing when the user set GOMAXPROCS, the code reads the
+// number of processors (procsReader), the runtime does not count started
+// goroutines, or goroutines of the code are alive already.
 func oneProcUntilGoroutines(execs func() uint64) {
 	if os.Getenv("GOMAXPROCS") != "" {
+		return
+	}
+	if procsReader != "" {
 		return
 	}
 	if _, ok := goroutinesCreated(); !ok || codeGoroutine(ownCreators) != "" || runtime.GOMAXPROCS(1) == 1 {
@@ -150,3 +156,10 @@ func goroutinesCreated() (uint64, bool) {
 	}
 	return s[0].Value.Uint64(), true
 }
+
+// procsReader names a package of the code under test that reads the number
+// of processors (runtime.GOMAXPROCS, runtime.NumCPU): set by the link step
+// of fuzzbox's builds (driver/build, linkArgs) with -X. Such code may take
+// another path on one processor than go test takes on several, without
+// starting a goroutine, so its workers keep the default GOMAXPROCS.
+var procsReader string

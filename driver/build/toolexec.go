@@ -30,10 +30,10 @@ func ToolexecCommand(fuzzbox string) ([]string, error) {
 
 // toolexecVersion names the behaviour of Toolexec. It is part of the
 // compiler's version as the go command sees it, so bump it whenever the
-// test main rewrite, the instrumentation flags or the skip list change
-// (changes to the runtime source need no bump: the go command hashes it):
-// build results cached by an older fuzzbox are then not reused.
-const toolexecVersion = "1"
+// test main rewrite, the instrumentation flags, the skip list or the link
+// step change (changes to the runtime source need no bump: the go command
+// hashes it): build results cached by an older fuzzbox are then not reused.
+const toolexecVersion = "2"
 
 // runtimeLang is the language version the runtime source is written for: the
 // go line of fuzzbox's own go.mod. The extracted runtime module declares a
@@ -92,12 +92,21 @@ func isRuntimePackage(importPath string) bool {
 // arguments. Compiler runs are changed: the generated test main is rewritten
 // (RewriteTestmain), other packages get -d=libfuzzer unless skipped, and the
 // -V=full version answer gets fuzzbox's version appended so that the build
-// cache keys differ from stock builds. Every other tool runs unchanged.
+// cache keys differ from stock builds. The linker is told of code that reads
+// the number of processors (linkArgs). Every other tool runs unchanged.
 // Toolexec returns the exit code to exit with.
 func Toolexec(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "fuzzbox toolexec: no tool to run (this command is run by the go command's -toolexec)")
 		return 2
+	}
+	if toolName(args[0]) == "link" {
+		newArgs, err := linkArgs(args)
+		if err != nil {
+			fmt.Fprintf(stderr, "fuzzbox toolexec: %v\n", err)
+			return 2
+		}
+		return runTool(newArgs, stdin, stdout, stderr)
 	}
 	if toolName(args[0]) != "compile" {
 		return runTool(args, stdin, stdout, stderr)
