@@ -82,8 +82,9 @@ func oneProcUntilGoroutines(execs func() uint64) {
 
 // ownCreators are the prefixes of the functions that start the goroutines
 // a worker has before its first input: the runtime's, testing's, the
-// generated test main's, os/signal's and fuzzbox's own.
-var ownCreators = []string{"runtime.", "testing.", "main.", "os/signal.", "github.com/fuzzbox/fuzzbox/"}
+// generated test main's, os/signal's, runtime/pprof's (the worker's CPU
+// profile, FUZZBOX_CPUPROFILE) and fuzzbox's own.
+var ownCreators = []string{"runtime.", "runtime/pprof.", "testing.", "main.", "os/signal.", "github.com/fuzzbox/fuzzbox/"}
 
 // codeGoroutine returns the function that started a goroutine of the code
 // under test that is alive now, or "" if none is: one that package

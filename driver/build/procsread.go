@@ -37,7 +37,7 @@ func linkArgs(args []string) ([]string, error) {
 		return nil, err
 	}
 	cfg := flagValue(expanded, "-importcfg")
-	if cfg == "" || len(args) == 2 && args[1] == "-V=full" {
+	if cfg == "" { // the -V=full query, or no link
 		return args, nil
 	}
 	goroot := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(args[0])))) // GOROOT/pkg/tool/GOOS_GOARCH/link

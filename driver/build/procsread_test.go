@@ -25,8 +25,10 @@ func TestProcsReader(t *testing.T) {
 		}
 		return p
 	}
+	n := 0
 	cfg := func(lines ...string) string {
-		p := filepath.Join(dir, fmt.Sprintf("importcfg%d", len(lines)))
+		n++
+		p := filepath.Join(dir, fmt.Sprintf("importcfg%d", n))
 		if err := os.WriteFile(p, []byte("# import config\n"+strings.Join(lines, "\n")+"\n"), 0o666); err != nil {
 			t.Fatal(err)
 		}
