@@ -4,7 +4,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
-	"slices"
 	"strings"
 	"time"
 )
@@ -62,7 +61,7 @@ func oneProcUntilGoroutines(execs func() uint64) {
 	if procsReader != "" {
 		return
 	}
-	if _, ok := goroutinesCreated(); !ok || codeGoroutine(ownCreators) != "" || runtime.GOMAXPROCS(1) == 1 {
+	if _, ok := goroutinesCreated(); !ok || codeGoroutine(parseGoroutines(allStacks()()), workerCreator) != "" || runtime.GOMAXPROCS(1) == 1 {
 		return
 	}
 	live := runtime.NumGoroutine() + 1 // and this watch's goroutine
@@ -80,36 +79,25 @@ func oneProcUntilGoroutines(execs func() uint64) {
 	}()
 }
 
-// ownCreators are the prefixes of the functions that start the goroutines
-// a worker has before its first input: the runtime's, testing's, the
-// generated test main's, os/signal's, runtime/pprof's (the worker's CPU
-// profile, FUZZBOX_CPUPROFILE) and fuzzbox's own.
-var ownCreators = []string{"runtime.", "runtime/pprof.", "testing.", "main.", "os/signal.", "github.com/fuzzbox/fuzzbox/"}
+// workerCreator reports whether fn, the function that started a goroutine,
+// is one a worker has before its first input: the runtime's, testing's and
+// fuzzbox's (internalFrame), the generated test main's, os/signal's and
+// runtime/pprof's (the worker's CPU profile, FUZZBOX_CPUPROFILE). The
+// engine's own tests replace it (their probe is fuzzbox's code).
+var workerCreator = func(fn string) bool {
+	return internalFrame(fn) || strings.HasPrefix(fn, "main.") || strings.HasPrefix(fn, "os/signal.") ||
+		strings.HasPrefix(fn, "runtime/pprof.")
+}
 
-// codeGoroutine returns the function that started a goroutine of the code
-// under test that is alive now, or "" if none is: one that package
+// codeGoroutine returns the function that started a goroutine of gs that
+// is not the worker's own (own), or "" if none did: one that package
 // initialization or the fuzz test before f.Fuzz started (a pool, a
 // server), which may run beside every input, so the worker keeps the
-// default GOMAXPROCS. A goroutine is the code's when its creator does not
-// start with one of own.
-func codeGoroutine(own []string) string {
-	buf := make([]byte, 64<<10)
-	for {
-		n := runtime.Stack(buf, true)
-		if n < len(buf) {
-			buf = buf[:n]
-			break
-		}
-		buf = make([]byte, 2*len(buf))
-	}
-	for line := range strings.Lines(string(buf)) {
-		fn, ok := strings.CutPrefix(line, "created by ")
-		if !ok {
-			continue
-		}
-		fn, _, _ = strings.Cut(strings.TrimSpace(fn), " in goroutine ")
-		if !slices.ContainsFunc(own, func(p string) bool { return strings.HasPrefix(fn, p) }) {
-			return fn
+// default GOMAXPROCS.
+func codeGoroutine(gs []goroutine, own func(string) bool) string {
+	for _, g := range gs {
+		if g.creator != "" && !own(g.creator) {
+			return g.creator
 		}
 	}
 	return ""

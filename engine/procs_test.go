@@ -24,9 +24,10 @@ func procsProbe(mode string) {
 	var execs atomic.Uint64
 	work := make(chan func())
 	if mode == "pool" { // a goroutine of the code, alive before the first input
-		ownCreators = slices.DeleteFunc(slices.Clone(ownCreators), func(p string) bool {
-			return strings.HasPrefix(p, "github.com/fuzzbox/") // the probe is in engine's tests
-		})
+		own := workerCreator
+		workerCreator = func(fn string) bool { // the probe is in engine's tests
+			return own(fn) && !strings.HasPrefix(fn, "github.com/fuzzbox/fuzzbox/engine.procsProbe")
+		}
 		go func() {
 			for fn := range work {
 				fn()
@@ -137,14 +138,23 @@ func TestCodeGoroutine(t *testing.T) {
 		}
 	}()
 	go func() { <-stop }()
-	if got := codeGoroutine(nil); got == "" {
-		t.Errorf("codeGoroutine(nil) = \"\" with this test's goroutine alive")
+	gs := parseGoroutines(allStacks()())
+	if got := codeGoroutine(gs, func(string) bool { return false }); got == "" {
+		t.Errorf("codeGoroutine with no creator the worker's own = \"\" with this test's goroutine alive")
 	}
-	if got := codeGoroutine([]string{""}); got != "" {
+	if got := codeGoroutine(gs, func(string) bool { return true }); got != "" {
 		t.Errorf("codeGoroutine with every creator the worker's own = %q", got)
 	}
-	if got := codeGoroutine(ownCreators); strings.Contains(got, "TestCodeGoroutine") {
-		t.Errorf("codeGoroutine(ownCreators) = %q, a function of fuzzbox's own module", got)
+	if got := codeGoroutine(gs, workerCreator); strings.Contains(got, "TestCodeGoroutine") {
+		t.Errorf("codeGoroutine(workerCreator) = %q, a function of fuzzbox's own module", got)
+	}
+	for _, fn := range []string{"runtime/pprof.profileWriter", "os/signal.Notify.func1", "main.main", "testing.(*F).Fuzz.func1"} {
+		if !workerCreator(fn) {
+			t.Errorf("workerCreator(%q) = false, want the worker's own", fn)
+		}
+	}
+	if workerCreator("net/http/httptest.(*Server).goServe") || workerCreator("example.com/pool.init.0") {
+		t.Error("workerCreator takes a server's or a package's goroutine for the worker's own")
 	}
 }
 
