@@ -178,6 +178,9 @@ func TestRealworldSignatures(t *testing.T) {
 		{"hzgb2312", "hang", "", true},
 		{"gjsonget", "panic", "github.com/tidwall/gjson.squash(...)", true},
 		{"gjsonget", "panic", "github.com/tidwall/gjson.parseArray(...)", false},
+		{"jqrun", "panic", "panic: runtime error: index out of range [-1]\n\ngoroutine 7\ngithub.com/itchyny/gojq.(*stack).pop(...)\n\tstack.go:56\ngithub.com/itchyny/gojq.(*env).Next(0xc0001)", true},
+		{"jqrun", "panic", "panic: runtime error: index out of range [3] with length 3\ngithub.com/itchyny/gojq.(*env).Next(0xc0001)", false},
+		{"jqrun", "panic", "panic: runtime error: index out of range [-1]\ngithub.com/itchyny/gojq.(*lexer).Lex(0xc0001)", false},
 	}
 	for _, tt := range tests {
 		if got := byName[tt.target].isKnownBug(tt.kind, tt.text); got != tt.want {

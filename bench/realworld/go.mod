@@ -6,6 +6,7 @@ require (
 	github.com/buger/jsonparser v1.1.0
 	github.com/gobwas/glob v0.2.3
 	github.com/hashicorp/hcl v1.0.0
+	github.com/itchyny/gojq v0.12.14
 	github.com/miekg/dns v1.1.15
 	github.com/open-policy-agent/opa v0.23.2
 	github.com/robfig/cron/v3 v3.0.1
@@ -20,6 +21,7 @@ require (
 require (
 	github.com/OneOfOne/xxhash v1.2.7 // indirect
 	github.com/ghodss/yaml v0.0.0-20180820084758-c7ce16629ff4 // indirect
+	github.com/itchyny/timefmt-go v0.1.5 // indirect
 	github.com/pkg/errors v0.0.0-20181023235946-059132a15dd0 // indirect
 	github.com/rcrowley/go-metrics v0.0.0-20181016184325-3113b8401b8a // indirect
 	github.com/smartystreets/goconvey v1.8.1 // indirect

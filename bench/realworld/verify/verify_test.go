@@ -24,6 +24,7 @@ import (
 	"github.com/buger/jsonparser"
 	"github.com/gobwas/glob"
 	"github.com/hashicorp/hcl"
+	"github.com/itchyny/gojq"
 	"github.com/miekg/dns"
 	"github.com/open-policy-agent/opa/ast"
 	"github.com/robfig/cron/v3"
@@ -287,4 +288,29 @@ func TestRegoParse(t *testing.T) {
 			ast.CompileModules(map[string]string{"": src})
 		})
 	}
+}
+
+func TestJQRun(t *testing.T) {
+	// The input of itchyny/gojq#297: path() around iterating a literal
+	// array; the first result is the error, the next Next panics.
+	q, err := gojq.Parse("path([][])")
+	if err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+	code, err := gojq.Compile(q)
+	if err != nil {
+		t.Fatalf("Compile: %v", err)
+	}
+	iter := code.Run(nil)
+	v, ok := iter.Next()
+	if _, isErr := v.(error); !ok || !isErr {
+		t.Fatalf("first result: %v, %v; want an invalid path error", v, ok)
+	}
+	wantPanic(t, "gojq.(*env).Next", func() {
+		for {
+			if _, ok := iter.Next(); !ok {
+				break
+			}
+		}
+	})
 }
