@@ -73,7 +73,7 @@ type queue struct {
 	// instances are as soon as unsynced ones"): the index finds the planted
 	// coupled and grammar two to four times sooner and four of the seven
 	// text parsers three to ten times later, so the count stays until a
-	// deliberate chase does both (six tried, none did: bench/README.md,
+	// deliberate chase does both (eight tried, none did: bench/README.md,
 	// "A deliberate frontier chase").
 	next   int
 	cull   cull
