@@ -181,6 +181,10 @@ func TestRealworldSignatures(t *testing.T) {
 		{"jqrun", "panic", "panic: runtime error: index out of range [-1]\n\ngoroutine 7\ngithub.com/itchyny/gojq.(*stack).pop(...)\n\tstack.go:56\ngithub.com/itchyny/gojq.(*env).Next(0xc0001)", true},
 		{"jqrun", "panic", "panic: runtime error: index out of range [3] with length 3\ngithub.com/itchyny/gojq.(*env).Next(0xc0001)", false},
 		{"jqrun", "panic", "panic: runtime error: index out of range [-1]\ngithub.com/itchyny/gojq.(*lexer).Lex(0xc0001)", false},
+		{"graphqlexec", "panic", "panic: strconv.ParseFloat: parsing \"0x1\": invalid syntax\ngithub.com/graph-gophers/graphql-go/internal/validation.validateBasicLit(0xc0001)", true},
+		{"graphqlexec", "panic", "panic: invalid syntax\ngithub.com/graph-gophers/graphql-go/types.(*PrimitiveValue).Deserialize(0xc0001)", true},
+		{"graphqlexec", "panic", "panic: invalid syntax\ngithub.com/graph-gophers/graphql-go/internal/common.(*Lexer).CatchSyntaxError.func1()\ngithub.com/graph-gophers/graphql-go/internal/common.(*Lexer).consumeStringComment(0xc0001)", true},
+		{"graphqlexec", "panic", "panic: runtime error: index out of range [1] with length 1\ngithub.com/graph-gophers/graphql-go/internal/query.parseSelection(0xc0001)", false},
 	}
 	for _, tt := range tests {
 		if got := byName[tt.target].isKnownBug(tt.kind, tt.text); got != tt.want {

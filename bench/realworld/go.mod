@@ -5,6 +5,7 @@ go 1.26
 require (
 	github.com/buger/jsonparser v1.1.0
 	github.com/gobwas/glob v0.2.3
+	github.com/graph-gophers/graphql-go v1.3.0
 	github.com/hashicorp/hcl v1.0.0
 	github.com/itchyny/gojq v0.12.14
 	github.com/miekg/dns v1.1.15
@@ -22,6 +23,7 @@ require (
 	github.com/OneOfOne/xxhash v1.2.7 // indirect
 	github.com/ghodss/yaml v0.0.0-20180820084758-c7ce16629ff4 // indirect
 	github.com/itchyny/timefmt-go v0.1.5 // indirect
+	github.com/opentracing/opentracing-go v1.1.0 // indirect
 	github.com/pkg/errors v0.0.0-20181023235946-059132a15dd0 // indirect
 	github.com/rcrowley/go-metrics v0.0.0-20181016184325-3113b8401b8a // indirect
 	github.com/smartystreets/goconvey v1.8.1 // indirect

@@ -12,6 +12,7 @@ package verify
 
 import (
 	"bytes"
+	"context"
 	"image"
 	"image/color"
 	"os"
@@ -23,6 +24,8 @@ import (
 
 	"github.com/buger/jsonparser"
 	"github.com/gobwas/glob"
+	graphql "github.com/graph-gophers/graphql-go"
+	"github.com/graph-gophers/graphql-go/example/starwars"
 	"github.com/hashicorp/hcl"
 	"github.com/itchyny/gojq"
 	"github.com/miekg/dns"
@@ -312,5 +315,55 @@ func TestJQRun(t *testing.T) {
 				break
 			}
 		}
+	})
+}
+
+// starwarsSchema is the graphqlexec target's schema: the module's Star Wars
+// example with its resolver.
+func starwarsSchema() *graphql.Schema {
+	return graphql.MustParseSchema(starwars.Schema, &starwars.Resolver{}, graphql.MaxDepth(3))
+}
+
+func TestGraphQLExec(t *testing.T) {
+	// The upstream report's input (graph-gophers/graphql-go#497): a String
+	// variable whose default is -"", which validates; converting the
+	// default panics.
+	schema := starwarsSchema()
+	q := `query ($x: String = -"") { search(text: $x) { __typename } }`
+	if errs := schema.Validate(q); len(errs) > 0 {
+		t.Fatalf("Validate: %v", errs)
+	}
+	wantPanic(t, "(*PrimitiveValue).Deserialize", func() {
+		schema.Exec(context.Background(), q, "", nil)
+	})
+}
+
+func TestGraphQLExecInt(t *testing.T) {
+	// Derived from the fix (graph-gophers/graphql-go#515, which makes
+	// validation return false where strconv fails): a hexadecimal literal,
+	// an Int token of text/scanner, for an Int argument.
+	schema := starwarsSchema()
+	wantPanic(t, "validation.validateBasicLit", func() {
+		schema.Validate(`{hero{friendsConnection(first:0x1){totalCount}}}`)
+	})
+}
+
+func TestGraphQLLexerUnquote(t *testing.T) {
+	// The open lexer bug (in every release up to v1.11.0): a description
+	// string whose octal escape text/scanner accepts and strconv.Unquote
+	// rejects.
+	schema := starwarsSchema()
+	wantPanic(t, "(*Lexer).consumeStringComment", func() {
+		schema.Validate(`query($"\400"`)
+	})
+}
+
+func TestGraphQLOverlapDeserialize(t *testing.T) {
+	// Open (in every release up to v1.11.0): the overlapping-fields check
+	// converts the literals of two selections of one field with
+	// Deserialize, before validateBasicLit rejects them.
+	schema := starwarsSchema()
+	wantPanic(t, "(*PrimitiveValue).Deserialize", func() {
+		schema.Validate(`{hero{friendsConnection(first:6_6){totalCount} friendsConnection(first:6_6){totalCount}}}`)
 	})
 }
