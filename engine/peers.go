@@ -31,6 +31,14 @@ import (
 // instance that stopped are shared out among the others again, and one not
 // renewed for peerGone (a killed instance's) is removed. An entry's first
 // call is never skipped. Stats events report the number of instances.
+//
+// Synced instances also split the round robin's two ways of going round
+// (queue.next): instances of odd rank go round by index, the others keep
+// the count's chase of the newest entries, as AFL++ advises giving its
+// secondary instances different schedules. Planted bugs that need calls
+// spread over the corpus (coupled, grammar) are found sooner by an index,
+// the text parsers' by the chase (bench/README.md, "Synced instances go
+// round two ways").
 
 // peerPrefix starts the name of an instance's file in the sync directory:
 // hidden, so that no instance reads it as an input.
@@ -65,6 +73,10 @@ func (s share) instances() int {
 	}
 	return s.n
 }
+
+// cycles reports whether this instance goes round the corpus by index
+// rather than by the count of steps (peers.go).
+func (s share) cycles() bool { return s.n > 1 && s.rank%2 == 1 }
 
 // skip reports whether a turn of e, which had its first call, is skipped
 // (roll, in [0, shareSkip), is not 0): e was imported, or is a seed of

@@ -67,14 +67,17 @@ type queue struct {
 	// next counts the round robin's steps; the entry looked at is
 	// next % len(entries). Unlike an index kept below the length (go
 	// test's coordinator), each entry added while the cycle is in its k-th
-	// round moves that place k entries back: while the corpus grows, the
-	// cycle keeps coming back to the newest entries, a chase of the
-	// frontier. Measured against an index (bench/README.md, "Synced
-	// instances are as soon as unsynced ones"): the index finds the planted
-	// coupled and grammar two to four times sooner and four of the seven
-	// text parsers three to ten times later, so the count stays until a
-	// deliberate chase does both (eight tried, none did: bench/README.md,
-	// "A deliberate frontier chase").
+	// round moves that place k entries back, and each pass of the newest
+	// entry wraps to the first: while the corpus grows, the cycle keeps
+	// coming back to the newest entries, a chase of the frontier, with
+	// jumps back of k entries as the rounds add up. Measured against an
+	// index (bench/README.md, "Synced instances are as soon as unsynced
+	// ones"): the index finds the planted coupled and grammar two to four
+	// times sooner and four of the seven text parsers three to ten times
+	// later. No single rule did both (nine tried: bench/README.md, "A
+	// deliberate frontier chase"), so a lone instance keeps the count, and
+	// synced instances split the two (share.cycles): every other one goes
+	// round by index.
 	next   int
 	cull   cull
 	sumDur time.Duration // of the entries' execution times (those measured)
@@ -144,6 +147,9 @@ func (q *queue) pick(r *rand.Rand) *entry {
 	if q.roundRobin {
 		q.cull.refresh()
 		for range 100 * len(q.entries) { // a bound: skip gives way at 1 in 100
+			if q.next >= len(q.entries) && q.share.cycles() {
+				q.next = 0
+			}
 			e := q.entries[q.next%len(q.entries)]
 			q.next++
 			if !q.cull.skip(e, len(q.entries), r.IntN(100)) && !q.share.skip(e, r.IntN(shareSkip)) {
