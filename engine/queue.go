@@ -74,7 +74,7 @@ type queue struct {
 	// index (bench/README.md, "Synced instances are as soon as unsynced
 	// ones"): the index finds the planted coupled and grammar two to four
 	// times sooner and four of the seven text parsers three to ten times
-	// later. No single rule did both (nine tried: bench/README.md, "A
+	// later. No single rule did both (eight tried: bench/README.md, "A
 	// deliberate frontier chase"), so a lone instance keeps the count, and
 	// synced instances split the two (share.cycles): every other one goes
 	// round by index.
