@@ -4,51 +4,33 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"testing"
 	"time"
 )
 
-// TestShareSplits: two instances share the seeds out between them, each
-// skips the turns of inputs it imported and none of its own; no entry's
-// first call is skipped, and a roll of 0 skips nothing.
-func TestShareSplits(t *testing.T) {
+// TestShareSkipsImports: a synced instance skips the turns of inputs it
+// imported, and none of its own or of the seeds; no entry's first call is
+// skipped, and a roll of 0 skips nothing.
+func TestShareSkipsImports(t *testing.T) {
 	a, b := share{rank: 0, n: 2}, share{rank: 1, n: 2}
-	skippedA := 0
-	for i := range 100 {
-		data := []byte("seed " + strconv.Itoa(i))
-		seed := &entry{data: data, seed: true, share: shareHash(data), calls: 1}
-		sa, sb := a.skip(seed, 1), b.skip(seed, 1)
-		if sa == sb {
-			t.Fatalf("seed %d: skipped by both or neither (%v)", i, sa)
-		}
-		if sa {
-			skippedA++
-		}
-		if a.skip(seed, 0) || b.skip(seed, 0) {
-			t.Errorf("seed %d skipped on a roll of 0", i)
-		}
-		seed.calls = 0
-		if a.skip(seed, 1) || b.skip(seed, 1) {
-			t.Errorf("seed %d skipped before its first call", i)
-		}
-	}
-	if e := newEntry([]any{[]byte("x")}, nil, "seed#0", true); e.share == 0 || e.share != shareHash(e.data) {
-		t.Errorf("newEntry: a seed's share hash is %d, want shareHash of its file, %d", e.share, shareHash(e.data))
-	}
-	if skippedA < 30 || skippedA > 70 {
-		t.Errorf("instance 0 skips %d of 100 seeds, want about half", skippedA)
-	}
+	seed := newEntry([]any{[]byte("x")}, nil, "seed#0", true)
+	seed.calls = 1
 	own := &entry{data: []byte("found here"), calls: 1}
 	imported := &entry{data: []byte("found there"), imported: true, calls: 1}
-	if a.skip(own, 1) || b.skip(own, 1) {
-		t.Error("an instance skipped an input of its own")
-	}
-	if !a.skip(imported, 1) || a.skip(imported, 0) {
-		t.Error("an imported input was not skipped on a roll of 1, or was on 0")
+	for _, sh := range []share{a, b} {
+		if sh.skip(seed, 1) || sh.skip(own, 1) {
+			t.Errorf("share %+v skipped a seed or an input of its own", sh)
+		}
+		if !sh.skip(imported, 1) || sh.skip(imported, 0) {
+			t.Errorf("share %+v: an imported input was not skipped on a roll of 1, or was on 0", sh)
+		}
 	}
 	if (share{n: 1}).skip(imported, 1) {
 		t.Error("a lone instance skipped an input")
+	}
+	imported.calls = 0
+	if a.skip(imported, 1) {
+		t.Error("an imported input was skipped before its first call")
 	}
 }
 

@@ -14,9 +14,6 @@ type entry struct {
 	data []byte // v1 file contents
 	path string // file it came from, if any
 	seed bool
-	// share is a seed's hash, which decides which synced instance fuzzes
-	// it (peers.go).
-	share uint32
 	// imported marks an input read from the sync directory (another
 	// instance's): it is not written back there.
 	imported bool
@@ -36,11 +33,7 @@ func newEntry(vals []any, data []byte, path string, seed bool) *entry {
 	if data == nil {
 		data, _ = corpus.Marshal(vals...)
 	}
-	e := &entry{vals: vals, enc: appendValues(nil, vals), data: data, path: path, seed: seed, size: valuesSize(vals)}
-	if seed {
-		e.share = shareHash(data)
-	}
-	return e
+	return &entry{vals: vals, enc: appendValues(nil, vals), data: data, path: path, seed: seed, size: valuesSize(vals)}
 }
 
 // picked records a fuzz call based on e.
