@@ -78,7 +78,9 @@ func (s share) instances() int {
 }
 
 // cycles reports whether this instance goes round the corpus by index
-// rather than by the count of steps (peers.go).
+// (back to the first entry after the last) rather than by the count of
+// steps modulo the corpus's length (queue.pick): synced instances of odd
+// rank do, so that two instances do not chase the same entries.
 func (s share) cycles() bool { return s.n > 1 && s.rank%2 == 1 }
 
 // skip reports whether a turn of e, which had its first call, is skipped
