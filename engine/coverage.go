@@ -91,29 +91,6 @@ func bucketize(dst, snap []byte) {
 	}
 }
 
-// rawCovers reports whether the raw counters in snap set every bucket bit
-// of want: covers(bucketize(snap), want) without writing the buckets out.
-// len(snap) must be at least len(want).
-func rawCovers(snap, want []byte) bool {
-	i := 0
-	for ; i+8 <= len(want); i += 8 {
-		if binary.LittleEndian.Uint64(want[i:]) == 0 {
-			continue
-		}
-		for j := i; j < i+8; j++ {
-			if want[j]&^bucketBit[snap[j]] != 0 {
-				return false
-			}
-		}
-	}
-	for ; i < len(want); i++ {
-		if want[i]&^bucketBit[snap[i]] != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // mergeBits ORs the bucket bits of cov into seen and returns how many bits
 // were new. len(seen) must be at least len(cov). It runs for every new
 // corpus entry over every counter of the binary, of which few are set: it

@@ -472,7 +472,6 @@ func (w *workerServer) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 		resp.InternalErr = err.Error()
 		return resp
 	}
-	want := append([]byte(nil), w.mem.Coverage()...)
 	start := time.Now()
 	spent := func() bool {
 		return args.Limit > 0 && resp.Execs >= args.Limit || args.Duration > 0 && time.Since(start) > args.Duration
@@ -490,12 +489,6 @@ func (w *workerServer) minimize(args *ipc.MinimizeArgs) ipc.MinimizeResponse {
 		}
 		resp.Execs++
 		err := w.exec(cand)
-		if args.KeepCoverage {
-			if err != nil {
-				return false
-			}
-			return rawCovers(execState.snap, want)
-		}
 		if err == nil || !sameFailure(args.Kind, args.Key, failureKind(err.Error()), err.Error()) {
 			return false
 		}

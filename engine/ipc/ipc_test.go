@@ -111,7 +111,7 @@ func TestConn(t *testing.T) {
 		{Fuzz: &FuzzArgs{Limit: 10, Duration: 200 * time.Millisecond, Seed: 1<<64 - 1, Trace: true, MaxLen: 7,
 			Splice: [][]byte{{0, 1, 0xff}}, Dict: [][]byte{[]byte("tok"), {}}}},
 		{Run: &RunArgs{Trace: true}},
-		{Minimize: &MinimizeArgs{Limit: 3, Duration: time.Second, KeepCoverage: true, Kind: "panic"}},
+		{Minimize: &MinimizeArgs{Limit: 3, Duration: time.Second, Kind: "panic", Key: "k", Refuse: []int64{2}}},
 	}
 	done := make(chan error, 1)
 	go func() {

@@ -97,10 +97,8 @@ type RunResponse struct {
 }
 
 // MinimizeArgs asks the worker to shrink the input in shared memory while it
-// keeps failing with the same kind of failure at the same place (KeepCoverage
-// false: the same Kind and, unless Key is "", the same Key), or while
-// it keeps reaching the coverage in the region's coverage area (KeepCoverage
-// true). The worker writes every candidate into shared memory before running
+// keeps failing with the same kind of failure at the same place (the same
+// Kind and, unless Key is "", the same Key). The worker writes every candidate into shared memory before running
 // it, so if a candidate kills the worker the coordinator has that candidate:
 // that is how failures that kill the worker (hang, oom, fatal, exit) are
 // minimized, one fresh worker per smaller candidate found. The candidates
@@ -108,12 +106,11 @@ type RunResponse struct {
 // same input with Refuse set goes on past candidates that killed an earlier
 // worker some other way.
 type MinimizeArgs struct {
-	Limit        int64         // maximum executions; 0 means no count limit
-	Duration     time.Duration // wall-clock budget; 0 means no time limit
-	KeepCoverage bool          // keep coverage instead of keep failing
-	Kind         string        // with KeepCoverage false: the failure kind to keep ("panic", "fail", "hang", ...)
-	Key          string        // with Kind: where the failure must happen too (engine's failureKey); "" keeps any failure of Kind
-	Refuse       []int64       // candidates to refuse without running (not counted in Execs or Limit), ascending, by place in the order proposed from 0
+	Limit    int64         // maximum executions; 0 means no count limit
+	Duration time.Duration // wall-clock budget; 0 means no time limit
+	Kind     string        // the failure kind to keep ("panic", "fail", "hang", ...)
+	Key      string        // where the failure must happen too (engine's failureKey); "" keeps any failure of Kind
+	Refuse   []int64       // candidates to refuse without running (not counted in Execs or Limit), ascending, by place in the order proposed from 0
 }
 
 // MinimizeResponse reports a MinimizeArgs call. On return the shared memory
@@ -124,6 +121,6 @@ type MinimizeResponse struct {
 	Duration    time.Duration // wall-clock time spent
 	Smaller     bool          // a smaller input was found
 	CutShort    bool          // the budget ran out before every candidate was tried
-	Err         string        // failure message of the input left in memory ("" with KeepCoverage)
+	Err         string        // failure message of the input left in memory
 	InternalErr string        // worker-side problem; "" means none
 }
