@@ -71,8 +71,9 @@ func FuzzCheck(f *testing.F) {
 }
 
 // TestFuzzTyped: fuzzbox finds a typed fuzz test's bug, minimizes the
-// value (not its bytes) or finds it smallest, reports the arguments as Go syntax, and the
-// reproducer — one []byte — fails under stock go test with the same panic.
+// value (not its bytes) or finds it smallest, reports the arguments as Go
+// syntax, and the reproducer — one []byte — fails under stock go test with
+// the same panic.
 func TestFuzzTyped(t *testing.T) {
 	fuzzbox := testFuzzbox(t)
 	dir := typedModule(t)

@@ -98,10 +98,11 @@ type RunResponse struct {
 
 // MinimizeArgs asks the worker to shrink the input in shared memory while it
 // keeps failing with the same kind of failure at the same place (the same
-// Kind and, unless Key is "", the same Key). The worker writes every candidate into shared memory before running
-// it, so if a candidate kills the worker the coordinator has that candidate:
-// that is how failures that kill the worker (hang, oom, fatal, exit) are
-// minimized, one fresh worker per smaller candidate found. The candidates
+// Kind and, unless Key is "", the same Key). The worker writes every
+// candidate into shared memory before running it, so if a candidate kills
+// the worker the coordinator has that candidate: that is how failures that
+// kill the worker (hang, oom, fatal, exit) are minimized, one fresh worker
+// per smaller candidate found. The candidates
 // follow from the input alone (and from which were kept), so a call from the
 // same input with Refuse set goes on past candidates that killed an earlier
 // worker some other way.
