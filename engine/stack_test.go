@@ -31,10 +31,10 @@ func TestAdaptiveStacks(t *testing.T) {
 const stackProbeEnv = "FUZZBOX_TEST_STACK_PROBE"
 
 // stackProbe is that printing. The ballast goroutines grow their stacks
-// only once they are scheduled,
-// which on a loaded machine can be after the first collections: the probe
-// collects again, for up to a second, until the size reaches 16 KB (a
-// worker collects garbage over and over, so it gets there too).
+// only once they are scheduled, which on a loaded machine can be after the
+// first collections: the probe collects again, for up to a second, until
+// the size reaches 16 KB (a worker collects garbage over and over, so it
+// gets there too).
 func stackProbe() {
 	basedeps.StackBallast()
 	s := []metrics.Sample{{Name: "/gc/stack/starting-size:bytes"}}
