@@ -8,8 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -82,6 +84,11 @@ func fakeWorker(mode, dir string) int {
 			os.NewFile(ipc.FdOut, "out").Write([]byte("}{ not a response\n"))
 		case strings.Contains(mode, "flaky") && execs > 10:
 			return errors.New("flaky failure: this process has run many inputs")
+		case strings.Contains(mode, "stopconfirm") && len(b) >= 3:
+			if once(dir, "found") {
+				return errors.New("real failure: an input of 3 bytes or more")
+			}
+			stoppedWhileConfirming(dir)
 		case strings.Contains(mode, "bug") && len(b) >= 3:
 			return errors.New("real failure: an input of 3 bytes or more")
 		case strings.Contains(mode, "modify") && len(b) >= 2:
@@ -358,6 +365,80 @@ func TestKeepFlakyWrites(t *testing.T) {
 	}
 	if !strings.Contains(event.Format(fails[0]), "did not fail again in 3 re-runs") {
 		t.Errorf("failure line %q does not say the failure is flaky", event.Format(fails[0]))
+	}
+}
+
+// stoppedWhileConfirming is the confirming re-run of mode stopconfirm: it
+// says it runs (a marker the test waits for before it stops the run), waits
+// until the run is stopping, and dies of SIGTERM, as every process of a
+// process group does when a CI job is cancelled.
+func stoppedWhileConfirming(dir string) {
+	once(dir, "rerun")
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "stopped")); err == nil {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	self, _ := os.FindProcess(os.Getpid())
+	self.Signal(syscall.SIGTERM)
+	select {}
+}
+
+// TestStopCutsConfirmation: a failure whose confirming re-run is killed by
+// the SIGTERM that stops the run is neither flaky nor written: it is
+// unconfirmed, with a warning, and its input goes to the cache, from which
+// the next run reports it.
+func TestStopCutsConfirmation(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM")
+	}
+	cache := t.TempDir()
+	c, events := fakeCoordinator(t, "stopconfirm", func(o *Options) {
+		o.Parallel, o.CacheDir, o.Duration = 1, cache, 30*time.Second
+	})
+	dir := filepath.Dir(filepath.Dir(filepath.Dir(c.opts.CorpusDir))) // the fake workers' marker directory
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for {
+			if _, err := os.Stat(filepath.Join(dir, "rerun")); err == nil {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel() // the coordinator's SIGTERM
+		os.WriteFile(filepath.Join(dir, "stopped"), nil, 0o644)
+	}()
+	err := c.run(ctx)
+	r := &fakeRun{err: err, corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+	if err != nil {
+		t.Fatalf("run returned %v, want no failure", err)
+	}
+	if f := append(r.ofType(event.Failure), r.ofType(event.Flaky)...); len(f) > 0 {
+		t.Fatalf("an unconfirmed failure was reported: %+v", f)
+	}
+	if w := r.written(t); len(w) > 0 {
+		t.Errorf("files written under testdata: %v", w)
+	}
+	warns := r.ofType(event.Warning)
+	if len(warns) != 1 || warns[0].Kind != KindFail || !strings.Contains(warns[0].Message, "unconfirmed fail failure: real failure") ||
+		!strings.Contains(warns[0].Message, "the run was stopped") || filepath.Dir(warns[0].Reproducer) != cache {
+		t.Fatalf("warnings = %+v, want one for the unconfirmed failure, its input in %s", warns, cache)
+	}
+	kept, err := os.ReadFile(warns[0].Reproducer)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The next run reports it from the cache, confirmed.
+	r = runFake(t, "bug", 20*time.Second, func(o *Options) { o.Parallel, o.CacheDir, o.MinimizeDuration = 1, cache, 0 })
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Reproduced != 1 {
+		t.Fatalf("failures of the next run = %+v, want one, confirmed", fails)
+	}
+	if got, err := os.ReadFile(fails[0].Reproducer); err != nil || !bytes.Equal(got, kept) {
+		t.Errorf("next run's reproducer = %q (%v), want the kept input %q", got, err, kept)
 	}
 }
 

@@ -77,8 +77,8 @@ func (e *early) run(s *setup, vals []any) {
 	if e.cancelled.Load() {
 		return
 	}
-	kind, _, failed, why := s.rerunOn(p, vals)
-	e.kind, e.failed, e.verdict = kind, failed, why == "" && !e.cancelled.Load()
+	r := s.rerunOn(p, vals)
+	e.kind, e.failed, e.verdict = r.kind, r.failed, r.verdict() && !e.cancelled.Load()
 }
 
 // cancel kills the early run's process, if it has one yet; the run

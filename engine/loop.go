@@ -65,6 +65,13 @@ type flaky struct {
 	sig string
 }
 
+// unconfirmed reports that no re-run of a claimed failure gave a verdict
+// (the run stopped first): the claim is released without counting it flaky.
+type unconfirmed struct {
+	f   *failure
+	sig string
+}
+
 // recorded reports a failure whose reproducer is written at path.
 type recorded struct {
 	f    *failure
@@ -163,6 +170,8 @@ func (c *coordinator) handle(ctx context.Context, m message) {
 		m.from.claims <- c.claim(b.f, b.sig)
 	case flaky:
 		c.unclaim(b.f, b.sig)
+	case unconfirmed:
+		c.unconfirmed(b.f, b.sig)
 	case recorded:
 		c.recorded(b.f, b.path)
 	case internalErr:

@@ -16,6 +16,14 @@ import (
 // again): an input that does not fail again is flaky — reported as such and
 // not written, unless KeepFlaky. Minimization follows, and a smaller input
 // replaces the found one only if it too fails again in a fresh worker.
+//
+// A re-run that says nothing about the input (stopped by an internal
+// error, or killed by a signal fuzzbox did not send: the SIGTERM a process
+// group gets when a CI job or a supervisor stops the run, the OOM killer)
+// is no verdict. A failure left without one — the run stopped first, or
+// every re-run was cut short — is unconfirmed: neither reported nor
+// written, and not counted as flaky; its input goes to the generated
+// corpus, which the next run runs first (coordinator.unconfirmed).
 
 // confirmRuns is how many fresh-worker re-runs may confirm a failure.
 const confirmRuns = 3
@@ -104,8 +112,14 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 	}
 	f.sig, f.bucket = sig, bucketID(sig)
 	f.known = knownBucket(bucketDirs(&w.opts), f.bucket)
-	f.reruns, f.reproduced = w.confirm(f)
-	if f.reruns > 0 && f.reproduced == 0 && !w.opts.KeepFlaky {
+	var verdict bool
+	f.reruns, f.reproduced, verdict = w.confirm(f)
+	switch {
+	case w.opts.KeepFlaky || f.reproduced > 0:
+	case !verdict:
+		w.send(unconfirmed{f, sig})
+		return p
+	default:
 		w.send(flaky{f, sig})
 		return p
 	}
@@ -197,6 +211,28 @@ func (c *coordinator) unclaim(f *failure, sig string) {
 	c.rep.emit(event.Event{Type: event.Flaky, Kind: f.kind, Message: f.msg, Reruns: f.reruns, Reproduced: f.reproduced})
 }
 
+// unconfirmed releases the claim on f, which no re-run confirmed or
+// refuted, and keeps its input in the generated corpus: the next run runs
+// it first and reports it, confirmed, if it fails there. It is neither
+// reported as a failure nor written to testdata, and a warning says so.
+func (c *coordinator) unconfirmed(f *failure, sig string) {
+	delete(c.sigs, sig)
+	c.claimed = false
+	path := f.path
+	if path == "" {
+		if data, err := corpus.Marshal(f.vals...); err == nil {
+			path = c.saveCache(&entry{data: data})
+		}
+	}
+	why := "every re-run in a fresh worker was cut short"
+	if c.stopping() {
+		why = "the run was stopped before a re-run in a fresh worker could confirm it"
+	}
+	c.rep.emit(event.Event{Type: event.Warning, Kind: f.kind, Reproducer: path, Message: fmt.Sprintf(
+		"unconfirmed %s failure: %s: %s, so it is not reported and nothing was written to testdata; its input is kept (%s) and runs first in the next run, which reports it if it fails again",
+		f.kind, firstLine(f.msg), why, orNone(path))})
+}
+
 // recorded reports f, whose reproducer is written at path, and stops the
 // run unless KeepGoing.
 func (c *coordinator) recorded(f *failure, path string) {
@@ -218,12 +254,14 @@ func (c *coordinator) recorded(f *failure, path string) {
 }
 
 // confirm re-runs f's input in fresh workers until it fails the same way
-// again, confirmRuns times at most, and returns how many re-runs it took
-// and how many failed. An oom is re-run too: a fresh worker has the same
-// memory limit and measures its one input on its own, so memory that an
-// earlier input of the fuzzing worker left behind is never blamed on this
-// one.
-func (w *worker) confirm(f *failure) (reruns, reproduced int) {
+// again, confirmRuns times at most, and returns how many re-runs gave a
+// verdict, how many of those failed the same way, and whether any gave one
+// (a stop of the run ends the re-runs; one without a verdict is tried
+// again within the same bound). An oom is re-run too: a fresh worker has
+// the same memory limit and measures its one input on its own, so memory
+// that an earlier input of the fuzzing worker left behind is never blamed
+// on this one.
+func (w *worker) confirm(f *failure) (reruns, reproduced int, verdict bool) {
 	if e := w.takeEarly(appendValues(nil, f.vals)); e != nil {
 		if f.kind != KindHang {
 			e.cancel()
@@ -231,7 +269,7 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int) {
 			reruns++
 			if e.failed && e.kind == f.kind {
 				earlyCounts.confirmed.Add(1)
-				return reruns, 1
+				return reruns, 1, true
 			}
 		}
 	}
@@ -239,54 +277,73 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int) {
 	if f.kind == KindRace {
 		limit = raceConfirmRuns
 	}
-	for reruns < limit && !w.stopping() {
+	for tries := reruns; tries < limit && !w.stopping(); tries++ {
+		r := w.rerun(f.vals)
+		if !r.verdict() {
+			continue
+		}
 		reruns++
-		kind, _, ok := w.rerun(f.vals)
-		if ok && kind == f.kind {
-			return reruns, 1
+		if r.failed && r.kind == f.kind {
+			return reruns, 1, true
 		}
 	}
-	return reruns, 0
+	return reruns, 0, reruns > 0
 }
 
-// rerun runs vals once in a fresh worker and returns the kind and message
-// of its failure, and whether it failed at all (an internal error is
-// reported and counts as not failing).
-func (w *worker) rerun(vals []any) (kind, msg string, failed bool) {
+// A rerunResult is what one re-run of an input in a fresh worker said.
+type rerunResult struct {
+	kind, msg string
+	failed    bool // the input failed: kind and msg say how
+	// why, when not empty, is the internal error that stopped the re-run.
+	why string
+	// killed: a signal fuzzbox did not send killed the worker (a process
+	// group's SIGTERM as the run is stopped, the OOM killer).
+	killed bool
+}
+
+// verdict reports whether the re-run said anything about the input.
+func (r rerunResult) verdict() bool { return r.why == "" && !r.killed }
+
+// rerun runs vals once in a fresh worker; an internal error that stopped
+// it is reported.
+func (w *worker) rerun(vals []any) rerunResult {
 	p, err := w.startRawProc(false)
 	if err != nil {
-		w.internal(fmt.Sprintf("starting a worker to re-run a failing input: %v", err))
-		return "", "", false
+		why := fmt.Sprintf("starting a worker to re-run a failing input: %v", err)
+		w.internal(why)
+		return rerunResult{why: why}
 	}
 	defer p.stop(time.Second)
-	kind, msg, failed, why := w.rerunOn(p, vals)
-	if why != "" {
-		w.internal(why)
+	r := w.rerunOn(p, vals)
+	if r.why != "" {
+		w.internal(r.why)
 	}
-	return kind, msg, failed
+	return r
 }
 
-// rerunOn is rerun on the fresh process p; why, when not empty, is an
-// internal error that stopped it.
-func (s *setup) rerunOn(p *proc, vals []any) (kind, msg string, failed bool, why string) {
+// rerunOn is rerun on the fresh process p, without reporting.
+func (s *setup) rerunOn(p *proc, vals []any) rerunResult {
 	p.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
 		if why := s.internalCause(p, err); why != "" {
-			return "", "", false, why
+			return rerunResult{why: why}
 		}
-		kind, msg = p.death(s.opts.Timeout, s.opts.RSSLimitMB)
-		return kind, msg, true, ""
+		if p.killedFromOutside() {
+			return rerunResult{killed: true}
+		}
+		kind, msg := p.death(s.opts.Timeout, s.opts.RSSLimitMB)
+		return rerunResult{kind: kind, msg: msg, failed: true}
 	}
 	switch {
 	case resp.InternalErr != "":
-		return "", "", false, "worker: " + resp.InternalErr
+		return rerunResult{why: "worker: " + resp.InternalErr}
 	case resp.Err == "":
-		return "", "", false, ""
+		return rerunResult{}
 	case engineFault(resp.Err, s.opts.Package):
-		return "", "", false, "fuzzbox's own code panicked while re-running an input:\n" + resp.Err
+		return rerunResult{why: "fuzzbox's own code panicked while re-running an input:\n" + resp.Err}
 	}
-	return failureKind(resp.Err), cleanMessage(resp.Err), true, ""
+	return rerunResult{kind: failureKind(resp.Err), msg: cleanMessage(resp.Err), failed: true}
 }
 
 func (w *worker) minimizing() bool {
@@ -379,11 +436,11 @@ const (
 // if it fails the same way again in a fresh worker (the message of that
 // run, as go test will show it, or for an oom, as fuzzbox measured it).
 func (w *worker) adoptMinimized(f *failure, vals []any, cut bool) {
-	kind, msg, ok := w.rerun(vals)
-	if !ok || !sameFailure(f.kind, f.key, kind, msg) {
+	r := w.rerun(vals)
+	if !r.failed || !sameFailure(f.kind, f.key, r.kind, r.msg) {
 		return
 	}
-	f.vals, f.msg, f.minimized = vals, msg, minimizedYes
+	f.vals, f.msg, f.minimized = vals, r.msg, minimizedYes
 	if cut {
 		f.minimized = minimizedCutShort
 	}

@@ -61,7 +61,7 @@ type Event struct {
 	Unstable    int     `json:"unstable,omitempty"`        // stats, done: edges an input reached once and not when re-run (not in edges)
 	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"
 
-	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing: panic, fail, fatal, exit, hang, oom, race, leak
+	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing, warning (an unconfirmed failure): panic, fail, fatal, exit, hang, oom, race, leak
 	Message    string   `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text
 	Reproducer string   `json:"reproducer,omitempty"` // failure: the reproducer's path; coverage: the new cache entry; warning: the input, saved to the cache
 	Duplicate  bool     `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
