@@ -89,6 +89,10 @@ func fakeWorker(mode, dir string) int {
 				return errors.New("real failure: an input of 3 bytes or more")
 			}
 			stoppedWhileConfirming(dir)
+		case strings.Contains(mode, "oomkilled") && len(b) >= 3:
+			self, _ := os.FindProcess(os.Getpid())
+			self.Signal(os.Kill) // as the kernel's OOM killer does, every time
+			select {}
 		case strings.Contains(mode, "bug") && len(b) >= 3:
 			return errors.New("real failure: an input of 3 bytes or more")
 		case strings.Contains(mode, "modify") && len(b) >= 2:
@@ -439,6 +443,28 @@ func TestStopCutsConfirmation(t *testing.T) {
 	}
 	if got, err := os.ReadFile(fails[0].Reproducer); err != nil || !bytes.Equal(got, kept) {
 		t.Errorf("next run's reproducer = %q (%v), want the kept input %q", got, err, kept)
+	}
+}
+
+// TestKilledFromOutsideEveryTime: an input whose worker is killed by
+// SIGKILL from outside every time (a container's OOM killer) is reported as
+// an oom once the fresh worker's re-run is killed too. (It once re-ran the
+// input without end: this test then hangs.)
+func TestKilledFromOutsideEveryTime(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no signals")
+	}
+	r := runFake(t, "oomkilled", 5*time.Second, func(o *Options) { o.Parallel = 1 })
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindOOM || fails[0].Reproduced != 1 || !strings.Contains(fails[0].Message, "OOM killer") {
+		t.Fatalf("failures = %+v, want one oom, confirmed, naming the OOM killer", fails)
+	}
+	data, err := os.ReadFile(fails[0].Reproducer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals, err := corpus.Unmarshal(data); err != nil || len(vals[0].([]byte)) < 3 {
+		t.Errorf("reproducer %q: want an input of 3 bytes or more (%v)", data, err)
 	}
 }
 

@@ -60,6 +60,10 @@ type failure struct {
 	vals []any  // the failing input (minimized when possible)
 	path string // the input's existing file when it is a testdata seed; "" to write a reproducer
 	key  string // failureKey of the failure as caught: minimization keeps it
+	// outside: the worker was killed by a signal fuzzbox did not send, twice
+	// (confirmDeath); a re-run killed so again reproduces it, and it is
+	// not minimized.
+	outside bool
 
 	sig    string // signature when it was caught (claim)
 	bucket string // bucketID(sig)

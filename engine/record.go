@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -80,7 +81,11 @@ func cleanMessage(msg string) string { return testingPrefixRE.ReplaceAllString(m
 
 // confirmDeath handles a worker killed by a signal nobody in fuzzbox sent
 // (the OOM killer, a user's kill): it restarts the worker and re-runs the
-// input, and reports a failure only if the input fails again.
+// input, and reports a failure only if the input fails again. A re-run
+// killed from outside again makes the kill the input's failure (outsideKill),
+// confirmed like any other; it is not re-run here again, which for an input
+// that the kernel's OOM killer kills every time (a machine or container with
+// less memory than -rss_limit_mb) went on without end.
 func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 	first := p.state.String()
 	np, err := w.restart(p)
@@ -90,7 +95,13 @@ func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 	np.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.RunResponse
 	if err := np.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
-		return w.lost(np, err, vals, "")
+		if !np.killedFromOutside() || w.stopping() {
+			return w.lost(np, err, vals, "")
+		}
+		kind, msg := outsideKill(np, w.opts.RSSLimitMB)
+		next, err := w.restart(np)
+		w.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals, outside: true})
+		return next, err
 	}
 	np.calls = int64(np.mem.Execs())
 	if resp.Err != "" {
@@ -98,6 +109,17 @@ func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 	}
 	fmt.Fprintf(w.opts.Log, "fuzz: warning: a worker was killed from outside (%s); its input did not fail again\n", first)
 	return np, nil
+}
+
+// outsideKill describes the death of p, killed from outside a second time
+// on the same input, as a failure: an oom for SIGKILL, which is what the
+// kernel's OOM killer sends, an exit for any other signal.
+func outsideKill(p *proc, rssLimitMB int) (kind, msg string) {
+	ws, _ := p.state.Sys().(syscall.WaitStatus)
+	if ws.Signal() == syscall.SIGKILL {
+		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker was killed by SIGKILL, which fuzzbox did not send, while running the input, and so was a fresh worker's re-run: most likely the kernel's OOM killer (the machine, or the container or cgroup the run is in, has less memory for it than -rss_limit_mb=%d)", rssLimitMB)
+	}
+	return KindExit, fmt.Sprintf("fuzzbox: the worker was killed (signal: %v), which fuzzbox did not send, while running the input, and so was a fresh worker's re-run", ws.Signal())
 }
 
 // recordFailure confirms a failure in fresh workers, minimizes it when its
@@ -127,7 +149,7 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 	// A race is reported once per process, so a shrunk candidate never
 	// fails again: races are not minimized.
 	switch {
-	case f.path != "" || f.kind == KindRace || !w.minimizing():
+	case f.path != "" || f.kind == KindRace || f.outside || !w.minimizing():
 	case p != nil:
 		p = w.minimizeFailure(p, f)
 	default:
@@ -279,6 +301,9 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int, verdict bool) {
 	}
 	for tries := reruns; tries < limit && !w.stopping(); tries++ {
 		r := w.rerun(f.vals)
+		if f.outside && r.killed && r.kind == f.kind && !w.stopping() {
+			return reruns + 1, 1, true // killed from outside once more: the input's doing
+		}
 		if !r.verdict() {
 			continue
 		}
@@ -297,7 +322,8 @@ type rerunResult struct {
 	// why, when not empty, is the internal error that stopped the re-run.
 	why string
 	// killed: a signal fuzzbox did not send killed the worker (a process
-	// group's SIGTERM as the run is stopped, the OOM killer).
+	// group's SIGTERM as the run is stopped, the OOM killer); kind is then
+	// what outsideKill makes of the signal.
 	killed bool
 }
 
@@ -330,7 +356,8 @@ func (s *setup) rerunOn(p *proc, vals []any) rerunResult {
 			return rerunResult{why: why}
 		}
 		if p.killedFromOutside() {
-			return rerunResult{killed: true}
+			kind, _ := outsideKill(p, s.opts.RSSLimitMB)
+			return rerunResult{killed: true, kind: kind}
 		}
 		kind, msg := p.death(s.opts.Timeout, s.opts.RSSLimitMB)
 		return rerunResult{kind: kind, msg: msg, failed: true}
