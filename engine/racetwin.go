@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // The race twin (Options.RaceTwin). The same test built with -race runs as
@@ -123,6 +124,7 @@ type raceTwin struct {
 	inputs <-chan *entry   // from the loop: the next input, one per twinReady
 	niced  *proc           // the twin process given the lowest priority (sys_*.go)
 	soft   context.Context // the run's soft stop
+	killed bool            // a twin process was killed from outside (warned once)
 }
 
 // startRaceTwin starts the twin's goroutine, which runs until soft is done
@@ -213,13 +215,23 @@ func (t *raceTwin) replay(p *proc, e *entry) (*proc, error) {
 }
 
 // died reports the death of twin process p in a Run call as an internal
-// error, unless the run is stopping (the coordinator killed it).
+// error, unless the run is stopping (the coordinator killed it) or a signal
+// fuzzbox did not send killed it (the kernel's OOM killer: a race-built
+// process needs several times the memory), which is a warning, once.
 func (t *raceTwin) died(p *proc, err error) {
 	if t.stopping() {
 		return
 	}
 	if why := t.internalCause(p, err); why != "" {
 		t.internal("race twin: " + why)
+		return
+	}
+	if p.killedFromOutside() {
+		if !t.killed {
+			t.killed = true
+			t.rep.emit(event.Event{Type: event.Warning, Message: fmt.Sprintf(
+				"race twin: the race-built worker was killed (%s) by a signal fuzzbox did not send while replaying an input: most likely the kernel's OOM killer (the race detector needs several times the memory); a fresh one replays the next input, and later kills are not reported", p.state)})
+		}
 		return
 	}
 	kind, msg := p.death(t.opts.Timeout, 0)

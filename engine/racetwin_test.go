@@ -40,6 +40,10 @@ func fakeTwin(mode, dir string) error {
 	switch {
 	case strings.Contains(mode, "twindies"):
 		os.Exit(3)
+	case strings.Contains(mode, "twinkilled"):
+		self, _ := os.FindProcess(os.Getpid())
+		self.Signal(os.Kill) // as the kernel's OOM killer does
+		select {}
 	case strings.Contains(mode, "twinraceonce") && !once(dir, "twinrace"):
 		return nil
 	}
@@ -126,6 +130,25 @@ func TestRaceTwinDies(t *testing.T) {
 	}
 	if w := r.written(t); len(w) > 0 {
 		t.Errorf("files written under testdata: %v", w)
+	}
+}
+
+// TestRaceTwinKilled: a twin process killed from outside (the OOM killer)
+// is a warning, once, not fuzzbox's internal error nor a failure.
+func TestRaceTwinKilled(t *testing.T) {
+	r := runFake(t, "twinkilled", 5*time.Second, withFakeTwin(t))
+	if r.err != nil {
+		t.Fatalf("run failed: %v", r.err)
+	}
+	if in := r.ofType(event.InternalError); len(in) > 0 {
+		t.Errorf("a twin killed from outside reported as fuzzbox's internal error: %+v", in)
+	}
+	warns := r.ofType(event.Warning)
+	if len(warns) != 1 || !strings.Contains(warns[0].Message, "race twin: the race-built worker was killed") {
+		t.Fatalf("warnings = %+v, want one saying the twin was killed", warns)
+	}
+	if f := append(r.ofType(event.Failure), r.ofType(event.Flaky)...); len(f) > 0 {
+		t.Errorf("a twin's death reported as a failure: %+v", f)
 	}
 }
 
