@@ -405,7 +405,7 @@ func TestStopCutsConfirmation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
-		for {
+		for ctx.Err() == nil { // until the re-run runs, or the test ends
 			if _, err := os.Stat(filepath.Join(dir, "rerun")); err == nil {
 				break
 			}

@@ -66,7 +66,8 @@ type flaky struct {
 }
 
 // unconfirmed reports that no re-run of a claimed failure gave a verdict
-// (the run stopped first): the claim is released without counting it flaky.
+// (the run stopped first, or each re-run was killed from outside or stopped
+// by an internal error): the claim is released without counting it flaky.
 type unconfirmed struct {
 	f   *failure
 	sig string

@@ -227,10 +227,16 @@ func (c *coordinator) saveBucket(f *failure, path, minSig string) {
 
 // unclaim reports f as flaky and releases its claim: the run goes on.
 func (c *coordinator) unclaim(f *failure, sig string) {
-	delete(c.sigs, sig)
-	c.claimed = false
+	c.dropClaim(sig)
 	c.flaky[sig]++
 	c.rep.emit(event.Event{Type: event.Flaky, Kind: f.kind, Message: f.msg, Reruns: f.reruns, Reproduced: f.reproduced})
+}
+
+// dropClaim drops the claim on a failure with signature sig that is not
+// recorded: the signature may be claimed again, and the run goes on.
+func (c *coordinator) dropClaim(sig string) {
+	delete(c.sigs, sig)
+	c.claimed = false
 }
 
 // unconfirmed releases the claim on f, which no re-run confirmed or
@@ -238,8 +244,7 @@ func (c *coordinator) unclaim(f *failure, sig string) {
 // it first and reports it, confirmed, if it fails there. It is neither
 // reported as a failure nor written to testdata, and a warning says so.
 func (c *coordinator) unconfirmed(f *failure, sig string) {
-	delete(c.sigs, sig)
-	c.claimed = false
+	c.dropClaim(sig)
 	path := f.path
 	if path == "" {
 		if data, err := corpus.Marshal(f.vals...); err == nil {
