@@ -57,6 +57,9 @@ func Coordinate(ctx context.Context, opts Options) error {
 	if opts.RSSLimitMB > 0 && memLimitNote != "" {
 		fmt.Fprintf(c.opts.Log, "fuzz: warning: %s\n", memLimitNote)
 	}
+	if m, ok := memoryFit(c.opts, cgroupMemLimit); !ok {
+		c.rep.emit(event.Event{Type: event.Warning, Message: m.warning()})
+	}
 	if path := os.Getenv(heapProfileEnv); path != "" {
 		defer profileHeap(path, c.opts.Log)()
 	}

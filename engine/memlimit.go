@@ -186,3 +186,46 @@ func tuneGC(limitMB int) {
 	debug.SetGCPercent(workerGCPercent)
 	debug.SetMemoryLimit(int64(limitMB) << 20 / 2)
 }
+
+// coordinatorMB is what memoryFit leaves for the coordinator beside the
+// workers.
+const coordinatorMB = 256
+
+// A memoryMisfit is a cgroup memory limit that -parallel workers of
+// -rss_limit_mb do not fit in, with the coordinator (memoryFit).
+type memoryMisfit struct {
+	dir                     string // the cgroup directory with the limit
+	limitMB, workers, rssMB int
+	fix                     string // what to change
+}
+
+// memoryFit reports whether the memory limit of the cgroup the run is in
+// (limit; cgroupMemLimit but in tests) is less than the workers may use
+// under -rss_limit_mb: there the kernel's OOM killer, not fuzzbox, stops
+// an input that grows memory, with a SIGKILL and no stack, and it may kill
+// a worker whose input is not the one growing.
+func memoryFit(opts Options, limit func(root string) (uint64, string)) (memoryMisfit, bool) {
+	l, dir := limit("")
+	if l == 0 || opts.RSSLimitMB <= 0 {
+		return memoryMisfit{}, true
+	}
+	m := memoryMisfit{dir: dir, limitMB: int(l >> 20), workers: max(opts.Parallel, 1), rssMB: opts.RSSLimitMB, fix: "run fewer workers (-parallel)"}
+	if m.limitMB >= m.workers*m.rssMB+coordinatorMB {
+		return memoryMisfit{}, true
+	}
+	if fit := (m.limitMB - coordinatorMB) / m.workers; fit >= 64 {
+		m.fix = fmt.Sprintf("-rss_limit_mb=%d fits", fit)
+	}
+	return m, false
+}
+
+// String says what does not fit, and the fix.
+func (m memoryMisfit) String() string {
+	return fmt.Sprintf("the cgroup the run is in, %s, has a memory limit of %d MiB, less than %d workers of -rss_limit_mb=%d may use; %s",
+		m.dir, m.limitMB, m.workers, m.rssMB, m.fix)
+}
+
+// warning is the warning at the start of a run.
+func (m memoryMisfit) warning() string {
+	return fmt.Sprintf("%s: an input that grows memory can have the kernel's OOM killer kill a worker before fuzzbox's limit reports it with a stack", m)
+}

@@ -3,6 +3,7 @@ package engine
 import (
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -87,4 +88,38 @@ func TestCheckExecMemory(t *testing.T) {
 		t.Errorf("heap grew by %d bytes after a live 16 MiB allocation", int64(after)-int64(before))
 	}
 	_ = keep[len(keep)-1]
+}
+
+// TestMemoryFit: the warning comes when -parallel workers of
+// -rss_limit_mb, and the coordinator, do not fit in the cgroup's limit,
+// and it says what fits.
+func TestMemoryFit(t *testing.T) {
+	limit := func(mb uint64) func(string) (uint64, string) {
+		return func(string) (uint64, string) { return mb << 20, "/sys/fs/cgroup/x" }
+	}
+	tests := []struct {
+		limitMB       uint64
+		parallel, rss int
+		want          string // "" for no warning
+	}{
+		{0, 2, 2048, ""},
+		{8192, 2, 2048, ""},
+		{4096, 2, 2048, "-rss_limit_mb=1920 fits"},
+		{2048, 8, 2048, "-rss_limit_mb=224 fits"},
+		{512, 8, 2048, "run fewer workers"},
+		{512, 1, 0, ""}, // no -rss_limit_mb: nothing to compare
+	}
+	for _, tt := range tests {
+		m, ok := memoryFit(Options{Parallel: tt.parallel, RSSLimitMB: tt.rss}, limit(tt.limitMB))
+		got := ""
+		if !ok {
+			got = m.warning()
+		}
+		if tt.want == "" && got != "" || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("limit %d MiB, %d × %d MiB: %q, want %q", tt.limitMB, tt.parallel, tt.rss, got, tt.want)
+		}
+		if got != "" && !strings.Contains(got, "/sys/fs/cgroup/x") {
+			t.Errorf("warning does not name the cgroup: %q", got)
+		}
+	}
 }

@@ -36,6 +36,10 @@ type proc struct {
 	calls  int64                     // executions reported by completed calls
 	dict   [][]byte                  // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
 	hooks  atomic.Pointer[procHooks] // the fuzzing worker's, told of slow executions (early.go)
+	// ooms are the kernel's counts of OOM kills when the process started
+	// and when it exited (oomKills), valid when oomsRead is 2.
+	ooms     [2]uint64
+	oomsRead int
 }
 
 // valueCap is the shared-memory room for one encoded input.
@@ -64,6 +68,7 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	p.cmd.Env = append(workerEnv(rssLimitMB), env...)
 	setWorkerAttr(p.cmd)
+	p.countOOMs(0)
 	err = p.cmd.Start()
 	inR.Close()
 	outW.Close()
@@ -76,6 +81,7 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 	p.conn = ipc.NewConn(outR, inW)
 	go func() {
 		p.cmd.Wait()
+		p.countOOMs(1)
 		p.state = p.cmd.ProcessState
 		// Unblocks a call's read when a child the target started holds
 		// the pipe open; a read in flight may then fail with os.ErrClosed
@@ -238,6 +244,21 @@ func (p *proc) killedFromOutside() bool {
 	}
 	ws, ok := p.state.Sys().(syscall.WaitStatus)
 	return ok && ws.Signaled() && dumpStart(p.out.String()) < 0
+}
+
+// countOOMs reads the kernel's count of OOM kills into p.ooms[i].
+func (p *proc) countOOMs(i int) {
+	if n, ok := oomKills(); ok {
+		p.ooms[i] = n
+		p.oomsRead++
+	}
+}
+
+// oomKilled reports whether the kernel's OOM killer killed a process (of
+// any cgroup) while p ran, and whether that is known: a SIGKILL with known
+// false was sent by someone else.
+func (p *proc) oomKilled() (killed, known bool) {
+	return p.ooms[1] > p.ooms[0], p.oomsRead == 2
 }
 
 // errDied is returned by call when the worker died; death describes it.

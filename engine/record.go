@@ -98,7 +98,7 @@ func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 		if !np.killedFromOutside() || w.stopping() {
 			return w.lost(np, err, vals, "")
 		}
-		kind, msg := outsideKill(np, w.opts.RSSLimitMB)
+		kind, msg := outsideKill(np, &w.opts)
 		next, err := w.restart(np)
 		w.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals, outside: true})
 		return next, err
@@ -112,14 +112,32 @@ func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 }
 
 // outsideKill describes the death of p, killed from outside a second time
-// on the same input, as a failure: an oom for SIGKILL, which is what the
-// kernel's OOM killer sends, an exit for any other signal.
-func outsideKill(p *proc, rssLimitMB int) (kind, msg string) {
+// on the same input, as a failure: an oom for a SIGKILL of the kernel's OOM
+// killer (or a SIGKILL where the kernel's count of OOM kills cannot be
+// read), an exit for any other signal, or for a SIGKILL while the count
+// did not change, which someone else sent.
+func outsideKill(p *proc, opts *Options) (kind, msg string) {
 	ws, _ := p.state.Sys().(syscall.WaitStatus)
-	if ws.Signal() == syscall.SIGKILL {
-		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker was killed by SIGKILL, which fuzzbox did not send, while running the input, and so was a fresh worker's re-run: most likely the kernel's OOM killer (the machine, or the container or cgroup the run is in, has less memory for it than -rss_limit_mb=%d)", rssLimitMB)
+	const again = "while running the input, and so was a fresh worker's re-run"
+	killed, known := p.oomKilled()
+	switch {
+	case ws.Signal() != syscall.SIGKILL:
+		return KindExit, fmt.Sprintf("fuzzbox: the worker was killed (signal: %v), which fuzzbox did not send, %s", ws.Signal(), again)
+	case known && !killed:
+		return KindExit, fmt.Sprintf("fuzzbox: the worker was killed by SIGKILL, which neither fuzzbox nor the kernel's OOM killer sent (the kernel's count of OOM kills did not change), %s", again)
+	case known:
+		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the kernel's OOM killer killed the worker %s (%s)", again, oomWhy(opts))
 	}
-	return KindExit, fmt.Sprintf("fuzzbox: the worker was killed (signal: %v), which fuzzbox did not send, while running the input, and so was a fresh worker's re-run", ws.Signal())
+	return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker was killed by SIGKILL, which fuzzbox did not send, %s: most likely the kernel's OOM killer (%s)", again, oomWhy(opts))
+}
+
+// oomWhy says why the kernel's OOM killer could act before -rss_limit_mb:
+// memoryFit's warning, or the machine's memory.
+func oomWhy(opts *Options) string {
+	if m, ok := memoryFit(*opts, cgroupMemLimit); !ok {
+		return m.String()
+	}
+	return fmt.Sprintf("the machine, or the cgroup the run is in, has less memory for it than -rss_limit_mb=%d", opts.RSSLimitMB)
 }
 
 // recordFailure confirms a failure in fresh workers, minimizes it when its
@@ -361,7 +379,7 @@ func (s *setup) rerunOn(p *proc, vals []any) rerunResult {
 			return rerunResult{why: why}
 		}
 		if p.killedFromOutside() {
-			kind, _ := outsideKill(p, s.opts.RSSLimitMB)
+			kind, _ := outsideKill(p, &s.opts)
 			return rerunResult{killed: true, kind: kind}
 		}
 		kind, msg := p.death(s.opts.Timeout, s.opts.RSSLimitMB)

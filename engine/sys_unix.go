@@ -34,3 +34,12 @@ func vmBytes() uint64 { return 0 }
 
 // lowerPriority: not done here; the race twin runs at normal priority.
 func lowerPriority(pid int) {}
+
+// cgroupMemLimit: no cgroups outside Linux.
+func cgroupMemLimit(root string) (uint64, string) { return 0, "" }
+
+// oomKills: no count of OOM kills outside Linux.
+func oomKills() (uint64, bool) { return 0, false }
+
+// preferOOMKill: no OOM killer to steer outside Linux.
+func preferOOMKill() {}

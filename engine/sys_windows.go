@@ -31,3 +31,12 @@ func vmBytes() uint64 { return 0 }
 
 // lowerPriority: not done here; the race twin runs at normal priority.
 func lowerPriority(pid int) {}
+
+// cgroupMemLimit: never called, fuzzing is refused first.
+func cgroupMemLimit(root string) (uint64, string) { return 0, "" }
+
+// oomKills: never called, fuzzing is refused first.
+func oomKills() (uint64, bool) { return 0, false }
+
+// preferOOMKill: never called, fuzzing is refused first.
+func preferOOMKill() {}

@@ -20,7 +20,7 @@ const (
 	Failure       = "failure"        // a failure was recorded
 	Flaky         = "flaky"          // a failing input did not fail again when re-run
 	InternalError = "internal_error" // fuzzbox itself failed (not the code under test); the run goes on
-	Warning       = "warning"        // the code under test did something the testing package forbids that stock go test does not check, or a test was flaky before fuzzing
+	Warning       = "warning"        // something the user should know that is not a failure (docs/engine.md lists them): the code under test did what the testing package forbids and stock go test does not check, a test was flaky before fuzzing, a failure could not be confirmed, the run's cgroup or -sync directory has a problem
 	Done          = "done"           // a target's run ended
 	Output        = "output"         // a line the test binary printed
 	Exit          = "exit"           // the driver's last event

@@ -115,11 +115,21 @@ func e2eClip(s string) string {
 // e2eFuzz runs fuzzbox with args in dir, with the generated corpus kept in dir.
 func e2eFuzz(t *testing.T, dir string, args ...string) e2eResult {
 	t.Helper()
+	return e2eFuzzIn(t, dir, nil, args...)
+}
+
+// e2eFuzzIn is e2eFuzz with fuzzbox run by the command wrap, which is
+// given fuzzbox's path and arguments as its last.
+func e2eFuzzIn(t *testing.T, dir string, wrap []string, args ...string) e2eResult {
+	t.Helper()
 	bin := e2eBin(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	args = append([]string{"fuzz", "-cachedir=" + filepath.Join(dir, ".cache")}, args...)
 	cmd := exec.CommandContext(ctx, bin, args...)
+	if len(wrap) > 0 {
+		cmd = exec.CommandContext(ctx, wrap[0], append(append(wrap[1:len(wrap):len(wrap)], bin), args...)...)
+	}
 	cmd.Dir = dir
 	cmd.WaitDelay = 5 * time.Second
 	var stdout, stderr bytes.Buffer

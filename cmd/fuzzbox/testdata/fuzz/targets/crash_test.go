@@ -128,6 +128,21 @@ func FuzzOOM(f *testing.F) {
 	})
 }
 
+// FuzzGrow touches 1.5 GiB for an input starting "G!": less than
+// -rss_limit_mb's default, more than the cgroup of TestCgroupOOM allows.
+func FuzzGrow(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) < 2 || b[0] != 'G' || b[1] != '!' {
+			return
+		}
+		sink = make([]byte, 3<<29)
+		for i := 0; i < len(sink); i += 4096 {
+			sink[i] = 1
+		}
+	})
+}
+
 // FuzzTwoBugs has two distinct bugs, for -keepgoing.
 func FuzzTwoBugs(f *testing.F) {
 	f.Add("seed")

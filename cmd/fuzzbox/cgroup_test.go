@@ -1,0 +1,96 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCgroupOOM runs fuzzbox in a real cgroup whose memory limit (1 GiB)
+// is below what two workers of -rss_limit_mb's default may use, on a target
+// that touches 1.5 GiB for one input: the kernel's OOM killer, not
+// fuzzbox's limit, stops that input. fuzzbox warns about the limit at the
+// start, and reports the input as an oom the kernel's OOM killer did, with
+// the cgroup's limit, once a fresh worker's re-run is killed too.
+func TestCgroupOOM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes")
+	}
+	procs := memCgroup(t, 1024)
+	dir := e2eModule(t, "targets")
+	wrap := []string{"sh", "-c", `echo $$ > "$0" && exec "$@"`, procs}
+	r := e2eFuzzIn(t, dir, wrap, "-json", "-fuzz=^FuzzGrow$", "-fuzztime=90s", "-parallel=2", ".")
+	if r.code != 1 {
+		t.Fatalf("want exit 1 (a failure)\n%s", r)
+	}
+	var warned bool
+	var fails []e2eEvent
+	for _, e := range e2eEvents(t, r.stdout) {
+		switch {
+		case e.Type == "warning" && strings.Contains(e.Message, "has a memory limit of 1024 MiB, less than 2 workers of -rss_limit_mb=2048 may use; -rss_limit_mb=384 fits: "):
+			warned = true
+		case e.Type == "failure":
+			fails = append(fails, e)
+		}
+	}
+	if !warned {
+		t.Errorf("no warning of the cgroup's limit with what fits\n%s", r)
+	}
+	if len(fails) != 1 || fails[0].Kind != "oom" || !strings.Contains(fails[0].Message, "the kernel's OOM killer killed the worker") ||
+		!strings.Contains(fails[0].Message, "memory limit of 1024 MiB, less than 2 workers of -rss_limit_mb=2048 may use; -rss_limit_mb=384 fits)") {
+		t.Fatalf("failures = %+v, want one oom by the kernel's OOM killer naming the cgroup's limit\n%s", fails, r)
+	}
+	names := e2eReproducers(t, dir, "FuzzGrow")
+	if len(names) != 1 {
+		t.Fatalf("reproducers = %v, want one", names)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "testdata", "fuzz", "FuzzGrow", names[0]))
+	if err != nil || !strings.Contains(string(data), `[]byte("G!`) {
+		t.Errorf("reproducer %q (%v): want an input starting G!", data, err)
+	}
+}
+
+// memCgroup makes a cgroup with a memory limit of mb MiB for the test and
+// returns its cgroup.procs file, which a process joins by writing its pid;
+// the test is skipped where none can be made (not root, no memory
+// controller). The cgroup is removed when the test's processes are gone.
+func memCgroup(t *testing.T, mb int) string {
+	t.Helper()
+	for _, c := range []struct{ parent, check, limit string }{
+		{"/sys/fs/cgroup/memory", "memory.limit_in_bytes", "memory.limit_in_bytes"}, // v1
+		{"/sys/fs/cgroup", "cgroup.controllers", "memory.max"},                      // v2
+	} {
+		if _, err := os.Stat(filepath.Join(c.parent, c.check)); err != nil {
+			continue
+		}
+		dir := filepath.Join(c.parent, fmt.Sprintf("fuzzbox-test-%d", os.Getpid()))
+		if err := os.Mkdir(dir, 0o755); err != nil {
+			continue
+		}
+		limit := filepath.Join(dir, c.limit)
+		if _, err := os.Stat(limit); err != nil { // the kernel makes it with the directory
+			os.Remove(dir)
+			continue
+		}
+		if err := os.WriteFile(limit, []byte(strconv.Itoa(mb<<20)), 0o644); err != nil {
+			os.Remove(dir)
+			continue
+		}
+		t.Cleanup(func() {
+			for range 50 { // the kernel refuses while a process is left
+				if os.Remove(dir) == nil {
+					return
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			t.Logf("cgroup %s not removed", dir)
+		})
+		return filepath.Join(dir, "cgroup.procs")
+	}
+	t.Skip("no cgroup with a memory limit can be made here (needs root and cgroup v1's memory controller or cgroup v2's)")
+	return ""
+}

@@ -1,0 +1,161 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// The kernel's memory limits beside -rss_limit_mb. A run in a container
+// (a CI job, a Kubernetes pod) has its processes in a cgroup whose memory
+// limit the kernel enforces with its OOM killer: when the workers together
+// reach it, one is killed by SIGKILL, with no stack and no message. The
+// coordinator reads the limit at start and warns when -parallel workers of
+// -rss_limit_mb each do not fit in it (memoryFit), and it reads the
+// kernel's count of OOM kills (/proc/vmstat) when a worker is started and
+// when it is found killed, so that a report of an OOM kill says what the
+// kernel did rather than what is likely (outsideKill).
+
+// cgroupMemLimit returns the memory limit of the cgroup this process is in,
+// the lowest of it and its ancestors' (cgroup v1's memory controller or
+// cgroup v2), in bytes, and the directory that has it; 0 when there is
+// none or it cannot be read. root prefixes every path read ("" but in
+// tests).
+func cgroupMemLimit(root string) (limit uint64, dir string) {
+	groups, err := os.ReadFile(filepath.Join(root, "/proc/self/cgroup"))
+	if err != nil {
+		return 0, ""
+	}
+	mounts, err := os.ReadFile(filepath.Join(root, "/proc/self/mountinfo"))
+	if err != nil {
+		return 0, ""
+	}
+	for _, m := range cgroupMounts(mounts) {
+		p, ok := cgroupPath(groups, m.v2)
+		if !ok {
+			continue
+		}
+		rel, ok := strings.CutPrefix(p, m.root)
+		if !ok {
+			rel = "/" // a namespaced cgroup: the mount's root is ours
+		}
+		for d := path.Join(m.point, rel); ; d = path.Dir(d) {
+			if l := readMemLimit(filepath.Join(root, d), m.v2); l > 0 && (limit == 0 || l < limit) {
+				limit, dir = l, d
+			}
+			if d == m.point || d == "/" || !strings.HasPrefix(d, m.point) {
+				break
+			}
+		}
+	}
+	return limit, dir
+}
+
+// A cgroupMount is a mount of cgroup v2, or of cgroup v1 with the memory
+// controller, from /proc/self/mountinfo.
+type cgroupMount struct {
+	root, point string // the cgroup path mounted, and where
+	v2          bool
+}
+
+// cgroupMounts parses mountinfo (proc(5)): "id parent dev root point
+// options [optional...] - fstype source superoptions".
+func cgroupMounts(mountinfo []byte) []cgroupMount {
+	var ms []cgroupMount
+	sc := bufio.NewScanner(bytes.NewReader(mountinfo))
+	for sc.Scan() {
+		pre, post, ok := strings.Cut(sc.Text(), " - ")
+		f, g := strings.Fields(pre), strings.Fields(post)
+		if !ok || len(f) < 5 || len(g) < 3 {
+			continue
+		}
+		switch {
+		case g[0] == "cgroup2":
+			ms = append(ms, cgroupMount{root: unescapeMount(f[3]), point: unescapeMount(f[4]), v2: true})
+		case g[0] == "cgroup" && hasOption(g[2], "memory"):
+			ms = append(ms, cgroupMount{root: unescapeMount(f[3]), point: unescapeMount(f[4])})
+		}
+	}
+	return ms
+}
+
+// unescapeMount undoes mountinfo's octal escapes of space, tab, newline
+// and backslash.
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func hasOption(opts, o string) bool { return slices.Contains(strings.Split(opts, ","), o) }
+
+// cgroupPath returns this process's cgroup path from /proc/self/cgroup's
+// lines "id:controllers:path": the v2 one ("0::path") or the v1 memory
+// controller's.
+func cgroupPath(groups []byte, v2 bool) (string, bool) {
+	for _, line := range strings.Split(string(groups), "\n") {
+		f := strings.SplitN(line, ":", 3)
+		if len(f) != 3 {
+			continue
+		}
+		if v2 && f[0] == "0" && f[1] == "" || !v2 && hasOption(f[1], "memory") {
+			return f[2], true
+		}
+	}
+	return "", false
+}
+
+// noMemLimit: cgroup v1 reports "no limit" as the largest page-aligned
+// int64; anything from 2^62 up is taken as none.
+const noMemLimit = 1 << 62
+
+// readMemLimit reads the memory limit of cgroup directory dir, 0 if none.
+func readMemLimit(dir string, v2 bool) uint64 {
+	name := "memory.limit_in_bytes"
+	if v2 {
+		name = "memory.max"
+	}
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil || n >= noMemLimit { // v2 writes "max"
+		return 0
+	}
+	return n
+}
+
+// oomKills returns the kernel's count of processes its OOM killer killed
+// since boot (the oom_kill line of /proc/vmstat, Linux 4.13 and later),
+// every cgroup's included; ok is false when it cannot be read.
+func oomKills() (n uint64, ok bool) {
+	b, err := os.ReadFile("/proc/vmstat")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, found := strings.CutPrefix(line, "oom_kill "); found {
+			n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCgroupMemLimit reads the limit from file trees laid out as the
+// kernel lays out /proc and /sys/fs/cgroup on a host with cgroup v1 (this
+// machine's kind), in a container with a namespaced cgroup v2 and in one
+// whose v1 mount's root is its own cgroup. The kernel's own: cmd/fuzzbox's
+// TestCgroupOOM.
+func TestCgroupMemLimit(t *testing.T) {
+	const (
+		hybrid = "30 25 0:26 / /sys/fs/cgroup/memory rw,relatime shared:12 - cgroup cgroup rw,memory\n" +
+			"31 25 0:27 / /sys/fs/cgroup/cpu rw,relatime shared:13 - cgroup cgroup rw,cpu\n" +
+			"32 25 0:28 / /sys/fs/cgroup/unified rw,relatime shared:14 - cgroup2 cgroup2 rw\n"
+		v2     = "40 30 0:30 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n"
+		docker = "50 40 0:31 /docker/abc /sys/fs/cgroup/memory ro,nosuid - cgroup cgroup rw,memory\n"
+		spaced = "60 40 0:32 / /mnt/cg\\040v1 rw - cgroup cgroup rw,memory,cpu\n"
+	)
+	tests := []struct {
+		name    string
+		cgroup  string
+		mounts  string
+		files   map[string]string // path under root: limit file contents
+		want    uint64
+		wantDir string
+	}{
+		{"v1, an ancestor's limit", "4:memory:/a/b\n1:cpu:/\n0::/\n", hybrid, map[string]string{
+			"/sys/fs/cgroup/memory/a/b/memory.limit_in_bytes": "9223372036854771712\n",
+			"/sys/fs/cgroup/memory/a/memory.limit_in_bytes":   "1073741824\n",
+			"/sys/fs/cgroup/memory/memory.limit_in_bytes":     "9223372036854771712\n",
+		}, 1 << 30, "/sys/fs/cgroup/memory/a"},
+		{"v1 and v2 both set: the lower", "4:memory:/a\n0::/u\n", hybrid, map[string]string{
+			"/sys/fs/cgroup/memory/a/memory.limit_in_bytes": "1073741824\n",
+			"/sys/fs/cgroup/unified/u/memory.max":           "536870912\n",
+		}, 512 << 20, "/sys/fs/cgroup/unified/u"},
+		{"v2 namespaced", "0::/\n", v2, map[string]string{"/sys/fs/cgroup/memory.max": "536870912\n"}, 512 << 20, "/sys/fs/cgroup"},
+		{"v2 without a limit", "0::/x\n", v2, map[string]string{"/sys/fs/cgroup/x/memory.max": "max\n", "/sys/fs/cgroup/memory.max": "max\n"}, 0, ""},
+		{"v1 mounted at its own cgroup", "4:memory:/docker/abc\n", docker, map[string]string{
+			"/sys/fs/cgroup/memory/memory.limit_in_bytes": "2147483648\n",
+		}, 2 << 30, "/sys/fs/cgroup/memory"},
+		{"an escaped mount point", "4:memory,cpu:/\n", spaced, map[string]string{"/mnt/cg v1/memory.limit_in_bytes": "1048576\n"}, 1 << 20, "/mnt/cg v1"},
+		{"no memory controller", "1:cpu:/\n", hybrid, nil, 0, ""},
+		{"no limit files", "4:memory:/a\n", hybrid, nil, 0, ""},
+		{"garbage", "x\n::\n", "junk\n - \n", nil, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{"/proc/self/cgroup": tt.cgroup, "/proc/self/mountinfo": tt.mounts}
+			for p, c := range tt.files {
+				files[p] = c
+			}
+			for p, c := range files {
+				p = filepath.Join(root, p)
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(c), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, dir := cgroupMemLimit(root)
+			if got != tt.want || dir != tt.wantDir {
+				t.Errorf("cgroupMemLimit = %d, %q; want %d, %q", got, dir, tt.want, tt.wantDir)
+			}
+		})
+	}
+	if got, _ := cgroupMemLimit(filepath.Join(t.TempDir(), "none")); got != 0 {
+		t.Errorf("without /proc: %d, want 0", got)
+	}
+}
