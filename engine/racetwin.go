@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
@@ -230,7 +231,7 @@ func (t *raceTwin) died(p *proc, err error) {
 		if !t.killed {
 			t.killed = true
 			t.rep.emit(event.Event{Type: event.Warning, Message: fmt.Sprintf(
-				"race twin: the race-built worker was killed (%s) by a signal fuzzbox did not send while replaying an input: most likely the kernel's OOM killer (the race detector needs several times the memory); a fresh one replays the next input, and later kills are not reported", p.state)})
+				"race twin: the race-built worker was killed (%s) by a signal fuzzbox did not send while replaying an input: %s; a fresh one replays the next input, and later kills are not reported", p.state, twinKiller(p))})
 		}
 		return
 	}
@@ -301,4 +302,20 @@ func raceReplay(target, path, kind string) string {
 		return ""
 	}
 	return fmt.Sprintf("\nTo replay it with the race detector: go test -race -run='^%s$/^%s$'", target, filepath.Base(path))
+}
+
+// twinKiller says who killed twin process p from outside, as far as the
+// kernel's count of OOM kills tells.
+func twinKiller(p *proc) string {
+	const why = " (the race detector needs several times the memory)"
+	ws, _ := p.state.Sys().(syscall.WaitStatus)
+	switch killed, known := p.oomKilled(); {
+	case ws.Signal() != syscall.SIGKILL:
+		return "not the kernel's OOM killer, which sends SIGKILL"
+	case !known:
+		return "most likely the kernel's OOM killer" + why
+	case killed:
+		return "the kernel's OOM killer" + why
+	}
+	return "not the kernel's OOM killer (its count of OOM kills did not change)"
 }

@@ -42,7 +42,7 @@ func fakeTwin(mode, dir string) error {
 		os.Exit(3)
 	case strings.Contains(mode, "twinkilled"):
 		self, _ := os.FindProcess(os.Getpid())
-		self.Signal(os.Kill) // as the kernel's OOM killer does
+		self.Signal(os.Kill) // as the kernel's OOM killer would
 		select {}
 	case strings.Contains(mode, "twinraceonce") && !once(dir, "twinrace"):
 		return nil
@@ -146,6 +146,9 @@ func TestRaceTwinKilled(t *testing.T) {
 	warns := r.ofType(event.Warning)
 	if len(warns) != 1 || !strings.Contains(warns[0].Message, "race twin: the race-built worker was killed") {
 		t.Fatalf("warnings = %+v, want one saying the twin was killed", warns)
+	}
+	if _, ok := oomKills(); ok && !strings.Contains(warns[0].Message, "not the kernel's OOM killer") {
+		t.Errorf("the twin killed itself, but the warning does not say it was not the OOM killer: %s", warns[0].Message)
 	}
 	if f := append(r.ofType(event.Failure), r.ofType(event.Flaky)...); len(f) > 0 {
 		t.Errorf("a twin's death reported as a failure: %+v", f)
