@@ -101,3 +101,64 @@ func BenchmarkBatchWrite(b *testing.B) {
 	}
 	batch.Flush()
 }
+
+// TestBatchLink: an entry of another directory is linked where it can be
+// (the same file, no new one), written where it cannot (misnamed, gone,
+// another file system), and never twice.
+func TestBatchLink(t *testing.T) {
+	root := t.TempDir()
+	from, to := filepath.Join(root, "sync"), filepath.Join(root, "cache", "FuzzX")
+	var b Batch
+	data, _ := Marshal("linked")
+	src, err := b.Write(from, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.Link(to, src, data)
+	if err != nil || p != filepath.Join(to, Name(data)) {
+		t.Fatalf("Link = %q, %v", p, err)
+	}
+	fs, err1 := os.Stat(src)
+	fd, err2 := os.Stat(p)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if !os.SameFile(fs, fd) && !b.noLink[to] {
+		t.Errorf("%s is a copy of %s, not a link, and linking was not given up", p, src)
+	}
+	if p2, err := b.Link(to, src, data); err != nil || p2 != p {
+		t.Errorf("Link of an entry that is there = %q, %v", p2, err)
+	}
+	// Misnamed: the file's name is not its content's, so it is written.
+	other, _ := Marshal("other")
+	wrong := filepath.Join(from, "0123456789abcdef")
+	if err := os.WriteFile(wrong, other, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err = b.Link(to, wrong, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fw, _ := os.Stat(wrong)
+	if fo, err := os.Stat(p); err != nil || os.SameFile(fw, fo) {
+		t.Errorf("a misnamed file was linked (%v)", err)
+	}
+	// Gone: written from data.
+	gone, _ := Marshal("gone")
+	p, err = b.Link(to, filepath.Join(from, Name(gone)), gone)
+	if got, rerr := os.ReadFile(p); err != nil || rerr != nil || string(got) != string(gone) {
+		t.Errorf("Link of a missing file = %q, %v (%v)", got, err, rerr)
+	}
+	// A directory that does not exist yet is made.
+	fresh := filepath.Join(root, "fresh")
+	if p, err := b.Link(fresh, src, data); err != nil || p != filepath.Join(fresh, Name(data)) {
+		t.Errorf("Link into a new directory = %q, %v", p, err)
+	}
+	if err := b.Flush(); err != nil {
+		t.Errorf("Flush: %v", err)
+	}
+	ents, err := ReadDir(to, []reflect.Type{reflect.TypeFor[string]()})
+	if err != nil || len(ents) != 3 {
+		t.Errorf("ReadDir = %d entries, %v; want 3", len(ents), err)
+	}
+}

@@ -27,7 +27,7 @@ const flushEvery = time.Second
 // (bench/README.md, "Corpus sync"). Reproducers are not written through it.
 type cacheWriter struct {
 	dir   string
-	in    chan []byte
+	in    chan cacheItem
 	done  chan struct{}
 	batch corpus.Batch
 	errs  []error // the writer goroutine's; read after done is closed
@@ -35,7 +35,7 @@ type cacheWriter struct {
 
 // newCacheWriter starts a writer into dir.
 func newCacheWriter(dir string) *cacheWriter {
-	w := &cacheWriter{dir: dir, in: make(chan []byte, cacheQueue), done: make(chan struct{})}
+	w := &cacheWriter{dir: dir, in: make(chan cacheItem, cacheQueue), done: make(chan struct{})}
 	go w.run()
 	return w
 }
@@ -46,12 +46,17 @@ func (w *cacheWriter) run() {
 	defer tick.Stop()
 	for {
 		select {
-		case data, ok := <-w.in:
+		case it, ok := <-w.in:
 			if !ok {
 				w.keep(w.batch.Flush())
 				return
 			}
-			_, err := w.batch.Write(w.dir, data)
+			var err error
+			if it.src != "" {
+				_, err = w.batch.Link(w.dir, it.src, it.data)
+			} else {
+				_, err = w.batch.Write(w.dir, it.data)
+			}
 			w.keep(err)
 		case <-tick.C:
 			w.keep(w.batch.Flush())
@@ -66,12 +71,23 @@ func (w *cacheWriter) keep(err error) {
 	}
 }
 
-// save queues data and returns the path it is written to. When the queue is
-// full (a disk slower than the finds), it waits for the disk.
-func (w *cacheWriter) save(data []byte) string {
-	w.in <- data
-	return filepath.Join(w.dir, corpus.Name(data))
+// A cacheItem is an entry to write: data, or, when src is set, the file src
+// that holds data, linked where it can be (corpus.Batch.Link).
+type cacheItem struct {
+	data []byte
+	src  string
 }
+
+// save queues data, held by the file src unless src is "", and returns the
+// path it is written to. When the queue is full (a disk slower than the
+// finds), it waits for the disk.
+func (w *cacheWriter) save(data []byte, src string) string {
+	w.in <- cacheItem{data, src}
+	return w.path(data)
+}
+
+// path returns the path of the entry data.
+func (w *cacheWriter) path(data []byte) string { return filepath.Join(w.dir, corpus.Name(data)) }
 
 // close writes what is queued and reports the errors of the run to log.
 func (w *cacheWriter) close(log io.Writer) {

@@ -6,16 +6,24 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 func TestCacheWriter(t *testing.T) {
-	dir := t.TempDir()
+	dir, syncDir := t.TempDir(), t.TempDir()
 	w := newCacheWriter(dir)
 	var paths []string
 	for _, s := range []string{"go test fuzz v1\nstring(\"a\")\n", "go test fuzz v1\nstring(\"b\")\n"} {
-		paths = append(paths, w.save([]byte(s)))
+		paths = append(paths, w.save([]byte(s), ""))
 	}
+	// An import is linked from its file in the sync directory.
+	imported := []byte("go test fuzz v1\nstring(\"c\")\n")
+	src := filepath.Join(syncDir, corpus.Name(imported))
+	if err := os.WriteFile(src, imported, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths = append(paths, w.save(imported, src))
 	var log bytes.Buffer
 	w.close(&log)
 	if log.Len() > 0 {
@@ -25,6 +33,10 @@ func TestCacheWriter(t *testing.T) {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("entry not written: %v", err)
 		}
+	}
+	fs, _ := os.Stat(src)
+	if fc, err := os.Stat(paths[2]); err != nil || !os.SameFile(fs, fc) {
+		t.Errorf("the import %s is not a link of %s (%v)", paths[2], src, err)
 	}
 	// The batch's temporary directory goes with the last flush.
 	if tmps, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(tmps) != 0 {

@@ -223,13 +223,13 @@ func (c *coordinator) run(ctx context.Context) error {
 	}
 	c.loop(ctx, msgs, live)
 	c.finish()
+	if c.sync != nil { // first: it hands the cache what it published last
+		c.sync.close(c.opts.Log)
+		c.sync = nil
+	}
 	if c.cache != nil {
 		c.cache.close(c.opts.Log)
 		c.cache = nil
-	}
-	if c.sync != nil {
-		c.sync.close(c.opts.Log)
-		c.sync = nil
 	}
 	c.saveDict()
 	return c.result()

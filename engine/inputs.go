@@ -199,10 +199,14 @@ func (c *coordinator) addFound(e *entry, cov []byte) {
 	c.corpus.add(e, cov)
 	c.newCount++
 	c.lastNew = time.Now()
-	c.publish(e)
 	c.toTwin(e)
 	c.lens.grew(c.execs)
-	path := c.saveCache(e)
+	var path string
+	if c.publish(e, true) {
+		path = c.cache.path(e.data) // the syncer has it written
+	} else {
+		path = c.saveCache(e)
+	}
 	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: n})
 }
 
@@ -218,13 +222,18 @@ func (c *coordinator) saveDict() {
 }
 
 // saveCache writes e to the generated corpus and returns its path ("" when
-// there is no cache directory or writing failed).
+// there is none or it could not be written). An entry imported from a sync
+// directory is linked from its file there where the file system allows.
 func (c *coordinator) saveCache(e *entry) string {
 	if c.opts.CacheDir == "" {
 		return ""
 	}
 	if c.cache != nil {
-		return c.cache.save(e.data)
+		src := ""
+		if e.imported {
+			src = e.path
+		}
+		return c.cache.save(e.data, src)
 	}
 	path, err := corpus.Write(c.opts.CacheDir, e.data)
 	if err != nil {

@@ -218,9 +218,9 @@ func (c *coordinator) endBaseline(ctx context.Context) {
 	c.fuzzing, c.lastNew = true, time.Now()
 	if !c.opts.PruneOnly {
 		c.corpus.ensureNonEmpty(c.inputs)
-		c.sync = startSyncer(&c.opts, syncEvery)
+		c.sync = startSyncer(&c.opts, syncEvery, c.cache)
 		for _, e := range c.corpus.entries {
-			c.publish(e) // what this instance's cache brought
+			c.publish(e, false) // what this instance's cache brought
 			c.toTwin(e)
 		}
 		c.rep.emit(event.Event{Type: event.Start, Workers: c.opts.Parallel, Progress: fmt.Sprintf("%d/%d", len(c.inputs), len(c.inputs))})

@@ -21,8 +21,9 @@ import (
 // same file), and every few seconds reads the files there it has not seen.
 // A file that is not a go test fuzz v1 entry of the fuzz test's types is
 // skipped with a warning; the others run on a worker as the baseline's
-// inputs do and join the corpus (and this instance's cache) when they add
-// coverage here, as AFL's -M/-S instances sync their queues. A sync
+// inputs do and join the corpus (and this instance's cache, linked from
+// their files there: syncOut) when they add coverage here, as AFL's -M/-S
+// instances sync their queues. A sync
 // directory that cannot be read or written is reported once, until it works
 // again; fuzzing goes on either way, and when it is back, the instance
 // publishes its corpus there again.
@@ -56,7 +57,8 @@ type syncer struct {
 	root, dir string         // SyncDir and SyncDir/<Target>
 	types     []reflect.Type // the fuzz test's arguments
 	every     time.Duration  // the longest wait between two reads of the directory
-	out       chan []byte    // entries to publish (loop → syncer); closed to stop it
+	out       chan syncOut   // entries to publish (loop → syncer); closed to stop it
+	cache     *cacheWriter   // the cache the syncer hands new entries to (syncOut.cache), nil when none
 	news      chan syncNews  // what the scans found (syncer → loop)
 	done      chan struct{}  // closed when the goroutine has returned
 
@@ -72,6 +74,19 @@ type syncer struct {
 	beat   time.Time       // when heartbeat last renewed the peer file
 }
 
+// A syncOut is an entry to publish. When cache is set, the entry is new
+// and the syncer also has it written to the instance's cache, linked from
+// the file it published where the file system allows (corpus.Batch.Link):
+// a new file costs a virtual machine's disk 0.3 ms of CPU, which, three
+// times per entry (the finder's cache and sync directory, the importer's
+// cache), took a quarter of two synced instances' processors in the first
+// seconds of a text parser's run, where one instance of two workers writes
+// once per entry (bench/README.md, "Corpus sync: one new file per entry").
+type syncOut struct {
+	data  []byte
+	cache bool
+}
+
 // syncNews is what the syncer hands the loop.
 type syncNews struct {
 	entries  []*entry // other instances' inputs, valid and not seen before
@@ -85,12 +100,12 @@ func (n *syncNews) empty() bool { return len(n.entries) == 0 && len(n.warnings) 
 // directory, reads it at once and then every so often (at most every, at
 // least syncSoon apart: syncEvery in a run); it returns nil when not
 // syncing.
-func startSyncer(opts *Options, every time.Duration) *syncer {
+func startSyncer(opts *Options, every time.Duration, cache *cacheWriter) *syncer {
 	if opts.SyncDir == "" {
 		return nil
 	}
 	s := &syncer{root: opts.SyncDir, dir: filepath.Join(opts.SyncDir, opts.Target), types: opts.Types, every: every,
-		out: make(chan []byte, cacheQueue), news: make(chan syncNews), done: make(chan struct{}), seen: map[string]bool{},
+		out: make(chan syncOut, cacheQueue), cache: cache, news: make(chan syncNews), done: make(chan struct{}), seen: map[string]bool{},
 		peer: newPeerName(), share: share{n: 1}}
 	go s.run()
 	return s
@@ -116,11 +131,11 @@ func (s *syncer) run() {
 			news = s.news
 		}
 		select {
-		case data, ok := <-s.out:
+		case o, ok := <-s.out:
 			if !ok {
 				return
 			}
-			s.write(data)
+			s.write(o)
 			wrote = true
 			if wait > s.soon() {
 				// This instance's corpus grows: the others' likely does too.
@@ -182,18 +197,22 @@ func (s *syncer) nextWait(last time.Duration, busy bool) time.Duration {
 // that is shorter (the tests').
 func (s *syncer) soon() time.Duration { return min(syncSoon, s.every) }
 
-// write publishes one entry. While the directory is broken it only keeps
-// it: it is published when the directory is back.
-func (s *syncer) write(data []byte) {
-	s.seen[corpus.Name(data)] = true
-	s.mine = append(s.mine, data)
-	if !s.broken {
-		s.put(data)
+// write publishes one entry, and has a new one cached. While the directory
+// is broken it only keeps it: it is published when the directory is back.
+func (s *syncer) write(o syncOut) {
+	s.seen[corpus.Name(o.data)] = true
+	s.mine = append(s.mine, o.data)
+	src := ""
+	if !s.broken && s.put(o.data) {
+		src = filepath.Join(s.dir, corpus.Name(o.data))
+	}
+	if o.cache && s.cache != nil {
+		s.cache.save(o.data, src)
 	}
 }
 
-// put writes one entry into the directory.
-func (s *syncer) put(data []byte) {
+// put writes one entry into the directory, reporting whether it is there.
+func (s *syncer) put(data []byte) bool {
 	_, err := os.Stat(s.dir) // a write would make a removed directory again
 	if err == nil {
 		_, err = s.batch.Write(s.dir, data)
@@ -201,6 +220,7 @@ func (s *syncer) put(data []byte) {
 	if err != nil {
 		s.failed("writing to", err)
 	}
+	return err == nil
 }
 
 // scan reads the directory's files it has not seen, reporting how many it
@@ -332,12 +352,16 @@ func (c *coordinator) newsC() <-chan syncNews {
 	return c.sync.news
 }
 
-// publish has e, which adds coverage, written for the other instances.
-func (c *coordinator) publish(e *entry) {
+// publish has e, which adds coverage, written for the other instances;
+// cache, when e is new here, has the syncer also write it to the cache
+// (syncOut). It reports whether the syncer writes e to the cache.
+func (c *coordinator) publish(e *entry, cache bool) bool {
 	if c.sync == nil || e.seed || e.imported {
-		return
+		return false
 	}
-	c.sync.out <- e.data
+	cache = cache && c.cache != nil
+	c.sync.out <- syncOut{e.data, cache}
+	return cache
 }
 
 // synced takes what the syncer found: its warnings, and the inputs to run

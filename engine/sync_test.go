@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -63,9 +65,9 @@ func TestSyncer(t *testing.T) {
 	dir := filepath.Join(root, "FuzzX")
 	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
 	mine, meanwhile, other := entry("mine"), entry("found while the directory was gone"), entry("other")
-	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, 10*time.Millisecond)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, 10*time.Millisecond, nil)
 	defer s.close(os.Stderr)
-	s.out <- mine
+	s.out <- syncOut{data: mine}
 	if _, err := corpus.Write(dir, other); err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func TestSyncer(t *testing.T) {
 	if err := os.RemoveAll(root); err != nil {
 		t.Fatal(err)
 	}
-	s.out <- meanwhile
+	s.out <- syncOut{data: meanwhile}
 	_, warnings := syncerUntil(t, s, warned("fuzzing goes on without it"))
 	if _, err := os.Stat(root); err == nil {
 		t.Errorf("the syncer made the removed sync directory again")
@@ -107,13 +109,13 @@ func TestSyncer(t *testing.T) {
 func TestSyncerReadsSoon(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "sync")
 	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
-	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, nil)
 	defer s.close(os.Stderr)
 	// Once "mine" is in the directory, the syncer's first read is done
 	// (it found nothing: the next would be an hour away), and it took the
 	// publishing as a sign that the corpora grow.
 	mine := filepath.Join(root, "FuzzX", corpus.Name(entry("mine")))
-	s.out <- entry("mine")
+	s.out <- syncOut{data: entry("mine")}
 	waitFor(t, mine, "not published")
 	other := entry("other")
 	if _, err := corpus.Write(filepath.Join(root, "FuzzX"), other); err != nil {
@@ -134,7 +136,7 @@ func TestSyncerReportsAFailedFlush(t *testing.T) {
 		t.Skip("needs symbolic links")
 	}
 	root := filepath.Join(t.TempDir(), "sync")
-	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, nil)
 	defer s.close(os.Stderr)
 	var warnings []string
 	// The link must replace the file between its write and the next
@@ -146,7 +148,7 @@ func TestSyncerReportsAFailedFlush(t *testing.T) {
 		}
 		data, _ := corpus.Marshal([]byte("mine " + strconv.Itoa(attempt)))
 		path := filepath.Join(root, "FuzzX", corpus.Name(data))
-		s.out <- data
+		s.out <- syncOut{data: data}
 		waitFor(t, path, "not published")
 		if err := os.Remove(path); err != nil {
 			t.Fatal(err)
@@ -214,7 +216,7 @@ func TestSyncerWatches(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "sync")
 	dir := filepath.Join(root, "FuzzX")
 	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
-	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, nil)
 	defer s.close(os.Stderr)
 	waitFor(t, dir, "the directory was not made")
 	time.Sleep(100 * time.Millisecond) // the first scan is done: the next is an hour away
@@ -241,4 +243,55 @@ func TestSyncerWatches(t *testing.T) {
 		t.Fatal(err)
 	}
 	syncerUntil(t, s, func(names, _ []string) bool { return slices.Contains(names, corpus.Name(third)) })
+}
+
+// TestSyncerCaches: a new entry the loop hands the syncer with cache set is
+// published and then linked into the cache from the published file (one
+// new file, not two); while the directory is gone it is written to the
+// cache all the same; an entry without cache set is not cached.
+func TestSyncerCaches(t *testing.T) {
+	tmp := t.TempDir()
+	root, cacheDir := filepath.Join(tmp, "sync"), filepath.Join(tmp, "cache")
+	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
+	linked, whileGone, notNew := entry("linked"), entry("while the directory is gone"), entry("from the cache")
+	cache := newCacheWriter(cacheDir)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, cache)
+	s.out <- syncOut{data: notNew}
+	s.out <- syncOut{data: linked, cache: true}
+	published, cached := filepath.Join(root, "FuzzX", corpus.Name(linked)), filepath.Join(cacheDir, corpus.Name(linked))
+	waitFile(t, published)
+	waitFile(t, cached)
+	fp, err1 := os.Stat(published)
+	fc, err2 := os.Stat(cached)
+	if err1 != nil || err2 != nil || !os.SameFile(fp, fc) {
+		t.Errorf("the cache's entry is not a link of the published one (%v, %v)", err1, err2)
+	}
+	if err := os.RemoveAll(root); err != nil {
+		t.Fatal(err)
+	}
+	s.out <- syncOut{data: whileGone, cache: true}
+	s.close(io.Discard)
+	cache.close(io.Discard)
+	if _, err := os.Stat(root); err == nil {
+		t.Errorf("the removed directory was made again")
+	}
+	if got, err := os.ReadFile(filepath.Join(cacheDir, corpus.Name(whileGone))); err != nil || !bytes.Equal(got, whileGone) {
+		t.Errorf("an entry found while the directory was gone: %q, %v; want it in the cache", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(cacheDir, corpus.Name(notNew))); err == nil {
+		t.Errorf("an entry published without cache set was cached")
+	}
+}
+
+// waitFile waits up to 10 s for path to exist.
+func waitFile(t *testing.T, path string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not appear", path)
+		}
+	}
 }
