@@ -65,13 +65,6 @@ func vmBytes() uint64 {
 	return pages * uint64(syscall.Getpagesize())
 }
 
-// preferOOMKill makes this worker the kernel OOM killer's first choice
-// (oom_score_adj 1000; a process may always raise its own): when memory
-// runs out, in a cgroup or on the machine, a worker is the process the run
-// can lose, restarting it and reporting its input (confirmDeath), where
-// the coordinator or the build beside it is not.
-func preferOOMKill() { os.WriteFile("/proc/self/oom_score_adj", []byte("1000"), 0) }
-
 // lowerPriority gives every thread of process pid the lowest CPU priority
 // (nice 19): the race twin runs in the background of the fuzzing workers.
 // Linux keeps a nice value per thread and a new thread inherits its

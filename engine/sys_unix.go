@@ -40,6 +40,3 @@ func cgroupMemLimit(root string) (uint64, string) { return 0, "" }
 
 // oomKills: no count of OOM kills outside Linux.
 func oomKills() (uint64, bool) { return 0, false }
-
-// preferOOMKill: no OOM killer to steer outside Linux.
-func preferOOMKill() {}

@@ -37,6 +37,3 @@ func cgroupMemLimit(root string) (uint64, string) { return 0, "" }
 
 // oomKills: never called, fuzzing is refused first.
 func oomKills() (uint64, bool) { return 0, false }
-
-// preferOOMKill: never called, fuzzing is refused first.
-func preferOOMKill() {}

@@ -84,7 +84,6 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	}
 	defer mem.Close()
 	limitWorkerMemory(mem.Execs)
-	preferOOMKill()
 	basedeps.StackBallast()
 	defer profileCPU("worker")()
 	sc := newShallowCaller(fn)
