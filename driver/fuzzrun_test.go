@@ -617,6 +617,38 @@ func TestFuzzSync(t *testing.T) {
 	}
 }
 
+// TestFuzzSyncRecorded: an instance of the same test binary takes another
+// instance's input on the coverage that one recorded for it (its cache's
+// input, published when its fuzzing started), without running it, and says
+// so in the input's coverage event.
+func TestFuzzSyncRecorded(t *testing.T) {
+	shared := t.TempDir()
+	first := t.TempDir()
+	path, err := corpus.Write(filepath.Join(first, ".cache", "FuzzSynced"), []byte(syncedInput))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Base(path)
+	a := fuzzIn(t, first, syncConfig(t, "FuzzSynced", "2s", shared), targetsModule(t))
+	if a.res.ExitCode != ExitOK {
+		t.Fatalf("first instance: want exit 0\n%s", a)
+	}
+	logs, _ := filepath.Glob(filepath.Join(shared, "FuzzSynced", ".cov-*"))
+	if len(logs) != 1 {
+		t.Fatalf("coverage logs %q, want the first instance's", logs)
+	}
+	b := fuzzIn(t, t.TempDir(), syncConfig(t, "FuzzSynced", "2s", shared), targetsModule(t))
+	recorded := false
+	for _, e := range b.events {
+		if e.Type == event.Coverage && e.Imported && filepath.Base(e.Reproducer) == name {
+			recorded = e.Recorded
+		}
+	}
+	if b.res.ExitCode != ExitOK || !importedAs(b, name) || !recorded {
+		t.Errorf("second instance: exit %d, imported %v, on the recorded coverage %v; want all\n%s", b.res.ExitCode, importedAs(b, name), recorded, b)
+	}
+}
+
 // TestFuzzKeepGoing: KeepGoing writes one reproducer per distinct bug.
 func TestFuzzKeepGoing(t *testing.T) {
 	r := fuzzTarget(t, "FuzzTwoBugs", Config{KeepGoing: true, FuzzTime: "10s"})

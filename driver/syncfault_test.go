@@ -73,8 +73,8 @@ func importedAs(r *fixtureRun, name string) bool {
 }
 
 // checkEntries checks that every file of dir is a whole corpus entry: the
-// only other things there may be a killed write's .tmp-* directory and an
-// instance's (empty) .peer-* file.
+// only other things there may be a killed write's .tmp-* directory, an
+// instance's (empty) .peer-* file and its coverage log, .cov-*.
 func checkEntries(t *testing.T, dir string) {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
@@ -85,6 +85,7 @@ func checkEntries(t *testing.T, dir string) {
 		path := filepath.Join(dir, de.Name())
 		switch {
 		case de.IsDir() && strings.HasPrefix(de.Name(), ".tmp-"):
+		case de.Type().IsRegular() && strings.HasPrefix(de.Name(), ".cov-"): // an instance's coverage log
 		case de.Type().IsRegular() && strings.HasPrefix(de.Name(), ".peer-"):
 			if fi, err := de.Info(); err == nil && fi.Size() != 0 {
 				t.Errorf("peer file %s is not empty", de.Name())

@@ -122,6 +122,7 @@ type coordinator struct {
 	execs     int64           // executions over all workers
 	budget    int64           // executions left under opts.Limit (when set)
 	warned    bool            // the fuzz function was seen changing its input (warned once)
+	key       *binaryKey      // the test binary's SHA-256 when syncing: coverage is recorded (synccov.go)
 
 	inputs  []*entry  // the baseline's inputs
 	next    int       // the next baseline input to hand out
@@ -196,6 +197,9 @@ func (c *coordinator) run(ctx context.Context) error {
 		return err
 	}
 	c.inputs = inputs
+	if c.opts.SyncDir != "" && c.covLen > 0 && !c.opts.PruneOnly {
+		c.key = hashBinary() // by the end of the baseline, for the syncer
+	}
 	c.hard, c.cancel = context.WithCancel(ctx)
 	defer c.cancel()
 	if c.opts.Duration > 0 {

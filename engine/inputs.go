@@ -116,7 +116,10 @@ func (c *coordinator) ranBaseline(b ranBaseline) {
 		}
 		c.corpus.add(b.e, b.cov)
 		if b.e.imported {
-			c.addImported(b.e, n)
+			c.addImported(b.e, n, false)
+		}
+		if !b.e.seed && !b.e.imported {
+			b.e.baseCov = c.recordable(b.cov) // recorded when it is published
 		}
 		if b.e.path == zeroPath && !b.e.seed {
 			if path := c.saveCache(b.e); path != "" {
@@ -202,7 +205,7 @@ func (c *coordinator) addFound(e *entry, cov []byte) {
 	c.toTwin(e)
 	c.lens.grew(c.execs)
 	var path string
-	if c.publish(e, true) {
+	if c.publish(e, c.recordable(cov), true) {
 		path = c.cache.path(e.data) // the syncer has it written
 	} else {
 		path = c.saveCache(e)

@@ -218,9 +218,10 @@ func (c *coordinator) endBaseline(ctx context.Context) {
 	c.fuzzing, c.lastNew = true, time.Now()
 	if !c.opts.PruneOnly {
 		c.corpus.ensureNonEmpty(c.inputs)
-		c.sync = startSyncer(&c.opts, syncEvery, c.cache)
+		c.sync = startSyncer(&c.opts, syncEvery, c.cache, c.key, c.covLen)
 		for _, e := range c.corpus.entries {
-			c.publish(e, false) // what this instance's cache brought
+			c.publish(e, e.baseCov, false) // what this instance's cache brought
+			e.baseCov = nil
 			c.toTwin(e)
 		}
 		c.rep.emit(event.Event{Type: event.Start, Workers: c.opts.Parallel, Progress: fmt.Sprintf("%d/%d", len(c.inputs), len(c.inputs))})

@@ -70,9 +70,9 @@ func TestSyncerShares(t *testing.T) {
 		}
 	}
 	opts := &Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}
-	a := startSyncer(opts, 10*time.Millisecond, nil)
+	a := startSyncer(opts, 10*time.Millisecond, nil, nil, 0)
 	defer a.close(os.Stderr)
-	b := startSyncer(opts, 10*time.Millisecond, nil)
+	b := startSyncer(opts, 10*time.Millisecond, nil, nil, 0)
 	sa, sb := syncerShare(t, a, 2), syncerShare(t, b, 2)
 	if sa.rank == sb.rank {
 		t.Errorf("both instances have rank %d", sa.rank)

@@ -25,6 +25,9 @@ type entry struct {
 	favored  bool          // in the favoured set (cull.go)
 	topFor   int           // edges it is the top-rated entry of
 	edges    []uint32      // its edges, kept while topFor > 0
+	// baseCov is its baseline coverage (appendSparse), kept from the
+	// baseline until it is published to the sync directory (Options.SyncDir).
+	baseCov []byte
 }
 
 // newEntry makes an entry of vals. data is the file they were read from,

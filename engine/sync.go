@@ -72,6 +72,8 @@ type syncer struct {
 	peer   string          // this instance's name among the peers (peers.go)
 	share  share           // the last share handed to the loop
 	beat   time.Time       // when heartbeat last renewed the peer file
+	key    *binaryKey      // this binary's, for recs; nil when not recording
+	recs   covRecords      // the coverage logs (synccov.go)
 }
 
 // A syncOut is an entry to publish. When cache is set, the entry is new
@@ -85,34 +87,48 @@ type syncer struct {
 type syncOut struct {
 	data  []byte
 	cache bool
+	cov   []byte // its coverage here (appendSparse), to record; nil when not known
 }
 
 // syncNews is what the syncer hands the loop.
 type syncNews struct {
-	entries  []*entry // other instances' inputs, valid and not seen before
-	warnings []string // files skipped; the directory failing, working again
-	share    *share   // this instance's share of the corpus, when it changed
+	entries  []*entry  // other instances' inputs, valid and not seen before, to run here
+	recorded []withCov // other instances' inputs with their recorded coverage
+	warnings []string  // files skipped; the directory failing, working again
+	share    *share    // this instance's share of the corpus, when it changed
 }
 
-func (n *syncNews) empty() bool { return len(n.entries) == 0 && len(n.warnings) == 0 && n.share == nil }
+// withCov is another instance's input and the coverage it recorded for it
+// (synccov.go), which this instance takes without running it.
+type withCov struct {
+	e   *entry
+	cov []byte
+}
+
+func (n *syncNews) empty() bool {
+	return len(n.entries) == 0 && len(n.recorded) == 0 && len(n.warnings) == 0 && n.share == nil
+}
 
 // startSyncer starts the syncer of opts.SyncDir, which creates its
 // directory, reads it at once and then every so often (at most every, at
 // least syncSoon apart: syncEvery in a run); it returns nil when not
-// syncing.
-func startSyncer(opts *Options, every time.Duration, cache *cacheWriter) *syncer {
+// syncing. With key, the syncer records the coverage of what it publishes
+// and takes the coverage other instances of the same binary recorded
+// (synccov.go), coverage maps of covLen counters.
+func startSyncer(opts *Options, every time.Duration, cache *cacheWriter, key *binaryKey, covLen int) *syncer {
 	if opts.SyncDir == "" {
 		return nil
 	}
 	s := &syncer{root: opts.SyncDir, dir: filepath.Join(opts.SyncDir, opts.Target), types: opts.Types, every: every,
 		out: make(chan syncOut, cacheQueue), cache: cache, news: make(chan syncNews), done: make(chan struct{}), seen: map[string]bool{},
-		peer: newPeerName(), share: share{n: 1}}
+		peer: newPeerName(), share: share{n: 1}, key: key, recs: covRecords{covLen: covLen}}
 	go s.run()
 	return s
 }
 
 func (s *syncer) run() {
 	defer close(s.done)
+	defer s.recs.close()
 	defer func() { s.watch.close() }()
 	defer s.leave()
 	defer s.flush()
@@ -120,6 +136,9 @@ func (s *syncer) run() {
 	defer flush.Stop()
 	if err := os.MkdirAll(s.dir, 0o777); err != nil {
 		s.failed("creating", err)
+	}
+	if s.recs.covLen > 0 {
+		s.recs.key = s.key.get()
 	}
 	wait := s.nextWait(s.every, s.scan() > 0)
 	timer := time.NewTimer(wait)
@@ -180,6 +199,9 @@ func (s *syncer) watched(name string, ok bool) bool {
 		s.watch = nil
 		return true
 	}
+	if strings.HasPrefix(name, covLogPrefix) && name != covLogPrefix+s.peer {
+		s.recs.found(s.dir, name)
+	}
 	return s.take(name) || s.watch.lost.Load()
 }
 
@@ -200,9 +222,13 @@ func (s *syncer) soon() time.Duration { return min(syncSoon, s.every) }
 // write publishes one entry, and has a new one cached. While the directory
 // is broken it only keeps it: it is published when the directory is back.
 func (s *syncer) write(o syncOut) {
-	s.seen[corpus.Name(o.data)] = true
+	name := corpus.Name(o.data)
+	s.seen[name] = true
 	s.mine = append(s.mine, o.data)
 	src := ""
+	if o.cov != nil && !s.broken {
+		s.recs.record(s.dir, s.peer, name, o.cov) // before the entry: whoever reads it finds the record
+	}
 	if !s.broken && s.put(o.data) {
 		src = filepath.Join(s.dir, corpus.Name(o.data))
 	}
@@ -246,6 +272,11 @@ func (s *syncer) scan() int {
 		}
 	}
 	s.heartbeat(ents)
+	for _, de := range ents {
+		if name := de.Name(); strings.HasPrefix(name, covLogPrefix) && name != covLogPrefix+s.peer {
+			s.recs.found(s.dir, name)
+		}
+	}
 	n := 0
 	for _, de := range ents {
 		if de.Type().IsRegular() && s.take(de.Name()) {
@@ -276,10 +307,15 @@ func (s *syncer) take(name string) bool {
 	if fi, err := os.Lstat(path); err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
+	cov := s.recs.coverage(name, s.seen) // before seen: the record of name is kept
 	s.seen[name] = true
-	if e, err := s.read(path); err != nil {
+	e, err := s.read(path)
+	switch {
+	case err != nil:
 		s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: skipping %s: %v", name, err))
-	} else {
+	case cov != nil:
+		s.held.recorded = append(s.held.recorded, withCov{e, cov})
+	default:
 		s.held.entries = append(s.held.entries, e)
 	}
 	return true
@@ -295,6 +331,7 @@ func (s *syncer) remake() error {
 		return err
 	}
 	s.again = true
+	s.recs.reset()
 	return nil
 }
 
@@ -331,6 +368,7 @@ func (s *syncer) works() {
 		s.broken = false
 		s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: %s works again", s.dir))
 		s.again = true
+		s.recs.reset()
 	}
 }
 
@@ -352,16 +390,26 @@ func (c *coordinator) newsC() <-chan syncNews {
 	return c.sync.news
 }
 
-// publish has e, which adds coverage, written for the other instances;
-// cache, when e is new here, has the syncer also write it to the cache
+// publish has e, which adds coverage, written for the other instances,
+// with cov, its coverage (recordable; nil when not known), recorded beside
+// it; cache, when e is new here, has the syncer also write it to the cache
 // (syncOut). It reports whether the syncer writes e to the cache.
-func (c *coordinator) publish(e *entry, cache bool) bool {
+func (c *coordinator) publish(e *entry, cov []byte, cache bool) bool {
 	if c.sync == nil || e.seed || e.imported {
 		return false
 	}
 	cache = cache && c.cache != nil
-	c.sync.out <- syncOut{e.data, cache}
+	c.sync.out <- syncOut{e.data, cache, cov}
 	return cache
+}
+
+// recordable returns cov as a coverage log records it (appendSparse), or
+// nil when this run records none.
+func (c *coordinator) recordable(cov []byte) []byte {
+	if c.key == nil || cov == nil {
+		return nil
+	}
+	return appendSparse(nil, cov)
 }
 
 // synced takes what the syncer found: its warnings, and the inputs to run
@@ -373,16 +421,24 @@ func (c *coordinator) synced(stopping bool, n syncNews) {
 	if n.share != nil {
 		c.corpus.share = *n.share
 	}
-	if !stopping {
-		c.inputs = append(c.inputs, n.entries...)
+	if stopping {
+		return
+	}
+	c.inputs = append(c.inputs, n.entries...)
+	for _, r := range n.recorded {
+		if bits := c.merge(r.cov); bits > 0 {
+			c.corpus.add(r.e, r.cov)
+			c.addImported(r.e, bits, true)
+		}
 	}
 }
 
 // addImported takes an input of another instance that added coverage here
-// into this instance's cache.
-func (c *coordinator) addImported(e *entry, bits int) {
+// into this instance's cache; recorded says its coverage was the other
+// instance's record, not a run here.
+func (c *coordinator) addImported(e *entry, bits int, recorded bool) {
 	c.newCount++
 	c.lastNew = time.Now()
 	path := c.saveCache(e)
-	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: bits, Imported: true})
+	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: bits, Imported: true, Recorded: recorded})
 }

@@ -65,7 +65,7 @@ func TestSyncer(t *testing.T) {
 	dir := filepath.Join(root, "FuzzX")
 	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
 	mine, meanwhile, other := entry("mine"), entry("found while the directory was gone"), entry("other")
-	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, 10*time.Millisecond, nil)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, 10*time.Millisecond, nil, nil, 0)
 	defer s.close(os.Stderr)
 	s.out <- syncOut{data: mine}
 	if _, err := corpus.Write(dir, other); err != nil {
@@ -109,7 +109,7 @@ func TestSyncer(t *testing.T) {
 func TestSyncerReadsSoon(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "sync")
 	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
-	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, nil)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, nil, nil, 0)
 	defer s.close(os.Stderr)
 	// Once "mine" is in the directory, the syncer's first read is done
 	// (it found nothing: the next would be an hour away), and it took the
@@ -136,7 +136,7 @@ func TestSyncerReportsAFailedFlush(t *testing.T) {
 		t.Skip("needs symbolic links")
 	}
 	root := filepath.Join(t.TempDir(), "sync")
-	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, nil)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, nil, nil, 0)
 	defer s.close(os.Stderr)
 	var warnings []string
 	// The link must replace the file between its write and the next
@@ -216,7 +216,7 @@ func TestSyncerWatches(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "sync")
 	dir := filepath.Join(root, "FuzzX")
 	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
-	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, nil)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, nil, nil, 0)
 	defer s.close(os.Stderr)
 	waitFor(t, dir, "the directory was not made")
 	time.Sleep(100 * time.Millisecond) // the first scan is done: the next is an hour away
@@ -255,7 +255,7 @@ func TestSyncerCaches(t *testing.T) {
 	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
 	linked, whileGone, notNew := entry("linked"), entry("while the directory is gone"), entry("from the cache")
 	cache := newCacheWriter(cacheDir)
-	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, cache)
+	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, cache, nil, 0)
 	s.out <- syncOut{data: notNew}
 	s.out <- syncOut{data: linked, cache: true}
 	published, cached := filepath.Join(root, "FuzzX", corpus.Name(linked)), filepath.Join(cacheDir, corpus.Name(linked))

@@ -16,7 +16,8 @@ import (
 // report other machines' writes: the scans stay, as they are the only way
 // there and a fallback here.
 
-// dirWatch reports the names of the files that appear in one directory.
+// dirWatch reports the names of the files that appear in one directory,
+// and of the coverage logs made there.
 type dirWatch struct {
 	f     *os.File
 	names chan string // closed when the watch ends; "" after it was lost
@@ -31,7 +32,7 @@ func watchDir(dir string) *dirWatch {
 	if err != nil {
 		return nil
 	}
-	if _, err := syscall.InotifyAddWatch(fd, dir, syscall.IN_MOVED_TO|syscall.IN_CLOSE_WRITE|syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF); err != nil {
+	if _, err := syscall.InotifyAddWatch(fd, dir, syscall.IN_MOVED_TO|syscall.IN_CLOSE_WRITE|syscall.IN_CREATE|syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF); err != nil {
 		syscall.Close(fd)
 		return nil
 	}
@@ -64,6 +65,9 @@ func (w *dirWatch) read() {
 			switch {
 			case ev.Mask&(syscall.IN_Q_OVERFLOW|syscall.IN_IGNORED|syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF) != 0:
 				w.lose()
+			case ev.Mask&syscall.IN_CREATE != 0 && !bytes.HasPrefix(name, []byte(covLogPrefix)):
+				// A file being written: reported when closed or moved in.
+				// Coverage logs stay open (synccov.go): reported when made.
 			case len(name) > 0:
 				select {
 				case w.names <- string(name):

@@ -78,6 +78,7 @@ type Event struct {
 	RaceReplayed int    `json:"race_replayed,omitempty"` // stats, done: inputs the race twin replayed (-racetwin)
 	RaceSkipped  int    `json:"race_skipped,omitempty"`  // stats, done: inputs the race twin skipped: too many were waiting
 	Imported     bool   `json:"imported,omitempty"`      // coverage: the input came from another instance (-sync)
+	Recorded     bool   `json:"recorded,omitempty"`      // coverage: an imported input taken on the coverage its instance recorded (same test binary), not run here
 	Instances    int    `json:"instances,omitempty"`     // stats, done: instances sharing the -sync directory, this one included, when more than one
 	Bucket       string `json:"bucket,omitempty"`        // failure (duplicates too): id of the crash bucket (kind and innermost frames)
 	Known        bool   `json:"known,omitempty"`         // failure: its bucket was recorded before (an earlier run, another instance on the cache)
