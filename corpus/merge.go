@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 )
 
 // Merge copies the corpus files under srcs (recursively) into dest, a
@@ -17,12 +18,23 @@ import (
 // the files are libFuzzer inputs decoded for types (DecodeLibFuzzer) instead.
 // Merge returns the counts and one error per file that could not be read,
 // converted or written ("path: reason") or source that could not be walked.
+// Below a source, names that start with a dot are skipped: they are no
+// inputs but a fuzzbox sync directory's own (an instance's .peer-* and
+// .cov-* files, a killed write's .tmp-* directory) or a tool's.
 func Merge(dest string, srcs []string, types []reflect.Type, libFuzzer bool) (added, present int, errs []error) {
 	m := merger{dest: dest, types: types, libFuzzer: libFuzzer}
 	for _, root := range srcs {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || !d.Type().IsRegular() {
+			switch {
+			case err != nil:
 				return err
+			case p != root && strings.HasPrefix(d.Name(), "."):
+				if d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			case !d.Type().IsRegular():
+				return nil
 			}
 			if err := m.copyFile(p); err != nil {
 				m.errs = append(m.errs, fmt.Errorf("%s: %w", p, err))

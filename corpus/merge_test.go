@@ -32,6 +32,11 @@ func TestMerge(t *testing.T) {
 	writeVals(t, shardB, "avocado", 3)
 	wrong := writeVals(t, shardB, 3, "avocado")
 	mustWrite(t, filepath.Join(shardB, "junk"), "not a corpus file")
+	// A sync directory's own files, skipped: an instance's peer file and
+	// coverage log, a killed write's temporary directory.
+	mustWrite(t, filepath.Join(shardB, ".peer-0123456789abcdef"), "")
+	mustWrite(t, filepath.Join(shardB, ".cov-0123456789abcdef"), "\x00binary")
+	mustWrite(t, filepath.Join(shardB, ".tmp-1", "0123456789abcdef"), "go test fuzz v1\nstring(\"cut")
 	types := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int]()}
 	added, present, errs := Merge(dest, []string{shardA, shardB}, types, false)
 	if added != 3 || present != 1 || len(errs) != 2 {

@@ -620,7 +620,8 @@ func TestFuzzSync(t *testing.T) {
 // TestFuzzSyncRecorded: an instance of the same test binary takes another
 // instance's input on the coverage that one recorded for it (its cache's
 // input, published when its fuzzing started), without running it, and says
-// so in the input's coverage event.
+// so in the input's coverage event. The sync directory then merges into a
+// corpus without errors.
 func TestFuzzSyncRecorded(t *testing.T) {
 	shared := t.TempDir()
 	first := t.TempDir()
@@ -646,6 +647,12 @@ func TestFuzzSyncRecorded(t *testing.T) {
 	}
 	if b.res.ExitCode != ExitOK || !importedAs(b, name) || !recorded {
 		t.Errorf("second instance: exit %d, imported %v, on the recorded coverage %v; want all\n%s", b.res.ExitCode, importedAs(b, name), recorded, b)
+	}
+	// docs/scale.md's last CI job merges the sync directory: its logs and
+	// peer files are no inputs, and no error.
+	m, err := MergeCorpus(Config{Fuzz: "FuzzSynced", CacheDir: t.TempDir()}, targetsModule(t), []string{filepath.Join(shared, "FuzzSynced")}, "", false)
+	if err != nil || len(m.Errs) != 0 || m.Added == 0 {
+		t.Errorf("merging the sync directory: %v, %d added, errors %q", err, m.Added, m.Errs)
 	}
 }
 
