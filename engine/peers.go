@@ -131,6 +131,7 @@ func (s *syncer) heartbeat(ents []os.DirEntry) {
 			os.Remove(filepath.Join(s.dir, de.Name()))
 		}
 	}
+	s.recs.prune(s.dir, ents, now)
 	slices.Sort(names)
 	sh := share{rank: slices.Index(names, s.peer), n: len(names)}
 	if sh != s.share {

@@ -200,7 +200,7 @@ func (s *syncer) watched(name string, ok bool) bool {
 		return true
 	}
 	if strings.HasPrefix(name, covLogPrefix) && name != covLogPrefix+s.peer {
-		s.recs.found(s.dir, name)
+		s.recs.found(s.dir, name, s.seen)
 	}
 	return s.take(name) || s.watch.lost.Load()
 }
@@ -226,8 +226,11 @@ func (s *syncer) write(o syncOut) {
 	s.seen[name] = true
 	s.mine = append(s.mine, o.data)
 	src := ""
-	if o.cov != nil && !s.broken {
-		s.recs.record(s.dir, s.peer, name, o.cov) // before the entry: whoever reads it finds the record
+	if o.cov != nil && !s.broken && (o.cache || !s.there(name)) {
+		// Before the entry, so that whoever reads it finds the record.
+		// An entry of the cache another instance published is not
+		// recorded again: each instance publishes its whole cache.
+		s.recs.record(s.dir, s.peer, name, o.cov)
 	}
 	if !s.broken && s.put(o.data) {
 		src = filepath.Join(s.dir, corpus.Name(o.data))
@@ -235,6 +238,12 @@ func (s *syncer) write(o syncOut) {
 	if o.cache && s.cache != nil {
 		s.cache.save(o.data, src)
 	}
+}
+
+// there reports whether the directory has the entry name.
+func (s *syncer) there(name string) bool {
+	_, err := os.Lstat(filepath.Join(s.dir, name))
+	return err == nil
 }
 
 // put writes one entry into the directory, reporting whether it is there.
@@ -274,7 +283,7 @@ func (s *syncer) scan() int {
 	s.heartbeat(ents)
 	for _, de := range ents {
 		if name := de.Name(); strings.HasPrefix(name, covLogPrefix) && name != covLogPrefix+s.peer {
-			s.recs.found(s.dir, name)
+			s.recs.found(s.dir, name, s.seen)
 		}
 	}
 	n := 0

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Recorded coverage (Options.SyncDir): beside the inputs it publishes, an
@@ -27,6 +28,11 @@ import (
 // (bench/README.md, "Corpus sync: recorded coverage"). An instance that
 // joins a sync directory of thousands of entries takes them without a
 // baseline run too.
+//
+// Each instance publishes its whole cache when its fuzzing starts: it
+// records only the inputs new to the directory, so a directory kept across
+// runs holds about one record per input; and an instance removes the logs
+// of other binaries that were not written for peerGone (earlier builds').
 //
 // An input without a record (another binary, a log lost with its
 // directory, a record not readable yet) runs on a worker as before. A
@@ -182,6 +188,7 @@ type covLog struct {
 	pending []byte // read and not yet a whole record
 	header  bool   // the header was read and names this binary
 	done    bool   // not to be read again: another binary's, or bad
+	foreign bool   // another binary's
 }
 
 // covRecords is what the syncer knows of the coverage logs: its own, which
@@ -234,8 +241,9 @@ func (r *covRecords) reset() {
 	r.failed = false
 }
 
-// found notes another instance's log, name, of dir.
-func (r *covRecords) found(dir, name string) {
+// found notes another instance's log, name, of dir, and reads what it
+// has; seen names the entries already taken.
+func (r *covRecords) found(dir, name string, seen map[string]bool) {
 	if r.key == nil || r.logs[name] != nil || !isCovLog(name) {
 		return
 	}
@@ -246,7 +254,9 @@ func (r *covRecords) found(dir, name string) {
 	if r.logs == nil {
 		r.logs = map[string]*covLog{}
 	}
-	r.logs[name] = &covLog{f: f}
+	l := &covLog{f: f}
+	r.logs[name] = l
+	r.read(l, seen)
 }
 
 // coverage returns the recorded coverage of the entry named name, reading
@@ -307,7 +317,8 @@ func (r *covRecords) read(l *covLog, seen map[string]bool) {
 func (r *covRecords) take(l *covLog, payload []byte, seen map[string]bool) {
 	if !l.header {
 		if !bytes.Equal(payload, covHeader(r.key, r.covLen)) {
-			l.stop() // another binary's
+			l.stop()
+			l.foreign = true
 		}
 		l.header = true
 		return
@@ -330,6 +341,24 @@ func (l *covLog) stop() {
 	l.done = true
 	l.pending = nil
 	l.f.Close()
+}
+
+// prune removes the logs of the directory's listing ents that belong to
+// another binary and were not written for peerGone (compared with now, the
+// file system's time): logs of earlier builds, of use to no instance of
+// this one, which would otherwise pile up in a directory kept across
+// builds (a CI cache).
+func (r *covRecords) prune(dir string, ents []os.DirEntry, now time.Time) {
+	for _, de := range ents {
+		l := r.logs[de.Name()]
+		if l == nil || !l.foreign {
+			continue
+		}
+		if fi, err := de.Info(); err == nil && now.Sub(fi.ModTime()) > peerGone {
+			os.Remove(filepath.Join(dir, de.Name()))
+			delete(r.logs, de.Name())
+		}
+	}
 }
 
 // close closes every log.

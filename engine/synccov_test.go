@@ -2,10 +2,12 @@ package engine
 
 import (
 	"bytes"
+	"encoding/hex"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -68,7 +70,7 @@ func TestCovRecords(t *testing.T) {
 
 	read := covRecords{key: fixedKey(1).get(), covLen: n}
 	defer read.close()
-	read.found(dir, covLogPrefix+"00000000000000aa")
+	read.found(dir, covLogPrefix+"00000000000000aa", nil)
 	if got := read.coverage("0123456789abcdef", nil); !bytes.Equal(got, covA) {
 		t.Fatalf("recorded coverage not found: %v", got != nil)
 	}
@@ -105,10 +107,27 @@ func TestCovRecords(t *testing.T) {
 		peer := []string{"00000000000000bb", "00000000000000cc"}[i]
 		o.record(dir, peer, "0123456789abcdef", appendSparse(nil, covA[:o.covLen-1]))
 		o.close()
-		read.found(dir, covLogPrefix+peer)
+		read.found(dir, covLogPrefix+peer, nil)
 		if read.coverage("0123456789abcdef", nil) != nil {
 			t.Errorf("log %s of another binary or map was taken", peer)
 		}
+	}
+
+	// Logs of another binary are removed once unwritten for peerGone.
+	old := time.Now().Add(-peerGone - time.Minute)
+	for _, peer := range []string{"00000000000000aa", "00000000000000bb"} {
+		os.Chtimes(filepath.Join(dir, covLogPrefix+peer), old, old)
+	}
+	ents, _ := os.ReadDir(dir)
+	read.prune(dir, ents, time.Now())
+	var left []string
+	for _, de := range ents {
+		if _, err := os.Lstat(filepath.Join(dir, de.Name())); err == nil {
+			left = append(left, de.Name())
+		}
+	}
+	if want := []string{".cov-00000000000000aa", ".cov-00000000000000cc"}; !slices.Equal(left, want) {
+		t.Errorf("logs left after prune: %q, want %q (this binary's, and another's written lately)", left, want)
 	}
 }
 
@@ -148,5 +167,45 @@ func TestSyncerRecordedCoverage(t *testing.T) {
 	}
 	if got := news(other); len(got.entries) != 1 || len(got.recorded) != 0 {
 		t.Errorf("another binary: got %d to run, %d recorded; want the input to run", len(got.entries), len(got.recorded))
+	}
+
+	// An input of a's cache that another instance published is not
+	// recorded again; a new one is, even when it is there.
+	there, _ := corpus.Marshal([]byte("published by another"))
+	found, _ := corpus.Marshal([]byte("found by a and another"))
+	for _, data := range [][]byte{there, found} {
+		if _, err := corpus.Write(filepath.Join(root, "FuzzX"), data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.out <- syncOut{data: there, cov: appendSparse(nil, cov)}
+	a.out <- syncOut{data: found, cache: true, cov: appendSparse(nil, cov)}
+	a.out <- syncOut{data: []byte("go test fuzz v1\n[]byte(\"last\")\n"), cov: appendSparse(nil, cov)}
+	log := filepath.Join(root, "FuzzX", covLogPrefix+a.peer)
+	for deadline := time.Now().Add(time.Minute); len(logNames(t, log)) < 3 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	if got, want := logNames(t, log), []string{corpus.Name(data), corpus.Name(found)}; !slices.Equal(got[:min(2, len(got))], want) || len(got) != 3 {
+		t.Errorf("a's log records %q, want %q and the last input", got, want)
+	}
+}
+
+// logNames returns the names of the entries a coverage log records.
+func logNames(t *testing.T, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for first := true; ; first = false {
+		payload, rest, err := nextCovRecord(b, maxCovRecord)
+		if err != nil || payload == nil {
+			return names
+		}
+		if !first {
+			names = append(names, hex.EncodeToString(payload[:8]))
+		}
+		b = rest
 	}
 }
