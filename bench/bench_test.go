@@ -70,6 +70,9 @@ func TestFuzzboxParser(t *testing.T) {
 	out := `{"type":"build","elapsed_ms":0}
 not json
 {"type":"start","elapsed_ms":2000}
+{"type":"coverage","elapsed_ms":2100,"corpus":2}
+{"type":"coverage","elapsed_ms":2300,"corpus":3,"imported":true}
+{"type":"coverage","elapsed_ms":2301,"corpus":4}
 {"type":"stats","elapsed_ms":5000,"execs":30000,"execs_per_sec":10000}
 {"type":"failure","elapsed_ms":6500,"kind":"oom","message":"--- FAIL: FuzzD (0.00s)\n    rss 2.1 GB","reproducer":"testdata/fuzz/FuzzD/1"}
 {"type":"failure","elapsed_ms":7000,"kind":"panic"}
@@ -84,6 +87,9 @@ not json
 	}
 	if r.Note == "" {
 		t.Error("a non-JSON line was not noted")
+	}
+	if r.Early != 2 {
+		t.Errorf("%v inputs in the first 300 ms, want 2 (one found, one imported)", r.Early)
 	}
 	r = feed(newFuzzboxParser(nil), `{"type":"start","elapsed_ms":0}
 {"type":"done","elapsed_ms":10000,"execs":5000}`)

@@ -48,7 +48,14 @@ type fuzzboxParser struct {
 	last     *event          // the last stats or done event
 	done     bool
 	bad      int // lines that are not JSON events
+	early    int // coverage events in the first earlyMS after start
 }
+
+// earlyMS is the window of runResult.Early: the first 300 ms of fuzzing,
+// where a text parser's corpus grows every few executions and one instance
+// of two workers and two synced instances of one differ most
+// (bench/README.md, "Corpus sync").
+const earlyMS = 300
 
 // A caughtFailure is one failure event and when its input was found.
 type caughtFailure struct {
@@ -87,6 +94,10 @@ func (p *fuzzboxParser) line(_ time.Duration, s string) {
 		p.pending.failure = &e
 		p.failures = append(p.failures, *p.pending)
 		p.pending = nil
+	case "coverage":
+		if p.start != nil && e.ElapsedMS-p.start.ElapsedMS <= earlyMS {
+			p.early++
+		}
 	case "stats":
 		p.last = &e
 	case "done":
@@ -146,6 +157,9 @@ func (p *fuzzboxParser) result(r *runResult) {
 		} else {
 			r.ExecsPerSec = p.last.ExecsPerSec
 		}
+	}
+	if p.start != nil {
+		r.Early = float64(p.early)
 	}
 	if i := p.chosen(); i >= 0 {
 		f := p.failures[i]

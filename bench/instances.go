@@ -86,6 +86,7 @@ func combineInstances(t target, engine string, run int, rs []runResult) runResul
 		out.FuzzS = max(out.FuzzS, r.FuzzS)
 		out.WallS = max(out.WallS, r.WallS)
 		out.PeakMemGB = max(out.PeakMemGB, r.PeakMemGB)
+		out.Early += r.Early / float64(len(rs))
 		logs = append(logs, r.Log)
 		if r.Note != "" {
 			notes = append(notes, r.Note)

@@ -83,6 +83,26 @@ func TestOtherFailuresAndTable(t *testing.T) {
 	}
 }
 
+// TestInstancesTable: a table with N instances of one worker has the
+// corpus-in-0.3-s columns, a dash where an engine did not measure it.
+func TestInstancesTable(t *testing.T) {
+	results := []runResult{
+		{Target: "a", Engine: engineFuzzbox, Found: true, TTF: 1, Early: 200},
+		{Target: "a", Engine: engineFuzzbox, Found: true, TTF: 2, Early: 100},
+		{Target: "a", Engine: engineFuzzboxSync, Found: true, TTF: 3, Early: 120},
+		{Target: "a", Engine: engineNative, Found: true, TTF: 4},
+	}
+	var buf bytes.Buffer
+	cfg := config{set: "planted", engines: []string{engineFuzzbox, engineFuzzboxSync, engineNative}, fuzztime: time.Second, parallel: 2, runs: 2}
+	printTable(&buf, cfg, []target{{name: "a"}}, results)
+	out := buf.String()
+	for _, want := range []string{"fuzzbox N×1 synced corpus in 0.3 s", "| 150 | 120 | — |", "Corpus in 0.3 s: the inputs"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 func TestParseEngines(t *testing.T) {
 	cfg, err := parseFlags([]string{"-set=realworld", "-engines=all"}, new(bytes.Buffer))
 	if err != nil {

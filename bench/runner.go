@@ -54,6 +54,10 @@ type runResult struct {
 	Execs          int64   `json:"execs"`
 	ExecsPerSec    float64 `json:"execs_per_sec"`
 	PeakMemGB      float64 `json:"peak_mem_used_gb,omitempty"` // machine-wide, from /proc/meminfo
+	// Early is how many inputs joined the corpus in the first earlyMS of
+	// fuzzing (fuzzbox: coverage events, imported ones included); for N
+	// instances, the mean of theirs.
+	Early float64 `json:"corpus_early,omitempty"`
 	// Earlier are the failures reported before the known bug, as "kind at
 	// Ns: first line" (fuzzbox with -keepgoing, which goes on past them).
 	Earlier  []string `json:"earlier_failures,omitempty"`

@@ -15,6 +15,7 @@ type summary struct {
 	medianTTF   float64 // over runs that found the bug; 0 if none did
 	medianExecs float64 // executions to the bug, over runs that found it
 	medianRate  float64 // execs/s, see minRateSecs; 0 if no run has a rate
+	medianEarly float64 // runResult.Early, over the runs that measured it
 	kinds       []string
 }
 
@@ -25,13 +26,16 @@ const minRateSecs = 5
 
 func summarize(results []runResult, target, engine string) summary {
 	var s summary
-	var ttfs, execs, rates, shortRates []float64
+	var ttfs, execs, rates, shortRates, early []float64
 	kinds := map[string]bool{}
 	for _, r := range results {
 		if r.Target != target || r.Engine != engine {
 			continue
 		}
 		s.runs++
+		if r.Early > 0 {
+			early = append(early, r.Early)
+		}
 		switch {
 		case r.ExecsPerSec > 0 && r.FuzzS >= minRateSecs:
 			rates = append(rates, r.ExecsPerSec)
@@ -53,7 +57,7 @@ func summarize(results []runResult, target, engine string) summary {
 	if len(rates) == 0 {
 		rates = shortRates
 	}
-	s.medianTTF, s.medianExecs, s.medianRate = median(ttfs), median(execs), median(rates)
+	s.medianTTF, s.medianExecs, s.medianRate, s.medianEarly = median(ttfs), median(execs), median(rates), median(early)
 	for k := range kinds {
 		s.kinds = append(s.kinds, k)
 	}
@@ -105,8 +109,12 @@ func printTable(w io.Writer, cfg config, targets []target, results []runResult) 
 			}
 		}
 	}
+	cols := []string{"found", "median TTF", "median execs to bug", "execs/s"}
+	if hasInstances(engines) {
+		cols = append(cols, "corpus in 0.3 s")
+	}
 	var head []string
-	for _, col := range []string{"found", "median TTF", "median execs to bug", "execs/s"} {
+	for _, col := range cols {
 		for _, e := range engines {
 			head = append(head, engineLabels[e]+" "+col)
 		}
@@ -142,6 +150,16 @@ func printTable(w io.Writer, cfg config, targets []target, results []runResult) 
 		"plus its rate times the time since (an estimate). Medians over the runs that found the bug. execs/s is "+
 		"execs/fuzzing time of a run, median over the runs that fuzzed at least 5 s (all runs if none did). Ratios are "+
 		"fuzzbox/other: TTF ratio < 1 and execs/s ratio > 1 favour fuzzbox.")
+	if hasInstances(engines) {
+		fmt.Fprintln(w, "Corpus in 0.3 s: the inputs that joined the corpus in the first 300 ms of fuzzing (imported ones "+
+			"included), per instance for N×1 (the mean of the instances), median over the runs.")
+	}
+}
+
+// hasInstances reports whether engines has one of N instances of one
+// worker, whose table gets the corpus-in-0.3-s columns.
+func hasInstances(engines []string) bool {
+	return contains(engines, engineFuzzboxSync) || contains(engines, engineFuzzboxSplit)
 }
 
 // tableRow is one target's cells after its name.
@@ -158,6 +176,11 @@ func tableRow(engines, others []string, sums map[string]summary) []string {
 	}
 	for _, e := range engines {
 		cells = append(cells, rate(sums[e].medianRate))
+	}
+	if hasInstances(engines) {
+		for _, e := range engines {
+			cells = append(cells, earlyCell(sums[e].medianEarly))
+		}
 	}
 	f := sums[engineFuzzbox]
 	for _, e := range others {
@@ -180,6 +203,14 @@ func tableRow(engines, others []string, sums map[string]summary) []string {
 
 func count(found int, v float64) string {
 	if found == 0 {
+		return dash
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+// earlyCell is a corpus-in-0.3-s cell: a dash when not measured.
+func earlyCell(v float64) string {
+	if v == 0 {
 		return dash
 	}
 	return fmt.Sprintf("%.0f", v)

@@ -421,8 +421,10 @@ func (c *coordinator) recordable(cov []byte) []byte {
 	return appendSparse(nil, cov)
 }
 
-// synced takes what the syncer found: its warnings, and the inputs to run
-// on the next free workers, unless the run is stopping.
+// synced takes what the syncer found: its warnings and, unless the run is
+// stopping, the inputs to run on the next free workers and those with
+// recorded coverage, which join the corpus at once when it adds coverage
+// here.
 func (c *coordinator) synced(stopping bool, n syncNews) {
 	for _, w := range n.warnings {
 		c.rep.emit(event.Event{Type: event.Warning, Message: w})
