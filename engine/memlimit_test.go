@@ -123,3 +123,44 @@ func TestMemoryFit(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfMemory: a worker over its share of a misfit cgroup is stopped
+// as out of memory only while the cgroup's anonymous memory is within 3%
+// of its limit.
+func TestOutOfMemory(t *testing.T) {
+	m, ok := memoryFit(Options{Parallel: 2, RSSLimitMB: 2048}, func(string) (uint64, string) { return 1 << 30, "/sys/fs/cgroup/x" })
+	if ok || m.fitMB != 384 {
+		t.Fatalf("memoryFit = %+v, %v; want a misfit where 384 MiB fits", m, ok)
+	}
+	anon := func(mb uint64, ok bool) func(string) (uint64, bool) {
+		return func(dir string) (uint64, bool) {
+			if dir != "/sys/fs/cgroup/x" {
+				t.Errorf("anonymous memory read from %s", dir)
+			}
+			return mb << 20, ok
+		}
+	}
+	tests := []struct {
+		rss    int
+		anonMB uint64
+		read   bool
+		want   bool
+	}{
+		{rss: 565, anonMB: 1019, read: true, want: true}, // the Go 1.27 stall
+		{rss: 384, anonMB: 1019, read: true},             // within its share
+		{rss: 565, anonMB: 980, read: true},              // memory left
+		{rss: 565, anonMB: 1019},                         // unreadable
+	}
+	for _, tt := range tests {
+		if got := m.outOfMemory(tt.rss, anon(tt.anonMB, tt.read)); got != tt.want {
+			t.Errorf("worker of %d MiB, cgroup anon %d MiB (read %v): out of memory %v, want %v", tt.rss, tt.anonMB, tt.read, got, tt.want)
+		}
+	}
+	var none *memoryMisfit
+	if none.outOfMemory(4096, anon(1024, true)) {
+		t.Error("a run that fits its cgroup stopped a worker")
+	}
+	if msg := m.oomMessage(565); !strings.Contains(msg, "565 MiB") || !strings.Contains(msg, "/sys/fs/cgroup/x") || !strings.Contains(msg, "-rss_limit_mb=384 fits") {
+		t.Errorf("message %q: want the worker's memory, the cgroup and what fits", msg)
+	}
+}
