@@ -82,7 +82,7 @@ func TestCgroupAnon(t *testing.T) {
 		ok   bool
 	}{
 		{"cache 10\nrss 20\ntotal_cache 30\ntotal_rss 1068498944\n", 1068498944, true}, // v1: the hierarchy's
-		{"anon 4096\nfile 8192\n", 4096, true},                                         // v2
+		{"anon 4096\nfile 8192\n", 4096, true},                                          // v2
 		{"file 8192\n", 0, false},
 	} {
 		dir := t.TempDir()

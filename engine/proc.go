@@ -36,7 +36,7 @@ type proc struct {
 	calls  int64                     // executions reported by completed calls
 	dict   [][]byte                  // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
 	hooks  atomic.Pointer[procHooks] // the fuzzing worker's, told of slow executions (early.go)
-	misfit *memoryMisfit             // the cgroup the workers do not fit in, watched (memoryMisfit.outOfMemory), or nil
+	misfit *memoryMisfit // the cgroup the workers do not fit in, watched (memoryMisfit.outOfMemory), or nil
 	// ooms are the kernel's counts of OOM kills when the process started
 	// and when it exited (oomKills), valid when oomsRead is 2.
 	ooms     [2]uint64
