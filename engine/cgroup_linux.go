@@ -143,25 +143,6 @@ func readMemLimit(dir string, v2 bool) uint64 {
 	return n
 }
 
-// cgroupAnon returns the anonymous memory (the processes' heaps and
-// stacks, which without swap only a kill frees) charged to cgroup directory
-// dir and its descendants: memory.stat's anon (v2) or total_rss (v1); ok is
-// false when it cannot be read.
-func cgroupAnon(dir string) (n uint64, ok bool) {
-	b, err := os.ReadFile(filepath.Join(dir, "memory.stat"))
-	if err != nil {
-		return 0, false
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		k, v, _ := strings.Cut(line, " ")
-		if k == "anon" || k == "total_rss" {
-			n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-			return n, err == nil
-		}
-	}
-	return 0, false
-}
-
 // oomKills returns the kernel's count of processes its OOM killer killed
 // since boot (the oom_kill line of /proc/vmstat, Linux 4.13 and later),
 // every cgroup's included; ok is false when it cannot be read.

@@ -73,27 +73,3 @@ func TestCgroupMemLimit(t *testing.T) {
 		t.Errorf("without /proc: %d, want 0", got)
 	}
 }
-
-// TestCgroupAnon reads the anonymous memory of cgroup v1 and v2 stat files.
-func TestCgroupAnon(t *testing.T) {
-	for _, tt := range []struct {
-		stat string
-		want uint64
-		ok   bool
-	}{
-		{"cache 10\nrss 20\ntotal_cache 30\ntotal_rss 1068498944\n", 1068498944, true}, // v1: the hierarchy's
-		{"anon 4096\nfile 8192\n", 4096, true},                                          // v2
-		{"file 8192\n", 0, false},
-	} {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "memory.stat"), []byte(tt.stat), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if n, ok := cgroupAnon(dir); n != tt.want || ok != tt.ok {
-			t.Errorf("cgroupAnon(%q) = %d, %v; want %d, %v", tt.stat, n, ok, tt.want, tt.ok)
-		}
-	}
-	if _, ok := cgroupAnon(t.TempDir()); ok {
-		t.Error("a directory without memory.stat was read")
-	}
-}

@@ -59,7 +59,6 @@ func Coordinate(ctx context.Context, opts Options) error {
 	}
 	if m, ok := memoryFit(c.opts, cgroupMemLimit); !ok {
 		c.rep.emit(event.Event{Type: event.Warning, Message: m.warning()})
-		c.misfit = &m
 	}
 	if path := os.Getenv(heapProfileEnv); path != "" {
 		defer profileHeap(path, c.opts.Log)()
@@ -77,7 +76,6 @@ type setup struct {
 	rep     *reporter // safe for concurrent use
 	covLen  int
 	command func() (string, []string, []string) // command, arguments and environment of a worker process
-	misfit  *memoryMisfit                       // the cgroup the workers do not fit in (memoryFit), or nil
 
 	// Two ways to stop. cancel (a failure, an internal error, a signal via
 	// the parent context) is a hard stop: executions in flight are killed

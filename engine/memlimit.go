@@ -196,7 +196,6 @@ const coordinatorMB = 256
 type memoryMisfit struct {
 	dir                     string // the cgroup directory with the limit
 	limitMB, workers, rssMB int
-	fitMB                   int    // the -rss_limit_mb that fits, at least 0
 	fix                     string // what to change
 }
 
@@ -214,37 +213,10 @@ func memoryFit(opts Options, limit func(root string) (uint64, string)) (memoryMi
 	if m.limitMB >= m.workers*m.rssMB+coordinatorMB {
 		return memoryMisfit{}, true
 	}
-	m.fitMB = max((m.limitMB-coordinatorMB)/m.workers, 0)
-	if m.fitMB >= 64 {
-		m.fix = fmt.Sprintf("-rss_limit_mb=%d fits", m.fitMB)
+	if fit := (m.limitMB - coordinatorMB) / m.workers; fit >= 64 {
+		m.fix = fmt.Sprintf("-rss_limit_mb=%d fits", fit)
 	}
 	return m, false
-}
-
-// outOfMemory reports whether a worker of rss MiB is to be stopped as out
-// of memory in the misfit cgroup: it holds more than its share (fitMB) and
-// the cgroup's anonymous memory (anon; cgroupAnon but in tests) is within
-// 3% of its limit. The kernel's OOM killer would kill the largest process
-// of the cgroup soon, which need not be the growing worker (the
-// coordinator, with a large corpus), and says nothing; stopped here, the
-// worker's input is an oom with its memory named (TestCgroupOOM: at 488 MiB
-// in a 1 GiB cgroup, in 5 s). Its re-runs in fresh workers decide, as for
-// any failure, so a worker stopped for another's growth is not reported.
-// (With Go 1.27 binaries this project's CI kernel may instead leave every
-// process of the cgroup waiting for memory, the coordinator too, so that
-// no check of its own can act; the input is then reported as a hang.)
-func (m *memoryMisfit) outOfMemory(rss int, anon func(dir string) (uint64, bool)) bool {
-	if m == nil || rss <= m.fitMB {
-		return false
-	}
-	n, ok := anon(m.dir)
-	return ok && n >= uint64(m.limitMB)<<20/100*97
-}
-
-// oomMessage is the failure message of a worker outOfMemory stopped.
-func (m *memoryMisfit) oomMessage(rss int) string {
-	return fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory reached %d MiB while running the input, "+
-		"and the cgroup the run is in, %s, had used its memory limit of %d MiB (%s)", rss, m.dir, m.limitMB, m.fix)
 }
 
 // String says what does not fit, and the fix.

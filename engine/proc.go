@@ -36,7 +36,6 @@ type proc struct {
 	calls  int64                     // executions reported by completed calls
 	dict   [][]byte                  // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
 	hooks  atomic.Pointer[procHooks] // the fuzzing worker's, told of slow executions (early.go)
-	misfit *memoryMisfit // the cgroup the workers do not fit in, watched (memoryMisfit.outOfMemory), or nil
 	// ooms are the kernel's counts of OOM kills when the process started
 	// and when it exited (oomKills), valid when oomsRead is 2.
 	ooms     [2]uint64
@@ -46,7 +45,7 @@ type proc struct {
 // valueCap is the shared-memory room for one encoded input.
 const valueCap = 4 << 20
 
-func startProc(name string, args, env []string, covLen int, timeout time.Duration, rssLimitMB int, misfit *memoryMisfit) (*proc, error) {
+func startProc(name string, args, env []string, covLen int, timeout time.Duration, rssLimitMB int) (*proc, error) {
 	mem, err := ipc.CreateMem(valueCap, covLen)
 	if err != nil {
 		return nil, err
@@ -63,7 +62,7 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 		inW.Close()
 		return nil, fmt.Errorf("engine: starting worker: %w", err)
 	}
-	p := &proc{mem: mem, toProc: inW, out: newTailBuffer(256 << 10), exited: make(chan struct{}), dogged: make(chan struct{}), misfit: misfit}
+	p := &proc{mem: mem, toProc: inW, out: newTailBuffer(256 << 10), exited: make(chan struct{}), dogged: make(chan struct{})}
 	p.cmd = exec.Command(name, args...)
 	p.cmd.ExtraFiles = []*os.File{inR, outW, mem.File()} // ipc.FdIn, FdOut, FdMem
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
@@ -145,10 +144,6 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 				p.kill(KindOOM, syscall.SIGKILL)
 				return
 			}
-			if p.misfit.outOfMemory(rss, cgroupAnon) {
-				p.kill(reasonCgroupOOM, syscall.SIGKILL)
-				return
-			}
 			growing := rss > lastRSS+rssProgressMB
 			if growing || rss < lastRSS {
 				lastRSS = rss
@@ -181,10 +176,6 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 // is not an input's, and under load it can exceed a short -timeout. A
 // variable for the engine's tests.
 var startTimeout = 60 * time.Second
-
-// reasonCgroupOOM is the watchdog's reason for killing a worker that grew
-// while its cgroup was out of memory (memoryMisfit.outOfMemory): an oom.
-const reasonCgroupOOM = "cgroup-oom"
 
 // reasonStart is the watchdog's reason for killing a worker that did not
 // start within startTimeout: an internal error, never the input's failure.
@@ -320,8 +311,6 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 		return KindHang, hangMessage(timeout, out)
 	case KindOOM:
 		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=%d while running the input", rssLimitMB)
-	case reasonCgroupOOM:
-		return KindOOM, p.misfit.oomMessage(int(p.rss.Load()))
 	}
 	kind = deathKind(out)
 	if kind == KindExit {

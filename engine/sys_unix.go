@@ -38,8 +38,5 @@ func lowerPriority(pid int) {}
 // cgroupMemLimit: no cgroups outside Linux.
 func cgroupMemLimit(root string) (uint64, string) { return 0, "" }
 
-// cgroupAnon: no cgroups outside Linux.
-func cgroupAnon(dir string) (uint64, bool) { return 0, false }
-
 // oomKills: no count of OOM kills outside Linux.
 func oomKills() (uint64, bool) { return 0, false }

@@ -35,8 +35,5 @@ func lowerPriority(pid int) {}
 // cgroupMemLimit: never called, fuzzing is refused first.
 func cgroupMemLimit(root string) (uint64, string) { return 0, "" }
 
-// cgroupAnon: never called, fuzzing is refused first.
-func cgroupAnon(dir string) (uint64, bool) { return 0, false }
-
 // oomKills: never called, fuzzing is refused first.
 func oomKills() (uint64, bool) { return 0, false }

@@ -132,7 +132,7 @@ func (w *worker) startProc() (*proc, error) {
 func (s *setup) startRawProc(stoppable bool) (*proc, error) {
 	name, args, env := s.command()
 	env = append(env[:len(env):len(env)], s.leaksSetting())
-	p, err := startProc(name, args, env, s.covLen, s.opts.Timeout, s.opts.RSSLimitMB, s.misfit)
+	p, err := startProc(name, args, env, s.covLen, s.opts.Timeout, s.opts.RSSLimitMB)
 	if err == nil && stoppable {
 		go p.killOnHardStop(s.hard)
 	}

@@ -52,24 +52,19 @@ func TestCgroupOOM(t *testing.T) {
 	if len(fails) != 1 {
 		t.Fatalf("failures = %+v, want one\n%s", fails, r)
 	}
-	// The kernel's OOM killer kills the growing worker, or fuzzbox's
-	// watchdog stops it first, over its share with the cgroup's memory
-	// used (Go 1.26 here): an oom either way. With Go 1.27 binaries this
-	// kernel may instead leave every process of the cgroup, the
-	// coordinator too, waiting for memory for minutes: the input is then
-	// reported as a hang.
 	switch f := fails[0]; f.Kind {
 	case "oom":
-		kernel := strings.Contains(f.Message, "the kernel's OOM killer killed the worker")
-		watchdog := strings.Contains(f.Message, "had used its memory limit of 1024 MiB")
-		if !kernel && !watchdog || !strings.Contains(f.Message, "-rss_limit_mb=384 fits") {
-			t.Errorf("oom failure %q: want it to say the kernel's OOM killer or fuzzbox's watchdog stopped the worker, and what fits", f.Message)
+		if !strings.Contains(f.Message, "the kernel's OOM killer killed the worker") ||
+			!strings.Contains(f.Message, "memory limit of 1024 MiB, less than 2 workers of -rss_limit_mb=2048 may use; -rss_limit_mb=384 fits)") {
+			t.Errorf("oom failure %q: want it to name the kernel's OOM killer and the cgroup's limit", f.Message)
 		}
-		t.Logf("stopped by the kernel: %v; by the watchdog: %v: %s", kernel, watchdog, f.Message)
 	case "hang":
-		t.Logf("the kernel stalled the cgroup instead of killing the worker: reported as a hang")
+		// The kernel may stall the growing worker in reclaim (evicting
+		// and re-reading file pages) instead of killing it: seen under
+		// CI's Go 1.27 step, the same input then times out.
+		t.Logf("the kernel stalled the worker instead of killing it: reported as a hang")
 	default:
-		t.Fatalf("failure of kind %s, want oom (or hang: the kernel stalled the cgroup)\n%s", f.Kind, r)
+		t.Fatalf("failure of kind %s, want oom (or hang: the kernel stalled the worker)\n%s", f.Kind, r)
 	}
 	names := e2eReproducers(t, dir, "FuzzGrow")
 	if len(names) != 1 {
