@@ -129,18 +129,18 @@ func covers(got, want []byte) bool {
 }
 
 // unstableBits returns the bucket bits of first, an input's coverage as a
-// fuzz call saw it, that a re-run of the same input (again) did not reach
-// and the global coverage lacks; nil if there are none. Such bits come from
+// fuzz call saw it, that its second execution at once (again) did not
+// reach and the coverage known (seen) lacks; nil if there are none. Such bits come from
 // state the first execution changed: a cache filled, a value interned
 // (net/netip interns every IPv6 zone through package unique, whose insert
 // path runs only the first time a zone is seen), a sync.Once. Left alone,
-// every fuzz call meeting them ends at once on "new coverage" the re-run
+// every fuzz call meeting them finds "new coverage" the second execution
 // does not confirm; the coordinator gives them to the workers as seen
 // instead (AFL calls such bits variable), and never counts them as reached.
-func unstableBits(first, again, global []byte) []byte {
+func unstableBits(first, again, seen []byte) []byte {
 	var out []byte
 	for i, b := range first {
-		if nb := b &^ again[i] &^ global[i]; nb != 0 {
+		if nb := b &^ again[i] &^ seen[i]; nb != 0 {
 			if out == nil {
 				out = make([]byte, len(first))
 			}

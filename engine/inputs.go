@@ -153,48 +153,10 @@ func (c *coordinator) prune(e *entry) {
 	}
 }
 
-// interesting re-runs the input a fuzz call on p reported as finding new
-// coverage, to learn its coverage, and when it adds bits to global (the
-// worker's snapshot of the loop's coverage), sets done's add and addCov. It
-// returns the process to use next.
-//
-// The input joins the corpus as it was found, not shrunk: shrinking every
-// new input over 64 bytes while it kept its coverage (up to 256 executions)
-// made the text parsers' bugs later on five of six, pooled over three
-// alternating blocks (bench/README.md, "New inputs kept whole").
-func (w *worker) interesting(p *proc, global []byte, done *fuzzed) (*proc, error) {
-	vals, err := decodeValues(p.mem.Value())
-	if err != nil {
-		w.internal(fmt.Sprintf("decoding an interesting input from shared memory: %v", err))
-		return w.restart(p)
-	}
-	first := slices.Clone(p.mem.Coverage()) // the fuzz call's execution of it
-	var resp ipc.RunResponse
-	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
-		return w.lost(p, err, vals, "")
-	}
-	w.count(1)
-	p.calls = int64(p.mem.Execs())
-	if resp.InternalErr != "" {
-		w.internal("worker: " + resp.InternalErr)
-		return w.restart(p)
-	}
-	if resp.Err != "" {
-		return w.failed(p, resp.Err, vals, "")
-	}
-	done.unstable = unstableBits(first, p.mem.Coverage(), global)
-	if covers(global, p.mem.Coverage()) {
-		return p, nil
-	}
-	done.add = newEntry(vals, nil, "", false)
-	done.add.dur = resp.Duration
-	done.addCov = p.mem.Coverage()
-	return p, nil
-}
-
-// addFound adds e, found by a fuzz call, to the corpus if its coverage cov
+// addFound adds an input a fuzz call found to the corpus if its coverage
 // still adds bits to the global coverage, and saves it to the cache.
-func (c *coordinator) addFound(e *entry, cov []byte) {
+func (c *coordinator) addFound(f foundInput) {
+	e, cov := f.e, f.cov
 	n := c.merge(cov)
 	if n == 0 {
 		return // another worker found it first
@@ -205,7 +167,11 @@ func (c *coordinator) addFound(e *entry, cov []byte) {
 	c.toTwin(e)
 	c.lens.grew(c.execs)
 	var path string
-	if c.publish(e, c.recordable(cov), true) {
+	var rec []byte // the coverage record, when this run records
+	if c.key != nil {
+		rec = f.sparse
+	}
+	if c.publish(e, rec, true) {
 		path = c.cache.path(e.data) // the syncer has it written
 	} else {
 		path = c.saveCache(e)

@@ -44,10 +44,11 @@ type fuzzed struct {
 	found  bool     // the call reported new coverage (before it was checked)
 	tokens [][]byte // operands of traced comparisons
 	unused int64    // executions reserved for the call and not run
-	add    *entry   // an input that adds coverage to the worker's snapshot, or nil
-	addCov []byte   // add's coverage, lent as ranBaseline.cov
-	// unstable are the bits the call's interesting execution reached and
-	// its re-run did not (unstableBits), or nil.
+	// adds are the inputs that added coverage to the worker's snapshot, in
+	// the order found (found.go).
+	adds []foundInput
+	// unstable are the bits the call's finds reached on their first
+	// execution and not on their second (unstableBits), or nil.
 	unstable []byte
 }
 
@@ -255,7 +256,7 @@ func (c *coordinator) fuzzWork(w *worker) bool {
 	e := c.corpus.pick(c.rng)
 	args := &ipc.FuzzArgs{
 		Limit: limit, Duration: c.corpus.callDuration(e), MaxLen: c.lens.limit(c.corpus, e, c.execs), Seed: c.rng.Uint64(), Trace: !c.opts.NoCmp,
-		Splice: c.corpus.spliceSample(c.rng, 8), Dict: c.dict.tokens(), CheckInput: !c.warned,
+		Splice: c.corpus.spliceSample(c.rng, 8), Dict: c.dict.tokens(), CheckInput: !c.warned, Keep: keepFinding,
 	}
 	w.work <- work{base: e, args: args, global: c.snapshot()}
 	return true
@@ -287,8 +288,8 @@ func (c *coordinator) fuzzed(b fuzzed) {
 	if b.unstable != nil && mergeBits(c.unstable, b.unstable) > 0 {
 		c.snap = nil
 	}
-	if b.add != nil {
-		c.addFound(b.add, b.addCov)
+	for _, a := range b.adds {
+		c.addFound(a)
 	}
 }
 

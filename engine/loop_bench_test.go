@@ -101,7 +101,7 @@ func simulatedWorker(w *worker, covLen, newEvery int, total int64, results, bit 
 			i := int(bit.Add(1)) * 7919 % (covLen * 8)
 			clear(cov)
 			cov[i/8] = 1 << (i % 8)
-			d.found, d.add, d.addCov = true, newEntry([]any{[]byte{byte(i), byte(i >> 8)}}, nil, "", false), cov
+			d.found, d.adds = true, []foundInput{{newEntry([]any{[]byte{byte(i), byte(i >> 8)}}, nil, "", false), cov, nil}}
 		}
 		done = d
 		if results.Add(1) == total {

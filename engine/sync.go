@@ -72,7 +72,6 @@ type syncer struct {
 	peer   string          // this instance's name among the peers (peers.go)
 	share  share           // the last share handed to the loop
 	beat   time.Time       // when heartbeat last renewed the peer file
-	key    *binaryKey      // this binary's, for recs; nil when not recording
 	recs   covRecords      // the coverage logs (synccov.go)
 }
 
@@ -121,12 +120,14 @@ func startSyncer(opts *Options, every time.Duration, cache *cacheWriter, key *bi
 	}
 	s := &syncer{root: opts.SyncDir, dir: filepath.Join(opts.SyncDir, opts.Target), types: opts.Types, every: every,
 		out: make(chan syncOut, cacheQueue), cache: cache, news: make(chan syncNews), done: make(chan struct{}), seen: map[string]bool{},
-		peer: newPeerName(), share: share{n: 1}, key: key, recs: covRecords{covLen: covLen}}
-	go s.run()
+		peer: newPeerName(), share: share{n: 1}, recs: covRecords{covLen: covLen}}
+	go s.run(key)
 	return s
 }
 
-func (s *syncer) run() {
+// run is the syncer's goroutine; key is this binary's (nil when not
+// recording coverage), which run waits for before its first read.
+func (s *syncer) run(key *binaryKey) {
 	defer close(s.done)
 	defer s.recs.close()
 	defer func() { s.watch.close() }()
@@ -138,7 +139,7 @@ func (s *syncer) run() {
 		s.failed("creating", err)
 	}
 	if s.recs.covLen > 0 {
-		s.recs.key = s.key.get()
+		s.recs.key = key.get()
 	}
 	wait := s.nextWait(s.every, s.scan() > 0)
 	timer := time.NewTimer(wait)
@@ -233,7 +234,7 @@ func (s *syncer) write(o syncOut) {
 		s.recs.record(s.dir, s.peer, name, o.cov)
 	}
 	if !s.broken && s.put(o.data) {
-		src = filepath.Join(s.dir, corpus.Name(o.data))
+		src = filepath.Join(s.dir, name)
 	}
 	if o.cache && s.cache != nil {
 		s.cache.save(o.data, src)

@@ -91,6 +91,7 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	w := &workerServer{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out), leaks: newLeakChecker()}
 	execState.snap = make([]byte, len(instrument.Counters()))
 	w.seen = make([]byte, len(execState.snap))
+	w.first, w.again = make([]byte, len(w.seen)), make([]byte, len(w.seen))
 	oneProcUntilGoroutines(mem.Execs)
 	return w.serve(ctx)
 }
@@ -107,6 +108,11 @@ type workerServer struct {
 	sent map[string]bool
 	seen []byte // bucket bits known to the coordinator plus found in this call
 	buf  []byte // encoding of the input being executed
+
+	// A fuzz call's finds (found.go).
+	first, again []byte    // bucket bits of a find's two executions
+	unstable     []byte    // bits reached by a first execution only, in this call; nil when none
+	keepUntil    time.Time // with a find, when the call ends (FuzzArgs.Keep)
 
 	fixSubs []cmpSub // fixUp's substitutions, reused from one traced mutant to the next
 
@@ -302,35 +308,26 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 			m.splice = append(m.splice, vals)
 		}
 	}
-	tm := newTypedMutator(base, m)
-	if tm == nil {
-		m.guideLen, m.maxLen = m.maxLen, growthLimit(m.maxLen, maxBytesLen(base))
-	}
 	start := time.Now()
-	if args.Trace {
-		subs, tokens, ferr := w.traceBase(base)
-		resp.Execs++
-		if ferr != nil {
-			resp.Err, resp.Duration = ferr.Error(), time.Since(start)
-			return resp
-		}
-		m.cmp, resp.Tokens = subs, w.unsent(tokens)
-		m.dict = append(m.dict[:len(m.dict):len(m.dict)], tokens...)
-		if tm != nil {
-			tm.setHints(&execState.cmps, m.dict)
-		}
+	tm, err := w.setBase(base, m, args.Trace, &resp)
+	if err != nil {
+		resp.Err, resp.Duration = err.Error(), time.Since(start)
+		return resp
 	}
+	w.unstable, w.keepUntil = nil, time.Time{}
+	rebased := 0 // the finds looked at as bases
 	checkAt := 1 // the iteration at which to look at the clock next
 	for iter := 0; args.Limit == 0 || resp.Execs < args.Limit; iter++ {
 		// Look at the clock about 16 times per call, at most every 64
 		// iterations. (Iterations, not executions: an iteration may run
 		// several, and a test on resp.Execs could skip the mark.)
-		if iter == checkAt && args.Duration > 0 {
-			elapsed := time.Since(start)
-			if elapsed >= args.Duration {
+		if iter == checkAt && (args.Duration > 0 || len(resp.Found) > 0) {
+			now := time.Now()
+			elapsed := now.Sub(start)
+			if args.Duration > 0 && elapsed >= args.Duration || len(resp.Found) > 0 && !now.Before(w.keepUntil) {
 				break
 			}
-			checkAt = iter + clockStride(elapsed, iter, args.Duration)
+			checkAt = iter + clockStride(elapsed, iter, clockSpan(args, len(resp.Found) > 0))
 		}
 		vals := cloneValues(base)
 		if tm == nil || !tm.mutate(vals, m) {
@@ -341,16 +338,26 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 		if traced {
 			run = cloneValues(vals) // fixUp works on the input as it was, whatever the function did to its copy
 		}
-		if w.try(run, traced, &resp) {
+		if w.try(run, traced, args.Keep, &resp) {
 			break
 		}
-		if traced && w.fixUp(vals, m, args.Limit, &resp) {
+		if traced && w.fixUp(vals, m, args, &resp) {
 			break
 		}
+		if n := len(resp.Found); n > rebased {
+			// The newest find is the base from now on, as the coordinator's
+			// round robin comes back to the newest entries.
+			rebased = n
+			if b, derr := decodeValues(resp.Found[n-1].Input); derr == nil {
+				base = b
+				if tm, err = w.setBase(base, m, args.Trace, &resp); err != nil {
+					resp.Err = err.Error()
+					break
+				}
+			}
+		}
 	}
-	if resp.Interesting {
-		bucketize(w.mem.Coverage(), execState.snap) // the interesting execution's
-	}
+	w.endFound(&resp)
 	resp.Duration = time.Since(start)
 	return resp
 }
@@ -374,6 +381,15 @@ func (w *workerServer) unsent(tokens [][]byte) [][]byte {
 	return out
 }
 
+// clockSpan is the span the loop's clock checks divide: the call's
+// duration, or the time kept after a find when that is shorter.
+func clockSpan(args *ipc.FuzzArgs, found bool) time.Duration {
+	if found && (args.Duration == 0 || args.Keep < args.Duration) {
+		return args.Keep
+	}
+	return args.Duration
+}
+
 // clockStride is how many iterations a fuzz call of duration d runs before
 // it looks at the clock again, after iters took elapsed: a 16th of d at the
 // rate so far, between 1 and 64. A fixed 64 made a call on an input that
@@ -388,8 +404,9 @@ func clockStride(elapsed time.Duration, iters int, d time.Duration) int {
 }
 
 // try executes one mutant and reports whether the call must end because it
-// failed or found new coverage. With traced, comparisons are recorded.
-func (w *workerServer) try(vals []any, traced bool, resp *ipc.FuzzResponse) bool {
+// failed or its finds end it (found). With traced, comparisons are
+// recorded.
+func (w *workerServer) try(vals []any, traced bool, keep time.Duration, resp *ipc.FuzzResponse) bool {
 	execState.trace = traced
 	err := w.exec(vals)
 	execState.trace = false
@@ -398,11 +415,7 @@ func (w *workerServer) try(vals []any, traced bool, resp *ipc.FuzzResponse) bool
 		resp.Err = err.Error()
 		return true
 	}
-	if execState.newBits {
-		resp.Interesting = true
-		return true
-	}
-	return false
+	return execState.newBits && w.found(keep, resp)
 }
 
 // fixUpTries is how many substitutions fixUp tries on a traced mutant.
@@ -413,22 +426,52 @@ const fixUpTries = 2
 // changed a record's kind but broke its checksum gets the checksum it
 // computed written where it was read, which no substitution derived from
 // the base input could give.
-func (w *workerServer) fixUp(vals []any, m *mutator, limit int64, resp *ipc.FuzzResponse) bool {
+func (w *workerServer) fixUp(vals []any, m *mutator, args *ipc.FuzzArgs, resp *ipc.FuzzResponse) bool {
 	w.fixSubs = execState.cmps.appendSubstitutions(w.fixSubs, vals)
 	subs := w.fixSubs
 	for i := 0; i < fixUpTries && len(subs) > 0; i++ {
-		if limit > 0 && resp.Execs >= limit {
+		if args.Limit > 0 && resp.Execs >= args.Limit {
 			return false
 		}
 		cand, ok := m.fixUpCandidate(vals, subs)
 		if !ok {
 			continue
 		}
-		if w.try(cand, false, resp) {
+		if w.try(cand, false, args.Keep, resp) {
 			return true
 		}
 	}
 	return false
+}
+
+// setBase makes base the input a fuzz call's mutants come from: it returns
+// base's typed mutator (nil for other targets, which get base's growth
+// limit instead) and, with trace, gives m the substitutions and tokens of
+// base's traced execution, counted in resp (tokens not sent before join
+// resp.Tokens). An error is that execution's failure.
+func (w *workerServer) setBase(base []any, m *mutator, trace bool, resp *ipc.FuzzResponse) (*typedMutator, error) {
+	tm := newTypedMutator(base, m)
+	if tm == nil {
+		if m.guideLen == 0 {
+			m.guideLen = m.maxLen // the call's limit, kept for the bases to come
+		}
+		m.maxLen = growthLimit(m.guideLen, maxBytesLen(base))
+	}
+	if !trace {
+		return tm, nil
+	}
+	subs, tokens, err := w.traceBase(base)
+	resp.Execs++
+	if err != nil {
+		return tm, err
+	}
+	m.cmp = subs
+	resp.Tokens = append(resp.Tokens, w.unsent(tokens)...)
+	m.dict = append(w.dict[:len(w.dict):len(w.dict)], tokens...)
+	if tm != nil {
+		tm.setHints(&execState.cmps, m.dict)
+	}
+	return tm, nil
 }
 
 func (w *workerServer) traceBase(base []any) ([]cmpSub, [][]byte, error) {

@@ -199,9 +199,9 @@ func (w *worker) fuzzOnce(p *proc, wk work) (*proc, fuzzed, error) {
 	if resp.Modified > 0 {
 		w.send(modified{resp.Modified, resp.ModifiedInput})
 	}
-	done.tokens, done.found = resp.Tokens, resp.Interesting
-	switch {
-	case resp.Err != "":
+	done.tokens, done.found = resp.Tokens, len(resp.Found) > 0
+	w.takeFound(&resp, &done) // a failure that ends the call leaves the finds before it valid
+	if resp.Err != "" {
 		vals, derr := decodeValues(p.mem.Value())
 		if derr != nil {
 			w.internal(fmt.Sprintf("decoding the failing input from shared memory: %v", derr))
@@ -209,9 +209,6 @@ func (w *worker) fuzzOnce(p *proc, wk work) (*proc, fuzzed, error) {
 			return np, done, err
 		}
 		np, err := w.failed(p, resp.Err, vals, "")
-		return np, done, err
-	case resp.Interesting:
-		np, err := w.interesting(p, wk.global, &done)
 		return np, done, err
 	}
 	return p, done, nil

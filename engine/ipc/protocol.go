@@ -28,10 +28,10 @@ type Call struct {
 }
 
 // FuzzArgs asks the worker to mutate the input in shared memory repeatedly
-// and execute each mutant, until a limit is reached, an input finds coverage
-// the coverage area of the shared memory does not have, or an input fails.
-// The coordinator writes its global coverage into the region's coverage area
-// before the call.
+// and execute each mutant, until a limit is reached, an input fails, or
+// Keep after the first input that found coverage the coverage area of the
+// shared memory does not have. The coordinator writes its global coverage
+// into the region's coverage area before the call.
 type FuzzArgs struct {
 	Limit    int64         // maximum executions; 0 means no count limit
 	Duration time.Duration // wall-clock budget; 0 means no time limit (Limit must then be set)
@@ -54,20 +54,44 @@ type FuzzArgs struct {
 	// function left its []byte arguments as it got them (the testing
 	// package forbids changing them). False means no check.
 	CheckInput bool
+	// Keep is how long the call goes on after its first input with new
+	// coverage, collecting more (within Limit and Duration, and up to
+	// MaxFound inputs); 0 ends the call at the first.
+	Keep time.Duration
+}
+
+// MaxFound bounds FuzzResponse.Found: a call that has this many inputs ends.
+const MaxFound = 64
+
+// Found is an input a fuzz call found new coverage with.
+type Found struct {
+	Input []byte // the input, encoded as in shared memory
+	// Coverage is the bucket bits of the input's second execution, run at
+	// once after the one that found it, sparse-encoded as in the engine's
+	// coverage records (per nonzero counter: uvarint gap from the previous
+	// one plus one, then the byte). It adds bits to the coverage the call
+	// was given and to that of the inputs listed before it.
+	Coverage []byte
+	Duration time.Duration // the second execution's time
 }
 
 // FuzzResponse reports how a FuzzArgs call ended. On return the shared
-// memory holds the last input executed: the interesting or failing one when
-// Interesting or Err is set.
+// memory holds the last input executed: the failing one when Err is set.
 type FuzzResponse struct {
-	Execs    int64         // executions done in this call
+	Execs    int64         // executions done in this call, second runs included
 	Duration time.Duration // wall-clock time spent
-	// Interesting reports that the input found coverage missing from the
-	// map given; the coverage area then holds that execution's coverage
-	// (bucket bits, as a RunResponse leaves it), which a re-run of the
-	// input may not reach again (see engine's unstable bits).
-	Interesting bool
-	Err         string // the input failed with this message ("" = no failure)
+	// Found lists, in the order found, the inputs whose execution set bits
+	// missing from the coverage given and from the inputs before them, and
+	// whose second execution still did. Each input found is run a second
+	// time at once; if that fails, the call ends with Err and the input in
+	// shared memory.
+	Found []Found
+	// Unstable is the bits (sparse-encoded as Found.Coverage) that a first
+	// execution reached and its second did not, missing from the coverage
+	// given: they come from state the first execution changed (see the
+	// engine's unstable bits). Nil when none.
+	Unstable []byte
+	Err      string // the input failed with this message ("" = no failure)
 	// Tokens are operands the worker saw in traced comparisons, for the
 	// coordinator's automatic dictionary. Nil when Trace was false.
 	Tokens [][]byte
