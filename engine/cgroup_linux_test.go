@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestCgroupMemLimit reads the limit from file trees laid out as the
@@ -71,5 +74,30 @@ func TestCgroupMemLimit(t *testing.T) {
 	}
 	if got, _ := cgroupMemLimit(filepath.Join(t.TempDir(), "none")); got != 0 {
 		t.Errorf("without /proc: %d, want 0", got)
+	}
+}
+
+// TestWorkerOOMFirst: a worker starts as the OOM killer's first choice,
+// whatever the coordinator's own score. The kernel's choice under a
+// cgroup's limit: cmd/fuzzbox's TestCgroupOOM.
+func TestWorkerOOMFirst(t *testing.T) {
+	own, err := os.ReadFile("/proc/self/oom_score_adj")
+	if err != nil {
+		t.Skipf("no oom_score_adj here: %v", err)
+	}
+	p, err := startProc(os.Args[0], []string{"-test.run=^$"}, []string{fakeModeEnv + "=idle", fakeDirEnv + "=" + t.TempDir()}, 64, time.Minute, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.stop(10 * time.Second)
+	adj, err := os.ReadFile(fmt.Sprintf("/proc/%d/oom_score_adj", p.cmd.Process.Pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(adj)); got != "1000" {
+		t.Errorf("worker's oom_score_adj = %s, want 1000 (the coordinator's is %s)", got, strings.TrimSpace(string(own)))
+	}
+	if got, _ := os.ReadFile("/proc/self/oom_score_adj"); string(got) != string(own) {
+		t.Errorf("the coordinator's oom_score_adj changed from %s to %s", own, got)
 	}
 }

@@ -78,6 +78,7 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 		outR.Close()
 		return nil, fmt.Errorf("engine: starting worker: %w", err)
 	}
+	oomFirst(p.cmd.Process.Pid)
 	p.conn = ipc.NewConn(outR, inW)
 	go func() {
 		p.cmd.Wait()

@@ -25,6 +25,9 @@ var memLimitNote = "-rss_limit_mb is not enforced on " + runtime.GOOS + ": fuzzb
 // when their call pipe closes.
 func setWorkerAttr(cmd *exec.Cmd) {}
 
+// oomFirst: no OOM killer to steer here.
+func oomFirst(pid int) {}
+
 // rssMB is not implemented outside Linux: -rss_limit_mb has no effect.
 func rssMB(pid int) int { return 0 }
 

@@ -25,6 +25,8 @@ var memLimitNote = ""
 
 func setWorkerAttr(cmd *exec.Cmd) {}
 
+func oomFirst(pid int) {}
+
 func rssMB(pid int) int { return 0 }
 
 func vmBytes() uint64 { return 0 }
