@@ -3,12 +3,15 @@ package engine
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The kernel's memory limits beside -rss_limit_mb. A run in a container
@@ -158,4 +161,112 @@ func oomKills() (n uint64, ok bool) {
 		}
 	}
 	return 0, false
+}
+
+// The workers' own memory cgroup. In a cgroup the workers do not fit in
+// (memoryFit), the kernel may, once the cgroup reaches its limit, neither
+// kill a process nor let any run: every process of the cgroup reclaims the
+// others' code pages from its page faults, each reclaim counts as
+// progress, and the OOM killer is never called (watched under Go 1.27:
+// 10 s to over 4 minutes, the coordinator stalled too, so its watchdog
+// could not act). So the coordinator puts its workers in a child cgroup
+// whose limit leaves it coordinatorMB: the workers reach their limit
+// first, and the coordinator, below its own, runs on, stops a stalled
+// worker at the timeout and reports what the kernel did. Made only with
+// cgroup v1's memory controller where this process may write its cgroup
+// (root, as in most containers on such hosts); cgroup v2 allows a child
+// with its own limit only in a delegated subtree without processes, which
+// a run is not in, and the workers stay in the run's cgroup there.
+
+// workerGroupPrefix starts the name of a workers' cgroup, followed by the
+// coordinator's process id.
+const workerGroupPrefix = "fuzzbox-workers-"
+
+// A workerGroup is the workers' cgroup directory.
+type workerGroup struct{ dir string }
+
+// newWorkerGroup makes a workers' cgroup with a memory limit of limit
+// bytes under this process's cgroup v1 memory directory, or returns nil
+// where it cannot. root prefixes every path ("" but in tests). It first
+// removes the groups of coordinators no longer running (a killed one's).
+func newWorkerGroup(root string, limit uint64) *workerGroup {
+	own, ok := cgroupV1MemDir(root)
+	if !ok {
+		return nil
+	}
+	removeStaleWorkerGroups(own)
+	dir := filepath.Join(own, workerGroupPrefix+strconv.Itoa(os.Getpid()))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(dir, "memory.limit_in_bytes"), []byte(strconv.FormatUint(limit, 10)), 0o644); err != nil {
+		os.Remove(dir)
+		return nil
+	}
+	return &workerGroup{dir: dir}
+}
+
+// cgroupV1MemDir returns the directory of this process's cgroup under the
+// cgroup v1 memory controller's mount.
+func cgroupV1MemDir(root string) (string, bool) {
+	groups, err := os.ReadFile(filepath.Join(root, "/proc/self/cgroup"))
+	if err != nil {
+		return "", false
+	}
+	mounts, err := os.ReadFile(filepath.Join(root, "/proc/self/mountinfo"))
+	if err != nil {
+		return "", false
+	}
+	for _, m := range cgroupMounts(mounts) {
+		if m.v2 {
+			continue
+		}
+		p, ok := cgroupPath(groups, false)
+		if !ok {
+			return "", false
+		}
+		rel, ok := strings.CutPrefix(p, m.root)
+		if !ok {
+			rel = "/"
+		}
+		return filepath.Join(root, path.Join(m.point, rel)), true
+	}
+	return "", false
+}
+
+// removeStaleWorkerGroups removes the workers' cgroups in dir whose
+// coordinator is gone; the kernel refuses to remove one with a process.
+func removeStaleWorkerGroups(dir string) {
+	ents, _ := os.ReadDir(dir)
+	for _, de := range ents {
+		pid, ok := strings.CutPrefix(de.Name(), workerGroupPrefix)
+		if !ok || !de.IsDir() {
+			continue
+		}
+		if _, err := os.Stat("/proc/" + pid); errors.Is(err, fs.ErrNotExist) {
+			os.Remove(filepath.Join(dir, de.Name()))
+		}
+	}
+}
+
+// add moves process pid into the group: its memory from then on counts
+// against the group's limit (cgroup v1 leaves what it had where it was).
+func (g *workerGroup) add(pid int) {
+	if g != nil {
+		os.WriteFile(filepath.Join(g.dir, "cgroup.procs"), []byte(strconv.Itoa(pid)), 0o644)
+	}
+}
+
+// remove removes the group once its workers have exited (for up to a
+// second: a killed worker leaves its cgroup as its memory is freed).
+func (g *workerGroup) remove() {
+	if g == nil {
+		return
+	}
+	for range 50 {
+		if err := os.Remove(g.dir); err == nil || errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }

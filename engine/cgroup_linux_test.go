@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,56 @@ func TestWorkerOOMFirst(t *testing.T) {
 	}
 	if got, _ := os.ReadFile("/proc/self/oom_score_adj"); string(got) != string(own) {
 		t.Errorf("the coordinator's oom_score_adj changed from %s to %s", own, got)
+	}
+}
+
+// TestNewWorkerGroup makes the workers' cgroup in a file tree laid out as
+// a cgroup v1 memory controller's (the kernel's own: cmd/fuzzbox's
+// TestCgroupOOM, which checks that the kernel then kills only there): it
+// goes under this process's cgroup with the limit given, after removing
+// the group of a coordinator that is gone and not that of one running;
+// with cgroup v2 alone there is none.
+func TestNewWorkerGroup(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, data string) {
+		t.Helper()
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("proc/self/cgroup", "12:cpu:/other\n11:memory:/docker/abc\n0::/\n")
+	write("proc/self/mountinfo", "50 40 0:31 /docker /sys/fs/cgroup/memory rw - cgroup cgroup rw,memory\n")
+	own := filepath.Join(root, "sys/fs/cgroup/memory/abc")
+	gone := filepath.Join(own, workerGroupPrefix+"2147483646") // above any pid_max
+	live := filepath.Join(own, workerGroupPrefix+strconv.Itoa(os.Getppid()))
+	for _, d := range []string{gone, live} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g := newWorkerGroup(root, 768<<20)
+	if g == nil {
+		t.Fatal("no workers' group")
+	}
+	if want := filepath.Join(own, workerGroupPrefix+strconv.Itoa(os.Getpid())); g.dir != want {
+		t.Errorf("group %s, want %s", g.dir, want)
+	}
+	if b, err := os.ReadFile(filepath.Join(g.dir, "memory.limit_in_bytes")); err != nil || string(b) != "805306368" {
+		t.Errorf("limit %q (%v), want 805306368", b, err)
+	}
+	if _, err := os.Stat(gone); !os.IsNotExist(err) {
+		t.Errorf("the group of a coordinator that is gone is left (%v)", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("the group of a running coordinator was removed: %v", err)
+	}
+
+	write("proc/self/mountinfo", "40 30 0:30 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n")
+	if g := newWorkerGroup(root, 768<<20); g != nil {
+		t.Errorf("cgroup v2 alone: group %s, want none", g.dir)
 	}
 }

@@ -59,6 +59,10 @@ func Coordinate(ctx context.Context, opts Options) error {
 	}
 	if m, ok := memoryFit(c.opts, cgroupMemLimit); !ok {
 		c.rep.emit(event.Event{Type: event.Warning, Message: m.warning()})
+		if m.limitMB-coordinatorMB >= 64 {
+			c.group = newWorkerGroup("", uint64(m.limitMB-coordinatorMB)<<20)
+			defer c.group.remove() // after run, which stops every worker
+		}
 	}
 	if path := os.Getenv(heapProfileEnv); path != "" {
 		defer profileHeap(path, c.opts.Log)()
@@ -76,6 +80,7 @@ type setup struct {
 	rep     *reporter // safe for concurrent use
 	covLen  int
 	command func() (string, []string, []string) // command, arguments and environment of a worker process
+	group   *workerGroup                        // the workers' cgroup (cgroup_linux.go), or nil
 
 	// Two ways to stop. cancel (a failure, an internal error, a signal via
 	// the parent context) is a hard stop: executions in flight are killed

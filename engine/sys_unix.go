@@ -43,3 +43,11 @@ func cgroupMemLimit(root string) (uint64, string) { return 0, "" }
 
 // oomKills: no count of OOM kills outside Linux.
 func oomKills() (uint64, bool) { return 0, false }
+
+// workerGroup: no cgroups outside Linux; the workers run where the
+// coordinator does.
+type workerGroup struct{}
+
+func newWorkerGroup(root string, limit uint64) *workerGroup { return nil }
+func (g *workerGroup) add(pid int)                          {}
+func (g *workerGroup) remove()                              {}

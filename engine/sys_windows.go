@@ -39,3 +39,10 @@ func cgroupMemLimit(root string) (uint64, string) { return 0, "" }
 
 // oomKills: never called, fuzzing is refused first.
 func oomKills() (uint64, bool) { return 0, false }
+
+// workerGroup: never made, fuzzing is refused first.
+type workerGroup struct{}
+
+func newWorkerGroup(root string, limit uint64) *workerGroup { return nil }
+func (g *workerGroup) add(pid int)                          {}
+func (g *workerGroup) remove()                              {}

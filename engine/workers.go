@@ -133,6 +133,9 @@ func (s *setup) startRawProc(stoppable bool) (*proc, error) {
 	name, args, env := s.command()
 	env = append(env[:len(env):len(env)], s.leaksSetting())
 	p, err := startProc(name, args, env, s.covLen, s.opts.Timeout, s.opts.RSSLimitMB)
+	if err == nil {
+		s.group.add(p.cmd.Process.Pid)
+	}
 	if err == nil && stoppable {
 		go p.killOnHardStop(s.hard)
 	}
