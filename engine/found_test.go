@@ -189,3 +189,26 @@ func TestFuzzCallClimbs(t *testing.T) {
 		t.Errorf("the last find is %q, want the whole word first", last[0])
 	}
 }
+
+// TestFuzzCallUnstableOnly: an input whose new bits its second execution
+// does not reach again is not listed; the bits are reported unstable.
+func TestFuzzCallUnstableOnly(t *testing.T) {
+	fc := &fakeCoverage{}
+	w := newFakeWorker(t, fc)
+	given := make([]byte, 256)
+	for i := 1; i < len(given); i++ {
+		given[i] = 1 // every input's stable bits: only counter 0, the first execution's, is new
+	}
+	startCall(w, []byte("abc"), given)
+	resp := w.fuzzLoop(&ipc.FuzzArgs{Limit: 50, Seed: 1, Keep: time.Hour})
+	if resp.Err != "" || resp.InternalErr != "" {
+		t.Fatalf("fuzz call failed: %+v", resp)
+	}
+	if len(resp.Found) != 0 {
+		t.Errorf("%d inputs listed whose only new bit their second execution did not reach", len(resp.Found))
+	}
+	u, err := expandSparse(resp.Unstable, 256)
+	if err != nil || u[0] != 1 {
+		t.Errorf("unstable bits %v (%v), want counter 0's", resp.Unstable, err)
+	}
+}
