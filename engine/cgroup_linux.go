@@ -30,14 +30,40 @@ import (
 // none or it cannot be read. root prefixes every path read ("" but in
 // tests).
 func cgroupMemLimit(root string) (limit uint64, dir string) {
+	for _, g := range ownCgroups(root) {
+		for d := g.dir; ; d = path.Dir(d) {
+			if l := readMemLimit(filepath.Join(root, d), g.v2); l > 0 && (limit == 0 || l < limit) {
+				limit, dir = l, d
+			}
+			if d == g.point || d == "/" || !strings.HasPrefix(d, g.point) {
+				break
+			}
+		}
+	}
+	return limit, dir
+}
+
+// An ownCgroup is this process's cgroup directory under one memory
+// controller's mount (cgroup v1's memory or cgroup v2).
+type ownCgroup struct {
+	dir, point string // the directory and the mount point it is under
+	v2         bool
+}
+
+// ownCgroups returns this process's cgroup directories, one per memory
+// controller's mount, from /proc/self/cgroup and /proc/self/mountinfo;
+// none when they cannot be read. root prefixes the files read ("" but in
+// tests), not the paths returned.
+func ownCgroups(root string) []ownCgroup {
 	groups, err := os.ReadFile(filepath.Join(root, "/proc/self/cgroup"))
 	if err != nil {
-		return 0, ""
+		return nil
 	}
 	mounts, err := os.ReadFile(filepath.Join(root, "/proc/self/mountinfo"))
 	if err != nil {
-		return 0, ""
+		return nil
 	}
+	var own []ownCgroup
 	for _, m := range cgroupMounts(mounts) {
 		p, ok := cgroupPath(groups, m.v2)
 		if !ok {
@@ -47,16 +73,9 @@ func cgroupMemLimit(root string) (limit uint64, dir string) {
 		if !ok {
 			rel = "/" // a namespaced cgroup: the mount's root is ours
 		}
-		for d := path.Join(m.point, rel); ; d = path.Dir(d) {
-			if l := readMemLimit(filepath.Join(root, d), m.v2); l > 0 && (limit == 0 || l < limit) {
-				limit, dir = l, d
-			}
-			if d == m.point || d == "/" || !strings.HasPrefix(d, m.point) {
-				break
-			}
-		}
+		own = append(own, ownCgroup{dir: path.Join(m.point, rel), point: m.point, v2: m.v2})
 	}
-	return limit, dir
+	return own
 }
 
 // A cgroupMount is a mount of cgroup v2, or of cgroup v1 with the memory
@@ -190,10 +209,12 @@ type workerGroup struct{ dir string }
 // where it cannot. root prefixes every path ("" but in tests). It first
 // removes the groups of coordinators no longer running (a killed one's).
 func newWorkerGroup(root string, limit uint64) *workerGroup {
-	own, ok := cgroupV1MemDir(root)
-	if !ok {
+	groups := ownCgroups(root)
+	i := slices.IndexFunc(groups, func(g ownCgroup) bool { return !g.v2 })
+	if i < 0 {
 		return nil
 	}
+	own := filepath.Join(root, groups[i].dir)
 	removeStaleWorkerGroups(own)
 	dir := filepath.Join(own, workerGroupPrefix+strconv.Itoa(os.Getpid()))
 	if err := os.Mkdir(dir, 0o755); err != nil {
@@ -204,34 +225,6 @@ func newWorkerGroup(root string, limit uint64) *workerGroup {
 		return nil
 	}
 	return &workerGroup{dir: dir}
-}
-
-// cgroupV1MemDir returns the directory of this process's cgroup under the
-// cgroup v1 memory controller's mount.
-func cgroupV1MemDir(root string) (string, bool) {
-	groups, err := os.ReadFile(filepath.Join(root, "/proc/self/cgroup"))
-	if err != nil {
-		return "", false
-	}
-	mounts, err := os.ReadFile(filepath.Join(root, "/proc/self/mountinfo"))
-	if err != nil {
-		return "", false
-	}
-	for _, m := range cgroupMounts(mounts) {
-		if m.v2 {
-			continue
-		}
-		p, ok := cgroupPath(groups, false)
-		if !ok {
-			return "", false
-		}
-		rel, ok := strings.CutPrefix(p, m.root)
-		if !ok {
-			rel = "/"
-		}
-		return filepath.Join(root, path.Join(m.point, rel)), true
-	}
-	return "", false
 }
 
 // removeStaleWorkerGroups removes the workers' cgroups in dir whose
