@@ -37,8 +37,9 @@ import (
 //
 // To know how many they are and their ranks, instances announce themselves
 // in the directory (an empty file .peer-<name>, its time renewed at each
-// listing, at most every beatEvery and at least every syncEvery); a peer
-// file not renewed for peerStale is not counted, so the ranks are dealt
+// listing, at most every beatEvery and at least every syncEvery, and
+// counted by the others at once where they watch the directory: newPeer);
+// a peer file not renewed for peerStale is not counted, so the ranks are dealt
 // again without an instance that stopped, and one not renewed for peerGone
 // (a killed instance's) is removed. An entry's first call is never skipped.
 // Stats events report the number of instances.
@@ -133,11 +134,32 @@ func (s *syncer) heartbeat(ents []os.DirEntry) {
 	}
 	s.recs.prune(s.dir, ents, now)
 	slices.Sort(names)
+	s.peers = names
 	sh := share{rank: slices.Index(names, s.peer), n: len(names)}
 	if sh != s.share {
 		s.share = sh
 		s.held.share = &sh
 	}
+}
+
+// newPeer takes the watch's report of the file name: a peer file of an
+// instance not counted yet makes this one count the instances again at
+// once rather than at its next heartbeat (up to beatEvery later). Two
+// instances started together each write their peer file at their first
+// listing, so the first to list does not see the other's; without this it
+// went on alone, with every turn for imports and no share, for the first
+// second, in which a text parser's bug is often found.
+func (s *syncer) newPeer(name string) {
+	p, ok := strings.CutPrefix(name, peerPrefix)
+	if !ok || slices.Contains(s.peers, p) {
+		return
+	}
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		return // the next scan reports what fails
+	}
+	s.beat = time.Time{}
+	s.heartbeat(ents)
 }
 
 // leave removes this instance's peer file: the others take its share at

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -89,5 +90,32 @@ func TestSyncerShares(t *testing.T) {
 	}
 	if s := syncerShare(t, a, 1); s.rank != 0 {
 		t.Errorf("alone again: rank %d, want 0", s.rank)
+	}
+}
+
+// TestSyncerCountsNewPeerAtOnce: an instance that listed the directory
+// before another started counts it as soon as its peer file appears (the
+// watch), not at its next listing, which here is an hour away.
+func TestSyncerCountsNewPeerAtOnce(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the directory is watched on Linux only")
+	}
+	root := t.TempDir()
+	opts := &Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}
+	a := startSyncer(opts, time.Hour, nil, nil, 0)
+	defer a.close(os.Stderr)
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(root, "FuzzX", peerPrefix+a.peer)); err == nil {
+			break // a has listed the directory and announced itself
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first instance wrote no peer file in a minute")
+		}
+	}
+	b := startSyncer(opts, time.Hour, nil, nil, 0)
+	defer b.close(os.Stderr)
+	sa, sb := syncerShare(t, a, 2), syncerShare(t, b, 2)
+	if sa.rank == sb.rank {
+		t.Errorf("both instances have rank %d", sa.rank)
 	}
 }

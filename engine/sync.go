@@ -70,6 +70,7 @@ type syncer struct {
 	held   syncNews        // not yet taken by the loop
 	batch  corpus.Batch    // the entries published, synced every flushEvery
 	peer   string          // this instance's name among the peers (peers.go)
+	peers  []string        // the peers counted at the last heartbeat, sorted (this one's included)
 	share  share           // the last share handed to the loop
 	beat   time.Time       // when heartbeat last renewed the peer file
 	recs   covRecords      // the coverage logs (synccov.go)
@@ -203,6 +204,7 @@ func (s *syncer) watched(name string, ok bool) bool {
 	if strings.HasPrefix(name, covLogPrefix) && name != covLogPrefix+s.peer {
 		s.recs.found(s.dir, name, s.seen)
 	}
+	s.newPeer(name)
 	return s.take(name) || s.watch.lost.Load()
 }
 
