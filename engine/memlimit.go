@@ -125,35 +125,58 @@ func checkExecMemory(before uint64) {
 	if after <= before || after-before <= memCheck.limit {
 		return
 	}
-	msg := fmt.Sprintf("fuzzbox: out of memory: one execution allocated %d MiB that was still live when it returned, over -rss_limit_mb=%d", (after-before)>>20, memCheck.mb)
-	if stack := largestAllocation(); stack != "" {
-		msg += "\n\nthe largest live allocation was made at:\n" + stack
+	msg := fmt.Sprintf("fuzzbox: out of memory: one execution allocated %d MiB that it had not freed when it returned, over -rss_limit_mb=%d", (after-before)>>20, memCheck.mb)
+	if stack, what := largestAllocation(after - before); stack != "" {
+		msg += "\n\nthe " + what + " was made at:\n" + stack
 	}
 	go func() { panic(msg) }()
 	select {}
 }
 
-// largestAllocation returns the stack of the largest live allocation in the
-// heap profile, formatted as in a goroutine dump, or "". The profile samples
-// about one allocation per 512 KiB, so one over the memory limit is always
-// in it; two collections publish the latest allocations.
-func largestAllocation() string {
+// largestAllocation returns the stack of the allocation most likely to be
+// the execution's, which grew the heap by grew bytes, formatted as in a
+// goroutine dump, and what it is; "" when there is no profile. The heap's
+// bytes count dead objects not yet swept: the execution may have dropped
+// what it allocated (a buffer sized from the input, never touched), which
+// the collections here free. So the largest live allocation is taken only
+// when it is at least half the growth; otherwise the largest single
+// allocation of the process, by its stack's average size. The profile
+// samples about one allocation per 512 KiB, so one over the memory limit
+// is always in it; two collections publish the latest allocations.
+func largestAllocation(grew uint64) (stack, what string) {
 	runtime.GC()
 	runtime.GC()
-	n, _ := runtime.MemProfile(nil, false)
+	n, _ := runtime.MemProfile(nil, true)
 	recs := make([]runtime.MemProfileRecord, n+64)
-	n, ok := runtime.MemProfile(recs, false)
+	n, ok := runtime.MemProfile(recs, true)
 	if !ok || n == 0 {
-		return ""
+		return "", ""
 	}
+	recs = recs[:n]
 	best := &recs[0]
-	for i := range recs[:n] {
+	for i := range recs {
 		if recs[i].InUseBytes() > best.InUseBytes() {
 			best = &recs[i]
 		}
 	}
+	what = "largest live allocation"
+	if uint64(best.InUseBytes()) < grew/2 {
+		avg := func(r *runtime.MemProfileRecord) int64 { return r.AllocBytes / max(r.AllocObjects, 1) }
+		for i := range recs {
+			if avg(&recs[i]) > avg(best) {
+				best = &recs[i]
+			}
+		}
+		what = "largest allocation (freed since)"
+	}
+	return formatStack(best.Stack()), what
+}
+
+// formatStack formats the program counters of a profile's stack as a
+// goroutine dump does.
+func formatStack(pcs []uintptr) string {
 	var b strings.Builder
-	frames := runtime.CallersFrames(best.Stack())
+	frames := runtime.CallersFrames(pcs)
 	for {
 		f, more := frames.Next()
 		if f.Function != "" {

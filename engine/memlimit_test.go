@@ -123,3 +123,28 @@ func TestMemoryFit(t *testing.T) {
 		}
 	}
 }
+
+// allocDropped allocates n bytes on the heap and drops them, as a target
+// that sizes a buffer from its input and returns does.
+//
+//go:noinline
+func allocDropped(n int) byte {
+	b := make([]byte, n)
+	return b[n-1]
+}
+
+// TestLargestAllocation: the stack reported for an execution's memory is
+// the allocation's, whether the allocation is still live or was dropped
+// before the check (and is freed by its collections).
+func TestLargestAllocation(t *testing.T) {
+	const n = 256 << 20
+	allocDropped(3 * n / 2) // larger than keep below, when the test runs again
+	if stack, what := largestAllocation(n); !strings.Contains(stack, "allocDropped") || !strings.Contains(what, "freed") {
+		t.Errorf("a dropped allocation: got the %s at\n%s", what, stack)
+	}
+	keep := make([]byte, n)
+	if stack, what := largestAllocation(n); !strings.Contains(stack, "TestLargestAllocation") || strings.Contains(what, "freed") {
+		t.Errorf("a live allocation: got the %s at\n%s", what, stack)
+	}
+	runtime.KeepAlive(keep)
+}
