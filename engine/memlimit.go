@@ -140,7 +140,8 @@ func checkExecMemory(before uint64) {
 // what it allocated (a buffer sized from the input, never touched), which
 // the collections here free. So the largest live allocation is taken only
 // when it is at least half the growth; otherwise the largest single
-// allocation of the process, by its stack's average size. The profile
+// allocation of the process, by its stack's average size (said to be
+// freed when nothing allocated there is live). The profile
 // samples about one allocation per 512 KiB, so one over the memory limit
 // is always in it; two collections publish the latest allocations.
 func largestAllocation(grew uint64) (stack, what string) {
@@ -167,7 +168,10 @@ func largestAllocation(grew uint64) (stack, what string) {
 				best = &recs[i]
 			}
 		}
-		what = "largest allocation (freed since)"
+		what = "largest single allocation"
+		if best.InUseBytes() == 0 {
+			what += " (freed since)"
+		}
 	}
 	return formatStack(best.Stack()), what
 }
