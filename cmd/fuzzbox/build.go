@@ -50,6 +50,9 @@ func buildFlags(fs *flag.FlagSet) func(*invocation) int {
 		}
 		for _, t := range targets {
 			fmt.Fprintln(inv.stdout, t)
+			if t.Warning != "" {
+				fmt.Fprintf(inv.stderr, "fuzzbox build: warning: %s\n", t.Warning)
+			}
 		}
 		return exitOK
 	}

@@ -78,7 +78,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	pkg, err := g.listPackage(ctx, opts.Package)
+	// The fuzzbox tag builds engine/instrument's comparison hooks.
+	tags := withTags("fuzzbox", opts.Tags)
+	pkg, err := g.listPackage(ctx, opts.Package, tags)
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +97,6 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	args = append(args, more...)
 	if opts.Race {
 		args = append(args, "-race")
-	}
-	// The fuzzbox tag builds engine/instrument's comparison hooks.
-	tags := "fuzzbox"
-	if opts.Tags != "" {
-		tags += "," + opts.Tags
 	}
 	args = append(args, "-tags="+tags)
 	if pkg.Standard {
@@ -208,8 +205,17 @@ type listedPackage struct {
 	Error *struct{ Err string }
 }
 
-func (g goCmd) listPackage(ctx context.Context, pattern string) (*listedPackage, error) {
-	out, err := g.run(ctx, "list", "-e", "-json=ImportPath,Name,Dir,Standard,Module,Error", pattern)
+// withTags adds the user's build tags (comma-separated, "" for none) to
+// the mode's own.
+func withTags(mode, user string) string {
+	if user == "" {
+		return mode
+	}
+	return mode + "," + user
+}
+
+func (g goCmd) listPackage(ctx context.Context, pattern, tags string) (*listedPackage, error) {
+	out, err := g.run(ctx, "list", "-e", "-tags="+tags, "-json=ImportPath,Name,Dir,Standard,Module,Error", pattern)
 	if err != nil {
 		return nil, fmt.Errorf("package does not build: %s", summary(out, err))
 	}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
@@ -74,6 +75,9 @@ type LibFuzzerTarget struct {
 	Seeds   int    // entries in SeedZip
 	Dict    string // OutDir/FuzzX.dict
 	Options string // OutDir/FuzzX.options
+	// Warning says that the binary does not start outside its package's
+	// directory (startsAway); "" when it does.
+	Warning string
 }
 
 // String returns the line fuzzbox build prints of t: the binary, the number
@@ -93,7 +97,7 @@ func BuildLibFuzzer(ctx context.Context, opts LibFuzzerOptions) ([]LibFuzzerTarg
 	if _, err := g.readEnv(ctx); err != nil {
 		return nil, err
 	}
-	pkg, names, err := g.listFuzzTests(ctx, opts.Package, opts.Fuzz)
+	pkg, names, err := g.listFuzzTests(ctx, opts.Package, withTags("libfuzzer", opts.Tags), opts.Fuzz)
 	if err != nil {
 		return nil, err
 	}
@@ -168,21 +172,22 @@ func (o *LibFuzzerOptions) defaults() error {
 type fuzzPackage struct {
 	listedPackage
 	TestGoFiles, XTestGoFiles, GoFiles []string
+	IgnoredGoFiles                     []string // excluded by build constraints
 	Imports, TestImports, XTestImports []string
 }
 
-// listFuzzTests lists the package and the names of its fuzz tests that
-// match the regexp fuzz ("" matches all).
-func (g goCmd) listFuzzTests(ctx context.Context, pattern, fuzz string) (*fuzzPackage, []string, error) {
+// listFuzzTests lists the package with the build tags tags and the names
+// of its fuzz tests that match the regexp fuzz ("" matches all).
+func (g goCmd) listFuzzTests(ctx context.Context, pattern, tags, fuzz string) (*fuzzPackage, []string, error) {
 	re, err := regexp.Compile(fuzz)
 	if err != nil {
 		return nil, nil, fmt.Errorf("build: -fuzz: %w", err)
 	}
-	lp, err := g.listPackage(ctx, pattern)
+	lp, err := g.listPackage(ctx, pattern, tags)
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := g.run(ctx, "list", "-json=TestGoFiles,XTestGoFiles,GoFiles,Imports,TestImports,XTestImports", pattern)
+	out, err := g.run(ctx, "list", "-tags="+tags, "-json=TestGoFiles,XTestGoFiles,GoFiles,IgnoredGoFiles,Imports,TestImports,XTestImports", pattern)
 	if err != nil {
 		return nil, nil, fmt.Errorf("package does not build: %s", summary(out, err))
 	}
@@ -201,9 +206,31 @@ func (g goCmd) listFuzzTests(ctx context.Context, pattern, fuzz string) (*fuzzPa
 		}
 	}
 	if len(names) == 0 {
-		return nil, nil, fmt.Errorf("build: no fuzz test of %s matches -fuzz=%q (fuzz tests: %s)", pkg.ImportPath, fuzz, strings.Join(all, ", "))
+		return nil, nil, fmt.Errorf("build: no fuzz test of %s matches -fuzz=%q (fuzz tests: %s)%s", pkg.ImportPath, fuzz, orNone(all), pkg.excludedTests())
 	}
 	return pkg, names, nil
+}
+
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// excludedTests names the package's test files that build constraints
+// exclude, for an error that found no fuzz test: "" when there are none.
+func (p *fuzzPackage) excludedTests() string {
+	var tests []string
+	for _, f := range p.IgnoredGoFiles {
+		if strings.HasSuffix(f, "_test.go") {
+			tests = append(tests, f)
+		}
+	}
+	if len(tests) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; build constraints exclude %s: does a fuzz test need -tags?", strings.Join(tests, ", "))
 }
 
 // buildArchive runs go test -c -buildmode=c-archive on the package.
@@ -216,11 +243,7 @@ func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuz
 	if err != nil {
 		return err
 	}
-	tags := "libfuzzer"
-	if opts.Tags != "" {
-		tags += "," + opts.Tags
-	}
-	args := append([]string{"test", "-c", "-buildmode=c-archive", "-o", archive, "-vet=off", "-toolexec=" + toolexec, "-tags=" + tags}, more...)
+	args := append([]string{"test", "-c", "-buildmode=c-archive", "-o", archive, "-vet=off", "-toolexec=" + toolexec, "-tags=" + withTags("libfuzzer", opts.Tags)}, more...)
 	args = append(args, opts.Package)
 	if output, err := g.run(ctx, args...); err != nil {
 		opts.Stderr.Write(output)
@@ -293,6 +316,7 @@ func (o *LibFuzzerOptions) target(ctx context.Context, pkg *fuzzPackage, name, a
 		return t, err
 	}
 	t.Seeds = n
+	t.Warning = startsAway(ctx, t.Binary, tmp)
 	toks := PackageLiterals(ctx, LiteralSource{
 		ImportPath: pkg.ImportPath, Dir: pkg.Dir,
 		GoFiles: pkg.GoFiles, TestGoFiles: pkg.TestGoFiles, XTestGoFiles: pkg.XTestGoFiles,
@@ -349,6 +373,41 @@ func writeSeedZip(ctx context.Context, bin, pkgDir, zipPath, seedDir string) (in
 		return 0, fmt.Errorf("build: writing %s: %w", zipPath, err)
 	}
 	return len(entries), nil
+}
+
+// startsAway sets the binary up (the test files' init, the fuzz test up to
+// f.Fuzz) in an empty directory, as OSS-Fuzz runs it from $OUT, and returns
+// why it does not start there: a test that opens files relative to its
+// package, where go test always runs it. "" when it starts, or when it
+// has not set up within a minute (nothing is known then).
+func startsAway(ctx context.Context, bin, tmp string) string {
+	dir, err := os.MkdirTemp(tmp, "away-")
+	if err != nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "FUZZBOX_LIBFUZZER_SETUP_ONLY=1")
+	output, err := cmd.CombinedOutput()
+	if err == nil || ctx.Err() != nil {
+		return ""
+	}
+	return fmt.Sprintf("%s stops before fuzzing when run outside its package directory, as OSS-Fuzz runs it from $OUT (go test runs it in the package directory): %s",
+		filepath.Base(bin), failureReason(output, err))
+}
+
+// failureReason returns the first line of a failed setup's output that
+// says why: not testing's FAIL lines or libFuzzer's INFO lines.
+func failureReason(output []byte, err error) string {
+	for _, line := range strings.Split(string(output), "\n") {
+		line = strings.TrimSpace(line)
+		if line != "" && line != "FAIL" && !strings.HasPrefix(line, "--- FAIL") && !strings.HasPrefix(line, "INFO:") && !strings.HasPrefix(line, "#") {
+			return line
+		}
+	}
+	return err.Error()
 }
 
 func zipFiles(zipPath, dir string, entries []os.DirEntry) error {

@@ -2,6 +2,7 @@ package build
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -42,6 +43,24 @@ type T int
 	}
 }
 
+// TestListFuzzTestsTags: a fuzz test in a file with a build constraint is
+// listed with its tag, and an error that finds none says which test files
+// the constraints exclude.
+func TestListFuzzTestsTags(t *testing.T) {
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc,
+		"a_test.go": "package u\n\nimport \"testing\"\n\nfunc FuzzPlain(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n",
+		"b_test.go": "//go:build mytag\n\npackage u\n\nimport \"testing\"\n\nfunc FuzzTagged(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n"})
+	g := goCmd{dir: opts.Dir, env: append(os.Environ(), "GOWORK=off")}
+	ctx := context.Background()
+	if _, names, err := g.listFuzzTests(ctx, ".", withTags("libfuzzer", "mytag"), ""); err != nil || !slices.Equal(names, []string{"FuzzPlain", "FuzzTagged"}) {
+		t.Errorf("with -tags=mytag: %v, %v; want FuzzPlain and FuzzTagged", names, err)
+	}
+	_, _, err := g.listFuzzTests(ctx, ".", "libfuzzer", "^FuzzTagged$")
+	if err == nil || !strings.Contains(err.Error(), "(fuzz tests: FuzzPlain); build constraints exclude b_test.go: does a fuzz test need -tags?") {
+		t.Errorf("without the tag: err = %v, want one naming b_test.go", err)
+	}
+}
+
 func TestLibFuzzerXtestSource(t *testing.T) {
 	src := string(libFuzzerXtestSource("u"))
 	if !strings.Contains(src, `"`+libFuzzerPath+`"`) || !strings.Contains(src, "libfuzzer.MainStart(") || strings.Contains(src, "fuzzmain") {
@@ -50,10 +69,14 @@ func TestLibFuzzerXtestSource(t *testing.T) {
 }
 
 // libFuzzerTests is a fuzz test with a multi-argument planted bug, two
-// f.Add seeds and (below) one testdata seed.
+// f.Add seeds and (below) one testdata seed, and one that reads a file of
+// its package before fuzzing.
 const libFuzzerTests = `package u
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 func FuzzPair(f *testing.F) {
 	f.Add("key", 7, []byte("value"))
@@ -65,7 +88,12 @@ func FuzzPair(f *testing.F) {
 	})
 }
 
-func FuzzOther(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
+func FuzzOther(f *testing.F) {
+	if _, err := os.ReadFile("testdata/words.txt"); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {})
+}
 `
 
 // TestBuildLibFuzzer builds a real libFuzzer binary with clang and the real
@@ -74,7 +102,8 @@ func FuzzOther(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
 func TestBuildLibFuzzer(t *testing.T) {
 	needClang(t)
 	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": libFuzzerTests,
-		"testdata/fuzz/FuzzPair/one": "go test fuzz v1\nstring(\"x\")\nint(1)\n[]byte(\"y\")\n"})
+		"testdata/fuzz/FuzzPair/one": "go test fuzz v1\nstring(\"x\")\nint(1)\n[]byte(\"y\")\n",
+		"testdata/words.txt":         "boom\n"})
 	runtimeDirOverride = "" // the real, embedded runtime
 	lo := LibFuzzerOptions{Dir: opts.Dir, OutDir: t.TempDir(), Fuzz: "^FuzzPair$", Toolexec: opts.Toolexec}
 	var stderr strings.Builder
@@ -92,11 +121,28 @@ func TestBuildLibFuzzer(t *testing.T) {
 		t.Fatalf("targets = %+v, want FuzzPair with 3 seeds", targets)
 	}
 	tg := targets[0]
+	if tg.Warning != "" {
+		t.Errorf("FuzzPair: warning %q, want none", tg.Warning)
+	}
+	other := lo
+	other.Fuzz = "^FuzzOther$"
+	if targets, err := BuildLibFuzzer(context.Background(), other); err != nil || len(targets) != 1 || !strings.Contains(targets[0].Warning, "outside its package directory") || !strings.Contains(targets[0].Warning, "open testdata/words.txt: no such file") {
+		t.Errorf("FuzzOther, which reads testdata/words.txt: %+v, %v; want a warning that names the file", targets, err)
+	}
 	checkZip(t, tg.SeedZip, []string{"seed-0", "seed-1", "testdata-one"})
 	checkFileHas(t, tg.Dict, `"boom"`)
 	checkFileHas(t, tg.Options, "dict = FuzzPair.dict")
 	seeds := filepath.Join(t.TempDir(), "seeds")
 	unzip(t, tg.SeedZip, seeds)
+	for name, vals := range map[string][]any{"seed-1": {"other", -1, []byte{}}, "testdata-one": {"x", 1, []byte("y")}} {
+		want, err := corpus.EncodeLibFuzzer(vals)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := os.ReadFile(filepath.Join(seeds, name)); !bytes.Equal(got, want) {
+			t.Errorf("seed %s holds %q, want %q (the encoding of %v)", name, got, want, vals)
+		}
+	}
 	if out, code := runBinary(t, tg.Binary, t.TempDir(), filepath.Join(seeds, "seed-0"), filepath.Join(seeds, "seed-1"), filepath.Join(seeds, "testdata-one")); code != 0 {
 		t.Fatalf("seeds do not run cleanly (exit %d):\n%s", code, out)
 	}

@@ -20,16 +20,24 @@ import (
 	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
-// seedsEnv names the environment variable of the seed corpus mode.
-const seedsEnv = "FUZZBOX_LIBFUZZER_SEEDS"
+// seedsEnv names the environment variable of the seed corpus mode, and
+// setupEnv that of the mode that only sets up (fuzzbox build runs it away
+// from the package directory).
+const (
+	seedsEnv = "FUZZBOX_LIBFUZZER_SEEDS"
+	setupEnv = "FUZZBOX_LIBFUZZER_SETUP_ONLY"
+)
 
 // fuzzboxSetup sets the binary up, or ends the process with the reason: the
 // C entry points (shim.go) call it once, before the first input. In the seed
-// corpus mode it writes the seeds and exits.
+// corpus mode it writes the seeds and exits; in the setup mode it exits.
 //
 //export fuzzboxSetup
 func fuzzboxSetup() {
 	t, err := setup(targetName())
+	if err == nil && os.Getenv(setupEnv) != "" {
+		os.Exit(0)
+	}
 	if err == nil && os.Getenv(seedsEnv) != "" {
 		err = t.writeSeeds(os.Getenv(seedsEnv))
 		if err == nil {

@@ -84,7 +84,17 @@ func (d *deps) coordinate(seeds []corpusEntry, types []reflect.Type, corpusDir s
 		select {}
 	}
 	for i, s := range seeds {
-		t.seeds = append(t.seeds, seed{name: seedName(s.Path, i), values: s.Values})
+		vals := s.Values
+		if vals == nil && s.Data != nil {
+			// testing's coordinator drops the values of the testdata
+			// files it read (ReadCorpus) and keeps their contents.
+			var err error
+			if vals, err = corpus.Unmarshal(s.Data); err != nil {
+				ready <- setupResult{err: fmt.Errorf("libfuzzer: fuzz test %s: seed %s: %w", t.name, s.Path, err)}
+				select {}
+			}
+		}
+		t.seeds = append(t.seeds, seed{name: seedName(s.Path, i), values: vals})
 	}
 	d.t = t
 	if err := flag.Set("test.fuzzworker", "true"); err != nil {
