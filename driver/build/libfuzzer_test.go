@@ -157,7 +157,7 @@ func TestBuildLibFuzzer(t *testing.T) {
 // handOffTests has inputs of two speeds: the even-length ones outlast the
 // engine thread's spin (engine/libfuzzer/handoff.go), so that it sleeps for
 // their verdict, the others are verdicts it spins for. The fuzzing run is
-// kept to inputs of at most 4 bytes, which cannot fail.
+// kept to inputs of at most 4 bytes, which cannot fail or hang ("hangs").
 const handOffTests = `package u
 
 import (
@@ -174,8 +174,13 @@ func FuzzMixed(f *testing.F) {
 		if len(b) == 5 && string(b[:3]) == "bug" {
 			t.Fatalf("planted %q", b)
 		}
+		if string(b) == "hangs" {
+			hangHere()
+		}
 	})
 }
+
+func hangHere() { time.Sleep(time.Hour) }
 `
 
 // TestLibFuzzerHandOff: inputs that the engine's thread spins for and inputs
@@ -214,6 +219,16 @@ func TestLibFuzzerHandOff(t *testing.T) {
 		if failed := code != 0 && strings.Contains(out, "planted \""+tc.in+"\""); failed != tc.fail || (!tc.fail && code != 0) {
 			t.Errorf("input %q: exit %d, want failure %v:\n%s", tc.in, code, tc.fail, tail(out))
 		}
+	}
+	// A hang: the Go stacks come before libFuzzer's timeout report.
+	hang := filepath.Join(work, "in-hangs")
+	if err := os.WriteFile(hang, []byte("hangs"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	out, code = runBinary(t, bin, work, "-timeout=2", hang)
+	stacks, report := strings.Index(out, "--- fuzzbox: the input has run for"), strings.Index(out, "ERROR: libFuzzer: timeout")
+	if code == 0 || stacks < 0 || report < stacks || !strings.Contains(out[stacks:report], "u.hangHere(") {
+		t.Errorf("a hanging input: exit %d, want every goroutine's stack (with u.hangHere) before libFuzzer's timeout report:\n%s", code, tail(out))
 	}
 }
 

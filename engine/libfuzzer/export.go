@@ -34,6 +34,7 @@ const (
 //
 //export fuzzboxSetup
 func fuzzboxSetup() {
+	timeout := unitTimeout(os.Args[1:]) // before setup replaces the args
 	t, err := setup(targetName())
 	if err == nil && os.Getenv(setupEnv) != "" {
 		os.Exit(0)
@@ -49,6 +50,7 @@ func fuzzboxSetup() {
 		os.Exit(2)
 	}
 	basedeps.StackBallast()
+	go watchHangs(timeout)
 	go serve(t)
 }
 

@@ -182,7 +182,10 @@ func serve(t *target) {
 			in = unsafe.Slice((*byte)(unsafe.Pointer(C.fuzzbox_slot.data)), n)
 		}
 		C.fuzzbox_slot.failed = 0
-		if err := t.run(in); err != nil {
+		running.Store(time.Now().UnixNano())
+		err := t.run(in)
+		running.Store(0)
+		if err != nil {
 			t.report(err)
 			C.fuzzbox_slot.failed = 1
 		}

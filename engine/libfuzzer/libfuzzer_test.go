@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
@@ -122,5 +123,34 @@ func BenchmarkInput(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestUnitTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, defaultTimeout},
+		{[]string{"-runs=10", "corpus"}, defaultTimeout},
+		{[]string{"-timeout=25", "corpus"}, 25 * time.Second},
+		{[]string{"-timeout=25", "-timeout=3"}, 3 * time.Second},
+		{[]string{"-timeout=0"}, 0},
+		{[]string{"-timeout=x"}, defaultTimeout},
+	} {
+		if got := unitTimeout(tc.args); got != tc.want {
+			t.Errorf("unitTimeout(%q) = %v, want %v", tc.args, got, tc.want)
+		}
+	}
+}
+
+func TestInputFirst(t *testing.T) {
+	stacks := "goroutine 1 [running]:\ngithub.com/fuzzbox/fuzzbox/engine/libfuzzer.allStacks()\n\n" +
+		"goroutine 2 [select]:\nmain.main()\n\n" +
+		"goroutine 3 [chan receive (nil chan)]:\ngithub.com/fuzzbox/fuzzbox/engine/basedeps.ballast(0x0?)\n\n" +
+		"goroutine 4 [runnable]:\nexample.com/h.Spin(...)\ntesting.tRunner(0x1, 0x2)\n"
+	want := "goroutine 4 [runnable]:\nexample.com/h.Spin(...)\ntesting.tRunner(0x1, 0x2)\n\ngoroutine 2 [select]:\nmain.main()"
+	if got := inputFirst([]byte(stacks)); got != want {
+		t.Errorf("inputFirst =\n%s\nwant\n%s", got, want)
 	}
 }
