@@ -22,7 +22,9 @@
 // goroutine's thread instead of waking another one. Each input is decoded
 // with corpus.DecodeLibFuzzer (the fuzzbox-libfuzzer-v1
 // encoding) and run through that function; a failing input prints testing's
-// report and aborts, which the engine records as a crash.
+// report and aborts, which the engine records as a crash. An input that runs
+// for nine tenths of libFuzzer's -timeout gets every goroutine's stack
+// printed (hang.go): libFuzzer's own report has only its thread's C stack.
 //
 // Coverage and comparison guidance come from the Go toolchain: the target is
 // compiled with -d=libfuzzer (edge counters in the __sancov_cntrs section)
@@ -35,7 +37,9 @@
 //
 // Environment: FUZZBOX_LIBFUZZER_SEEDS=DIR makes the binary write its seed
 // corpus, encoded, into DIR and exit instead of fuzzing (driver/build uses it
-// for FuzzX_seed_corpus.zip). The fuzz test a binary runs is the one its link
+// for FuzzX_seed_corpus.zip); FUZZBOX_LIBFUZZER_SETUP_ONLY=1 makes it set up
+// and exit (driver/build runs it so away from the package directory, to warn
+// of a fuzz test that opens files relative to it). The fuzz test a binary runs is the one its link
 // step named (the C symbol fuzzbox_libfuzzer_target); without one, the
 // binary's base name.
 package libfuzzer
