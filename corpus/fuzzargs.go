@@ -36,7 +36,7 @@ func FuzzArgTypes(dir, name string) ([]reflect.Type, error) {
 	if decl == nil {
 		return nil, fmt.Errorf("no fuzz test %s in the test files of %s", name, dir)
 	}
-	ft := fuzzFuncType(decl, funcs)
+	ft := fuzzFuncType(decl, funcs, map[*ast.FuncDecl]bool{})
 	if ft == nil {
 		return nil, fmt.Errorf("cannot read the argument types of %s from its source (f.Fuzz is not called with a function); give -types", name)
 	}
@@ -70,15 +70,26 @@ func parseTestFuncs(fset *token.FileSet, dir, name string) (map[string]*ast.Func
 	return funcs, srcs, nil
 }
 
-// fuzzFuncType returns the type of the function passed to f.Fuzz in decl.
-func fuzzFuncType(decl *ast.FuncDecl, funcs map[string]*ast.FuncDecl) *ast.FuncType {
+// fuzzFuncType returns the type of the function passed to f.Fuzz in decl,
+// or in a function of the test files decl calls (a helper that calls
+// f.Fuzz: goldmark's fuzz(f)) when decl itself calls no Fuzz; seen holds
+// the functions already looked in.
+func fuzzFuncType(decl *ast.FuncDecl, funcs map[string]*ast.FuncDecl, seen map[*ast.FuncDecl]bool) *ast.FuncType {
+	if decl.Body == nil || seen[decl] {
+		return nil
+	}
+	seen[decl] = true
 	var ft *ast.FuncType
+	var helpers []*ast.FuncDecl
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
-		if !ok || ft != nil || len(call.Args) != 1 {
+		if !ok || ft != nil {
 			return ft == nil
 		}
-		if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Fuzz" {
+		if id, ok := call.Fun.(*ast.Ident); ok && funcs[id.Name] != nil {
+			helpers = append(helpers, funcs[id.Name])
+		}
+		if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Fuzz" || len(call.Args) != 1 {
 			return true
 		}
 		switch arg := call.Args[0].(type) {
@@ -91,6 +102,12 @@ func fuzzFuncType(decl *ast.FuncDecl, funcs map[string]*ast.FuncDecl) *ast.FuncT
 		}
 		return ft == nil
 	})
+	for _, h := range helpers {
+		if ft != nil {
+			break
+		}
+		ft = fuzzFuncType(h, funcs, seen)
+	}
 	return ft
 }
 

@@ -9,7 +9,8 @@ import (
 )
 
 // argsSource declares fuzz tests whose argument types are read from source
-// in each supported way, and one that cannot be.
+// in each supported way (f.Fuzz in the test, or in a function it calls),
+// and ones that cannot be.
 const argsSource = `package pair
 
 import "testing"
@@ -26,6 +27,16 @@ func check(t *testing.T, a, b uint16, ok bool, r rune, f float64) {}
 func FuzzHelper(f *testing.F) { fuzzWith(f) }
 
 func fuzzWith(f *testing.F) {}
+
+func FuzzViaHelper(f *testing.F) { f.Add("x", uint8(1)); fuzzIt(f) }
+
+func fuzzIt(f *testing.F) { fuzzWith(f); f.Fuzz(func(t *testing.T, s string, n uint8) {}) }
+
+func FuzzLoop(f *testing.F) { loopA(f) }
+
+func loopA(f *testing.F) { loopB(f) }
+
+func loopB(f *testing.F) { loopA(f) }
 
 func FuzzMap(f *testing.F) { f.Fuzz(func(t *testing.T, s string, m map[string]int) {}) }
 
@@ -46,6 +57,8 @@ func TestFuzzArgTypes(t *testing.T) {
 		{name: "FuzzPair", want: []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int](), reflect.TypeFor[[]byte]()}},
 		{name: "FuzzNamed", want: []reflect.Type{reflect.TypeFor[uint16](), reflect.TypeFor[uint16](), reflect.TypeFor[bool](), reflect.TypeFor[rune](), reflect.TypeFor[float64]()}},
 		{name: "FuzzHelper", err: "f.Fuzz is not called with a function); give -types"},
+		{name: "FuzzViaHelper", want: []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[uint8]()}},
+		{name: "FuzzLoop", err: "f.Fuzz is not called with a function); give -types"},
 		{name: "FuzzMap", err: "FuzzMap: argument type map[string]int is not one fuzzbox reads from source; give -types"},
 		{name: "FuzzArray", err: "argument type [4]byte is not one"},
 		{name: "FuzzMissing", err: "no fuzz test FuzzMissing in the test files of " + dir},
