@@ -420,6 +420,27 @@ func TestBuildStandardPackage(t *testing.T) {
 	}
 }
 
+// TestBuildInternalFuzz: the tests of internal/fuzz link it, and with it
+// its own comparison hooks and its declaration of the counters' bounds,
+// which clashed with fuzzbox's real runtime (duplicated definition of
+// runtime.libfuzzerTraceCmp1; invalid reference to internal/fuzz._counters).
+func TestBuildInternalFuzz(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds internal/fuzz's tests with the real runtime (-short)")
+	}
+	opts := setup(t, nil)
+	runtimeDirOverride = "" // the real, embedded runtime
+	opts.Package = "internal/fuzz"
+	res, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runBinary(t, res.Binary, res.PkgDir, "-test.run=^FuzzStringRoundTrip$", "-test.v")
+	if code != 0 || !strings.Contains(out, "--- PASS: FuzzStringRoundTrip") {
+		t.Errorf("binary exit %d:\n%s", code, out)
+	}
+}
+
 func TestBuildErrors(t *testing.T) {
 	tests := []struct {
 		desc       string

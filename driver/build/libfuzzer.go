@@ -280,7 +280,15 @@ func writeOverlaySource(pkg *listedPackage, tmp string, src []byte) (string, err
 	if err := os.WriteFile(file, src, 0o666); err != nil {
 		return "", fmt.Errorf("build: %w", err)
 	}
-	data, err := json.Marshal(map[string]map[string]string{"Replace": {target: file}})
+	replace := map[string]string{target: file}
+	if pkg.Standard && pkg.ImportPath == "internal/fuzz" {
+		// It defines the comparison hooks fuzzbox's runtime defines
+		// (empty, in trace.go, unless built with the libfuzzer tag): its
+		// own tests link it, and the two would clash.
+		src := strings.TrimSuffix(pkg.Dir, filepath.FromSlash(pkg.ImportPath))
+		replace[filepath.Join(src, "internal", "fuzz", "trace.go")] = ""
+	}
+	data, err := json.Marshal(map[string]map[string]string{"Replace": replace})
 	if err != nil {
 		return "", fmt.Errorf("build: %w", err)
 	}
