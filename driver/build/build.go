@@ -108,13 +108,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		// builds it, with an empty module cache of its own (the scratch
 		// module needs no module but the runtime, a local directory).
 		g.dir, opts.Package = filepath.Join(tmp, scratchDir), pkg.ImportPath
-		if pkg.ImportPath == "internal/fuzz" {
-			// Its own tests link it, and with it its declaration of the
-			// coverage counters' bounds, which the linker defines and
-			// engine/instrument reaches by go:linkname: a reference the
-			// linker refuses once the package is in the binary. (Its
-			// comparison hooks, which fuzzbox's runtime defines too, are
-			// left out by the overlay: writeOverlaySource.)
+		if testsInternalFuzz(pkg) {
 			args = append(args, "-ldflags=-checklinkname=0")
 		}
 		g.bin = filepath.Join(g.goroot, "bin", "go")
@@ -398,9 +392,15 @@ func joinCommand(args []string) (string, error) {
 // summary returns the first meaningful line of the go command's output, or
 // err when there is none.
 func summary(output []byte, err error) string {
+	return firstLine(output, err, func(line string) bool { return strings.HasPrefix(line, "#") })
+}
+
+// firstLine returns the first non-empty line of output, spaces trimmed, that
+// skip does not skip, or err when there is none.
+func firstLine(output []byte, err error, skip func(line string) bool) string {
 	for _, line := range strings.Split(string(output), "\n") {
 		line = strings.TrimSpace(line)
-		if line != "" && !strings.HasPrefix(line, "#") {
+		if line != "" && !skip(line) {
 			return line
 		}
 	}

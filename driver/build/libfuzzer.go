@@ -281,10 +281,7 @@ func writeOverlaySource(pkg *listedPackage, tmp string, src []byte) (string, err
 		return "", fmt.Errorf("build: %w", err)
 	}
 	replace := map[string]string{target: file}
-	if pkg.Standard && pkg.ImportPath == "internal/fuzz" {
-		// It defines the comparison hooks fuzzbox's runtime defines
-		// (empty, in trace.go, unless built with the libfuzzer tag): its
-		// own tests link it, and the two would clash.
+	if testsInternalFuzz(pkg) {
 		src := strings.TrimSuffix(pkg.Dir, filepath.FromSlash(pkg.ImportPath))
 		replace[filepath.Join(src, "internal", "fuzz", "trace.go")] = ""
 	}
@@ -297,6 +294,18 @@ func writeOverlaySource(pkg *listedPackage, tmp string, src []byte) (string, err
 		return "", fmt.Errorf("build: %w", err)
 	}
 	return overlay, nil
+}
+
+// testsInternalFuzz reports whether pkg is the standard library's
+// internal/fuzz, whose own tests link it beside fuzzbox's runtime. Two of its
+// files then clash with that runtime: trace.go defines the comparison hooks
+// fuzzbox's runtime defines (empty, unless built with the libfuzzer tag), and
+// is left out by the overlay (writeOverlaySource); its declaration of the
+// coverage counters' bounds, which the linker defines and engine/instrument
+// reaches by go:linkname, is a reference the linker refuses once the package
+// is in the binary, so the link runs with -checklinkname=0 (Build).
+func testsInternalFuzz(pkg *listedPackage) bool {
+	return pkg.Standard && pkg.ImportPath == "internal/fuzz"
 }
 
 // libFuzzerXtestSource is xtestSource for the libFuzzer runtime.
@@ -409,13 +418,9 @@ func startsAway(ctx context.Context, bin, tmp string) string {
 // failureReason returns the first line of a failed setup's output that
 // says why: not testing's FAIL lines or libFuzzer's INFO lines.
 func failureReason(output []byte, err error) string {
-	for _, line := range strings.Split(string(output), "\n") {
-		line = strings.TrimSpace(line)
-		if line != "" && line != "FAIL" && !strings.HasPrefix(line, "--- FAIL") && !strings.HasPrefix(line, "INFO:") && !strings.HasPrefix(line, "#") {
-			return line
-		}
-	}
-	return err.Error()
+	return firstLine(output, err, func(line string) bool {
+		return line == "FAIL" || strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "INFO:") || strings.HasPrefix(line, "#")
+	})
 }
 
 func zipFiles(zipPath, dir string, entries []os.DirEntry) error {
