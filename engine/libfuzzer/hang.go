@@ -1,12 +1,11 @@
 package libfuzzer
 
 import (
-	"fmt"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -43,6 +42,10 @@ func unitTimeout(args []string) time.Duration {
 // watchHangs prints every goroutine's stack to stderr when an input has run
 // for nine tenths of timeout, once per input; it never returns. A timeout
 // of 0 (libFuzzer's -timeout=0: none) makes it return at once.
+//
+// What it runs while an input runs is the input's coverage as libFuzzer sees
+// it: so it uses only packages compiled without coverage instrumentation
+// (reportPackages; TestHangReportUninstrumented), not fmt, strings or os.
 func watchHangs(timeout time.Duration) {
 	if timeout <= 0 {
 		return
@@ -56,9 +59,31 @@ func watchHangs(timeout time.Duration) {
 			continue
 		}
 		dumped = start
-		fmt.Fprintf(os.Stderr, "\n--- fuzzbox: the input has run for %s, nine tenths of libFuzzer's -timeout of %s; every goroutine's stack, the input's first:\n%s\n",
-			time.Since(time.Unix(0, start)).Round(time.Millisecond), timeout, inputFirst(allStacks()))
+		report := hangReport(time.Since(time.Unix(0, start)).Round(time.Millisecond), timeout, allStacks())
+		for len(report) > 0 {
+			n, err := syscall.Write(syscall.Stderr, report)
+			if err != nil && err != syscall.EINTR {
+				break
+			}
+			report = report[max(n, 0):]
+		}
 	}
+}
+
+// reportPackages are the packages the hang report's functions may use: the
+// ones driver/build compiles without coverage instrumentation.
+var reportPackages = []string{"runtime", "sync/atomic", "syscall", "time"}
+
+// hangReport is the note watchHangs prints for an input that has run for
+// ran, with the stacks of allStacks.
+func hangReport(ran, timeout time.Duration, stacks []byte) []byte {
+	b := append([]byte(nil), "\n--- fuzzbox: the input has run for "...)
+	b = append(b, ran.String()...)
+	b = append(b, ", nine tenths of libFuzzer's -timeout of "...)
+	b = append(b, timeout.String()...)
+	b = append(b, "; every goroutine's stack, the input's first:\n"...)
+	b = append(b, inputFirst(stacks)...)
+	return append(b, '\n')
 }
 
 // allStacks returns every goroutine's stack, as a panic prints them.
@@ -76,16 +101,57 @@ func allStacks() []byte {
 // inputFirst reorders stacks (runtime.Stack's, blank-line separated): the
 // goroutines testing runs inputs in (tRunner) first, then the others,
 // without the stack ballast's and the watchdog's own.
-func inputFirst(stacks []byte) string {
-	var input, other []string
-	for _, g := range strings.Split(strings.TrimSpace(string(stacks)), "\n\n") {
+func inputFirst(stacks []byte) []byte {
+	var input, other [][]byte
+	for _, g := range splitBlank(trimNewlines(stacks)) {
 		switch {
-		case strings.Contains(g, "engine/basedeps.ballast("), strings.Contains(g, "engine/libfuzzer.allStacks("):
-		case strings.Contains(g, "testing.tRunner("):
+		case contains(g, "engine/basedeps.ballast("), contains(g, "engine/libfuzzer.allStacks("):
+		case contains(g, "testing.tRunner("):
 			input = append(input, g)
 		default:
 			other = append(other, g)
 		}
 	}
-	return strings.Join(append(input, other...), "\n\n")
+	var out []byte
+	for i, g := range append(input, other...) {
+		if i > 0 {
+			out = append(out, "\n\n"...)
+		}
+		out = append(out, g...)
+	}
+	return out
+}
+
+// splitBlank splits b at blank lines ("\n\n").
+func splitBlank(b []byte) [][]byte {
+	var parts [][]byte
+	start := 0
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] == '\n' && b[i+1] == '\n' {
+			parts = append(parts, b[start:i])
+			start = i + 2
+			i++
+		}
+	}
+	return append(parts, b[start:])
+}
+
+func trimNewlines(b []byte) []byte {
+	for len(b) > 0 && b[0] == '\n' {
+		b = b[1:]
+	}
+	for len(b) > 0 && b[len(b)-1] == '\n' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// contains reports whether b contains s.
+func contains(b []byte, s string) bool {
+	for i := 0; i+len(s) <= len(b); i++ {
+		if string(b[i:i+len(s)]) == s {
+			return true
+		}
+	}
+	return false
 }

@@ -1,11 +1,18 @@
 package libfuzzer
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"runtime"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,7 +157,75 @@ func TestInputFirst(t *testing.T) {
 		"goroutine 3 [chan receive (nil chan)]:\ngithub.com/fuzzbox/fuzzbox/engine/basedeps.ballast(0x0?)\n\n" +
 		"goroutine 4 [runnable]:\nexample.com/h.Spin(...)\ntesting.tRunner(0x1, 0x2)\n"
 	want := "goroutine 4 [runnable]:\nexample.com/h.Spin(...)\ntesting.tRunner(0x1, 0x2)\n\ngoroutine 2 [select]:\nmain.main()"
-	if got := inputFirst([]byte(stacks)); got != want {
+	if got := string(inputFirst([]byte(stacks))); got != want {
 		t.Errorf("inputFirst =\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestHangReport(t *testing.T) {
+	stacks := "goroutine 7 [running]:\nexample.com/h.Spin()\ntesting.tRunner(0x1, 0x2)\n"
+	want := "\n--- fuzzbox: the input has run for 2.7s, nine tenths of libFuzzer's -timeout of 3s; every goroutine's stack, the input's first:\n" +
+		"goroutine 7 [running]:\nexample.com/h.Spin()\ntesting.tRunner(0x1, 0x2)\n"
+	if got := string(hangReport(2700*time.Millisecond, 3*time.Second, []byte(stacks))); got != want {
+		t.Errorf("hangReport =\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestHangReportUninstrumented: the functions the hang watchdog runs while
+// an input runs use no package but reportPackages, and those are compiled
+// without coverage instrumentation (driver/build's skip list): what they ran
+// would be counted as the input's coverage.
+func TestHangReportUninstrumented(t *testing.T) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "hang.go", nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := map[string]string{} // local name → path
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		imports[path[strings.LastIndex(path, "/")+1:]] = path
+	}
+	funcs := map[string]*ast.FuncDecl{}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			funcs[fd.Name.Name] = fd
+		}
+	}
+	seen := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		if seen[name] {
+			return
+		}
+		seen[name] = true
+		ast.Inspect(funcs[name].Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.SelectorExpr:
+				if id, ok := n.X.(*ast.Ident); ok {
+					if path, ok := imports[id.Name]; ok && !slices.Contains(reportPackages, path) {
+						t.Errorf("%s uses %s.%s: %s is not in reportPackages", name, id.Name, n.Sel.Name, path)
+					}
+				}
+			case *ast.CallExpr:
+				if id, ok := n.Fun.(*ast.Ident); ok && funcs[id.Name] != nil {
+					visit(id.Name)
+				}
+			}
+			return true
+		})
+	}
+	visit("watchHangs")
+	if !seen["hangReport"] || !seen["inputFirst"] || !seen["contains"] {
+		t.Errorf("the walk from watchHangs reached %v; want hangReport, inputFirst and contains among them", seen)
+	}
+	skip, err := os.ReadFile(filepath.Join("..", "..", "driver", "build", "toolexec.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range reportPackages {
+		if !regexp.MustCompile(`(?m)^\s*"` + regexp.QuoteMeta(p) + `":\s*true,`).Match(skip) {
+			t.Errorf("%s is in reportPackages but not in driver/build's skipInstrumentation", p)
+		}
 	}
 }
