@@ -28,7 +28,9 @@
 //     testing.MainStart(testdeps.TestDeps{}, ...), so the binary never links
 //     testing/internal/testdeps (whose internal/fuzz defines the comparison
 //     hooks engine/instrument defines), and it compiles every other package
-//     with -d=libfuzzer except those in a skip list. It appends its own
+//     with -d=libfuzzer except those in a skip list. In a libFuzzer build
+//     (the libfuzzer tag), it compiles the runtime with a filter on the
+//     comparison hooks' calls into C (cmpfilter.go). It appends its own
 //     version to the compiler's -V=full answer, which keys the go build
 //     cache: repeat builds are cached, and never mixed up with stock builds.
 package build

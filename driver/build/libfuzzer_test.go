@@ -188,16 +188,7 @@ func hangHere() { time.Sleep(time.Hour) }
 // a libFuzzer timeout), and a failing input fails as itself.
 func TestLibFuzzerHandOff(t *testing.T) {
 	needClang(t)
-	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": handOffTests})
-	runtimeDirOverride = ""
-	lo := LibFuzzerOptions{Dir: opts.Dir, OutDir: t.TempDir(), Fuzz: "^FuzzMixed$", Toolexec: opts.Toolexec}
-	var stderr strings.Builder
-	lo.Stderr = &stderr
-	targets, err := BuildLibFuzzer(context.Background(), lo)
-	if err != nil {
-		t.Fatalf("BuildLibFuzzer: %v\n%s", err, stderr.String())
-	}
-	bin := targets[0].Binary
+	bin := buildLibFuzzerTest(t, handOffTests, "FuzzMixed")
 	work := t.TempDir()
 	out, code := runBinary(t, bin, work, "-runs=4000", "-seed=7", "-max_len=4", "-timeout=5")
 	if code != 0 || !strings.Contains(out, "Done 4000 runs") {
@@ -230,6 +221,23 @@ func TestLibFuzzerHandOff(t *testing.T) {
 	if code == 0 || stacks < 0 || report < stacks || !strings.Contains(out[stacks:report], "u.hangHere(") {
 		t.Errorf("a hanging input: exit %d, want every goroutine's stack (with u.hangHere) before libFuzzer's timeout report:\n%s", code, tail(out))
 	}
+}
+
+// buildLibFuzzerTest builds fuzz test fuzz of package u (libSrc and the test
+// file tests) with the real runtime into a libFuzzer binary and returns its
+// path.
+func buildLibFuzzerTest(t *testing.T, tests, fuzz string) string {
+	t.Helper()
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": tests})
+	runtimeDirOverride = ""
+	lo := LibFuzzerOptions{Dir: opts.Dir, OutDir: t.TempDir(), Fuzz: "^" + fuzz + "$", Toolexec: opts.Toolexec}
+	var stderr strings.Builder
+	lo.Stderr = &stderr
+	targets, err := BuildLibFuzzer(context.Background(), lo)
+	if err != nil {
+		t.Fatalf("BuildLibFuzzer: %v\n%s", err, stderr.String())
+	}
+	return targets[0].Binary
 }
 
 // needClang skips a test that links a libFuzzer binary when -short is set or

@@ -31,9 +31,11 @@ func ToolexecCommand(fuzzbox string) ([]string, error) {
 // toolexecVersion names the behaviour of Toolexec. It is part of the
 // compiler's version as the go command sees it, so bump it whenever the
 // test main rewrite, the instrumentation flags, the skip list or the link
-// step change (changes to the runtime source need no bump: the go command
-// hashes it): build results cached by an older fuzzbox are then not reused.
-const toolexecVersion = "2"
+// step change (changes to fuzzbox's runtime packages need no bump: the go
+// command hashes their source; nor do changes to the libFuzzer runtime's
+// comparison filter, whose hash the version carries: cmpFilterID): build
+// results cached by an older fuzzbox are then not reused.
+const toolexecVersion = "3"
 
 // runtimeLang is the language version the runtime source is written for: the
 // go line of fuzzbox's own go.mod. The extracted runtime module declares a
@@ -159,7 +161,7 @@ func compilerVersion(args []string, stderr, stdout io.Writer) int {
 
 func versionLine(compilerOut string) string {
 	line := strings.TrimSpace(compilerOut)
-	suffix := "fuzzbox=" + toolexecVersion
+	suffix := "fuzzbox=" + toolexecVersion + "-cmp-" + cmpFilterID()
 	if skip := os.Getenv(noInstrumentEnv); skip != "" {
 		// Other flags for those packages: other build cache keys.
 		sum := sha256.Sum256([]byte(skip))
@@ -190,6 +192,8 @@ func compileArgs(args []string) ([]string, error) {
 		err = rewriteTestmainArg(expanded, testmainIndex(expanded))
 	case isRuntimePackage(pkg):
 		setLang(expanded, runtimeLang)
+	case pkg == "runtime":
+		expanded, err = filterRuntimeArgs(expanded)
 	case !skipInstrumentation[pkg] && !slices.Contains(noInstrument(), pkg):
 		// Flags must precede the files: put it first.
 		expanded = append([]string{expanded[0], instrumentFlag}, expanded[1:]...)

@@ -22,7 +22,7 @@ func TestToolexecCommand(t *testing.T) {
 }
 
 func TestVersionLine(t *testing.T) {
-	suffix := "fuzzbox=" + toolexecVersion
+	suffix := "fuzzbox=" + toolexecVersion + "-cmp-" + cmpFilterID()
 	tests := []struct {
 		in, want string
 	}{

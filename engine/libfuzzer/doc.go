@@ -31,7 +31,11 @@
 // and the "libfuzzer" build tag, under which the runtime registers the
 // counters with __sanitizer_cov_8bit_counters_init and forwards the
 // compiler's comparison hooks to __sanitizer_cov_trace_cmp* and
-// __sanitizer_weak_hook_strcmp (runtime/libfuzzer.go). For an engine that
+// __sanitizer_weak_hook_strcmp (runtime/libfuzzer.go); fuzzbox build
+// compiles the runtime with the integer comparisons going through a filter
+// (driver/build/cmpfilter.go) that skips those whose value-profile features
+// the input has already set, per a copy of them that shim.go keeps and
+// clears before each input. For an engine that
 // does not define the counter callbacks (AFL++), shim.go defines them
 // weakly and adds the counters to AFL++'s map after each input.
 //
@@ -39,7 +43,8 @@
 // corpus, encoded, into DIR and exit instead of fuzzing (driver/build uses it
 // for FuzzX_seed_corpus.zip); FUZZBOX_LIBFUZZER_SETUP_ONLY=1 makes it set up
 // and exit (driver/build runs it so away from the package directory, to warn
-// of a fuzz test that opens files relative to it). The fuzz test a binary runs is the one its link
+// of a fuzz test that opens files relative to it);
+// FUZZBOX_LIBFUZZER_CMPFILTER=0 turns the comparison filter off. The fuzz test a binary runs is the one its link
 // step named (the C symbol fuzzbox_libfuzzer_target); without one, the
 // binary's base name.
 package libfuzzer

@@ -141,22 +141,51 @@ static void fuzzbox_afl_fold(void) {
 	}
 }
 
+// ---- The comparison filter (driver/build/cmpfilter.go) ----
+
+// The runtime of these binaries skips forwarding a comparison to the engine
+// when fuzzbox_cmp_on is nonzero and the two value-profile features it would
+// set in the current input are set in fuzzbox_cmp_seen (1<<16 bits, by the
+// comparison site's sled offset). All set until the first input: the fuzz
+// test's setup is not traced; cleared before each input, as libFuzzer
+// clears its value-profile map. Off under AFL++, whose CmpLog keeps every
+// operand, and off with FUZZBOX_LIBFUZZER_CMPFILTER=0 (every comparison
+// forwarded, as go-118-fuzz-build's binaries do).
+uint8_t fuzzbox_cmp_on = 1;
+uint8_t fuzzbox_cmp_seen[1 << 13] = {[0 ...(1 << 13) - 1] = 0xff};
+// fuzzbox_cmp_sites counts the comparisons each site (sled offset) has
+// forwarded in the input; the first few are forwarded whatever their
+// features. Full until the first input.
+uint8_t fuzzbox_cmp_sites[512] = {[0 ... 511] = 0xff};
+
 // ---- The engine's entry points ----
 
 static pthread_once_t fuzzbox_once = PTHREAD_ONCE_INIT;
 
+static void fuzzbox_start(void) {
+	const char *filter = getenv("FUZZBOX_LIBFUZZER_CMPFILTER");
+	if (filter && strcmp(filter, "0") == 0) {
+		fuzzbox_cmp_on = 0;
+	}
+	fuzzboxSetup();
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-	pthread_once(&fuzzbox_once, fuzzboxSetup);
+	pthread_once(&fuzzbox_once, fuzzbox_start);
 	return 0;
 }
 
 // LLVMFuzzerTestOneInput runs one input. A failing input has printed
 // testing's report; it aborts, which the engine records as a crash.
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-	pthread_once(&fuzzbox_once, fuzzboxSetup); // for engines that do not call LLVMFuzzerInitialize
+	pthread_once(&fuzzbox_once, fuzzbox_start); // for engines that do not call LLVMFuzzerInitialize
 	int afl = fuzzbox_afl();
 	if (afl) {
+		fuzzbox_cmp_on = 0;
 		fuzzbox_counters_clear();
+	} else if (fuzzbox_cmp_on) {
+		memset(fuzzbox_cmp_seen, 0, sizeof fuzzbox_cmp_seen);
+		memset(fuzzbox_cmp_sites, 0, sizeof fuzzbox_cmp_sites);
 	}
 	if (fuzzbox_handoff(data, size)) {
 		abort();
