@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // runtimeHooks returns the Go release's runtime/libfuzzer.go and, printed on
@@ -141,7 +143,7 @@ func operand(r *rand.Rand, size int, other uint64) uint64 {
 }
 
 func main() {
-	fuzzbox_cmp_on = 1
+	fuzzbox_cmp_mode = fuzzboxCmpFilter
 	r := rand.New(rand.NewPCG(1, 2))
 	pcs := []uint{0, 1, 2, 129, 300, 510, 511, 512 + 7}
 	for input := 0; input < 3000; input++ {
@@ -189,13 +191,26 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	for _, mode := range []byte{fuzzboxCmpMuted, fuzzboxCmpMuted | fuzzboxCmpFilter} {
+		fuzzbox_cmp_mode = mode
+		clear(fuzzbox_cmp_seen[:])
+		clear(fuzzbox_cmp_sites[:])
+		before := passed
+		libfuzzerTraceCmp8(1, 2, 3)
+		libfuzzerTraceConstCmp4(4, 5, 6)
+		if passed != before {
+			fmt.Printf("mode %d: %d comparisons passed; want none while muted\n", mode, passed-before)
+			os.Exit(1)
+		}
+	}
 	fmt.Printf("ok: %d of %d calls passed\n", passed, all)
 }
 `
 
 // TestCmpFilterExact: the runtime's hooks, filtered, call into C for every
 // comparison that sets a value-profile feature libFuzzer has not seen in the
-// input and for the first fuzzboxCmpFirst of each site, and skip others.
+// input and for the first fuzzboxCmpFirst of each site, and skip others;
+// muted (outside the fuzz function), for none.
 func TestCmpFilterExact(t *testing.T) {
 	_, hooks := runtimeHooks(t)
 	filtered := filterTraceCalls([]byte(hooks))
@@ -294,13 +309,13 @@ func TestLibFuzzerCmpFilter(t *testing.T) {
 		}
 	}
 	inited := regexp.MustCompile(`INITED cov: (\d+) ft: (\d+)`)
-	// Runs of the same binary differ by a few edges and features: testing
-	// formats each input's duration through fmt and strconv, which are
-	// instrumented, and a garbage collection makes fmt's sync.Pool build a
-	// printer (seen: 620–642 features from one binary under the package's
-	// other tests). So the check allows 3% of features and 2 edges, below
-	// what a filter that drops features does (the features not cleared
-	// before each input: 644 → 595).
+	// Runs of the same binary differed by a few edges and features when
+	// testing's report of each input (its duration formatted through the
+	// instrumented fmt) counted as coverage, and a garbage collection makes
+	// fmt's sync.Pool build a printer (seen: 620–642 features from one
+	// binary under the package's other tests). So the check allows 3% of
+	// features and 2 edges, below what a filter that drops features does
+	// (the features not cleared before each input: 644 → 595).
 	t.Setenv("GOGC", "off")
 	features := func(filter string) (cov, ft int) {
 		t.Setenv("FUZZBOX_LIBFUZZER_CMPFILTER", filter)
@@ -392,5 +407,122 @@ func TestCmpFilterNosplit(t *testing.T) {
 	}
 	if stock, filtered := deepest(false), deepest(true); filtered != stock {
 		t.Errorf("wide is %d bytes over the nosplit limit with the filtered hooks, %d with the runtime's own: want the same", filtered, stock)
+	}
+}
+
+// TestShadowCounters: the Go release's runtime registers its counters
+// through fuzzbox_counters_init, once; a runtime that registers them
+// otherwise is left alone.
+func TestShadowCounters(t *testing.T) {
+	src, _ := runtimeHooks(t)
+	out := string(shadowCounters(src))
+	if strings.Count(out, countersShadow) != 1 || strings.Contains(out, countersInit) {
+		t.Errorf("the runtime's counters are not registered through fuzzbox_counters_init once:\n%s", out)
+	}
+	if got := shadowCounters([]byte(strings.ReplaceAll(string(src), countersInit, "register()"))); got != nil {
+		t.Errorf("a runtime without the expected registration was rewritten")
+	}
+	if got := shadowCounters(nil); got != nil {
+		t.Errorf("shadowCounters(nil) = %q, want nil", got)
+	}
+}
+
+// afterFuzzTests has fuzz functions whose work (branches, which compares)
+// runs in the fuzz function itself, in a cleanup, or in a goroutine the
+// function waits for.
+const afterFuzzTests = `package u
+
+import (
+	"sync"
+	"testing"
+)
+
+var sink int
+
+func branches(b []byte) int {
+	n := 0
+	for _, c := range b {
+		switch {
+		case c < 0x10:
+			n++
+		case c < 0x40:
+			n *= 3
+		case c == 0x41:
+			n -= 7
+		case c > 0xf0:
+			n ^= 0x55
+		default:
+			n += int(c)
+		}
+	}
+	return n
+}
+
+func FuzzDirect(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) { sink += branches(b) })
+}
+
+func FuzzCleanup(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		t.Cleanup(func() { sink += branches(b) })
+	})
+}
+
+func FuzzWaited(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var wg sync.WaitGroup
+		wg.Go(func() { sink += branches(b) })
+		wg.Wait()
+	})
+}
+`
+
+// TestLibFuzzerCountsFuzzFunction: the engine of a libFuzzer binary sees the
+// coverage and comparisons of the fuzz function, as go test does, and not
+// those of what testing runs after it (the input's cleanups, its report):
+// inputs that differ only in what a cleanup does are one input to it, and
+// the same work in the fuzz function, or in a goroutine it waits for,
+// counts.
+func TestLibFuzzerCountsFuzzFunction(t *testing.T) {
+	needClang(t)
+	inputs, first := t.TempDir(), t.TempDir()
+	for k, in := range []string{"\x00\x01", "\x20\x30\x05", "AAAA", "\xf8\x00\x41", "zzz\x80"} {
+		data, err := corpus.EncodeLibFuzzer([]any{[]byte(in)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		dirs := []string{inputs}
+		if k == 0 {
+			dirs = append(dirs, first)
+		}
+		for _, dir := range dirs {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprint(k)), data, 0o666); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	t.Setenv("GOGC", "off")
+	inited := regexp.MustCompile(`INITED cov: (\d+) ft: (\d+)`)
+	features := func(bin, dir string) (cov, ft int) {
+		out, code := runBinary(t, bin, t.TempDir(), "-runs=0", "-use_value_profile=1", dir)
+		m := inited.FindStringSubmatch(out)
+		if code != 0 || m == nil {
+			t.Fatalf("%s: exit %d:\n%s", filepath.Base(bin), code, tail(out))
+		}
+		cov, _ = strconv.Atoi(m[1])
+		ft, _ = strconv.Atoi(m[2])
+		return cov, ft
+	}
+	for _, tc := range []struct {
+		fuzz   string
+		counts bool
+	}{{"FuzzCleanup", false}, {"FuzzDirect", true}, {"FuzzWaited", true}} {
+		bin := buildLibFuzzerTest(t, afterFuzzTests, tc.fuzz)
+		cov1, ft1 := features(bin, first)
+		cov, ft := features(bin, inputs)
+		t.Logf("%s: one input cov %d ft %d, five cov %d ft %d", tc.fuzz, cov1, ft1, cov, ft)
+		if grew := cov > cov1 || ft > ft1; grew != tc.counts {
+			t.Errorf("%s: one input cov %d ft %d, five inputs cov %d ft %d; want the others' work counted: %v", tc.fuzz, cov1, ft1, cov, ft, tc.counts)
+		}
 	}
 }

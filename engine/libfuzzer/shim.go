@@ -143,20 +143,84 @@ static void fuzzbox_afl_fold(void) {
 
 // ---- The comparison filter (driver/build/cmpfilter.go) ----
 
-// The runtime of these binaries skips forwarding a comparison to the engine
-// when fuzzbox_cmp_on is nonzero and the two value-profile features it would
-// set in the current input are set in fuzzbox_cmp_seen (1<<16 bits, by the
-// comparison site's sled offset). All set until the first input: the fuzz
-// test's setup is not traced; cleared before each input, as libFuzzer
-// clears its value-profile map. Off under AFL++, whose CmpLog keeps every
-// operand, and off with FUZZBOX_LIBFUZZER_CMPFILTER=0 (every comparison
+// The runtime of these binaries forwards a comparison to the engine only
+// while fuzzbox_cmp_muted is clear in fuzzbox_cmp_mode: from testing's
+// ResetCoverage, right before the fuzz function runs, to its
+// SnapshotCoverage, right after (deps.go), as go test counts coverage. Set
+// from the start, so that the fuzz test's setup is not traced, and again
+// after each run of the fuzz function: testing's report of each input
+// formats its duration through the instrumented fmt, whose comparisons
+// would otherwise reach libFuzzer's value profile with operands that depend
+// on the clock.
+//
+// While fuzzbox_cmp_filter is set too, the runtime skips a comparison when
+// the two value-profile features it would set in the current input are set
+// in fuzzbox_cmp_seen (1<<16 bits, by the comparison site's sled offset),
+// cleared before each input as libFuzzer clears its value-profile map. Off
+// under AFL++, whose CmpLog keeps every operand, and off with
+// FUZZBOX_LIBFUZZER_CMPFILTER=0 (every comparison of the fuzz function
 // forwarded, as go-118-fuzz-build's binaries do).
-uint8_t fuzzbox_cmp_on = 1;
-uint8_t fuzzbox_cmp_seen[1 << 13] = {[0 ...(1 << 13) - 1] = 0xff};
+enum { fuzzbox_cmp_filter = 1, fuzzbox_cmp_muted = 2 };
+uint8_t fuzzbox_cmp_mode = fuzzbox_cmp_filter | fuzzbox_cmp_muted;
+uint8_t fuzzbox_cmp_seen[1 << 13];
 // fuzzbox_cmp_sites counts the comparisons each site (sled offset) has
 // forwarded in the input; the first few are forwarded whatever their
-// features. Full until the first input.
-uint8_t fuzzbox_cmp_sites[512] = {[0 ... 511] = 0xff};
+// features.
+uint8_t fuzzbox_cmp_sites[512];
+
+// ---- The fuzz function's edge counters ----
+
+// The runtime registers its edge counters here (driver/build/cmpfilter.go),
+// and the engine is given a shadow of them instead: it clears the shadow
+// before each input and reads it after, and the shadow gets the counters as
+// they are when the fuzz function returns (fuzzbox_fuzz_end), as go test
+// counts them; testing's report of the input and the test's cleanups, which
+// run after that, do not count. Counters not registered here (another Go
+// release's runtime, compiled as it is) are the engine's own, as before.
+static uint8_t *fuzzbox_counters, *fuzzbox_counters_end, *fuzzbox_shadow;
+
+void fuzzbox_counters_init(uint8_t *start, uint8_t *end) {
+	if (start < end && (fuzzbox_shadow = calloc(end - start, 1))) {
+		fuzzbox_counters = start;
+		fuzzbox_counters_end = end;
+		start = fuzzbox_shadow;
+		end = fuzzbox_shadow + (fuzzbox_counters_end - fuzzbox_counters);
+	}
+	__sanitizer_cov_8bit_counters_init(start, end);
+}
+
+// fuzzbox_fuzz_start runs right before the fuzz function (testing's
+// ResetCoverage): it clears the counters and lets comparisons through.
+void fuzzbox_fuzz_start(void) {
+	if (fuzzbox_shadow) {
+		memset(fuzzbox_counters, 0, fuzzbox_counters_end - fuzzbox_counters);
+	}
+	fuzzbox_cmp_mode &= ~fuzzbox_cmp_muted;
+}
+
+// fuzzbox_fuzz_end runs right after the fuzz function (testing's
+// SnapshotCoverage): it mutes comparisons and copies the counters' nonzero
+// 64-byte blocks to the shadow, which the engine cleared before the input.
+void fuzzbox_fuzz_end(void) {
+	fuzzbox_cmp_mode |= fuzzbox_cmp_muted;
+	if (!fuzzbox_shadow) {
+		return;
+	}
+	uint8_t *p = fuzzbox_counters, *end = fuzzbox_counters_end;
+	uint8_t *q = fuzzbox_shadow;
+	for (; p < end && ((uintptr_t)p & 63); p++, q++) {
+		*q = *p;
+	}
+	for (; p + 64 <= end; p += 64, q += 64) {
+		const uint64_t *w = (const uint64_t *)p;
+		if (w[0] | w[1] | w[2] | w[3] | w[4] | w[5] | w[6] | w[7]) {
+			memcpy(q, p, 64);
+		}
+	}
+	for (; p < end; p++, q++) {
+		*q = *p;
+	}
+}
 
 // ---- The engine's entry points ----
 
@@ -165,7 +229,7 @@ static pthread_once_t fuzzbox_once = PTHREAD_ONCE_INIT;
 static void fuzzbox_start(void) {
 	const char *filter = getenv("FUZZBOX_LIBFUZZER_CMPFILTER");
 	if (filter && strcmp(filter, "0") == 0) {
-		fuzzbox_cmp_on = 0;
+		fuzzbox_cmp_mode &= ~fuzzbox_cmp_filter;
 	}
 	fuzzboxSetup();
 }
@@ -181,9 +245,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 	pthread_once(&fuzzbox_once, fuzzbox_start); // for engines that do not call LLVMFuzzerInitialize
 	int afl = fuzzbox_afl();
 	if (afl) {
-		fuzzbox_cmp_on = 0;
+		fuzzbox_cmp_mode &= ~fuzzbox_cmp_filter;
 		fuzzbox_counters_clear();
-	} else if (fuzzbox_cmp_on) {
+	} else if (fuzzbox_cmp_mode & fuzzbox_cmp_filter) {
 		memset(fuzzbox_cmp_seen, 0, sizeof fuzzbox_cmp_seen);
 		memset(fuzzbox_cmp_sites, 0, sizeof fuzzbox_cmp_sites);
 	}
@@ -197,3 +261,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 }
 */
 import "C"
+
+// fuzzStart and fuzzEnd bracket the fuzz function's run on an input: the
+// engine hears of the comparisons in between, and sees the edge counters
+// as they are at its end.
+func fuzzStart() { C.fuzzbox_fuzz_start() }
+func fuzzEnd()   { C.fuzzbox_fuzz_end() }
