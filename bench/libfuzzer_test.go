@@ -51,8 +51,13 @@ func TestRewriteForGo118(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(got), "func FuzzX(f *go118fuzzbuildutils.F)") || !strings.Contains(string(got), `go118fuzzbuildutils "github.com/AdamKorcz/go-118-fuzz-build/testing"`) {
+	if !strings.Contains(string(got), "func FuzzX(f *go118fuzzbuildutils.F)") || !strings.Contains(string(got), `go118fuzzbuildutils "github.com/AdamKorcz/go-118-fuzz-build/testing"`) ||
+		!strings.Contains(string(got), "f.Fuzz(func(t *testing.T, b []byte) {\n\t\tfuzzboxBenchCall()}") {
 		t.Errorf("rewritten file:\n%s", got)
+	}
+	counter, err := os.ReadFile(filepath.Join(dir, "fuzzbox_bench_calls.go"))
+	if err != nil || !strings.HasPrefix(string(counter), "package x\n") || !strings.Contains(string(counter), `"`+go118CallsFile+`"`) {
+		t.Errorf("count file (%v):\n%s", err, counter)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x_test.go")); err == nil {
 		t.Error("the test file is still there")
@@ -71,5 +76,48 @@ func TestAddGo118Import(t *testing.T) {
 	plain := addGo118Import("package x\n\nimport \"testing\"\n")
 	if !strings.Contains(plain, "import (\n\t\"testing\"\n\n\t"+go118Import+"\n)") {
 		t.Errorf("plain import: got\n%s", plain)
+	}
+}
+
+// TestCountGo118CallsTargets: every bench target's fuzz test gets the count
+// of its fuzz function's calls.
+func TestCountGo118CallsTargets(t *testing.T) {
+	files, _ := filepath.Glob("targets/*/*_test.go")
+	more, _ := filepath.Glob("realworld/*/*_test.go")
+	n := 0
+	for _, f := range append(files, more...) {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !fuzzFuncRE.Match(src) {
+			continue
+		}
+		n++
+		if _, _, err := countGo118Calls(string(src)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if n < 20 {
+		t.Errorf("%d fuzz test files, want the bench's targets", n)
+	}
+}
+
+// TestCountCalls: a go-118 run's executions are the calls in its count
+// file; libFuzzer's own count is kept apart.
+func TestCountCalls(t *testing.T) {
+	file := filepath.Join(t.TempDir(), go118CallsFile)
+	if err := os.WriteFile(file, []byte{0x10, 0x27, 0, 0, 0, 0, 0, 0}, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	r := runResult{Execs: 15000, FuzzS: 2, ExecsPerSec: 7500, Failed: true, ExecsToFailure: 15000}
+	if err := r.countCalls(file); err != nil {
+		t.Fatal(err)
+	}
+	if r.Execs != 10000 || r.EngineExecs != 15000 || r.ExecsPerSec != 5000 || r.ExecsToFailure != 10000 {
+		t.Errorf("after countCalls: %+v", r)
+	}
+	if err := (&runResult{}).countCalls(filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("no error for a missing count file")
 	}
 }

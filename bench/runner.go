@@ -53,7 +53,10 @@ type runResult struct {
 	FuzzS          float64 `json:"fuzz_s"` // seconds of fuzzing the execs/s is computed over
 	Execs          int64   `json:"execs"`
 	ExecsPerSec    float64 `json:"execs_per_sec"`
-	PeakMemGB      float64 `json:"peak_mem_used_gb,omitempty"` // machine-wide, from /proc/meminfo
+	// EngineExecs is the engine's own count of executions where Execs counts
+	// something else: go-118's fuzz function calls (go118CallsFile).
+	EngineExecs int64   `json:"engine_execs,omitempty"`
+	PeakMemGB   float64 `json:"peak_mem_used_gb,omitempty"` // machine-wide, from /proc/meminfo
 	// Early is how many inputs joined the corpus in the first earlyMS of
 	// fuzzing (fuzzbox: coverage events, imported ones included); for N
 	// instances, the mean of theirs.
@@ -78,6 +81,9 @@ func (r runResult) summary() string {
 		s += fmt.Sprintf(" after %d other failure(s) %q", len(r.Earlier), r.Earlier)
 	}
 	s += fmt.Sprintf(" execs/s=%.0f wall=%.0fs peakmem=%.1fGB", r.ExecsPerSec, r.WallS, r.PeakMemGB)
+	if r.EngineExecs > 0 {
+		s += fmt.Sprintf(" engine_execs=%d", r.EngineExecs)
+	}
 	if r.Note != "" {
 		s += " note=" + r.Note
 	}

@@ -146,7 +146,8 @@ func printTable(w io.Writer, cfg config, targets []target, results []runResult) 
 		"planted targets: any failure); other failures are listed apart. TTF (time to failure) is measured from the start "+
 		"of fuzzing, not of the command (native: first \"fuzz: elapsed:\" line to \"fuzz: minimizing\" or \"--- FAIL\"; "+
 		"fuzzbox: start event to first minimizing or failure event; libFuzzer: INITED line to its ERROR line); build time "+
-		"is excluded. Execs to bug: libFuzzer's final stats; fuzzbox and native: their last stats line before the failure "+
+		"is excluded. go-118's executions are its fuzz function's calls, counted in the binary (libFuzzer's own count also "+
+		"has the inputs go-fuzz-headers cannot decode, on which the function is not called). Execs to bug: libFuzzer's final stats; fuzzbox and native: their last stats line before the failure "+
 		"plus its rate times the time since (an estimate). Medians over the runs that found the bug. execs/s is "+
 		"execs/fuzzing time of a run, median over the runs that fuzzed at least 5 s (all runs if none did). Ratios are "+
 		"fuzzbox/other: TTF ratio < 1 and execs/s ratio > 1 favour fuzzbox.")
