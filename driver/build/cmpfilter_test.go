@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -524,5 +525,33 @@ func TestLibFuzzerCountsFuzzFunction(t *testing.T) {
 		if grew := cov > cov1 || ft > ft1; grew != tc.counts {
 			t.Errorf("%s: one input cov %d ft %d, five inputs cov %d ft %d; want the others' work counted: %v", tc.fuzz, cov1, ft1, cov, ft, tc.counts)
 		}
+	}
+}
+
+// TestLibFuzzerNosplitRetry: a fuzz test whose imported package has a
+// go:nosplit function that leaves the comparison hooks too little stack
+// gets a libFuzzer binary, with that package compiled without
+// instrumentation and the build saying so, as fuzzbox fuzz does.
+func TestLibFuzzerNosplitRetry(t *testing.T) {
+	needClang(t)
+	deep := strings.NewReplacer("package main", "package deep", "import \"C\"\n", "", "func wide(", "func Wide(",
+		"sink = wide(nil)", "sink = Wide(nil)", "//export Run\n", "", "func main() {}\n", "").Replace(wideSrc)
+	tests := "package u\n\nimport (\n\t\"testing\"\n\n\t\"example.com/u/deep\"\n)\n\n" +
+		"func FuzzDeep(f *testing.F) {\n\tf.Add([]byte(\"x\"))\n\tf.Fuzz(func(t *testing.T, b []byte) { _ = deep.Wide(b) })\n}\n"
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": tests, "deep/deep.go": deep})
+	runtimeDirOverride = ""
+	lo := LibFuzzerOptions{Dir: opts.Dir, OutDir: t.TempDir(), Fuzz: "^FuzzDeep$", Toolexec: opts.Toolexec}
+	var stderr strings.Builder
+	lo.Stderr = &stderr
+	targets, err := BuildLibFuzzer(context.Background(), lo)
+	if err != nil {
+		t.Fatalf("BuildLibFuzzer: %v\n%s", err, stderr.String())
+	}
+	if want := "fuzzbox: compiling example.com/u/deep without coverage instrumentation: its go:nosplit function example.com/u/deep.Wide"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("the build's output does not say %q:\n%s", want, stderr.String())
+	}
+	out, code := runBinary(t, targets[0].Binary, t.TempDir(), "-runs=200", "-seed=1")
+	if code != 0 || !strings.Contains(out, "Done 200 runs") {
+		t.Errorf("200 runs: exit %d:\n%s", code, tail(out))
 	}
 }

@@ -233,7 +233,9 @@ func (p *fuzzPackage) excludedTests() string {
 	return fmt.Sprintf("; build constraints exclude %s: does a fuzz test need -tags?", strings.Join(tests, ", "))
 }
 
-// buildArchive runs go test -c -buildmode=c-archive on the package.
+// buildArchive runs go test -c -buildmode=c-archive on the package; a
+// package whose go:nosplit code leaves the comparison hooks no stack is
+// compiled without instrumentation (linkNosplit), as fuzzbox fuzz does.
 func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuzzPackage, archive, tmp string) error {
 	toolexec, err := joinCommand(opts.Toolexec)
 	if err != nil {
@@ -245,7 +247,7 @@ func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuz
 	}
 	args := append([]string{"test", "-c", "-buildmode=c-archive", "-o", archive, "-vet=off", "-toolexec=" + toolexec, "-tags=" + withTags("libfuzzer", opts.Tags)}, more...)
 	args = append(args, opts.Package)
-	if output, err := g.run(ctx, args...); err != nil {
+	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
 		opts.Stderr.Write(output)
 		return fmt.Errorf("package does not build: %s", summary(output, err))
 	}
