@@ -53,6 +53,14 @@ const traceCalls = 8
 // the hook, %[2]s its arguments, %[3]s the mask of the operands' difference.
 const traceCallFiltered = "if a0, a1, pc, pass := fuzzboxCmpPass(%[2]s, %[3]s); pass {\n\t\tlibfuzzerCallTraceIntCmp(&%[1]s, a0, a1, pc)\n\t}\n"
 
+// strHook is the runtime's forwarding of a string comparison
+// (libfuzzerHookStrCmp, libfuzzerHookEqualFold), and strHookMuted what
+// muteStrHooks puts in its place.
+const (
+	strHook      = "if s1 != s2 {\n\t\tlibfuzzerCall4(&__sanitizer_weak_hook_strcmp,"
+	strHookMuted = "if fuzzbox_cmp_mode&fuzzboxCmpMuted == 0 && s1 != s2 {\n\t\tlibfuzzerCall4(&__sanitizer_weak_hook_strcmp,"
+)
+
 // countersInit is the runtime's registration of its edge counters with the
 // engine, and countersShadow what shadowCounters puts in its place.
 const (
@@ -63,7 +71,7 @@ const (
 // cmpFilterID identifies the filter's source and its rewrite of the runtime,
 // for the compiler's version that keys the go build cache (versionLine).
 func cmpFilterID() string {
-	sum := sha256.Sum256([]byte(cmpFilterSource + "\x00" + traceCall.String() + "\x00" + traceCallFiltered + "\x00" + countersShadow))
+	sum := sha256.Sum256([]byte(cmpFilterSource + "\x00" + traceCall.String() + "\x00" + traceCallFiltered + "\x00" + countersShadow + "\x00" + strHookMuted))
 	return hex.EncodeToString(sum[:6])
 }
 
@@ -115,6 +123,17 @@ func shadowCounters(src []byte) []byte {
 		return nil
 	}
 	return bytes.Replace(src, []byte(countersInit), []byte(countersShadow), 1)
+}
+
+// muteStrHooks returns the runtime source src with its two string
+// comparison hooks forwarding nothing while comparisons are muted (outside
+// the fuzz function), as the integer hooks' filter does, or nil if src does
+// not have them as expected.
+func muteStrHooks(src []byte) []byte {
+	if bytes.Count(src, []byte(strHook)) != 2 {
+		return nil
+	}
+	return bytes.ReplaceAll(src, []byte(strHook), []byte(strHookMuted))
 }
 
 // cmpFilterSource is the runtime file that defines the filter.
@@ -212,10 +231,9 @@ func fuzzboxCmpPass(arg0, arg1, fakePC uintptr, dmask uint64) (uintptr, uintptr,
 
 // filterRuntimeArgs changes the compiler arguments of the runtime package
 // built with the libfuzzer tag: its libfuzzer.go is replaced by a copy with
-// filtered calls and shadowed counters, and the filter's file is added, both
-// written beside the
-// compiler's output. Arguments without runtime/libfuzzer.go are returned as
-// they are.
+// filtered calls, shadowed counters and muted string hooks, and the
+// filter's file is added, both written beside the compiler's output.
+// Arguments without runtime/libfuzzer.go are returned as they are.
 func filterRuntimeArgs(args []string) ([]string, error) {
 	at := -1
 	for i, a := range args[1:] {
@@ -230,7 +248,7 @@ func filterRuntimeArgs(args []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("comparison filter: %w", err)
 	}
-	filtered := shadowCounters(filterTraceCalls(src))
+	filtered := muteStrHooks(shadowCounters(filterTraceCalls(src)))
 	if filtered == nil {
 		return args, nil
 	}

@@ -411,6 +411,18 @@ func TestCmpFilterNosplit(t *testing.T) {
 	}
 }
 
+// TestMuteStrHooks: the Go release's runtime has both its string
+// comparison hooks muted; one with other hooks is left alone.
+func TestMuteStrHooks(t *testing.T) {
+	src, _ := runtimeHooks(t)
+	if out := string(muteStrHooks(src)); strings.Count(out, strHookMuted) != 2 {
+		t.Errorf("the runtime's string hooks are not both muted:\n%s", out)
+	}
+	if got := muteStrHooks([]byte(strings.Replace(string(src), strHook, "if true {", 1))); got != nil {
+		t.Errorf("a runtime with one string hook of the expected form was rewritten")
+	}
+}
+
 // TestShadowCounters: the Go release's runtime registers its counters
 // through fuzzbox_counters_init, once; a runtime that registers them
 // otherwise is left alone.
@@ -428,9 +440,9 @@ func TestShadowCounters(t *testing.T) {
 	}
 }
 
-// afterFuzzTests has fuzz functions whose work (branches, which compares)
-// runs in the fuzz function itself, in a cleanup, or in a goroutine the
-// function waits for.
+// afterFuzzTests has fuzz functions whose work (branches, which compares
+// integers and strings) runs in the fuzz function itself, in a cleanup, or
+// in a goroutine the function waits for.
 const afterFuzzTests = `package u
 
 import (
@@ -456,8 +468,13 @@ func branches(b []byte) int {
 			n += int(c)
 		}
 	}
+	if string(b) == magic {
+		n++
+	}
 	return n
 }
+
+var magic = "a long magic string"
 
 func FuzzDirect(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { sink += branches(b) })
