@@ -432,14 +432,17 @@ func unzipTo(zipPath, dir string) error {
 }
 
 var (
-	lfExecsRE = regexp.MustCompile(`^#(\d+)\s`)
-	lfRateRE  = regexp.MustCompile(`exec/s: (\d+)`)
-	lfDoneRE  = regexp.MustCompile(`^stat::number_of_executed_units: (\d+)`)
+	lfExecsRE  = regexp.MustCompile(`^#(\d+)\s`)
+	lfRateRE   = regexp.MustCompile(`exec/s: (\d+)`)
+	lfInitedRE = regexp.MustCompile(`INITED cov: (\d+) ft: (\d+)`)
+	lfDoneRE   = regexp.MustCompile(`^stat::number_of_executed_units: (\d+)`)
 )
 
 // libFuzzerParser reads libFuzzer's output. It is not safe for concurrent use.
 type libFuzzerParser struct {
 	start, failAt, last time.Duration // INITED line, first ERROR line, last line; -1 before
+	initedCov, initedFt int           // the INITED line's coverage and features
+	report              int           // in a fuzzbox build's failure report: 1 after its first line, 2 after testing's --- FAIL line
 	execs               int64
 	kind, msg           string
 	text                []string // the failure report: from the first panic or ERROR line on
@@ -457,8 +460,22 @@ func (p *libFuzzerParser) line(at time.Duration, s string) {
 		p.text = append(p.text, strings.TrimSpace(s))
 	}
 	switch {
+	case strings.HasPrefix(s, "--- fuzzbox: ") && strings.HasSuffix(s, " failed on this input:") && p.kind == "":
+		p.report = 1
+	case p.report == 1 && strings.HasPrefix(s, "--- FAIL: "):
+		p.report = 2
+	case p.report == 2 && strings.TrimSpace(s) != "":
+		// The first line of testing's report (t.Error's message, a panic).
+		if p.msg == "" {
+			p.msg = strings.TrimSpace(s)
+		}
+		p.report = 0
 	case strings.Contains(s, "INITED") && p.start < 0:
 		p.start = at
+		if m := lfInitedRE.FindStringSubmatch(s); m != nil {
+			p.initedCov, _ = strconv.Atoi(m[1])
+			p.initedFt, _ = strconv.Atoi(m[2])
+		}
 	case strings.Contains(s, "ERROR: libFuzzer:") && p.failAt < 0:
 		p.failAt = at
 		p.kind = libFuzzerKind(s)

@@ -121,3 +121,53 @@ func TestCountCalls(t *testing.T) {
 		t.Error("no error for a missing count file")
 	}
 }
+
+// TestLibFuzzerParserFuzzboxReport: a fuzzbox build's failure is named by
+// the first line of testing's report, and the INITED line's coverage and
+// features are kept.
+func TestLibFuzzerParserFuzzboxReport(t *testing.T) {
+	p := newLibFuzzerParser()
+	for i, s := range []string{
+		"#1058\tINITED cov: 4630 ft: 17448 corp: 900/40Kb exec/s: 0 rss: 90Mb",
+		"",
+		"--- fuzzbox: FuzzExpr failed on this input:",
+		"--- FAIL: FuzzExpr (0.00s)",
+		"    fuzz_test.go:92: reflect.Value.Slice: slice index out of bounds (1:1)",
+		"         | take(list, -i32)",
+		"==22538== ERROR: libFuzzer: deadly signal",
+		"Test unit written to /tmp/a/crash-1",
+	} {
+		p.line(time.Duration(i)*time.Second, s)
+	}
+	var r runResult
+	p.result(&r)
+	if p.initedCov != 4630 || p.initedFt != 17448 || r.Message != "fuzz_test.go:92: reflect.Value.Slice: slice index out of bounds (1:1)" || r.Kind != "crash" {
+		t.Errorf("cov %d ft %d, result %+v", p.initedCov, p.initedFt, r)
+	}
+}
+
+// TestLFCompatTable: a row that did not build, one that found what go test
+// reproduces, one that found what it does not; only the last two count as
+// findings and the first and last are not clean.
+func TestLFCompatTable(t *testing.T) {
+	rows := []lfCompatRow{
+		{Module: "example.com/a@v1.0.0", Package: ".", Fuzz: "FuzzA", BuildError: "exit status 1 | x"},
+		{Module: "example.com/b@v1.0.0", Package: "p", Fuzz: "FuzzB", SeedsCov: 10, SeedsFeatures: 20, SeedsS: 0.5, ExecsPerSec: 1234, Finding: "crash: boom (go test reproduces: yes)"},
+		{Module: "example.com/c@v1.0.0", Package: "q", Fuzz: "FuzzC", SeedsCov: 1, SeedsFeatures: 2, SeedsS: 0.1, ExecsPerSec: 9, Finding: "hang: slow (go test reproduces: NO: exit 0)", Unreproduced: true},
+	}
+	var b strings.Builder
+	printLFCompatTable(&b, config{compattime: 10 * time.Second}, rows)
+	out := b.String()
+	for _, want := range []string{
+		"| example.com/a@v1.0.0 | . | FuzzA | FAILED: exit status 1 / x | — | — | — | — |",
+		"| example.com/b@v1.0.0 | p | FuzzB | ok | 10 / 20 in 0.50 s | 1234 | crash: boom (go test reproduces: yes) | — |",
+		"2 of 3 built; 2 finding(s).",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if rows[0].clean() || !rows[1].clean() || rows[2].clean() {
+		t.Errorf("clean: %v %v %v, want false true false", rows[0].clean(), rows[1].clean(), rows[2].clean())
+	}
+}

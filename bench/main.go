@@ -14,6 +14,7 @@
 //	go run ./bench -set=realworld -engines=all -runs=2 -fuzztime=30s
 //	go run ./bench -set=compat -compattime=20s   # real modules' fuzz tests: fuzzbox must agree with go test
 //	go run ./bench -set=compat -targets=go-toml,encoding/csv -resume
+//	go run ./bench -set=compat -engines=libfuzzer -targets=go-toml   # real modules' fuzz tests through fuzzbox build -libfuzzer
 //
 // Every run's numbers go to -o as JSON and every run's output to a log file
 // next to it. bench/README.md says how the numbers are computed.
@@ -73,6 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case cfg.rescore != "":
 		err = rescoreResults(cfg.rescore, stdout)
+	case cfg.set == "compat" && cfg.libFuzzerOnly():
+		err = runCompatLibFuzzer(ctx, cfg, stdout, stderr)
 	case cfg.set == "compat":
 		err = runCompat(ctx, cfg, stdout, stderr)
 	default:
@@ -94,7 +97,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	runs := fs.Int("runs", 3, "runs per target and engine")
 	fuzztime := fs.Duration("fuzztime", 60*time.Second, "fuzzing budget of one run")
 	parallel := fs.Int("parallel", 2, "fuzzing workers per run of fuzzbox and native (1 when a libFuzzer engine runs)")
-	engines := fs.String("engines", "fuzzbox,native", "comma-separated engines: fuzzbox, fuzzbox-bytes (fuzzbox on a typed target's FuzzXBytes twin), fuzzbox-sync and fuzzbox-split (-parallel instances of one worker each, syncing through a directory or not), native, libfuzzer (on fuzzbox build -libfuzzer's binary), go118 (on go-118-fuzz-build's, as OSS-Fuzz builds it); all = fuzzbox,native,go118")
+	engines := fs.String("engines", "fuzzbox,native", "comma-separated engines: fuzzbox, fuzzbox-bytes (fuzzbox on a typed target's FuzzXBytes twin), fuzzbox-sync and fuzzbox-split (-parallel instances of one worker each, syncing through a directory or not), native, libfuzzer (on fuzzbox build -libfuzzer's binary; alone with -set=compat, the compat set through libFuzzer), go118 (on go-118-fuzz-build's, as OSS-Fuzz builds it); all = fuzzbox,native,go118")
 	fuzzbox := fs.String("fuzzbox", "", "fuzzbox binary (default: build ./cmd/fuzzbox into a temporary directory)")
 	fuzzboxArgs := fs.String("fuzzboxargs", "", "extra space-separated arguments for fuzzbox fuzz")
 	minimize := fs.String("minimizetime", "10s", "-fuzzminimizetime for both engines (time to failure is measured before minimizing)")
@@ -136,6 +139,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.hasLibFuzzer() {
 		cfg.parallel = 1
 	}
+	if cfg.set == "compat" && cfg.libFuzzerOnly() && !flagSet(fs, "o") {
+		cfg.out = filepath.Join("bench", "results", "compat-libfuzzer.json")
+	}
 	return cfg, nil
 }
 
@@ -175,6 +181,12 @@ func parseEngines(list string) ([]string, error) {
 // runs one process.
 func (cfg config) hasLibFuzzer() bool {
 	return contains(cfg.engines, engineLibFuzzer) || contains(cfg.engines, engineGo118)
+}
+
+// libFuzzerOnly reports whether libFuzzer on fuzzbox's build is the only
+// engine: -set=compat then runs its libFuzzer mode (compatlf.go).
+func (cfg config) libFuzzerOnly() bool {
+	return len(cfg.engines) == 1 && cfg.engines[0] == engineLibFuzzer
 }
 
 func splitList(s string) []string {
