@@ -64,10 +64,13 @@ func oneProcUntilGoroutines(execs func() uint64) {
 	if _, ok := goroutinesCreated(); !ok || codeGoroutine(parseGoroutines(allStacks()()), workerCreator) != "" || runtime.GOMAXPROCS(1) == 1 {
 		return
 	}
-	live := runtime.NumGoroutine() + 1 // and this watch's goroutine
+	// The counts are taken here, while no input runs: the watch's
+	// goroutine may first run after many inputs (on one processor, when
+	// the worker first blocks).
+	w := procsWatcher{live: runtime.NumGoroutine() + 1, start: execs(), execs: execs} // live: and the watch's goroutine
+	w.created, _ = goroutinesCreated()
+	w.created++ // the watch's goroutine
 	go func() {
-		w := procsWatcher{live: live, start: execs(), execs: execs}
-		w.created, _ = goroutinesCreated()
 		tick := time.NewTicker(procsWatch)
 		defer tick.Stop()
 		for range tick.C {

@@ -38,8 +38,9 @@ func runtimeHooks(t *testing.T) (src []byte, hooks string) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
+	hook := regexp.MustCompile(`^libfuzzerTrace(Const)?Cmp[1248]$`)
 	for _, d := range f.Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok && regexp.MustCompile(`^libfuzzerTrace(Const)?Cmp[1248]$`).MatchString(fd.Name.Name) {
+		if fd, ok := d.(*ast.FuncDecl); ok && hook.MatchString(fd.Name.Name) {
 			b.WriteString("\n//go:nosplit\n")
 			printer.Fprint(&b, fset, fd)
 			b.WriteString("\n")
