@@ -188,14 +188,19 @@ type compatResults struct {
 
 // writeCompatResults writes the rows so far as JSON.
 func writeCompatResults(path string, cfg config, rows []compatRow) error {
-	data, err := json.MarshalIndent(compatResults{"compat", cfg.compattime.String(), cfg.parallel, rows}, "", "  ")
+	return writeJSON(path, compatResults{"compat", cfg.compattime.String(), cfg.parallel, rows})
+}
+
+// writeJSON writes v, indented, to path.
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err == nil {
+		err = os.MkdirAll(filepath.Dir(path), 0o777)
+	}
+	if err == nil {
+		err = os.WriteFile(path, append(data, '\n'), 0o666)
+	}
 	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
-		return fmt.Errorf("compat: writing results: %w", err)
-	}
-	if err := os.WriteFile(path, append(data, '\n'), 0o666); err != nil {
 		return fmt.Errorf("compat: writing results: %w", err)
 	}
 	return nil

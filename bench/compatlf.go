@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -180,21 +179,6 @@ func (env *compatEnv) replayLibFuzzer(ctx context.Context, p compatPkg, loc comp
 		return fmt.Sprintf("NO: go test -run=%s exit %d (%v)", run, code, err)
 	}
 	return "yes"
-}
-
-// writeJSON writes v, indented, to path.
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
-	if err == nil {
-		err = os.MkdirAll(filepath.Dir(path), 0o777)
-	}
-	if err == nil {
-		err = os.WriteFile(path, append(data, '\n'), 0o666)
-	}
-	if err != nil {
-		return fmt.Errorf("compat: writing results: %w", err)
-	}
-	return nil
 }
 
 // lfCompatCells are a row's table cells.
