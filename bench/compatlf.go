@@ -125,9 +125,7 @@ func (env *compatEnv) libFuzzerRow(ctx context.Context, p compatPkg, fz string) 
 		r.Note = err.Error()
 		return r
 	}
-	argv := []string{bin, fmt.Sprintf("-max_total_time=%d", int(env.cfg.compattime.Seconds())), "-timeout=10",
-		"-rss_limit_mb=2048", "-print_final_stats=1", "-artifact_prefix=" + art + "/", "-dict=" + bin + ".dict",
-		"-use_value_profile=1", corpus}
+	argv := append(append([]string{bin}, libFuzzerFlags(env.cfg.compattime, bin+".dict", true)...), "-artifact_prefix="+art+"/", corpus)
 	lp := newLibFuzzerParser()
 	var res runResult
 	_, _, _, err = execute(ctx, loc.pkgDir, argv, true, lp, env.logName(p, fz, "libfuzzer"), env.cfg.compattime+5*time.Minute)

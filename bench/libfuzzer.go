@@ -390,22 +390,37 @@ func (r *runResult) countCalls(file string) error {
 	return nil
 }
 
-// libFuzzerArgs is the libFuzzer command line: the budget, fuzzbox's 10 s
-// hang limit and 2048 MiB memory limit; fuzzbox's binary also gets its seed
-// corpus, dictionary and options (as OSS-Fuzz would), go-118's nothing.
+// libFuzzerArgs is the libFuzzer command line of one run in dir: fuzzbox's
+// binary also gets its seed corpus, dictionary and value profiling (its
+// .options, as OSS-Fuzz would run it), go-118's nothing, or value profiling
+// with -go118valueprofile.
 func libFuzzerArgs(cfg config, engine, bin string, b lfBinaries, dir string) ([]string, error) {
 	corpusDir := filepath.Join(dir, "corpus")
 	if err := os.MkdirAll(corpusDir, 0o777); err != nil {
 		return nil, err
 	}
-	argv := []string{bin, "-max_total_time=" + strconv.Itoa(int(cfg.fuzztime.Seconds())), "-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1"}
+	dict, vp := "", cfg.go118ValueProfile
 	if engine == engineLibFuzzer {
 		if err := unzipTo(b.seedZip, corpusDir); err != nil {
 			return nil, err
 		}
-		argv = append(argv, "-dict="+b.dict, "-use_value_profile=1")
+		dict, vp = b.dict, true
 	}
-	return append(argv, corpusDir), nil
+	return append(append([]string{bin}, libFuzzerFlags(cfg.fuzztime, dict, vp)...), corpusDir), nil
+}
+
+// libFuzzerFlags are the flags of every libFuzzer run of the bench: the
+// budget, fuzzbox's 10-s hang limit and 2048 MiB memory limit, and the final
+// stats the parser reads; dict adds a dictionary, vp value profiling.
+func libFuzzerFlags(budget time.Duration, dict string, vp bool) []string {
+	flags := []string{"-max_total_time=" + strconv.Itoa(int(budget.Seconds())), "-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1"}
+	if dict != "" {
+		flags = append(flags, "-dict="+dict)
+	}
+	if vp {
+		flags = append(flags, "-use_value_profile=1")
+	}
+	return flags
 }
 
 func unzipTo(zipPath, dir string) error {

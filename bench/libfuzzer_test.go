@@ -1,6 +1,8 @@
 package main
 
 import (
+	"archive/zip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -169,5 +171,66 @@ func TestLFCompatTable(t *testing.T) {
 	}
 	if rows[0].clean() || !rows[1].clean() || rows[2].clean() {
 		t.Errorf("clean: %v %v %v, want false true false", rows[0].clean(), rows[1].clean(), rows[2].clean())
+	}
+}
+
+// TestLibFuzzerArgs checks the libFuzzer command lines of both binaries:
+// fuzzbox's with its seeds, dictionary and value profiling, go-118's bare
+// or, with -go118valueprofile, with value profiling only.
+func TestLibFuzzerArgs(t *testing.T) {
+	dir := t.TempDir()
+	zipPath := filepath.Join(dir, "seeds.zip")
+	writeZip(t, zipPath, map[string]string{"seed-1": "hello"})
+	b := lfBinaries{fuzzbox: "fb", go118: "g118", seedZip: zipPath, dict: "fb.dict"}
+	cfg := config{fuzztime: 15 * time.Second}
+	for _, c := range []struct {
+		engine string
+		vp     bool
+		want   string
+	}{
+		{engineLibFuzzer, false, "fb -max_total_time=15 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -dict=fb.dict -use_value_profile=1 CORPUS"},
+		{engineGo118, false, "g118 -max_total_time=15 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 CORPUS"},
+		{engineGo118, true, "g118 -max_total_time=15 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -use_value_profile=1 CORPUS"},
+	} {
+		run := filepath.Join(dir, c.engine+fmt.Sprint(c.vp))
+		cfg.go118ValueProfile = c.vp
+		bin := map[string]string{engineLibFuzzer: b.fuzzbox, engineGo118: b.go118}[c.engine]
+		argv, err := libFuzzerArgs(cfg, c.engine, bin, b, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		corpusDir := filepath.Join(run, "corpus")
+		if got := strings.ReplaceAll(strings.Join(argv, " "), corpusDir, "CORPUS"); got != c.want {
+			t.Errorf("%s, value profile %v:\n got %s\nwant %s", c.engine, c.vp, got, c.want)
+		}
+		seeds, _ := os.ReadDir(corpusDir)
+		if want := map[bool]int{true: 1, false: 0}[c.engine == engineLibFuzzer]; len(seeds) != want {
+			t.Errorf("%s: %d seeds in the corpus, want %d", c.engine, len(seeds), want)
+		}
+	}
+}
+
+// writeZip writes a zip file of the named contents.
+func writeZip(t *testing.T, path string, files map[string]string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := zip.NewWriter(f)
+	for name, data := range files {
+		fw, err := w.Create(name)
+		if err == nil {
+			_, err = fw.Write([]byte(data))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -49,6 +49,10 @@ type config struct {
 	rescore      string        // results file to print again instead of running; "" runs
 	compattime   time.Duration // -set=compat: fuzzing time of each engine on each fuzz test
 	resume       bool          // -set=compat: keep the rows of -o's file and run only the fuzz tests it lacks
+	// go118ValueProfile runs go-118-fuzz-build's binaries with value
+	// profiling, as fuzzbox's build runs (its .options): the two binaries
+	// at the same libFuzzer options.
+	go118ValueProfile bool
 }
 
 // engineAliases are the -engines values that stand for several engines.
@@ -103,6 +107,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	minimize := fs.String("minimizetime", "10s", "-fuzzminimizetime for both engines (time to failure is measured before minimizing)")
 	out := fs.String("o", filepath.Join("bench", "results", "results.json"), "write every run as JSON to this file")
 	libfuzzer := fs.Bool("libfuzzer", false, "short for -engines=fuzzbox,libfuzzer,go118")
+	go118VP := fs.Bool("go118valueprofile", false, "run go-118-fuzz-build's binaries with -use_value_profile=1, as the fuzzbox build's .options runs it: the two libFuzzer binaries compared at the same options (default: go118 as OSS-Fuzz runs it, without)")
 	resume := fs.Bool("resume", false, "-set=compat: keep the rows already in -o's file and run only the fuzz tests it lacks")
 	rescore := fs.String("rescore", "", "run nothing: print the table of this results file (-o of an earlier run) again, matching every failure against the targets' current signatures")
 	if err := fs.Parse(args); err != nil {
@@ -113,7 +118,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
 		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out,
-		rescore: *rescore, compattime: *compattime, resume: *resume}
+		rescore: *rescore, compattime: *compattime, resume: *resume, go118ValueProfile: *go118VP}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
