@@ -68,9 +68,11 @@ const (
 	countersShadow = "libfuzzerCallWithTwoByteBuffers(&fuzzbox_counters_init, &__start___sancov_cntrs, &__stop___sancov_cntrs)"
 )
 
-// cmpFilterID identifies the filter's source and its rewrite of the runtime,
-// for the compiler's version that keys the go build cache (versionLine).
-func cmpFilterID() string {
+// runtimeRewriteID identifies the rewrite of the runtime (the filter's
+// source, the filtered calls, the shadowed counters, the muted string
+// hooks), for the compiler's version that keys the go build cache
+// (versionLine).
+func runtimeRewriteID() string {
 	sum := sha256.Sum256([]byte(cmpFilterSource + "\x00" + traceCall.String() + "\x00" + traceCallFiltered + "\x00" + countersShadow + "\x00" + strHookMuted))
 	return hex.EncodeToString(sum[:6])
 }
@@ -229,12 +231,14 @@ func fuzzboxCmpPass(arg0, arg1, fakePC uintptr, dmask uint64) (uintptr, uintptr,
 }
 `
 
-// filterRuntimeArgs changes the compiler arguments of the runtime package
+// rewriteRuntimeArgs changes the compiler arguments of the runtime package
 // built with the libfuzzer tag: its libfuzzer.go is replaced by a copy with
-// filtered calls, shadowed counters and muted string hooks, and the
-// filter's file is added, both written beside the compiler's output.
-// Arguments without runtime/libfuzzer.go are returned as they are.
-func filterRuntimeArgs(args []string) ([]string, error) {
+// filtered calls (filterTraceCalls), shadowed counters (shadowCounters) and
+// muted string hooks (muteStrHooks), and the filter's file is added, both
+// written beside the compiler's output. Arguments without
+// runtime/libfuzzer.go, or with one that lacks what a rewrite expects
+// (another Go release's), are returned as they are.
+func rewriteRuntimeArgs(args []string) ([]string, error) {
 	at := -1
 	for i, a := range args[1:] {
 		if filepath.Base(a) == "libfuzzer.go" && filepath.Base(filepath.Dir(a)) == "runtime" {
@@ -246,7 +250,7 @@ func filterRuntimeArgs(args []string) ([]string, error) {
 	}
 	src, err := os.ReadFile(args[at])
 	if err != nil {
-		return nil, fmt.Errorf("comparison filter: %w", err)
+		return nil, fmt.Errorf("libFuzzer runtime rewrite: %w", err)
 	}
 	filtered := muteStrHooks(shadowCounters(filterTraceCalls(src)))
 	if filtered == nil {
@@ -256,10 +260,10 @@ func filterRuntimeArgs(args []string) ([]string, error) {
 	hooks := filepath.Join(dir, "libfuzzer.go")
 	filter := filepath.Join(dir, "fuzzbox_cmpfilter.go")
 	if err := os.WriteFile(hooks, filtered, 0o666); err != nil {
-		return nil, fmt.Errorf("comparison filter: %w", err)
+		return nil, fmt.Errorf("libFuzzer runtime rewrite: %w", err)
 	}
 	if err := os.WriteFile(filter, []byte(cmpFilterSource), 0o666); err != nil {
-		return nil, fmt.Errorf("comparison filter: %w", err)
+		return nil, fmt.Errorf("libFuzzer runtime rewrite: %w", err)
 	}
 	out := append([]string{}, args...)
 	out[at] = hooks

@@ -32,8 +32,8 @@ func ToolexecCommand(fuzzbox string) ([]string, error) {
 // compiler's version as the go command sees it, so bump it whenever the
 // test main rewrite, the instrumentation flags, the skip list or the link
 // step change (changes to fuzzbox's runtime packages need no bump: the go
-// command hashes their source; nor do changes to the libFuzzer runtime's
-// comparison filter, whose hash the version carries: cmpFilterID): build
+// command hashes their source; nor do changes to the runtime's rewrite for
+// libFuzzer, whose hash the version carries: runtimeRewriteID): build
 // results cached by an older fuzzbox are then not reused.
 const toolexecVersion = "3"
 
@@ -161,7 +161,7 @@ func compilerVersion(args []string, stderr, stdout io.Writer) int {
 
 func versionLine(compilerOut string) string {
 	line := strings.TrimSpace(compilerOut)
-	suffix := "fuzzbox=" + toolexecVersion + "-cmp-" + cmpFilterID()
+	suffix := "fuzzbox=" + toolexecVersion + "-cmp-" + runtimeRewriteID()
 	if skip := os.Getenv(noInstrumentEnv); skip != "" {
 		// Other flags for those packages: other build cache keys.
 		sum := sha256.Sum256([]byte(skip))
@@ -193,7 +193,7 @@ func compileArgs(args []string) ([]string, error) {
 	case isRuntimePackage(pkg):
 		setLang(expanded, runtimeLang)
 	case pkg == "runtime":
-		expanded, err = filterRuntimeArgs(expanded)
+		expanded, err = rewriteRuntimeArgs(expanded)
 	case !skipInstrumentation[pkg] && !slices.Contains(noInstrument(), pkg):
 		// Flags must precede the files: put it first.
 		expanded = append([]string{expanded[0], instrumentFlag}, expanded[1:]...)

@@ -22,7 +22,7 @@ func TestToolexecCommand(t *testing.T) {
 }
 
 func TestVersionLine(t *testing.T) {
-	suffix := "fuzzbox=" + toolexecVersion + "-cmp-" + cmpFilterID()
+	suffix := "fuzzbox=" + toolexecVersion + "-cmp-" + runtimeRewriteID()
 	tests := []struct {
 		in, want string
 	}{
