@@ -46,12 +46,29 @@ static pthread_cond_t fuzzbox_cond = PTHREAD_COND_INITIALIZER;
 
 extern void fuzzboxWake(void); // export.go
 
-// The engine's thread spins for at most fuzzbox_spin_ns before it sleeps:
-// halved (down to 2 µs) after an input it had to sleep for, doubled (up to
-// 200 µs) after one it did not, so that a slow target does not keep a core
-// spinning for nothing.
+// The engine's thread spins for at most fuzzbox_spin_ns before it sleeps
+// (fuzzbox_next_spin).
 enum { fuzzbox_spin_min = 2000, fuzzbox_spin_max = 200000 };
 static int64_t fuzzbox_spin_ns = fuzzbox_spin_max;
+
+// fuzzbox_next_spin returns the engine's thread's next spin from the last
+// one, spin: doubled (up to 200 µs) after an input the thread did not have to
+// sleep for (spun); after one it slept for, back to 200 µs if the verdict
+// came within that (waited, from the post), so that spinning would have
+// caught it, and halved (down to 2 µs) if not, so that a slow target does not
+// keep a core spinning for nothing. Halving alone after every sleep left a
+// spin that a few slow inputs in a row (a collection, the seeds) had cut to
+// microseconds there for good on a target whose inputs take tens: each input
+// then slept and was woken.
+static int64_t fuzzbox_next_spin(int64_t spin, int spun, int64_t waited) {
+	if (spun) {
+		return spin * 2 < fuzzbox_spin_max ? spin * 2 : fuzzbox_spin_max;
+	}
+	if (waited < fuzzbox_spin_max) {
+		return fuzzbox_spin_max;
+	}
+	return spin / 2 > fuzzbox_spin_min ? spin / 2 : fuzzbox_spin_min;
+}
 
 static int64_t fuzzbox_now(void) {
 	struct timespec ts;
@@ -106,18 +123,13 @@ int fuzzbox_handoff(const uint8_t *data, size_t size) {
 	fuzzbox_slot.data = data;
 	fuzzbox_slot.size = size;
 	__atomic_store_n(&fuzzbox_slot.c_cpu, fuzzbox_cpu(), __ATOMIC_RELAXED);
+	int64_t posted = fuzzbox_now();
 	__atomic_store_n(&fuzzbox_slot.state, fuzzbox_posted, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&fuzzbox_slot.go_sleeping, __ATOMIC_SEQ_CST)) {
 		fuzzboxWake();
 	}
-	if (fuzzbox_spin_until(&fuzzbox_slot.state, fuzzbox_done, fuzzbox_spin_ns, &fuzzbox_slot.go_cpu)) {
-		if (fuzzbox_spin_ns < fuzzbox_spin_max) {
-			fuzzbox_spin_ns *= 2;
-		}
-	} else {
-		if (fuzzbox_spin_ns > fuzzbox_spin_min) {
-			fuzzbox_spin_ns /= 2;
-		}
+	int spun = fuzzbox_spin_until(&fuzzbox_slot.state, fuzzbox_done, fuzzbox_spin_ns, &fuzzbox_slot.go_cpu);
+	if (!spun) {
 		pthread_mutex_lock(&fuzzbox_mu);
 		__atomic_store_n(&fuzzbox_slot.c_sleeping, 1, __ATOMIC_SEQ_CST);
 		while (__atomic_load_n(&fuzzbox_slot.state, __ATOMIC_SEQ_CST) != fuzzbox_done) {
@@ -126,6 +138,7 @@ int fuzzbox_handoff(const uint8_t *data, size_t size) {
 		__atomic_store_n(&fuzzbox_slot.c_sleeping, 0, __ATOMIC_SEQ_CST);
 		pthread_mutex_unlock(&fuzzbox_mu);
 	}
+	fuzzbox_spin_ns = fuzzbox_next_spin(fuzzbox_spin_ns, spun, spun ? 0 : fuzzbox_now() - posted);
 	int failed = fuzzbox_slot.failed;
 	__atomic_store_n(&fuzzbox_slot.state, fuzzbox_idle, __ATOMIC_SEQ_CST);
 	return failed;
@@ -211,6 +224,15 @@ func waitPosted(state *uint32) {
 			return
 		}
 	}
+}
+
+// nextSpin is fuzzbox_next_spin, for tests.
+func nextSpin(spin time.Duration, spun bool, waited time.Duration) time.Duration {
+	s := C.int(0)
+	if spun {
+		s = 1
+	}
+	return time.Duration(C.fuzzbox_next_spin(C.int64_t(spin), s, C.int64_t(waited)))
 }
 
 // wakeServe is fuzzboxWake's body: it wakes serve if it sleeps (a wake-up
