@@ -183,16 +183,33 @@ type goCmd struct {
 
 // run runs "go args..." and returns its combined output.
 func (g goCmd) run(ctx context.Context, args ...string) ([]byte, error) {
+	var buf bytes.Buffer
+	err := g.command(ctx, &buf, &buf, args...).Run()
+	return buf.Bytes(), err
+}
+
+// output runs "go args..." and returns its standard output, for the callers
+// that parse it: what the go command prints on standard error as it works
+// ("go: downloading ..." while it fills the module cache, a toolchain
+// switch) is not part of it. When the command fails, the error is the
+// summary of both.
+func (g goCmd) output(ctx context.Context, args ...string) ([]byte, error) {
+	var stdout, stderr bytes.Buffer
+	if err := g.command(ctx, &stdout, &stderr, args...).Run(); err != nil {
+		return nil, errors.New(summary(append(stderr.Bytes(), stdout.Bytes()...), err))
+	}
+	return stdout.Bytes(), nil
+}
+
+func (g goCmd) command(ctx context.Context, stdout, stderr io.Writer, args ...string) *exec.Cmd {
 	bin := g.bin
 	if bin == "" {
 		bin = "go"
 	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = g.dir, g.env
-	var buf bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &buf, &buf
-	err := cmd.Run()
-	return buf.Bytes(), err
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	return cmd
 }
 
 // listedPackage is the part of "go list -json" output Build uses.
@@ -218,9 +235,9 @@ func withTags(mode, user string) string {
 }
 
 func (g goCmd) listPackage(ctx context.Context, pattern, tags string) (*listedPackage, error) {
-	out, err := g.run(ctx, "list", "-e", "-tags="+tags, "-json=ImportPath,Name,Dir,Standard,Module,Error", pattern)
+	out, err := g.output(ctx, "list", "-e", "-tags="+tags, "-json=ImportPath,Name,Dir,Standard,Module,Error", pattern)
 	if err != nil {
-		return nil, fmt.Errorf("package does not build: %s", summary(out, err))
+		return nil, fmt.Errorf("package does not build: %w", err)
 	}
 	var pkgs []*listedPackage
 	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {

@@ -187,9 +187,9 @@ func (g goCmd) listFuzzTests(ctx context.Context, pattern, tags, fuzz string) (*
 	if err != nil {
 		return nil, nil, err
 	}
-	out, err := g.run(ctx, "list", "-tags="+tags, "-json=TestGoFiles,XTestGoFiles,GoFiles,IgnoredGoFiles,Imports,TestImports,XTestImports", pattern)
+	out, err := g.output(ctx, "list", "-tags="+tags, "-json=TestGoFiles,XTestGoFiles,GoFiles,IgnoredGoFiles,Imports,TestImports,XTestImports", pattern)
 	if err != nil {
-		return nil, nil, fmt.Errorf("package does not build: %s", summary(out, err))
+		return nil, nil, fmt.Errorf("package does not build: %w", err)
 	}
 	pkg := &fuzzPackage{listedPackage: *lp}
 	if err := json.Unmarshal(out, pkg); err != nil {

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -435,4 +436,70 @@ func TestLibFuzzerTargetString(t *testing.T) {
 	if got, want := tg.String(), "/out/FuzzX: 3 seeds in FuzzX_seed_corpus.zip, FuzzX.dict, FuzzX.options"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
+}
+
+// TestListWhileDownloading: the go command prints "go: downloading ..." on
+// its standard error while it fills the module cache, as on a fresh machine;
+// the listings still parse (their standard output alone is read). A module
+// proxy in a directory and an empty module cache make the go command
+// download for real, offline.
+func TestListWhileDownloading(t *testing.T) {
+	proxy := filepath.Join(t.TempDir(), "proxy")
+	writeModuleProxy(t, proxy, "example.com/dep", "v1.0.0", map[string]string{
+		"go.mod": "module example.com/dep\n\ngo 1.21\n",
+		"dep.go": "package dep\n\n// Yes reports whether s is yes.\nfunc Yes(s string) bool { return s == \"yes\" }\n",
+	})
+	opts := setup(t, map[string]string{
+		"go.mod":    "module example.com/u\n\ngo 1.21\n\nrequire example.com/dep v1.0.0\n",
+		"u.go":      "package u\n\nimport \"example.com/dep\"\n\n// Check is the code under test.\nfunc Check(s string) bool { return dep.Yes(s) }\n",
+		"u_test.go": "package u\n\nimport \"testing\"\n\nfunc FuzzCheck(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { Check(s) }) }\n",
+	})
+	env := append(os.Environ(), "GOWORK=off", "GOPROXY=file://"+filepath.ToSlash(proxy), "GOSUMDB=off",
+		"GOFLAGS=-mod=mod -modcacherw", "GOMODCACHE="+filepath.Join(t.TempDir(), "modcache"))
+	ctx := context.Background()
+	var stderr bytes.Buffer
+	probe := goCmd{dir: opts.Dir, env: env}
+	if err := probe.command(ctx, io.Discard, &stderr, "list", "-deps", ".").Run(); err != nil || !strings.Contains(stderr.String(), "go: downloading example.com/dep v1.0.0") {
+		t.Fatalf("the go command did not download the dependency (%v): %s", err, stderr.String())
+	}
+	env[len(env)-1] = "GOMODCACHE=" + filepath.Join(t.TempDir(), "modcache") // empty again
+	g := goCmd{dir: opts.Dir, env: env}
+	if _, err := g.readEnv(ctx); err != nil {
+		t.Errorf("go env: %v", err)
+	}
+	if p, err := g.listPackage(ctx, ".", "libfuzzer"); err != nil || p.ImportPath != "example.com/u" {
+		t.Errorf("listPackage while downloading: %+v, %v", p, err)
+	}
+	env[len(env)-1] = "GOMODCACHE=" + filepath.Join(t.TempDir(), "modcache")
+	g = goCmd{dir: opts.Dir, env: env}
+	if _, names, err := g.listFuzzTests(ctx, ".", "libfuzzer", ""); err != nil || !slices.Equal(names, []string{"FuzzCheck"}) {
+		t.Errorf("listFuzzTests while downloading: %v, %v", names, err)
+	}
+}
+
+// writeModuleProxy writes module path at version, of files, into dir as a
+// GOPROXY=file:// module proxy serves it.
+func writeModuleProxy(t *testing.T, dir, path, version string, files map[string]string) {
+	t.Helper()
+	v := filepath.Join(dir, filepath.FromSlash(path), "@v")
+	var zbuf bytes.Buffer
+	zw := zip.NewWriter(&zbuf)
+	for name, data := range files {
+		w, err := zw.Create(path + "@" + version + "/" + name)
+		if err == nil {
+			_, err = w.Write([]byte(data))
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, v, map[string]string{
+		"list":            version + "\n",
+		version + ".info": `{"Version":"` + version + `","Time":"2024-01-01T00:00:00Z"}`,
+		version + ".mod":  files["go.mod"],
+		version + ".zip":  zbuf.String(),
+	})
 }

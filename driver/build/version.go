@@ -22,9 +22,9 @@ const (
 // instead of a compile or link error deep in the build, and returns the
 // version, for the build's error messages.
 func (g *goCmd) readEnv(ctx context.Context) (string, error) {
-	out, err := g.run(ctx, "env", "GOVERSION", "GOMOD", "GOROOT")
+	out, err := g.output(ctx, "env", "GOVERSION", "GOMOD", "GOROOT")
 	if err != nil {
-		return "", fmt.Errorf("build: go env: %s", summary(out, err))
+		return "", fmt.Errorf("build: go env: %w", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) != 3 {
