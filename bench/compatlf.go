@@ -186,6 +186,8 @@ func lfCompatCells(r lfCompatRow) []string {
 		build = "FAILED: " + r.BuildError
 	} else if r.SeedsS > 0 {
 		seeds = fmt.Sprintf("%d / %d in %.2f s", r.SeedsCov, r.SeedsFeatures, r.SeedsS)
+	}
+	if r.ExecsPerSec > 0 {
 		rate = fmt.Sprintf("%.0f", r.ExecsPerSec)
 	}
 	return []string{r.Module, r.Package, r.Fuzz, compatCell(build), seeds, rate, compatCell(r.Finding), compatCell(r.Note)}

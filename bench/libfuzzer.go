@@ -457,6 +457,7 @@ var (
 type libFuzzerParser struct {
 	start, failAt, last time.Duration // INITED line, first ERROR line, last line; -1 before
 	initedCov, initedFt int           // the INITED line's coverage and features
+	initedExecs         int64         // the INITED line's executions: the seed corpus's
 	report              int           // in a fuzzbox build's failure report: 1 after its first line, 2 after testing's --- FAIL line
 	execs               int64
 	kind, msg           string
@@ -491,6 +492,9 @@ func (p *libFuzzerParser) line(at time.Duration, s string) {
 			p.initedCov, _ = strconv.Atoi(m[1])
 			p.initedFt, _ = strconv.Atoi(m[2])
 		}
+		if m := lfExecsRE.FindStringSubmatch(s); m != nil {
+			p.initedExecs, _ = strconv.ParseInt(m[1], 10, 64)
+		}
 	case strings.Contains(s, "ERROR: libFuzzer:") && p.failAt < 0:
 		p.failAt = at
 		p.kind = libFuzzerKind(s)
@@ -520,6 +524,13 @@ func libFuzzerKind(s string) string {
 	return "crash"
 }
 
+// lfMinRateS is the shortest fuzzing, after the seed corpus, that a rate is
+// computed for: a seed corpus that outlasts the budget (OPA's, 25 s of a
+// 10-s run) leaves milliseconds, and its executions over them are no rate.
+const lfMinRateS = 1.0
+
+// result fills r from what the parser saw. The rate counts the executions
+// after the seed corpus (libFuzzer's INITED line) over the time since.
 func (p *libFuzzerParser) result(r *runResult) {
 	r.Execs = p.execs
 	end := p.last
@@ -528,7 +539,9 @@ func (p *libFuzzerParser) result(r *runResult) {
 	}
 	if p.start >= 0 && end > p.start {
 		r.FuzzS = (end - p.start).Seconds()
-		r.ExecsPerSec = float64(p.execs) / r.FuzzS
+		if r.FuzzS >= lfMinRateS {
+			r.ExecsPerSec = float64(p.execs-p.initedExecs) / r.FuzzS
+		}
 	}
 	r.Failed = p.reproducer != ""
 	r.Reproducer = p.reproducer

@@ -38,6 +38,21 @@ func TestLibFuzzerParser(t *testing.T) {
 	if r.Kind != "hang" || r.TTF != 10 {
 		t.Errorf("timeout: %+v", r)
 	}
+	// The rate counts the executions after the seed corpus; a seed corpus
+	// that outlasts the budget leaves no rate.
+	for _, c := range []struct {
+		done time.Duration
+		want float64
+	}{{25*time.Second + 10*time.Millisecond, 0}, {30 * time.Second, 100}} {
+		p = newLibFuzzerParser()
+		p.line(25*time.Second, "#1000\tINITED cov: 8671 ft: 40588 corp: 900/1Mb exec/s: 40 rss: 300Mb")
+		p.line(c.done, "#1500\tDONE   cov: 8671 ft: 40588 corp: 900/1Mb lim: 4096 exec/s: 60 rss: 300Mb")
+		r = runResult{}
+		p.result(&r)
+		if r.ExecsPerSec != c.want || r.Execs != 1500 {
+			t.Errorf("seeds done at 25 s, DONE at %v: %v execs/s, %d execs; want %v and 1500", c.done, r.ExecsPerSec, r.Execs, c.want)
+		}
+	}
 }
 
 func TestRewriteForGo118(t *testing.T) {
