@@ -407,9 +407,13 @@ func joinCommand(args []string) (string, error) {
 }
 
 // summary returns the first meaningful line of the go command's output, or
-// err when there is none.
+// err when there is none: not a package header ("# pkg") nor the go
+// command's note of a module it fetches, which precede the error on a
+// machine whose module cache lacks some.
 func summary(output []byte, err error) string {
-	return firstLine(output, err, func(line string) bool { return strings.HasPrefix(line, "#") })
+	return firstLine(output, err, func(line string) bool {
+		return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "go: downloading ")
+	})
 }
 
 // firstLine returns the first non-empty line of output, spaces trimmed, that

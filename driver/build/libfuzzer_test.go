@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"os/exec"
@@ -502,4 +503,13 @@ func writeModuleProxy(t *testing.T, dir, path, version string, files map[string]
 		version + ".mod":  files["go.mod"],
 		version + ".zip":  zbuf.String(),
 	})
+}
+
+// TestSummarySkipsDownloads: a failure's summary is its error, not the
+// modules the go command fetched before it.
+func TestSummarySkipsDownloads(t *testing.T) {
+	out := "go: downloading example.com/dep v1.0.0\n# example.com/u\n./u.go:3:8: undefined: nope\n"
+	if got := summary([]byte(out), errors.New("exit status 1")); got != "./u.go:3:8: undefined: nope" {
+		t.Errorf("summary = %q", got)
+	}
 }
