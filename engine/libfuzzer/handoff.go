@@ -94,12 +94,11 @@ static inline void fuzzbox_pause(void) {
 #endif
 }
 
-// fuzzbox_spin_until waits up to budget ns for *p to hold want; it reports
-// whether it did. It spins only while the other side runs on another
+// fuzzbox_spin_until waits until start + budget ns (start: fuzzbox_now) for
+// *p to hold want; it reports whether it did. It spins only while the other side runs on another
 // processor (*other_cpu, which that side keeps up to date): on the same
 // one, each check yields the processor to it.
-static int fuzzbox_spin_until(uint32_t *p, uint32_t want, int64_t budget, int32_t *other_cpu) {
-	int64_t start = fuzzbox_now();
+static int fuzzbox_spin_until(uint32_t *p, uint32_t want, int64_t start, int64_t budget, int32_t *other_cpu) {
 	int cpu = fuzzbox_cpu();
 	for (unsigned i = 1;; i++) {
 		if (__atomic_load_n(p, __ATOMIC_ACQUIRE) == want) {
@@ -128,7 +127,7 @@ int fuzzbox_handoff(const uint8_t *data, size_t size) {
 	if (__atomic_load_n(&fuzzbox_slot.go_sleeping, __ATOMIC_SEQ_CST)) {
 		fuzzboxWake();
 	}
-	int spun = fuzzbox_spin_until(&fuzzbox_slot.state, fuzzbox_done, fuzzbox_spin_ns, &fuzzbox_slot.go_cpu);
+	int spun = fuzzbox_spin_until(&fuzzbox_slot.state, fuzzbox_done, posted, fuzzbox_spin_ns, &fuzzbox_slot.go_cpu);
 	if (!spun) {
 		pthread_mutex_lock(&fuzzbox_mu);
 		__atomic_store_n(&fuzzbox_slot.c_sleeping, 1, __ATOMIC_SEQ_CST);
@@ -156,7 +155,7 @@ static void fuzzbox_wake_c(void) {
 // once the input is there, for the engine's thread's spin.
 static int fuzzbox_go_wait_posted(int64_t budget) {
 	__atomic_store_n(&fuzzbox_slot.go_cpu, fuzzbox_cpu(), __ATOMIC_RELAXED);
-	int ok = fuzzbox_spin_until(&fuzzbox_slot.state, fuzzbox_posted, budget, &fuzzbox_slot.c_cpu);
+	int ok = fuzzbox_spin_until(&fuzzbox_slot.state, fuzzbox_posted, fuzzbox_now(), budget, &fuzzbox_slot.c_cpu);
 	if (ok) {
 		__atomic_store_n(&fuzzbox_slot.go_cpu, fuzzbox_cpu(), __ATOMIC_RELAXED);
 	}
