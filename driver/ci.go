@@ -145,6 +145,9 @@ func writeJUnit(w io.Writer, res Result, _ string) error {
 			doc.Suites = append(doc.Suites, junitSuite{Name: t.Package})
 		}
 		c := junitCase{Class: t.Package, Name: t.Name, SystemOut: fmt.Sprintf("%d executions", t.Execs)}
+		if n := t.notFuzzed(); n != "" {
+			c.SystemOut += "; " + n
+		}
 		for _, f := range t.Failures {
 			text := fmt.Sprintf("%s failure, %s bucket %s, reproducer %s\n%s", f.Kind, event.BucketWord(f.Known), f.Bucket, f.Reproducer, f.Message)
 			if f.Known {
@@ -258,6 +261,9 @@ func writeMarkdown(w io.Writer, res Result, _ string) error {
 		for _, t := range res.Targets {
 			if len(t.Failures) == 0 {
 				result := "ok"
+				if n := t.notFuzzed(); n != "" {
+					result += ", " + n
+				}
 				if t.Err != "" {
 					result = "error: " + t.Err
 				}

@@ -160,11 +160,23 @@ func (r Result) WriteSummary(w io.Writer) {
 	}
 }
 
+// notFuzzed says that the target's time ended before fuzzing started, or
+// returns "".
+func (r TargetResult) notFuzzed() string {
+	if r.Unfuzzed == "" {
+		return ""
+	}
+	return "not fuzzed: its time ended while it ran its seed and generated corpus (" + r.Unfuzzed + " inputs)"
+}
+
 // status is a target's line in the summary.
 func (r TargetResult) status() (status, detail string) {
 	status, detail = "ok  ", fmt.Sprintf("%d execs", r.Execs)
 	if r.Plateau {
 		detail += ", stopped on -plateau"
+	}
+	if n := r.notFuzzed(); n != "" {
+		detail += ", " + n
 	}
 	switch {
 	case len(r.Failures) > 0:

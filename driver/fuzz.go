@@ -40,6 +40,10 @@ type TargetResult struct {
 	Err        string        // why the target could not run ("" = it ran)
 	Plateau    bool          // its last turn stopped early: no new coverage for Config.Plateau
 	ExitCode   int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
+	// Unfuzzed is the last turn's progress through the seed and generated
+	// corpus ("done/total") when its time ended before fuzzing started:
+	// nothing was fuzzed. "" when it fuzzed.
+	Unfuzzed string
 
 	bin  string // the fuzzing binary
 	twin string // its race-built twin (Config.RaceTwin), or ""

@@ -112,7 +112,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		return nil, nil
 	}
 	r.started, r.setAside = false, false // before readEvents, which sets started, starts
-	r.startedAt, r.caughtAt, r.fuzzedFor, r.turnExecs, r.Plateau = 0, 0, 0, 0, false
+	r.startedAt, r.caughtAt, r.fuzzedFor, r.turnExecs, r.Plateau, r.Unfuzzed = 0, 0, 0, 0, false, ""
 	chk := newChecker(ctx, cfg, r, s)
 	var wg sync.WaitGroup
 	wg.Add(2)
@@ -233,7 +233,7 @@ func record(r *TargetResult, e event.Event) {
 		}
 	case event.Done:
 		r.Execs += e.Execs
-		r.turnExecs, r.Plateau = e.Execs, e.Plateau
+		r.turnExecs, r.Plateau, r.Unfuzzed = e.Execs, e.Plateau, e.Progress
 		if r.startedAt > 0 {
 			r.fuzzedFor = time.Duration(e.Elapsed-r.startedAt) * time.Millisecond
 		}

@@ -15,7 +15,8 @@ import (
 
 // Crash buckets: every failure recorded is grouped by its signature (kind,
 // and the innermost stack frames outside the runtime and testing: see
-// signature), and each bucket is written once, as a small JSON file in a
+// signature), that of the minimized failure its reproducer shows (with the
+// signature it was caught with as an alias: saveBucket), and each bucket is written once, as a small JSON file in a
 // directory beside the generated corpus (<cachedir>/FuzzX.buckets/<id>)
 // and, when syncing, beside the sync directory's entries
 // (<SyncDir>/FuzzX.buckets/<id>), which the instances share. A failure

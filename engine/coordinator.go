@@ -109,7 +109,7 @@ type coordinator struct {
 	snap      []byte            // a copy of global and unstable handed to workers, nil when either changed since
 	unstable  []byte            // bucket bits reached once and not again by the same input (unstableBits)
 	lastNew   time.Time         // when fuzzing started or an input last added coverage (Plateau)
-	alias     map[string]string // signature of a recorded failure's minimized message → its bucket id
+	alias     map[string]string // signatures a recorded failure was caught and minimized with → its bucket id
 	sync      *syncer           // corpus sync (sync.go); nil when not syncing, or before fuzzing starts
 	plateaued bool              // fuzzing stopped on Plateau
 	newCount  int               // entries added since the baseline
@@ -251,6 +251,13 @@ func (c *coordinator) result() error {
 	e.Plateau = c.plateaued
 	if c.fatalErr != nil {
 		e.Error = c.fatalErr.Error()
+	}
+	if !c.fuzzing && !c.opts.PruneOnly && len(c.inputs) > 0 {
+		e.Progress = fmt.Sprintf("%d/%d", c.next-c.pending, len(c.inputs))
+		if len(c.fails) == 0 && c.fatalErr == nil && c.hard.Err() == nil { // the limit ended it, not a stop
+			c.rep.emit(event.Event{Type: event.Warning, Progress: e.Progress, Message: fmt.Sprintf(
+				"the run's limit ended it while it ran the seed and generated corpus (%s inputs): nothing was fuzzed; give it a longer -fuzztime", e.Progress)})
+		}
 	}
 	c.rep.emit(e)
 	switch {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -129,6 +130,8 @@ func fakeWorker(mode, dir string) int {
 			for {
 				fakeSpin++
 			}
+		case mode == "slowseeds" && len(b) == 1:
+			time.Sleep(200 * time.Millisecond) // the seeds: the run's time ends while they run
 		case strings.Contains(mode, "slow") && !strings.Contains(mode, "slowstart") && len(b) >= 3:
 			time.Sleep(300 * time.Millisecond) // slow (past a tenth of TestHangConfirmedEarly's timeout), not hanging
 		}
@@ -331,6 +334,36 @@ func TestRunContinuesAfterInternalError(t *testing.T) {
 	var ce interface{ CrashPath() string }
 	if !errors.As(r.err, &ce) || ce.CrashPath() != fails[0].Reproducer {
 		t.Errorf("run returned %v, want the crash error of %s", r.err, fails[0].Reproducer)
+	}
+}
+
+// TestEndedInBaseline: a run whose time ends while it runs the seed
+// corpus says so (the done event's progress and a warning): nothing was
+// fuzzed. One that fuzzed says nothing of the kind.
+func TestEndedInBaseline(t *testing.T) {
+	seeds := make([]Seed, 40)
+	for i := range seeds {
+		seeds[i] = Seed{Path: fmt.Sprintf("seed#%d", i), Values: []any{[]byte{byte(i)}}}
+	}
+	r := runFake(t, "slowseeds", time.Second, func(o *Options) { o.Seeds = seeds })
+	if r.err != nil {
+		t.Fatalf("run failed: %v", r.err)
+	}
+	done, warns := r.ofType(event.Done), r.ofType(event.Warning)
+	var ran, total int
+	if len(done) != 1 || len(r.ofType(event.Start)) != 0 {
+		t.Fatalf("done events %+v, start events %d: want one done, no start", done, len(r.ofType(event.Start)))
+	}
+	if _, err := fmt.Sscanf(done[0].Progress, "%d/%d", &ran, &total); err != nil || total < len(seeds) || ran >= total {
+		t.Errorf("done event's progress %q: want fewer run than the %d seeds and more", done[0].Progress, len(seeds))
+	}
+	if len(warns) != 1 || warns[0].Progress != done[0].Progress || !strings.Contains(warns[0].Message, "nothing was fuzzed") {
+		t.Errorf("warnings %+v: want one saying nothing was fuzzed, with progress %q", warns, done[0].Progress)
+	}
+
+	r = runFake(t, "idle", time.Second, nil)
+	if done := r.ofType(event.Done); len(done) != 1 || done[0].Progress != "" || len(r.ofType(event.Warning)) != 0 {
+		t.Errorf("a run that fuzzed: done events %+v, warnings %+v; want no progress, no warning", done, r.ofType(event.Warning))
 	}
 }
 

@@ -66,8 +66,8 @@ type failure struct {
 	outside bool
 
 	sig    string // signature when it was caught (claim)
-	bucket string // bucketID(sig)
-	known  bool   // the bucket was on disk when it was caught: recorded before
+	bucket string // bucketID(sig); once recorded, that of the minimized failure's signature (saveBucket)
+	known  bool   // the bucket was on disk already: recorded before
 
 	reruns     int    // re-runs in fresh workers
 	reproduced int    // re-runs that failed the same way

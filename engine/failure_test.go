@@ -1,9 +1,12 @@
 package engine
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -433,5 +436,81 @@ func TestWriteBucketOnce(t *testing.T) {
 	}
 	if bucketID("x") != bucketID("x") || bucketID("x") == bucketID("y") || len(bucketID("x")) != 16 {
 		t.Error("bucketID is not a stable 16-digit id per signature")
+	}
+}
+
+// TestBucketOfMinimized: a failure is filed under the bucket of the
+// failure its reproducer shows, minimized. expr's fuzz test reports every
+// unexpected error at one t.Fatal line, quoting the input's function: one
+// caught as "bitnand" and minimized to "bitand" is the bucket of "bitand",
+// and a later run that catches "bitand" directly, or "bitnand" again and
+// minimizes it elsewhere, knows it.
+func TestBucketOfMinimized(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "FuzzExpr")
+	msg := func(fn string) string {
+		return "fuzz_test.go:92: cannot use map as argument (type int) to call " + fn + " (1:1)"
+	}
+	run := func(caught, minimized string) *failure {
+		t.Helper()
+		c := &coordinator{setup: &setup{opts: Options{Target: "FuzzExpr", CacheDir: cache, KeepGoing: true}, rep: &reporter{log: io.Discard}},
+			sigs: map[string]bool{}, alias: map[string]string{}}
+		sig := signature(KindFail, msg(caught))
+		f := &failure{kind: KindFail, msg: msg(minimized), sig: sig, bucket: bucketID(sig)}
+		f.known = knownBucket(bucketDirs(&c.opts), f.bucket) // as recordFailure does
+		c.recorded(f, "testdata/fuzz/FuzzExpr/x")
+		if got := c.bucketOf(sig); got != f.bucket {
+			t.Errorf("caught as %s: a duplicate caught the same way is in bucket %s, want the recorded %s", caught, got, f.bucket)
+		}
+		return f
+	}
+	want := bucketID(signature(KindFail, msg("bitand")))
+	if f := run("bitnand", "bitand"); f.bucket != want || f.known {
+		t.Errorf("first run: bucket %s, known %v; want %s (the minimized failure's), new", f.bucket, f.known, want)
+	}
+	for _, name := range []string{want, bucketID(signature(KindFail, msg("bitnand")))} {
+		if !knownBucket(bucketDirs(&Options{CacheDir: cache}), name) {
+			t.Errorf("bucket %s not written", name)
+		}
+	}
+	for _, tt := range []struct{ caught, minimized, bucket string }{
+		{"bitand", "bitand", want}, // the minimized form, caught directly
+		{"bitor", "bitand", want},  // another form minimized to it
+		{"bitnand", "bitxor", bucketID(signature(KindFail, msg("bitxor")))}, // caught as before, minimized elsewhere
+	} {
+		if f := run(tt.caught, tt.minimized); f.bucket != tt.bucket || !f.known {
+			t.Errorf("caught as %s, minimized to %s: bucket %s, known %v; want %s, known", tt.caught, tt.minimized, f.bucket, f.known, tt.bucket)
+		}
+	}
+}
+
+// TestMinimizedIntoRecorded: within one run, a failure minimized into the
+// very input of one recorded before is a duplicate of it; one minimized
+// into another input that fails the same way is a failure of its own,
+// whose reproducer is another file, in the same bucket.
+func TestMinimizedIntoRecorded(t *testing.T) {
+	events := new(bytes.Buffer)
+	c := &coordinator{setup: &setup{opts: Options{Target: "FuzzExpr", CacheDir: filepath.Join(t.TempDir(), "FuzzExpr"), KeepGoing: true},
+		rep: &reporter{events: events}}, sigs: map[string]bool{}, alias: map[string]string{}}
+	msg := func(fn string) string {
+		return "fuzz_test.go:92: cannot use map as argument (type int) to call " + fn + " (1:1)"
+	}
+	for _, r := range []struct{ caught, path string }{{"bitnand", "testdata/fuzz/FuzzExpr/a"}, {"bitor", "testdata/fuzz/FuzzExpr/a"}, {"bitxor", "testdata/fuzz/FuzzExpr/b"}} {
+		sig := signature(KindFail, msg(r.caught))
+		c.recorded(&failure{kind: KindFail, msg: msg("bitand"), sig: sig, bucket: bucketID(sig)}, r.path)
+	}
+	want := bucketID(signature(KindFail, msg("bitand")))
+	var got []string
+	for _, e := range decodeEvents(t, events) {
+		if e.Type == event.Failure {
+			got = append(got, fmt.Sprintf("%s dup=%v known=%v %s", e.Reproducer, e.Duplicate, e.Known, e.Bucket))
+		}
+	}
+	wantEvents := []string{
+		"testdata/fuzz/FuzzExpr/a dup=false known=false " + want,
+		" dup=true known=false " + want,
+		"testdata/fuzz/FuzzExpr/b dup=false known=true " + want,
+	}
+	if !slices.Equal(got, wantEvents) || len(c.fails) != 2 {
+		t.Errorf("failure events:\n%s\nwant:\n%s\n(%d failures recorded, want 2)", strings.Join(got, "\n"), strings.Join(wantEvents, "\n"), len(c.fails))
 	}
 }

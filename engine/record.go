@@ -207,8 +207,8 @@ func (c *coordinator) claim(f *failure, sig string) bool {
 	return true
 }
 
-// bucketOf returns the bucket id of a recorded failure's signature: its
-// own, or the one it was caught with when minimization changed it.
+// bucketOf returns the bucket id of a failure's signature: that of the
+// recorded failure it was caught or minimized as (saveBucket), or its own.
 func (c *coordinator) bucketOf(sig string) string {
 	if id, ok := c.alias[sig]; ok {
 		return id
@@ -216,29 +216,34 @@ func (c *coordinator) bucketOf(sig string) string {
 	return bucketID(sig)
 }
 
-// saveBucket writes f's bucket into each bucket directory that lacks it
-// (bucketDirs), under the signature it was caught with and, when
-// minimization changed it, under minSig too, so that later runs know it
-// either way. A bucket another instance wrote first makes f known. A bucket
-// that cannot be written is a warning: the failure is recorded.
+// saveBucket files f under the bucket of the failure its reproducer shows:
+// that of minSig, its minimized message's signature, which becomes
+// f.bucket. It writes that bucket, and, when minimization changed the
+// signature, the one f was caught with (so that a later run catching it
+// the same way knows it too), into each bucket directory that lacks them
+// (bucketDirs). f is known when either was there already: an earlier run,
+// another instance or an earlier failure of this run recorded the failure
+// its reproducer shows, or caught this one the same way. A bucket that
+// cannot be written is a warning: the failure is recorded.
 func (c *coordinator) saveBucket(f *failure, path, minSig string) {
 	if f.bucket == "" {
 		return
 	}
-	ids := []string{f.bucket}
-	if id := bucketID(minSig); id != f.bucket {
-		ids = append(ids, id)
+	caught := f.bucket
+	f.bucket = bucketID(minSig)
+	bs := []bucket{{ID: f.bucket, Signature: minSig}}
+	if caught != f.bucket {
+		bs = append(bs, bucket{ID: caught, Signature: f.sig})
 	}
-	b := bucket{Kind: f.kind, Signature: f.sig, Message: firstLine(f.msg), Reproducer: path, FirstSeen: time.Now().UTC()}
 	for _, dir := range bucketDirs(&c.opts) {
-		for _, id := range ids {
-			b.ID = id
+		for _, b := range bs {
+			b.Kind, b.Message, b.Reproducer, b.FirstSeen = f.kind, firstLine(f.msg), path, time.Now().UTC()
 			wrote, err := writeBucket(dir, b)
 			if err != nil {
 				c.rep.emit(event.Event{Type: event.Warning, Message: "crash buckets: " + err.Error()})
 				return
 			}
-			f.known = f.known || !wrote && id == f.bucket
+			f.known = f.known || !wrote
 		}
 	}
 }
@@ -279,12 +284,19 @@ func (c *coordinator) unconfirmed(f *failure, sig string) {
 }
 
 // recorded reports f, whose reproducer is written at path, and stops the
-// run unless KeepGoing.
+// run unless KeepGoing. A failure minimized into the input of one recorded
+// before is reported as a duplicate of it.
 func (c *coordinator) recorded(f *failure, path string) {
 	minSig := signature(f.kind, f.msg)
 	c.sigs[minSig] = true // the minimized message may differ
-	c.alias[minSig] = f.bucket
 	c.saveBucket(f, path, minSig)
+	c.alias[f.sig], c.alias[minSig] = f.bucket, f.bucket
+	if slices.ContainsFunc(c.fails, func(e *crashError) bool { return e.path == path }) {
+		// Minimized into the very input of a failure recorded before,
+		// which its report and reproducer stand for.
+		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true, Bucket: f.bucket})
+		return
+	}
 	values := typedValues(f.vals)
 	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values) + raceReplay(c.opts.Target, path, f.kind), path: path})
 	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path,

@@ -59,7 +59,7 @@ type Event struct {
 	New         int     `json:"new_interesting,omitempty"` // entries found since the baseline
 	Edges       int     `json:"edges,omitempty"`           // stats, done: edges covered; coverage: new bucket bits
 	Unstable    int     `json:"unstable,omitempty"`        // stats, done: edges an input reached once and not when re-run (not in edges)
-	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"
+	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"; done, warning: the baseline's when the run ended before fuzzing started
 
 	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing, warning (an unconfirmed failure): panic, fail, fatal, exit, hang, oom, race, leak
 	Message    string   `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text
@@ -80,7 +80,7 @@ type Event struct {
 	Imported     bool   `json:"imported,omitempty"`      // coverage: the input came from another instance (-sync)
 	Recorded     bool   `json:"recorded,omitempty"`      // coverage: an imported input taken on the coverage its instance recorded (same test binary), not run here
 	Instances    int    `json:"instances,omitempty"`     // stats, done: instances sharing the -sync directory, this one included, when more than one
-	Bucket       string `json:"bucket,omitempty"`        // failure (duplicates too): id of the crash bucket (kind and innermost frames)
+	Bucket       string `json:"bucket,omitempty"`        // failure (duplicates too): id of the crash bucket (kind and innermost frames of the failure its reproducer shows, minimized)
 	Known        bool   `json:"known,omitempty"`         // failure: its bucket was recorded before (an earlier run, another instance on the cache)
 	Error        string `json:"error,omitempty"`         // done: the run stopped on an internal error; exit: the reason for exit code 2
 	Output       string `json:"output,omitempty"`        // output: the line, with its newline
