@@ -15,10 +15,14 @@ import (
 
 // Changed returns the import paths of the packages matched by patterns (in
 // dir) that are affected by the files changed since the git revision base:
-// a package whose directory holds a changed file, or that imports (its code
-// transitively, its tests directly) a package whose directory does. The
-// changed files are git's diff of the working tree against base, so
-// uncommitted changes count.
+// a package whose directory holds a changed file (or whose testdata
+// directory does, or that embeds one), or whose module's requirement or
+// replacement a changed go.mod moved (a dependency update), or every
+// package of a module whose go.mod changed its go, toolchain or godebug
+// lines (a go.mod or go.sum change touches nothing else); and
+// every package that imports (its code transitively, its tests directly)
+// one of those. The changed files are git's diff of the working tree
+// against base, so uncommitted changes count.
 func Changed(ctx context.Context, dir, base string, patterns []string) ([]string, error) {
 	pkgs, _, err := changed(ctx, dir, base, patterns)
 	return pkgs, err
@@ -30,9 +34,18 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 	if err != nil {
 		return nil, "", err
 	}
-	dirs := map[string]bool{}
+	dirs, changedFile := map[string]bool{}, map[string]bool{}
 	for _, f := range files {
-		dirs[filepath.Dir(f)] = true
+		changedFile[f] = true
+		d := packageDir(root, f)
+		if name := filepath.Base(f); d == filepath.Dir(f) && (name == "go.mod" || name == "go.sum") {
+			continue // changedModules reads what changed in them
+		}
+		dirs[d] = true
+	}
+	mods, err := changedModules(ctx, dir, root, base, files)
+	if err != nil {
+		return nil, "", err
 	}
 	// One go list: every package the build can reach ("all"), each
 	// marked with the patterns it matches.
@@ -42,7 +55,9 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 	}
 	touched := map[string]bool{}
 	for _, p := range all {
-		if dirs[p.Dir] {
+		embeds := slices.Concat(p.EmbedFiles, p.TestEmbedFiles, p.XTestEmbedFiles)
+		if dirs[p.Dir] || p.Module != nil && mods[p.Module.Path] ||
+			slices.ContainsFunc(embeds, func(f string) bool { return changedFile[filepath.Join(p.Dir, f)] }) {
 			touched[p.ImportPath] = true
 		}
 	}
@@ -58,18 +73,38 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 	return pkgs, root, nil
 }
 
+// packageDir returns the directory of the package a changed file of the
+// repository at root belongs to: its own, or for a file under a testdata
+// directory (seeds, reproducers, golden files), the one that holds the
+// outermost testdata directory.
+func packageDir(root, file string) string {
+	rel, err := filepath.Rel(root, file)
+	if err != nil {
+		return filepath.Dir(file)
+	}
+	parts := strings.Split(filepath.ToSlash(rel), "/")
+	if i := slices.Index(parts[:len(parts)-1], "testdata"); i >= 0 {
+		return filepath.Join(root, filepath.FromSlash(strings.Join(parts[:i], "/")))
+	}
+	return filepath.Dir(file)
+}
+
 // listedPackage is what Changed reads of go list -json.
 type listedPackage struct {
-	ImportPath   string
-	Dir          string
-	Deps         []string
-	TestImports  []string
-	XTestImports []string
-	Match        []string // the patterns that matched it
+	ImportPath      string
+	Dir             string
+	Module          *struct{ Path string }
+	Deps            []string
+	TestImports     []string
+	XTestImports    []string
+	EmbedFiles      []string
+	TestEmbedFiles  []string
+	XTestEmbedFiles []string
+	Match           []string // the patterns that matched it
 }
 
 func listDeps(ctx context.Context, dir string, patterns []string) ([]listedPackage, error) {
-	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Deps,TestImports,XTestImports,Match"}, patterns...)
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Module,Deps,TestImports,XTestImports,EmbedFiles,TestEmbedFiles,XTestEmbedFiles,Match"}, patterns...)
 	out, err := goOutput(ctx, dir, args...)
 	if err != nil {
 		return nil, fmt.Errorf("go list: %w", err)

@@ -30,7 +30,8 @@ type CIReports struct {
 
 // CI fuzzes, for a change, the fuzz tests of the packages (matched by
 // patterns in cfg.Dir) that the change affects (Changed against the git
-// revision base), sharing cfg.FuzzTime between them, with KeepGoing. It
+// revision base), sharing cfg.FuzzTime between them, with KeepGoing and,
+// unless cfg.Run says otherwise, no test run before fuzzing. It
 // exits 1 only for failures in new crash buckets: a bug an earlier run
 // (whose generated corpus and buckets the cache directory kept) already
 // found is reported, as known, and does not fail the job. The reports are
@@ -40,6 +41,7 @@ func CI(ctx context.Context, cfg Config, base string, patterns []string, out Out
 		patterns = []string{"./..."}
 	}
 	cfg.Fuzz, cfg.FuzzTime, cfg.KeepGoing = cmp.Or(cfg.Fuzz, "."), cmp.Or(cfg.FuzzTime, CIFuzzTime), true
+	cfg.Run = cmp.Or(cfg.Run, "^$") // the job's go test runs the tests; the budget is for fuzzing
 	dir := cmp.Or(cfg.Dir, ".")
 	pkgs, root, err := changed(ctx, dir, base, patterns)
 	if err != nil {

@@ -14,18 +14,19 @@ import (
 )
 
 // ciRepo makes a git repository of a module with two packages, each with a
-// fuzz test, commits it as the base, and then, as the head, a bug in
+// fuzz test (and a failing test beside package a's), commits it as the base, and then, as the head, a bug in
 // package a (a panic on inputs starting with "x"). It returns the
 // repository's directory.
 func ciRepo(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod":      "module example.com/ci\n\ngo 1.24\n",
-		"a/a.go":      "package a\n\n// Parse returns the length of s.\nfunc Parse(s string) int {\n\treturn len(s)\n}\n",
-		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {\n\tf.Add(\"abc\")\n\tf.Fuzz(func(t *testing.T, s string) { Parse(s) })\n}\n",
-		"b/b.go":      "package b\n\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\n",
-		"b/b_test.go": "package b\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {\n\tf.Add(1)\n\tf.Fuzz(func(t *testing.T, n int) { Twice(n) })\n}\n",
+		"go.mod":          "module example.com/ci\n\ngo 1.24\n",
+		"a/a.go":          "package a\n\n// Parse returns the length of s.\nfunc Parse(s string) int {\n\treturn len(s)\n}\n",
+		"a/a_test.go":     "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {\n\tf.Add(\"abc\")\n\tf.Fuzz(func(t *testing.T, s string) { Parse(s) })\n}\n",
+		"a/other_test.go": "package a\n\nimport \"testing\"\n\n// TestOther fails: the job's go test runs it, not fuzzbox ci.\nfunc TestOther(t *testing.T) { t.Fatal(\"TestOther ran\") }\n",
+		"b/b.go":          "package b\n\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\n",
+		"b/b_test.go":     "package b\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {\n\tf.Add(1)\n\tf.Fuzz(func(t *testing.T, n int) { Twice(n) })\n}\n",
 	}
 	for name, text := range files {
 		writeTestFile(t, filepath.Join(dir, name), text)
@@ -71,6 +72,64 @@ func TestChanged(t *testing.T) {
 	}
 }
 
+// TestChangedBeyondGoFiles: what affects a package besides its directory's
+// files and its imports' — a dependency update in go.mod (here the
+// replacement of the module it imports; not the package in go.mod's
+// directory), a file under its testdata directory (a new seed), a file it
+// embeds from a subdirectory, and a new go or godebug line, which every
+// package of the module is built with.
+func TestChangedBeyondGoFiles(t *testing.T) {
+	dir := t.TempDir()
+	dep := "module example.com/dep\n\ngo 1.24\n"
+	files := map[string]string{
+		"go.mod":                  "module example.com/cm\n\ngo 1.24\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./dep\n",
+		"dep/go.mod":              dep,
+		"dep/dep.go":              "package dep\n\n// N is one.\nconst N = 1\n",
+		"dep2/go.mod":             dep,
+		"dep2/dep.go":             "package dep\n\n// N is two.\nconst N = 2\n",
+		"cm.go":                   "package cm\n",
+		"u/u.go":                  "package u\n\nimport \"example.com/dep\"\n\n// N is dep's.\nconst N = dep.N\n",
+		"v/v.go":                  "package v\n",
+		"v/testdata/fuzz/FuzzV/a": "go test fuzz v1\nstring(\"a\")\n",
+		"w/w.go":                  "package w\n\nimport _ \"embed\"\n\n//go:embed static/x.txt\nvar x string\n",
+		"w/static/x.txt":          "x\n",
+	}
+	for name, text := range files {
+		writeTestFile(t, filepath.Join(dir, name), text)
+	}
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", args[0], err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "base")
+	for _, tc := range []struct {
+		desc, file, text string
+		want             []string
+	}{
+		{"a replacement moved", "go.mod", strings.Replace(files["go.mod"], "./dep", "./dep2", 1), []string{"example.com/cm/u"}},
+		{"a new seed", "v/testdata/fuzz/FuzzV/b", "go test fuzz v1\nstring(\"b\")\n", []string{"example.com/cm/v"}},
+		{"an embedded file", "w/static/x.txt", "y\n", []string{"example.com/cm/w"}},
+		{"a new go line", "go.mod", strings.Replace(files["go.mod"], "go 1.24", "go 1.25", 1), []string{"example.com/cm", "example.com/cm/u", "example.com/cm/v", "example.com/cm/w"}},
+		{"a godebug line", "go.mod", files["go.mod"] + "\ngodebug panicnil=1\n", []string{"example.com/cm", "example.com/cm/u", "example.com/cm/v", "example.com/cm/w"}},
+		{"go.sum alone", "go.sum", "example.com/other v1.0.0 h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n", nil},
+		{"a file outside any package", "docs/notes.md", "notes\n", nil},
+	} {
+		writeTestFile(t, filepath.Join(dir, tc.file), tc.text)
+		got, err := Changed(context.Background(), dir, "HEAD", []string{"./..."})
+		if err != nil || strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s (%s): Changed = %q, %v; want %q", tc.desc, tc.file, got, err, tc.want)
+		}
+		git("checkout", "-q", "--", ".")
+		git("clean", "-qfd")
+	}
+}
+
 // TestCI: the CI mode fuzzes only the package the change affects, fails
 // the job on the new bucket and writes the reports; the next job, with the
 // cache kept and a fresh checkout (no reproducer in testdata), finds the
@@ -87,6 +146,9 @@ func TestCI(t *testing.T) {
 	res := CI(ctx, cfg, "HEAD~1", []string{"./..."}, out, reps)
 	if res.ExitCode != ExitFailure || len(res.Targets) != 1 || res.Targets[0].Name != "FuzzA" {
 		t.Fatalf("first job: exit %d, targets %v; want exit 1 on FuzzA alone\n%s%s", res.ExitCode, res.Targets, stdout.String(), stderr.String())
+	}
+	if strings.Contains(stdout.String()+stderr.String(), "TestOther") {
+		t.Errorf("the first job ran the package's tests:\n%s%s", stdout.String(), stderr.String())
 	}
 
 	var junit junitSuites

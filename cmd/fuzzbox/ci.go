@@ -14,9 +14,12 @@ func init() {
 const ciUsage = `usage: fuzzbox ci -base=REV [flags] [packages]
 
 Fuzzes the fuzz tests of the packages (default ./...) that the changes since
-the git revision REV affect: packages with a changed file, and those that
-import one (their code transitively, their tests directly). They share one
--fuzztime (default 5m), with -keepgoing. Keep the cache directory between
+the git revision REV affect: packages with a changed file (in their
+directory, under their testdata, or embedded), the packages of a module whose
+go.mod requirement changed (a dependency update; all of the module's for a new
+go line), and those that import one (their code transitively, their tests
+directly). They share one -fuzztime (default 5m), with -keepgoing, and run no
+other tests before fuzzing (-run to have them). Keep the cache directory between
 jobs (-cachedir, or $XDG_CACHE_HOME/fuzzbox) so that each job starts from the
 corpus of the last one and knows the crash buckets it found: the job fails
 (exit 1) only when a failure falls in a new bucket. -junit, -sarif and
@@ -32,6 +35,13 @@ func ciFlags(fs *flag.FlagSet) func(*invocation) int {
 	var f driver.Flags
 	f.Register(fs)
 	f.RegisterBuild(fs)
+	for name, usage := range map[string]string{ // fuzzbox fuzz's, with ci's defaults
+		"fuzz":     "`regexp` matching the affected fuzz tests to fuzz (default all of them)",
+		"fuzztime": "time the affected fuzz tests share (duration, or Nx for N executions over all workers; default " + driver.CIFuzzTime + ")",
+		"run":      "`regexp` of tests to run before fuzzing, as go test -run (default none: the CI job's go test runs them)",
+	} {
+		fs.Lookup(name).Usage = usage
+	}
 	base := fs.String("base", "", "git `revision` the change is compared with, such as origin/main (required)")
 	var reps driver.CIReports
 	fs.StringVar(&reps.JUnit, "junit", "", "write a JUnit XML report to `file`")
