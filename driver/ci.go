@@ -42,6 +42,7 @@ func CI(ctx context.Context, cfg Config, base string, patterns []string, out Out
 	}
 	cfg.Fuzz, cfg.FuzzTime, cfg.KeepGoing = cmp.Or(cfg.Fuzz, "."), cmp.Or(cfg.FuzzTime, CIFuzzTime), true
 	cfg.Run = cmp.Or(cfg.Run, "^$") // the job's go test runs the tests; the budget is for fuzzing
+	cfg.cachePerPackage = true      // whichever packages a job affects, each finds its corpus and buckets where the last job left them
 	dir := cmp.Or(cfg.Dir, ".")
 	pkgs, root, err := changed(ctx, dir, base, patterns)
 	if err != nil {

@@ -130,6 +130,22 @@ func TestChangedBeyondGoFiles(t *testing.T) {
 	}
 }
 
+// TestCacheDirPerPackage: a given cache directory holds one directory per
+// package when asked to (several packages' fuzz tests, CI), and is the
+// package's own otherwise.
+func TestCacheDirPerPackage(t *testing.T) {
+	root := t.TempDir()
+	for _, tc := range []struct {
+		per  bool
+		want string
+	}{{false, root}, {true, filepath.Join(root, "example.com", "m", "p")}} {
+		cfg := Config{CacheDir: root, cachePerPackage: tc.per}
+		if got, err := cfg.cacheDir(Target{Package: "example.com/m/p", Name: "FuzzX"}); err != nil || got != tc.want {
+			t.Errorf("per package %v: cacheDir = %q, %v; want %q", tc.per, got, err, tc.want)
+		}
+	}
+}
+
 // TestCI: the CI mode fuzzes only the package the change affects, fails
 // the job on the new bucket and writes the reports; the next job, with the
 // cache kept and a fresh checkout (no reproducer in testdata), finds the
@@ -149,6 +165,9 @@ func TestCI(t *testing.T) {
 	}
 	if strings.Contains(stdout.String()+stderr.String(), "TestOther") {
 		t.Errorf("the first job ran the package's tests:\n%s%s", stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(cfg.CacheDir, "example.com", "ci", "a", "FuzzA.buckets", res.Targets[0].Failures[0].Bucket)); err != nil {
+		t.Errorf("the bucket is not in the package's directory of the cache: %v", err)
 	}
 
 	var junit junitSuites

@@ -36,8 +36,13 @@ type Config struct {
 	// back to the directory's path.
 	ImportPath string
 	// CacheDir is the generated corpus (fuzz test FuzzX's entries are in
-	// CacheDir/FuzzX); "" means DefaultCacheDir of the package.
+	// CacheDir/FuzzX); "" means DefaultCacheDir of the package. A run of
+	// the fuzz tests of several packages, and CI's always, keeps each
+	// package's in CacheDir/<import path>: two packages' FuzzX are two fuzz
+	// tests.
 	CacheDir string
+	// cachePerPackage says that CacheDir holds one directory per package.
+	cachePerPackage bool
 
 	// Fuzzing, read by Fuzz.
 	FuzzTime     string        // duration, or Nx executions over all workers; "" runs until the context is cancelled
@@ -218,11 +223,14 @@ func DefaultCacheDir(importPath string) (string, error) {
 // cacheDir returns the absolute generated-corpus directory for t.
 func (c *Config) cacheDir(t Target) (string, error) {
 	dir := c.CacheDir
-	if dir == "" {
+	switch {
+	case dir == "":
 		var err error
 		if dir, err = DefaultCacheDir(t.Package); err != nil {
 			return "", err
 		}
+	case c.cachePerPackage:
+		dir = filepath.Join(dir, filepath.FromSlash(t.Package))
 	}
 	return filepath.Abs(dir)
 }

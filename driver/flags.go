@@ -96,7 +96,7 @@ func TagsFlag(fs *flag.FlagSet, p *string) {
 // command that reads or writes the generated corpus (fuzzbox fuzz, cover,
 // corpus minimize and merge, the Bazel runner).
 func CacheDirFlag(fs *flag.FlagSet, p *string) {
-	fs.StringVar(p, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>)")
+	fs.StringVar(p, "cachedir", "", "directory of the generated corpus (default: the user cache dir, fuzzbox/fuzz/<import path>; given, with the fuzz tests of several packages and for fuzzbox ci: DIR/<import path>)")
 }
 
 // Checked returns the configuration the flags set, checked, with stderr

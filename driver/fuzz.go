@@ -114,6 +114,9 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 		return errorResult(err)
 	}
 	defer release()
+	if strings.Contains(packagesOf(targets), " ") {
+		cfg.cachePerPackage = true
+	}
 	results, err := prepare(ctx, cfg, targets, tmp, s)
 	if err != nil {
 		return errorResult(err)
