@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -99,6 +100,24 @@ func packagesOf(targets []Target) string {
 	return strings.Join(pkgs, " ")
 }
 
+// syncNames refuses a run that syncs fuzz tests of several packages of the
+// same name: the sync directory keeps one directory per name (Sync/FuzzX),
+// which instances on other machines share.
+func syncNames(cfg Config, targets []Target) error {
+	if cfg.Sync == "" {
+		return nil
+	}
+	seen := map[string]string{}
+	for _, t := range targets {
+		if pkg, ok := seen[t.Name]; ok && pkg != t.Package {
+			return fmt.Errorf("-sync: %s.%s and %s.%s would share %s: fuzz one of the packages at a time, or give each its own -sync directory",
+				pkg, t.Name, t.Package, t.Name, filepath.Join(cfg.Sync, t.Name))
+		}
+		seen[t.Name] = t.Package
+	}
+	return nil
+}
+
 // rotationSlice is each target's turn when several share an open-ended run.
 const rotationSlice = time.Minute
 
@@ -116,6 +135,9 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 	defer release()
 	if strings.Contains(packagesOf(targets), " ") {
 		cfg.cachePerPackage = true
+	}
+	if err := syncNames(cfg, targets); err != nil {
+		return errorResult(err)
 	}
 	results, err := prepare(ctx, cfg, targets, tmp, s)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 
@@ -62,5 +63,20 @@ func TestFuzzSeveralTargets(t *testing.T) {
 		if len(files) != want {
 			t.Errorf("%s reproducers %v, want %d", name, files, want)
 		}
+	}
+}
+
+// TestSyncNames: -sync keeps one directory per fuzz test name, so a run
+// that would sync two packages' FuzzX into it is refused, with the path.
+func TestSyncNames(t *testing.T) {
+	targets := []Target{{Package: "example.com/m/fse", Name: "FuzzCompress"}, {Package: "example.com/m/huff0", Name: "FuzzCompress"}}
+	if err := syncNames(Config{Sync: "/sync"}, targets); err == nil || !strings.Contains(err.Error(), "/sync/FuzzCompress") {
+		t.Errorf("syncNames = %v; want an error naming /sync/FuzzCompress", err)
+	}
+	if err := syncNames(Config{}, targets); err != nil {
+		t.Errorf("without -sync: %v", err)
+	}
+	if err := syncNames(Config{Sync: "/sync"}, []Target{targets[0], {Package: "example.com/m/huff0", Name: "FuzzDecompress"}}); err != nil {
+		t.Errorf("distinct names: %v", err)
 	}
 }
