@@ -130,16 +130,20 @@ func changedFiles(ctx context.Context, dir, base string) (files []string, root s
 		return nil, "", err
 	}
 	root = strings.TrimSpace(out)
-	diff, err := git("diff", "--name-only", "--no-renames", base, "--")
+	// -z: names as they are, NUL-terminated (not quoted, whatever
+	// characters they hold, spaces included).
+	diff, err := git("diff", "--name-only", "-z", "--no-renames", base, "--")
 	if err != nil {
 		return nil, "", fmt.Errorf("-base %s: %w", base, err)
 	}
-	untracked, err := git("ls-files", "--others", "--exclude-standard", "--full-name", ":/")
+	untracked, err := git("ls-files", "-z", "--others", "--exclude-standard", "--full-name", ":/")
 	if err != nil {
 		return nil, "", err
 	}
-	for _, f := range strings.Fields(diff + "\n" + untracked) {
-		files = append(files, filepath.Join(root, filepath.FromSlash(f)))
+	for _, f := range strings.Split(diff+untracked, "\x00") {
+		if f != "" {
+			files = append(files, filepath.Join(root, filepath.FromSlash(f)))
+		}
 	}
 	return files, root, nil
 }

@@ -119,6 +119,7 @@ func TestChangedBeyondGoFiles(t *testing.T) {
 		{"a godebug line", "go.mod", files["go.mod"] + "\ngodebug panicnil=1\n", []string{"example.com/cm", "example.com/cm/u", "example.com/cm/v", "example.com/cm/w"}},
 		{"go.sum alone", "go.sum", "example.com/other v1.0.0 h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n", nil},
 		{"a file outside any package", "docs/notes.md", "notes\n", nil},
+		{"a seed whose name has a space and an accent", "v/testdata/fuzz/FuzzV/é b", "go test fuzz v1\nstring(\"c\")\n", []string{"example.com/cm/v"}},
 	} {
 		writeTestFile(t, filepath.Join(dir, tc.file), tc.text)
 		got, err := Changed(context.Background(), dir, "HEAD", []string{"./..."})
