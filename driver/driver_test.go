@@ -320,3 +320,13 @@ func TestRunResolveError(t *testing.T) {
 		t.Errorf("stdout %q, want nothing", stdout.String())
 	}
 }
+
+// TestOutputSkipsDownloads: a failing command's error is its first line of
+// standard error that says something, not the go command's notes of the
+// modules it fetched first (a fresh module cache, a CI machine).
+func TestOutputSkipsDownloads(t *testing.T) {
+	cmd := exec.Command("sh", "-c", `echo "go: downloading example.com/m v1.0.0" >&2; echo "main.go:3: no required module provides package x" >&2; exit 1`)
+	if _, err := output(cmd); err == nil || err.Error() != "main.go:3: no required module provides package x" {
+		t.Errorf("output: %v; want the error line, not the download note", err)
+	}
+}

@@ -39,13 +39,21 @@ func goRun(ctx context.Context, dir string, stderr io.Writer, args ...string) er
 }
 
 // output runs cmd and returns its standard output; a failure is reported
-// with the first line of its standard error.
+// with the first line of its standard error that is not the go command's
+// note of a module it fetches ("go: downloading ...", which precedes the
+// error on a machine whose module cache lacks some).
 func output(cmd *exec.Cmd) ([]byte, error) {
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		if line := firstLineOf(stderr.String()); line != "" {
+		var lines []string
+		for _, l := range strings.Split(stderr.String(), "\n") {
+			if !strings.HasPrefix(strings.TrimSpace(l), "go: downloading ") {
+				lines = append(lines, l)
+			}
+		}
+		if line := firstLineOf(strings.Join(lines, "\n")); line != "" {
 			return nil, errors.New(line)
 		}
 		return nil, err
