@@ -201,7 +201,7 @@ func writeJSON(path string, v any) error {
 		err = os.WriteFile(path, append(data, '\n'), 0o666)
 	}
 	if err != nil {
-		return fmt.Errorf("compat: writing results: %w", err)
+		return fmt.Errorf("writing results to %s: %w", path, err)
 	}
 	return nil
 }
