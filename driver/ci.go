@@ -10,8 +10,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/event"
@@ -177,26 +175,13 @@ func writeJUnit(w io.Writer, res Result, _ string) error {
 	return enc.Encode(doc)
 }
 
-// frameFileRE matches a stack frame's file:line; tErrorRE the file:line a
-// t.Error or t.Fatal message starts with.
-var (
-	frameFileRE = regexp.MustCompile(`(?m)^\s+(/\S+\.go):(\d+)`)
-	tErrorRE    = regexp.MustCompile(`(?m)^\s*(\w[\w.\-]*\.go):(\d+): `)
-)
-
-// location returns the innermost place in the repository a failure's
-// message names, as a path relative to root and a line, or "" .
+// location returns the innermost place in the repository at root a
+// failure's message names (FailureFrame), as a path relative to root and a
+// line, or "".
 func location(t TargetResult, msg, root string) (string, int) {
-	for _, m := range frameFileRE.FindAllStringSubmatch(msg, -1) {
-		if rel, err := filepath.Rel(root, m[1]); err == nil && !strings.HasPrefix(rel, "..") {
-			line, _ := strconv.Atoi(m[2])
-			return filepath.ToSlash(rel), line
-		}
-	}
-	if m := tErrorRE.FindStringSubmatch(msg); m != nil {
-		if rel, err := filepath.Rel(root, filepath.Join(t.Dir, m[1])); err == nil && !strings.HasPrefix(rel, "..") {
-			line, _ := strconv.Atoi(m[2])
-			return filepath.ToSlash(rel), line
+	if f, ok := FailureFrame(msg, t.Dir, root); ok {
+		if rel, err := filepath.Rel(root, f.File); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel), f.Line
 		}
 	}
 	return "", 0

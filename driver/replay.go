@@ -204,6 +204,34 @@ func kindOf(lines, logs []string) (kind, msg string) {
 	return event.KindFail, "the test failed"
 }
 
+// Patterns for FailureFrame: a stack frame's file:line (a tab, or spaces
+// when the message was indented), and the file:line a t.Error or t.Fatal
+// report starts with.
+var (
+	anyFrameLine = regexp.MustCompile(`(?m)^\s+(/\S+\.go):(\d+)`)
+	reportLine   = regexp.MustCompile(`(?m)^\s*(\w[\w.\-]*\.go):(\d+): `)
+)
+
+// FailureFrame returns where a failure's message (a failure event's, of a
+// fuzz test in the package directory dir) puts it: the first stack frame
+// under root (a panic's, a fatal error's), or the file:line a t.Error or
+// t.Fatal report starts with. ok is false when it names neither (a hang
+// outside root, an exit). CI's SARIF report and the editor's diagnostics
+// place failures with it.
+func FailureFrame(msg, dir, root string) (f Frame, ok bool) {
+	for _, m := range anyFrameLine.FindAllStringSubmatch(msg, -1) {
+		if strings.HasPrefix(m[1], root+string(filepath.Separator)) {
+			n, _ := strconv.Atoi(m[2])
+			return Frame{m[1], n}, true
+		}
+	}
+	if m := reportLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[2])
+		return Frame{filepath.Join(dir, m[1]), n}, true
+	}
+	return Frame{}, false
+}
+
 // firstFrame returns the first stack frame under root, skipping the
 // frames of the toolchain (GOROOT lies outside any user module).
 func firstFrame(lines []string, root string) (Frame, bool) {

@@ -119,3 +119,23 @@ func TestParseFailure(t *testing.T) {
 		})
 	}
 }
+
+// TestFailureFrame: where a failure event's message puts the failure, for
+// CI's SARIF report and the editor's diagnostics.
+func TestFailureFrame(t *testing.T) {
+	const root, dir = "/m", "/m/p"
+	for _, tc := range []struct {
+		name, msg string
+		want      Frame
+		ok        bool
+	}{
+		{"panic", "panic: boom [recovered]\n\ngoroutine 7 [running]:\nruntime.gopanic()\n\t/go/src/runtime/panic.go:1 +0x1\nexample.com/m/p.Parse()\n\t/m/p/x.go:5 +0x1d\n", Frame{"/m/p/x.go", 5}, true},
+		{"panic indented", "    panic: boom\n    example.com/m/p.Parse()\n    \t/m/p/x.go:7 +0x1d\n", Frame{"/m/p/x.go", 7}, true},
+		{"t.Fatal", "fuzz_test.go:92: cannot use map as argument (1:1)\n     | bitand(i,$env)\n     | ^", Frame{"/m/p/fuzz_test.go", 92}, true},
+		{"hang outside root", "fuzzbox: hang\n\t/go/src/runtime/proc.go:3 +0x1\n", Frame{}, false},
+	} {
+		if got, ok := FailureFrame(tc.msg, dir, root); got != tc.want || ok != tc.ok {
+			t.Errorf("%s: FailureFrame = %v, %v; want %v, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+}

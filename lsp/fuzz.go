@@ -6,9 +6,8 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/event"
@@ -101,7 +100,9 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 		s.runEvent(r, command.StateProgress, live, e.Execs)
 		s.refreshLenses()
 	case event.Coverage:
-		s.progressReport(r, fmt.Sprintf("new coverage: corpus %d", e.Corpus))
+		if r.showCoverage(time.Now()) {
+			s.progressReport(r, fmt.Sprintf("new coverage: corpus %d", e.Corpus))
+		}
 	case event.Flaky, event.Warning, event.InternalError:
 		// Not failures, but the user should see them without opening the log.
 		s.notify(context.Background(), "window/showMessage", protocol.ShowMessageParams{
@@ -119,24 +120,12 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 		if f.reproducer != "" && !filepath.IsAbs(f.reproducer) {
 			f.reproducer = filepath.Join(key.dir, f.reproducer)
 		}
-		f.file, f.line = userFrame(e.Message, key.dir)
+		if at, ok := driver.FailureFrame(e.Message, key.dir, driver.ModuleRoot(key.dir)); ok {
+			f.file, f.line = at.File, at.Line
+		}
 		return f
 	}
 	return nil
-}
-
-var stackFrame = regexp.MustCompile(`(?m)^\s+(/\S+\.go):(\d+)`)
-
-// userFrame returns the first frame of a stack inside the module of dir.
-func userFrame(stack, dir string) (string, int) {
-	root := driver.ModuleRoot(dir)
-	for _, m := range stackFrame.FindAllStringSubmatch(stack, -1) {
-		if strings.HasPrefix(m[1], root+string(filepath.Separator)) {
-			n, _ := strconv.Atoi(m[2])
-			return m[1], n
-		}
-	}
-	return "", 0
 }
 
 // logWriter is an io.Writer whose lines go to the client's output log.

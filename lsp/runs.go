@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/lsp/command"
@@ -42,6 +43,24 @@ type run struct {
 	mu    sync.Mutex
 	state string   // live state for the lens, e.g. "1234 execs/s, corpus 12, new 3"
 	found *failure // the failure the run found, for its end event
+
+	covShown time.Time // when a new-coverage progress report was last sent (onEvent's: one event at a time)
+}
+
+// coverageEvery is how often at most a run's progress reports new coverage:
+// a fuzz test's first seconds can find hundreds of inputs a second (expr's
+// FuzzExpr: 403 reports in its first 10 s), each of which would be a
+// $/progress message.
+const coverageEvery = 250 * time.Millisecond
+
+// showCoverage reports whether new coverage found at now is to be shown,
+// and if so notes that it was.
+func (r *run) showCoverage(now time.Time) bool {
+	if now.Sub(r.covShown) < coverageEvery {
+		return false
+	}
+	r.covShown = now
+	return true
 }
 
 // setFound records the run's failure (the first one).
