@@ -22,7 +22,8 @@ import (
 // lines (a go.mod or go.sum change touches nothing else); and
 // every package that imports (its code transitively, its tests directly)
 // one of those. The changed files are git's diff of the working tree
-// against base, so uncommitted changes count.
+// against where the checked-out branch left base (their merge base), so
+// uncommitted changes count and base's own later commits do not.
 func Changed(ctx context.Context, dir, base string, patterns []string) ([]string, error) {
 	pkgs, _, err := changed(ctx, dir, base, patterns)
 	return pkgs, err
@@ -30,6 +31,7 @@ func Changed(ctx context.Context, dir, base string, patterns []string) ([]string
 
 // changed is Changed, which also returns the repository's top directory.
 func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []string, root string, err error) {
+	base = forkPoint(ctx, dir, base)
 	files, root, err := changedFiles(ctx, dir, base)
 	if err != nil {
 		return nil, "", err
@@ -119,6 +121,20 @@ func listDeps(ctx context.Context, dir string, patterns []string) ([]listedPacka
 		}
 		pkgs = append(pkgs, p)
 	}
+}
+
+// forkPoint returns the revision a change is compared with: where the
+// checked-out branch left base (git merge-base), so that what base gained
+// since is not taken for the change (a merge request's branch pipeline,
+// its target branch moved on); base itself when git finds no such commit
+// (a shallow clone, unrelated histories, no such revision: git diff then
+// says so).
+func forkPoint(ctx context.Context, dir, base string) string {
+	out, err := gitOutput(ctx, dir, "merge-base", base, "HEAD")
+	if mb := strings.TrimSpace(out); err == nil && mb != "" {
+		return mb
+	}
+	return base
 }
 
 // changedFiles returns the absolute paths of the files that differ between

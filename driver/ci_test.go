@@ -31,7 +31,18 @@ func ciRepo(t *testing.T) string {
 	for name, text := range files {
 		writeTestFile(t, filepath.Join(dir, name), text)
 	}
-	git := func(args ...string) {
+	git := gitIn(t, dir)
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "base")
+	writeTestFile(t, filepath.Join(dir, "a/a.go"), "package a\n\n// Parse returns the length of s.\nfunc Parse(s string) int {\n\tif len(s) > 0 && s[0] == 'x' {\n\t\tpanic(\"a: x\")\n\t}\n\treturn len(s)\n}\n")
+	git("commit", "-qam", "head")
+	return dir
+}
+
+// gitIn returns a function that runs git in dir, failing the test on error.
+func gitIn(t *testing.T, dir string) func(args ...string) {
+	return func(args ...string) {
 		t.Helper()
 		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
 		cmd.Dir = dir
@@ -39,12 +50,6 @@ func ciRepo(t *testing.T) string {
 			t.Fatalf("git %s: %v\n%s", args[0], err, out)
 		}
 	}
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-qm", "base")
-	writeTestFile(t, filepath.Join(dir, "a/a.go"), "package a\n\n// Parse returns the length of s.\nfunc Parse(s string) int {\n\tif len(s) > 0 && s[0] == 'x' {\n\t\tpanic(\"a: x\")\n\t}\n\treturn len(s)\n}\n")
-	git("commit", "-qam", "head")
-	return dir
 }
 
 func writeTestFile(t *testing.T, path, text string) {
@@ -69,6 +74,16 @@ func TestChanged(t *testing.T) {
 	}
 	if _, err := Changed(ctx, dir, "no-such-revision", []string{"./..."}); err == nil {
 		t.Error("Changed(no-such-revision): no error")
+	}
+	// The target branch moves on (b changes there) after this branch left
+	// it at the base commit: only this branch's change counts.
+	git := gitIn(t, dir)
+	git("checkout", "-q", "-b", "target", "HEAD~1")
+	writeTestFile(t, filepath.Join(dir, "b/b.go"), "package b\n\n// Twice doubles n.\nfunc Twice(n int) int { return n + n }\n")
+	git("commit", "-qam", "the target branch moves on")
+	git("checkout", "-q", "-")
+	if got, err := Changed(ctx, dir, "target", []string{"./..."}); err != nil || len(got) != 1 || got[0] != "example.com/ci/a" {
+		t.Errorf("Changed(target), the target moved on: %q, %v; want [example.com/ci/a]", got, err)
 	}
 }
 
@@ -97,14 +112,7 @@ func TestChangedBeyondGoFiles(t *testing.T) {
 	for name, text := range files {
 		writeTestFile(t, filepath.Join(dir, name), text)
 	}
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", args[0], err, out)
-		}
-	}
+	git := gitIn(t, dir)
 	git("init", "-q")
 	git("add", ".")
 	git("commit", "-qm", "base")
