@@ -14,7 +14,7 @@ func init() {
 const ciUsage = `usage: fuzzbox ci -base=REV [flags] [packages]
 
 Fuzzes the fuzz tests of the packages (default ./...) that the changes since
-the git revision REV affect: packages with a changed file (in their
+the branch left the git revision REV (their merge base) affect: packages with a changed file (in their
 directory, under their testdata, or embedded), the packages of a module whose
 go.mod requirement changed (a dependency update; all of the module's for a new
 go line), and those that import one (their code transitively, their tests
