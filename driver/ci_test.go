@@ -28,6 +28,16 @@ func ciRepo(t *testing.T) string {
 		"b/b.go":          "package b\n\n// Twice doubles n.\nfunc Twice(n int) int { return 2 * n }\n",
 		"b/b_test.go":     "package b\n\nimport \"testing\"\n\nfunc FuzzB(f *testing.F) {\n\tf.Add(1)\n\tf.Fuzz(func(t *testing.T, n int) { Twice(n) })\n}\n",
 	}
+	git := baseCommit(t, dir, files)
+	writeTestFile(t, filepath.Join(dir, "a/a.go"), "package a\n\n// Parse returns the length of s.\nfunc Parse(s string) int {\n\tif len(s) > 0 && s[0] == 'x' {\n\t\tpanic(\"a: x\")\n\t}\n\treturn len(s)\n}\n")
+	git("commit", "-qam", "head")
+	return dir
+}
+
+// baseCommit writes files into dir and commits them as a new git
+// repository's first commit; it returns gitIn's function for dir.
+func baseCommit(t *testing.T, dir string, files map[string]string) func(args ...string) {
+	t.Helper()
 	for name, text := range files {
 		writeTestFile(t, filepath.Join(dir, name), text)
 	}
@@ -35,9 +45,7 @@ func ciRepo(t *testing.T) string {
 	git("init", "-q")
 	git("add", ".")
 	git("commit", "-qm", "base")
-	writeTestFile(t, filepath.Join(dir, "a/a.go"), "package a\n\n// Parse returns the length of s.\nfunc Parse(s string) int {\n\tif len(s) > 0 && s[0] == 'x' {\n\t\tpanic(\"a: x\")\n\t}\n\treturn len(s)\n}\n")
-	git("commit", "-qam", "head")
-	return dir
+	return git
 }
 
 // gitIn returns a function that runs git in dir, failing the test on error.
@@ -109,13 +117,7 @@ func TestChangedBeyondGoFiles(t *testing.T) {
 		"w/w.go":                  "package w\n\nimport _ \"embed\"\n\n//go:embed static/x.txt\nvar x string\n",
 		"w/static/x.txt":          "x\n",
 	}
-	for name, text := range files {
-		writeTestFile(t, filepath.Join(dir, name), text)
-	}
-	git := gitIn(t, dir)
-	git("init", "-q")
-	git("add", ".")
-	git("commit", "-qm", "base")
+	git := baseCommit(t, dir, files)
 	for _, tc := range []struct {
 		desc, file, text string
 		want             []string
