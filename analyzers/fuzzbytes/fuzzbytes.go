@@ -42,12 +42,16 @@ func run(pass *analysis.Pass) (any, error) {
 // fn is the analysis of one fuzz function body.
 type fn struct {
 	pass    *analysis.Pass
-	body    *ast.BlockStmt
+	scope   ast.Node                // the fuzz function: its parameters and body
 	tainted map[types.Object]string // the []byte arguments and local aliases -> argument name
 }
 
 func checkTarget(pass *analysis.Pass, tg *fuzzutil.Target) {
-	c := &fn{pass: pass, body: tg.Body, tainted: map[types.Object]string{}}
+	var scope ast.Node = tg.Body
+	if tg.Type != nil {
+		scope = &ast.FuncLit{Type: tg.Type, Body: tg.Body} // its range: from the parameters to the body's end
+	}
+	c := &fn{pass: pass, scope: scope, tainted: map[types.Object]string{}}
 	byteSlice := types.NewSlice(types.Typ[types.Byte])
 	for i := 1; i < tg.Sig.Params().Len(); i++ {
 		if p := tg.Sig.Params().At(i); types.Identical(p.Type(), byteSlice) && p.Name() != "" && p.Name() != "_" {
@@ -117,12 +121,18 @@ func (c *fn) call(call *ast.CallExpr) {
 			c.reportWrite(call, name)
 		}
 	case "append":
-		if s, ok := ast.Unparen(call.Args[0]).(*ast.SliceExpr); ok && len(call.Args) > 1 {
+		if s, ok := ast.Unparen(call.Args[0]).(*ast.SliceExpr); ok && len(call.Args) > 1 && !fullCap(s) {
 			if name := c.alias(s.X); name != "" {
 				c.reportWrite(call, name)
 			}
 		}
 	}
+}
+
+// fullCap reports whether s is x[i:j:j] (the same j twice): its capacity is
+// its length, so append copies it to a new array and never writes into x.
+func fullCap(s *ast.SliceExpr) bool {
+	return s.Slice3 && s.High != nil && s.Max != nil && types.ExprString(s.High) == types.ExprString(s.Max)
 }
 
 func (c *fn) reportWrite(at ast.Node, name string) {
@@ -171,7 +181,8 @@ func (c *fn) retained(e ast.Expr) string {
 }
 
 // outer reports whether the variable at the root of lhs (x in x.f[i].g) is
-// declared outside the fuzz function body.
+// declared outside the fuzz function (its parameters are its own: b = b[:n]
+// keeps nothing).
 func (c *fn) outer(lhs ast.Expr) bool {
 	for {
 		switch e := ast.Unparen(lhs).(type) {
@@ -194,5 +205,5 @@ func (c *fn) outer(lhs ast.Expr) bool {
 }
 
 func (c *fn) declaredOutside(v *types.Var) bool {
-	return v.Pos() < c.body.Pos() || v.Pos() >= c.body.End()
+	return v.Pos() < c.scope.Pos() || v.Pos() >= c.scope.End()
 }

@@ -12,20 +12,47 @@ import (
 )
 
 // Check loads the packages matching patterns in dir ("" is the current
-// directory), with their tests, runs the Analyzers on them and returns the
-// diagnostics as sorted, de-duplicated "file:line:col: message" lines (a
-// package and its test variant share files). "fuzzbox vet" prints them. A
-// package that does not load is an error, worded for the common cause when
-// the go command is newer than the export data this build of fuzzvet reads.
+// directory), with their tests, runs the Analyzers on those that load and
+// returns the diagnostics as sorted, de-duplicated "file:line:col: message"
+// lines (a package and its test variant share files). "fuzzbox vet" prints
+// them. Packages that do not load with their dependencies (a build error,
+// a cgo library the machine lacks, a go:embed pattern whose files a module
+// zip left out) are left out, and their errors are the error returned
+// beside the others' diagnostics, worded for the common cause when the go
+// command is newer than the export data this build of fuzzvet reads.
 func Check(dir string, patterns []string) ([]string, error) {
 	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: dir, Tests: true}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
 	}
-	if err := loadErrors(pkgs); err != nil {
-		return nil, err
+	ok, broken := loadable(pkgs)
+	var out []string
+	if len(ok) > 0 {
+		if out, err = analyze(ok); err != nil {
+			return nil, err
+		}
 	}
+	return out, loadErrors(broken)
+}
+
+// loadable splits pkgs into those that loaded with all their dependencies
+// and the others.
+func loadable(pkgs []*packages.Package) (ok, broken []*packages.Package) {
+	for _, p := range pkgs {
+		bad := false
+		packages.Visit([]*packages.Package{p}, nil, func(q *packages.Package) { bad = bad || len(q.Errors) > 0 })
+		if bad {
+			broken = append(broken, p)
+		} else {
+			ok = append(ok, p)
+		}
+	}
+	return ok, broken
+}
+
+// analyze runs the Analyzers on pkgs and returns Check's lines.
+func analyze(pkgs []*packages.Package) ([]string, error) {
 	g, err := checker.Analyze(Analyzers, pkgs, nil)
 	if err != nil {
 		return nil, fmt.Errorf("running analyzers: %w", err)
@@ -48,12 +75,17 @@ func Check(dir string, patterns []string) ([]string, error) {
 	return out, nil
 }
 
-// loadErrors returns the errors of pkgs and their dependencies, joined.
+// loadErrors returns the errors of pkgs and their dependencies, joined,
+// each once (a package and its test variant share most).
 func loadErrors(pkgs []*packages.Package) error {
 	var errs []error
+	seen := map[string]bool{}
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
 		for _, e := range p.Errors {
-			errs = append(errs, e)
+			if !seen[e.Error()] {
+				seen[e.Error()] = true
+				errs = append(errs, e)
+			}
 		}
 	})
 	if len(errs) == 0 {

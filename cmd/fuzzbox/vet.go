@@ -15,8 +15,10 @@ const vetUsage = `usage: fuzzbox vet [-C dir] [packages]
 
 Vet runs the fuzzvet checks (see docs/fuzzvet.md) on the packages (default
 ./...), including their test files, and prints one file:line:col: message
-line per diagnostic. It exits 1 if there is a diagnostic and 2 if the
-packages cannot be loaded. To apply the suggested fixes, run fuzzvet -fix.
+line per diagnostic. Packages that cannot be loaded (a build error, a missing
+cgo library) are left out and their errors printed after the others'
+diagnostics. It exits 2 if some packages could not be loaded, otherwise 1 if
+there is a diagnostic. To apply the suggested fixes, run fuzzvet -fix.
 
 Flags:
   -C dir   run in dir (as go -C)
@@ -32,14 +34,14 @@ func vetFlags(fs *flag.FlagSet) func(*invocation) int {
 			patterns = []string{"./..."}
 		}
 		diags, err := fuzzvet.Check(*dir, patterns)
-		if err != nil {
-			fmt.Fprintf(inv.stderr, "fuzzbox vet: %s\n", oneLine(err))
-			return exitUsage
-		}
 		for _, d := range diags {
 			fmt.Fprintln(inv.stdout, d)
 		}
-		if len(diags) > 0 {
+		switch {
+		case err != nil:
+			fmt.Fprintf(inv.stderr, "fuzzbox vet: %s\n", err)
+			return exitUsage
+		case len(diags) > 0:
 			return exitFinding
 		}
 		return exitOK

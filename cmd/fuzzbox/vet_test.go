@@ -62,6 +62,11 @@ func TestVet(t *testing.T) {
 		{name: "pattern", files: map[string]string{"sub/p_test.go": bad}, args: []string{"./sub"}, code: exitFinding,
 			stdout: []string{"sub/p_test.go:6:8: untyped constant 5"}},
 		{name: "load error", files: map[string]string{"p.go": "package p\nfunc ("}, code: exitUsage, stderr: "fuzzbox vet: loading packages"},
+		// One package that does not load (here a syntax error; on real modules a cgo
+		// library the machine lacks, a go:embed file a module zip left out) leaves the
+		// others checked: their diagnostics, then its error, exit 2.
+		{name: "one load error", files: map[string]string{"sub/p_test.go": bad, "broken/b.go": "package b\nfunc ("}, code: exitUsage,
+			stdout: []string{"sub/p_test.go:6:8: untyped constant 5"}, stderr: "fuzzbox vet: loading packages"},
 		{name: "bad flag", args: []string{"-nope"}, code: exitUsage, stderr: "flag provided but not defined"},
 	}
 	for _, tc := range tests {
