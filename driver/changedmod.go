@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -13,9 +14,9 @@ import (
 // affects: each module whose requirement or replacement differs between
 // base's go.mod and the working tree's (a dependency update), and the
 // module of a go.mod whose go, toolchain or godebug lines, which every
-// package of it is built with, differ. A go.mod new or removed since base is left to the
-// files that come or go with it; one under a testdata directory is a
-// test's fixture.
+// package of it is built with, differ. A go.mod new or removed since base
+// is left to the files that come or go with it; one under a testdata
+// directory is a test's fixture.
 func changedModules(ctx context.Context, dir, root, base string, files []string) (map[string]bool, error) {
 	mods := map[string]bool{}
 	for _, f := range files {
@@ -93,7 +94,7 @@ func readGoMod(ctx context.Context, dir string, text []byte) (*goMod, error) {
 // godebug lines do.
 func (m *goMod) moved(after *goMod) map[string]bool {
 	diff := map[string]bool{}
-	if m.Go != after.Go || m.Toolchain != after.Toolchain || fmt.Sprint(m.GoDebug) != fmt.Sprint(after.GoDebug) {
+	if m.Go != after.Go || m.Toolchain != after.Toolchain || !slices.Equal(m.GoDebug, after.GoDebug) {
 		diff[m.Module.Path], diff[after.Module.Path] = true, true
 	}
 	before, now := m.requirements(), after.requirements()

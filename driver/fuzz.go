@@ -133,9 +133,7 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 		return errorResult(err)
 	}
 	defer release()
-	if strings.Contains(packagesOf(targets), " ") {
-		cfg.cachePerPackage = true
-	}
+	cfg.cachePerPackage = cfg.cachePerPackage || slices.ContainsFunc(targets, func(t Target) bool { return t.Package != targets[0].Package })
 	if err := syncNames(cfg, targets); err != nil {
 		return errorResult(err)
 	}
