@@ -73,7 +73,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build: toolexec command: %w", err)
 	}
-	g := goCmd{dir: opts.Dir, env: append(os.Environ(), "GOWORK=off")}
+	g := goCmd{dir: opts.Dir, env: os.Environ()}
 	version, err := g.readEnv(ctx)
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			args = append(args, "-ldflags=-checklinkname=0")
 		}
 		g.bin = filepath.Join(g.goroot, "bin", "go")
-		g.env = append(g.env, "GOTOOLCHAIN=local", "GOMODCACHE="+filepath.Join(tmp, "modcache"))
+		g.env = append(g.env, "GOWORK=off", "GOTOOLCHAIN=local", "GOMODCACHE="+filepath.Join(tmp, "modcache"))
 	}
 	args = append(args, opts.Package)
 	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
@@ -174,11 +174,13 @@ func SplitSymbol(sym string) (pkg, rest string, ok bool) {
 
 // goCmd runs the go command in dir with env.
 type goCmd struct {
-	dir    string
-	env    []string
-	bin    string // the go command; "" means "go" from PATH
-	gomod  string // the main module's go.mod, as readEnv found it
-	goroot string // GOROOT, as readEnv found it
+	dir     string
+	env     []string
+	bin     string // the go command; "" means "go" from PATH
+	gomod   string // the main module's go.mod, as readEnv found it
+	goroot  string // GOROOT, as readEnv found it
+	gowork  string // the workspace file (GOWORK), "" or "off" outside a workspace
+	goflags string // GOFLAGS, as readEnv found it
 }
 
 // run runs "go args..." and returns its combined output.
@@ -260,7 +262,7 @@ func (g goCmd) listPackage(ctx context.Context, pattern, tags string) (*listedPa
 
 // prepare writes the overlay and module files for pkg into tmp and returns
 // the go command flags that use them.
-func (g goCmd) prepare(ctx context.Context, pkg *listedPackage, tmp, goVersion string) ([]string, error) {
+func (g *goCmd) prepare(ctx context.Context, pkg *listedPackage, tmp, goVersion string) ([]string, error) {
 	overlay, err := writeOverlay(pkg, tmp)
 	if err != nil {
 		return nil, err
@@ -272,7 +274,7 @@ func (g goCmd) prepare(ctx context.Context, pkg *listedPackage, tmp, goVersion s
 	if pkg.Module.Main && pkg.Module.Path == runtimeModule {
 		return flags, nil // fuzzing fuzzbox itself: its runtime is right here
 	}
-	modFlags, err := g.writeModFile(ctx, tmp)
+	modFlags, err := g.addRuntime(ctx, tmp)
 	if err != nil {
 		return nil, err
 	}
@@ -312,9 +314,6 @@ func ` + mainStartWrapper + `(importPath, modulePath string, tests []testing.Int
 // and returns the go command flags that use it.
 func (g goCmd) writeModFile(ctx context.Context, tmp string) ([]string, error) {
 	gomod := g.gomod
-	if gomod == "" || gomod == os.DevNull {
-		return nil, errors.New("build: not in a module; fuzzbox needs a go.mod")
-	}
 	rt, err := runtimeDir()
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)

@@ -14,12 +14,14 @@
 //     fuzzbox binary to a content-addressed directory under the user cache
 //     directory, as the module github.com/fuzzbox/fuzzbox.
 //   - A copy of the user's go.mod, passed with -modfile, requires that module
-//     and replaces it with the directory. GOWORK is off (-modfile does not
-//     work in workspace mode, so other workspace modules are not seen); a
-//     module with a vendor directory is built with -mod=mod (its requirements
-//     must then be in the module cache or downloadable). The runtime module
-//     declares "go 1.11" so that any user go line accepts it; Toolexec
-//     compiles its packages with -lang=go1.26.
+//     and replaces it with the directory, with GOWORK off. A module of a
+//     go.work workspace, or one with a vendor directory that go test builds
+//     from, is built instead in a workspace fuzzbox writes under the user
+//     cache directory: the user's workspace (or the module) with the runtime
+//     module added, and for a vendored module a vendor directory of links to
+//     the module's (workspace.go). The runtime module declares "go 1.11" so
+//     that any user go line accepts it; Toolexec compiles its packages with
+//     -lang=go1.26.
 //   - An -overlay adds one external test file to the package. It exports
 //     FuzzboxMainStart, a wrapper of fuzzmain.MainStart, so that the
 //     generated test main can reach fuzzmain through the _xtest import.

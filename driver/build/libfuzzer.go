@@ -93,7 +93,7 @@ func BuildLibFuzzer(ctx context.Context, opts LibFuzzerOptions) ([]LibFuzzerTarg
 	if err := opts.defaults(); err != nil {
 		return nil, err
 	}
-	g := goCmd{dir: opts.Dir, env: append(os.Environ(), "GOWORK=off", "CGO_ENABLED=1")}
+	g := goCmd{dir: opts.Dir, env: append(os.Environ(), "CGO_ENABLED=1")}
 	if _, err := g.readEnv(ctx); err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuz
 }
 
 // prepareLibFuzzer is prepare with the libFuzzer test main hook.
-func (g goCmd) prepareLibFuzzer(ctx context.Context, pkg *listedPackage, tmp string) ([]string, error) {
+func (g *goCmd) prepareLibFuzzer(ctx context.Context, pkg *listedPackage, tmp string) ([]string, error) {
 	overlay, err := writeOverlaySource(pkg, tmp, libFuzzerXtestSource(pkg.Name))
 	if err != nil {
 		return nil, err
@@ -264,7 +264,7 @@ func (g goCmd) prepareLibFuzzer(ctx context.Context, pkg *listedPackage, tmp str
 	if pkg.Module.Main && pkg.Module.Path == runtimeModule {
 		return flags, nil
 	}
-	modFlags, err := g.writeModFile(ctx, tmp)
+	modFlags, err := g.addRuntime(ctx, tmp)
 	if err != nil {
 		return nil, err
 	}

@@ -110,6 +110,9 @@ func Toolexec(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return runTool(newArgs, stdin, stdout, stderr)
 	}
+	if toolName(args[0]) == "asm" || toolName(args[0]) == "cgo" {
+		return runTool(withPathMap(args), stdin, stdout, stderr)
+	}
 	if toolName(args[0]) != "compile" {
 		return runTool(args, stdin, stdout, stderr)
 	}
@@ -201,10 +204,41 @@ func compileArgs(args []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	expanded = withPathMap(expanded)
 	if rsp == "" {
 		return expanded, nil
 	}
 	return writeResponseFile(expanded, filepath.Dir(rsp))
+}
+
+// pathMapEnv names the environment variable through which a build passes
+// Toolexec a rewrite of recorded source paths, "FROM=>TO": a vendored
+// module's build reads its vendored packages through links in fuzzbox's
+// workspace directory (workspace.go), and its binary names the files
+// where go test's does.
+const pathMapEnv = "FUZZBOX_PATHMAP"
+
+// withPathMap adds pathMapEnv's rewrite to the -trimpath flag of a compile,
+// asm or cgo command line, after the go command's own rewrites (the first
+// that matches a path applies).
+func withPathMap(args []string) []string {
+	m := os.Getenv(pathMapEnv)
+	if m == "" || len(args) < 2 || args[1] == "-V=full" {
+		return args
+	}
+	for i, a := range args {
+		switch {
+		case a == "-trimpath" && i+1 < len(args):
+			out := slices.Clone(args)
+			out[i+1] += ";" + m
+			return out
+		case strings.HasPrefix(a, "-trimpath="):
+			out := slices.Clone(args)
+			out[i] += ";" + m
+			return out
+		}
+	}
+	return append([]string{args[0], "-trimpath=" + m}, args[1:]...)
 }
 
 // flagValue returns the value of the "-name value" or "-name=value" flag.

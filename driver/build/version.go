@@ -17,21 +17,25 @@ const (
 )
 
 // readEnv reads, in one go env run, the go command's version, the main
-// module's go.mod (into g.gomod, for writeModFile) and GOROOT (g.goroot). It refuses a go command
+// module's go.mod (into g.gomod, for addRuntime), GOROOT (g.goroot), GOWORK
+// (g.gowork) and GOFLAGS (g.goflags). It refuses a go command
 // older than the supported releases, with a message that says what to do,
 // instead of a compile or link error deep in the build, and returns the
 // version, for the build's error messages.
 func (g *goCmd) readEnv(ctx context.Context) (string, error) {
-	out, err := g.output(ctx, "env", "GOVERSION", "GOMOD", "GOROOT")
+	out, err := g.output(ctx, "env", "GOVERSION", "GOMOD", "GOROOT", "GOWORK", "GOFLAGS")
 	if err != nil {
 		return "", fmt.Errorf("build: go env: %w", err)
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) != 3 {
+	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(lines) != 5 {
 		return "", fmt.Errorf("build: unexpected go env output %q", out)
 	}
-	v := strings.TrimSpace(lines[0])
-	g.gomod, g.goroot = strings.TrimSpace(lines[1]), strings.TrimSpace(lines[2])
+	for i := range lines {
+		lines[i] = strings.TrimSpace(lines[i])
+	}
+	v := lines[0]
+	g.gomod, g.goroot, g.gowork, g.goflags = lines[1], lines[2], lines[3], lines[4]
 	return v, checkGoVersion(v)
 }
 

@@ -1,0 +1,342 @@
+package build
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Builds in workspace mode.
+//
+// The runtime module normally joins the build through a copy of the user's
+// go.mod (-modfile), with GOWORK off. Two kinds of module are built
+// differently by go test, and so by fuzzbox:
+//
+//   - A module of a go.work workspace (GOWORK set by the go command): its
+//     requirements may be other workspace modules that no proxy serves.
+//     fuzzbox writes a copy of the workspace file with absolute paths and
+//     the runtime module added to its use list.
+//   - A module with a vendor directory (go 1.14 or later, no -mod=mod or
+//     -mod=readonly in GOFLAGS): go test compiles the vendored copies, and
+//     may have no module cache or network at all. vendor/modules.txt, which
+//     the go command checks against go.mod, cannot list the runtime module
+//     without touching the user's files, but a workspace's vendor directory
+//     lies beside its go.work: fuzzbox writes a workspace of the module and
+//     the runtime, with a vendor directory whose modules.txt is the module's
+//     (marked as a workspace's) and whose other entries are links to the
+//     module's vendored directories.
+//
+// The workspace is written to a directory under the user cache directory
+// named after the user's go.work or go.mod, so that repeated builds compile
+// vendored packages from the same paths and hit the go build cache.
+
+// addRuntime adds the runtime module to the build of the user's package:
+// it returns the go command flags, and sets GOWORK in g.env.
+func (g *goCmd) addRuntime(ctx context.Context, tmp string) ([]string, error) {
+	if g.gomod == "" || g.gomod == os.DevNull {
+		return nil, errors.New("build: not in a module; fuzzbox needs a go.mod")
+	}
+	users := g.gowork != "" && g.gowork != "off"
+	if !users {
+		v, err := g.vendored(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !v {
+			g.env = append(g.env, "GOWORK=off")
+			return g.writeModFile(ctx, tmp)
+		}
+	}
+	gowork, err := g.writeWorkspace(ctx, users)
+	if errors.Is(err, errNoLinks) && !users {
+		// Where links cannot be made (Windows without the privilege), the
+		// vendored module is built from the module cache, as before.
+		g.env = append(g.env, "GOWORK=off")
+		return g.writeModFile(ctx, tmp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	g.env = append(g.env, "GOWORK="+gowork)
+	source := g.gowork
+	if !users {
+		source = g.gomod
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(gowork), "vendor")); err == nil {
+		g.env = append(g.env, pathMapEnv+"="+filepath.Join(filepath.Dir(gowork), "vendor")+"=>"+filepath.Join(filepath.Dir(source), "vendor"))
+	}
+	return nil, nil
+}
+
+// vendored reports whether go test builds the main module from its vendor
+// directory: one exists, GOFLAGS does not ask for the module cache, and the
+// module's go line is 1.14 or later.
+func (g *goCmd) vendored(ctx context.Context) (bool, error) {
+	if fi, err := os.Stat(filepath.Join(filepath.Dir(g.gomod), "vendor")); err != nil || !fi.IsDir() {
+		return false, nil
+	}
+	for _, f := range strings.Fields(g.goflags) {
+		switch strings.TrimLeft(f, "-") {
+		case "mod=mod", "mod=readonly":
+			return false, nil
+		}
+	}
+	var m goWork
+	if err := g.editJSON(ctx, "mod", g.gomod, &m); err != nil {
+		return false, err
+	}
+	minor, ok := goMinor("go" + m.Go)
+	return ok && minor >= 14, nil
+}
+
+// workDir returns the directory the workspace for source (the user's
+// go.work or go.mod) is written to.
+func workDir(source string) (string, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("build: locating the workspace cache: %w", err)
+	}
+	sum := sha256.Sum256([]byte(source))
+	return filepath.Join(cache, "fuzzbox", "work", hex.EncodeToString(sum[:12])), nil
+}
+
+// writeWorkspace writes the workspace the build uses and returns the go.work
+// file to set GOWORK to.
+func (g *goCmd) writeWorkspace(ctx context.Context, users bool) (string, error) {
+	rt, err := runtimeDir()
+	if err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	source := g.gomod
+	if users {
+		source = g.gowork
+	}
+	dir, err := workDir(source)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("build: %w", err)
+	}
+	var work []byte
+	if users {
+		work, err = g.userWork(ctx, rt)
+	} else {
+		work, err = g.moduleWork(ctx, rt)
+	}
+	if err != nil {
+		return "", err
+	}
+	gowork := filepath.Join(dir, "go.work")
+	if err := writeIfChanged(gowork, work); err != nil {
+		return "", err
+	}
+	sums := filepath.Join(filepath.Dir(source), "go.work.sum")
+	if !users {
+		sums = ""
+	}
+	if err := copyOrRemove(sums, filepath.Join(dir, "go.work.sum")); err != nil {
+		return "", err
+	}
+	if err := mirrorVendor(filepath.Join(filepath.Dir(source), "vendor"), filepath.Join(dir, "vendor"), !users); err != nil {
+		return "", err
+	}
+	return gowork, nil
+}
+
+// goWork is the part of "go work edit -json" and "go mod edit -json" output
+// writeWorkspace uses.
+type goWork struct {
+	Go        string
+	Toolchain string
+	Godebug   []struct{ Key, Value string }
+	Use       []struct{ DiskPath string }
+	Replace   []struct {
+		Old struct{ Path, Version string }
+		New struct{ Path, Version string }
+	}
+}
+
+// userWork returns the user's go.work with every directory made absolute
+// and the runtime module rt used.
+func (g *goCmd) userWork(ctx context.Context, rt string) ([]byte, error) {
+	var w goWork
+	if err := g.editJSON(ctx, "work", g.gowork, &w); err != nil {
+		return nil, err
+	}
+	base := filepath.Dir(g.gowork)
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(base, p)
+	}
+	var b bytes.Buffer
+	writeHeader(&b, w)
+	for _, u := range w.Use {
+		fmt.Fprintf(&b, "use %q\n", abs(u.DiskPath))
+	}
+	fmt.Fprintf(&b, "use %q\n", rt)
+	for _, r := range w.Replace {
+		old := r.Old.Path
+		if r.Old.Version != "" {
+			old += " " + r.Old.Version
+		}
+		if r.New.Version != "" {
+			fmt.Fprintf(&b, "replace %s => %s %s\n", old, r.New.Path, r.New.Version)
+		} else {
+			fmt.Fprintf(&b, "replace %s => %q\n", old, abs(r.New.Path))
+		}
+	}
+	return b.Bytes(), nil
+}
+
+// moduleWork returns a workspace of the vendored main module and the runtime
+// module rt. Its go, toolchain and godebug lines are the module's: in
+// workspace mode the go command takes GODEBUG defaults from go.work, not
+// go.mod.
+func (g *goCmd) moduleWork(ctx context.Context, rt string) ([]byte, error) {
+	var m goWork
+	if err := g.editJSON(ctx, "mod", g.gomod, &m); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	writeHeader(&b, m)
+	fmt.Fprintf(&b, "use %q\nuse %q\n", filepath.Dir(g.gomod), rt)
+	return b.Bytes(), nil
+}
+
+func writeHeader(b *bytes.Buffer, w goWork) {
+	fmt.Fprintf(b, "// Written by fuzzbox for its builds; not yours to edit.\n\ngo %s\n", w.Go)
+	if w.Toolchain != "" {
+		fmt.Fprintf(b, "toolchain %s\n", w.Toolchain)
+	}
+	for _, d := range w.Godebug {
+		fmt.Fprintf(b, "godebug %s=%s\n", d.Key, d.Value)
+	}
+}
+
+// editJSON reads file with "go mod|work edit -json".
+func (g *goCmd) editJSON(ctx context.Context, kind, file string, v any) error {
+	out, err := g.output(ctx, kind, "edit", "-json", file)
+	if err != nil {
+		return fmt.Errorf("build: reading %s: %w", file, err)
+	}
+	if err := json.Unmarshal(out, v); err != nil {
+		return fmt.Errorf("build: reading %s: %w", file, err)
+	}
+	return nil
+}
+
+// mirrorVendor makes dst a vendor directory with src's modules.txt (marked as
+// a workspace's when mark is set) and, for every other entry of src, a link
+// to it. Without src, dst is removed.
+func mirrorVendor(src, dst string, mark bool) error {
+	entries, err := os.ReadDir(src)
+	if errors.Is(err, os.ErrNotExist) {
+		if err := os.RemoveAll(dst); err != nil {
+			return fmt.Errorf("build: %w", err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	if err := os.MkdirAll(dst, 0o777); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	want := map[string]bool{"modules.txt": true}
+	for _, e := range entries {
+		if e.Name() == "modules.txt" {
+			continue
+		}
+		want[e.Name()] = true
+		if err := linkTo(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+			return err
+		}
+	}
+	modules, err := os.ReadFile(filepath.Join(src, "modules.txt"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("build: %w", err)
+	}
+	if mark {
+		modules = append([]byte("## workspace\n"), modules...)
+	}
+	if err := writeIfChanged(filepath.Join(dst, "modules.txt"), modules); err != nil {
+		return err
+	}
+	old, err := os.ReadDir(dst)
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	for _, e := range old {
+		if !want[e.Name()] {
+			if err := os.RemoveAll(filepath.Join(dst, e.Name())); err != nil {
+				return fmt.Errorf("build: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// errNoLinks is linkTo's error when the system refuses a symbolic link.
+var errNoLinks = errors.New("making a link to a vendored directory")
+
+// linkTo makes link a symbolic link to target, unless it is one already.
+// Concurrent builds may make the same link: the link is made under a
+// temporary name and renamed over link.
+func linkTo(target, link string) error {
+	if got, err := os.Readlink(link); err == nil && got == target {
+		return nil
+	}
+	tmp := fmt.Sprintf("%s.tmp%d", link, os.Getpid())
+	os.Remove(tmp)
+	if err := os.Symlink(target, tmp); err != nil {
+		return fmt.Errorf("build: %w: %w", errNoLinks, err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("build: %w", err)
+	}
+	return nil
+}
+
+// writeIfChanged writes data to file unless it holds that already, through
+// a temporary file renamed over it.
+func writeIfChanged(file string, data []byte) error {
+	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	tmp := fmt.Sprintf("%s.tmp%d", file, os.Getpid())
+	if err := os.WriteFile(tmp, data, 0o666); err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	if err := os.Rename(tmp, file); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("build: %w", err)
+	}
+	return nil
+}
+
+// copyOrRemove copies from to to, or removes to when from is "" or does not
+// exist.
+func copyOrRemove(from, to string) error {
+	data, err := os.ReadFile(from)
+	if from == "" || errors.Is(err, os.ErrNotExist) {
+		if err := os.Remove(to); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("build: %w", err)
+		}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("build: %w", err)
+	}
+	return writeIfChanged(to, data)
+}

@@ -1,0 +1,151 @@
+package build
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// offline makes the go command unable to fetch or find any module but the
+// build's own: an empty module cache, no proxy. fuzzbox's workspace
+// directories go to a temporary cache directory; the go build cache stays
+// where it is.
+func offline(t *testing.T) {
+	t.Helper()
+	gocache, err := (goCmd{}).output(context.Background(), "env", "GOCACHE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv("GOMODCACHE", t.TempDir())
+	t.Setenv("GOPROXY", "off")
+	t.Setenv("GOFLAGS", "-modcacherw")
+	t.Setenv("GOWORK", "")
+}
+
+const libInWorkspace = `package lib
+
+import "runtime"
+
+// Where returns the file it is in, as the binary recorded it.
+func Where() string {
+	_, file, _, _ := runtime.Caller(0)
+	return file
+}
+`
+
+const usesLib = `package app
+
+import (
+	"testing"
+
+	"example.com/lib"
+)
+
+func TestWhere(t *testing.T) { t.Log("lib is in " + lib.Where()) }
+
+func FuzzApp(f *testing.F) {
+	f.Add("a")
+	f.Fuzz(func(t *testing.T, s string) { lib.Where() })
+}
+`
+
+// TestBuildInWorkspace: a module of a go.work workspace that requires
+// another of its modules, which no proxy serves and no go.sum lists, builds
+// as go test builds it (it failed with "missing go.sum entry" when the
+// build turned the workspace off). The user's go.work is left as it was.
+func TestBuildInWorkspace(t *testing.T) {
+	offline(t)
+	work := "go 1.21\n\nuse (\n\t./app\n\t./lib\n)\n\nreplace example.com/unused => ./unused\n"
+	opts := setup(t, map[string]string{
+		"go.work":       work,
+		"app/go.mod":    "module example.com/app\n\ngo 1.21\n\nrequire example.com/lib v0.0.0\n",
+		"app/app.go":    "package app\n",
+		"app/x_test.go": usesLib,
+		"lib/go.mod":    "module example.com/lib\n\ngo 1.21\n",
+		"lib/lib.go":    libInWorkspace,
+		"unused/go.mod": "module example.com/unused\n\ngo 1.21\n",
+	})
+	root := opts.Dir
+	opts.Dir = filepath.Join(root, "app")
+	res, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runBinary(t, res.Binary, opts.Dir, "-test.run=.", "-test.v")
+	want := "lib is in " + filepath.Join(root, "lib", "lib.go")
+	if code != 0 || !strings.Contains(out, want) || !strings.Contains(out, "--- PASS: FuzzApp/seed#0") {
+		t.Errorf("binary exit %d, want %q and FuzzApp's seed passing:\n%s", code, want, out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "go.work")); string(data) != work {
+		t.Errorf("go.work changed:\n%s", data)
+	}
+}
+
+// TestBuildVendored: a module with a vendor directory builds from it, with
+// no module cache or proxy to fetch its requirements from (it failed with
+// "module lookup disabled by GOPROXY=off"), and the binary names the
+// vendored files by their paths in the module, as go test's does.
+func TestBuildVendored(t *testing.T) {
+	offline(t)
+	modules := "# example.com/lib v1.0.0\n## explicit; go 1.21\nexample.com/lib\n"
+	opts := setup(t, map[string]string{
+		"go.mod":                         "module example.com/app\n\ngo 1.21\n\nrequire example.com/lib v1.0.0\n",
+		"app.go":                         "package app\n",
+		"x_test.go":                      usesLib,
+		"vendor/modules.txt":             modules,
+		"vendor/example.com/lib/lib.go":  libInWorkspace,
+		"vendor/example.com/lib/LICENSE": "none\n",
+	})
+	res, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runBinary(t, res.Binary, opts.Dir, "-test.run=.", "-test.v")
+	want := "lib is in " + filepath.Join(opts.Dir, "vendor", "example.com", "lib", "lib.go")
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("binary exit %d, want %q:\n%s", code, want, out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(opts.Dir, "vendor", "modules.txt")); string(data) != modules {
+		t.Errorf("vendor/modules.txt changed:\n%s", data)
+	}
+
+	// A vendored package changed: the next build compiles the change.
+	writeFiles(t, opts.Dir, map[string]string{"vendor/example.com/lib/lib.go": strings.Replace(libInWorkspace, "return file", `return "changed " + file`, 1)})
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := runBinary(t, res.Binary, opts.Dir, "-test.run=TestWhere", "-test.v"); !strings.Contains(out, "lib is in changed ") {
+		t.Errorf("the rebuilt binary does not have the changed vendored package:\n%s", out)
+	}
+
+	// -mod=mod in GOFLAGS: go test uses the module cache, and so does the
+	// build (which fails here, offline, as go test does).
+	t.Setenv("GOFLAGS", "-modcacherw -mod=mod")
+	if _, err := Build(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "module lookup disabled") {
+		t.Errorf("with -mod=mod: err = %v, want the module lookup refused", err)
+	}
+}
+
+func TestWithPathMap(t *testing.T) {
+	t.Setenv(pathMapEnv, "/w/vendor=>/m/vendor")
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"compile", "-trimpath", "$WORK/b001=>", "-p", "x", "a.go"}, []string{"compile", "-trimpath", "$WORK/b001=>;/w/vendor=>/m/vendor", "-p", "x", "a.go"}},
+		{[]string{"asm", "-trimpath=$WORK/b001=>", "a.s"}, []string{"asm", "-trimpath=$WORK/b001=>;/w/vendor=>/m/vendor", "a.s"}},
+		{[]string{"cgo", "-objdir", "o", "a.go"}, []string{"cgo", "-trimpath=/w/vendor=>/m/vendor", "-objdir", "o", "a.go"}},
+		{[]string{"compile", "-V=full"}, []string{"compile", "-V=full"}},
+	} {
+		if got := withPathMap(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("withPathMap(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	t.Setenv(pathMapEnv, "")
+	in := []string{"compile", "-trimpath", "$WORK/b001=>", "a.go"}
+	if got := withPathMap(in); !slices.Equal(got, in) {
+		t.Errorf("without a map: %q, want %q", got, in)
+	}
+}
