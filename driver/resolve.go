@@ -253,8 +253,13 @@ const listFields = "ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,Imports,Test
 // which patterns (the caller does).
 func listPackages(ctx context.Context, dir string, patterns []string, tags string) ([]*pkgInfo, error) {
 	// With the build's tags: a fuzz test in a file behind a tag (gosnmp's
-	// "marshal", udecimal's "fuzz") is there only with it.
-	args := append([]string{"list", "-e", "-tags=" + tags, "-json=" + listFields, "--"}, patterns...)
+	// "marshal", udecimal's "fuzz") is there only with it. Without -tags,
+	// those of GOFLAGS apply, as to go test.
+	args := []string{"list", "-e"}
+	if tags != "" {
+		args = append(args, "-tags="+tags)
+	}
+	args = append(append(args, "-json="+listFields, "--"), patterns...)
 	out, err := goOutput(ctx, dir, args...)
 	if err != nil {
 		return nil, err

@@ -124,3 +124,39 @@ func TestResolveStockBinary(t *testing.T) {
 		t.Errorf("Resolve of a stock test binary: %v, want it refused as not a fuzzbox fuzzing binary", err)
 	}
 }
+
+// TestListTagsFromGOFLAGS: without -tags, the -tags of GOFLAGS select the
+// files, as for go test (an empty -tags flag overrode them).
+func TestListTagsFromGOFLAGS(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.26\n",
+		"p/p.go":      "package p\n",
+		"p/x_test.go": "//go:build special\n\npackage p\n\nimport \"testing\"\n\nfunc FuzzSpecial(f *testing.F) {}\n",
+	}
+	for name, text := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		goflags, tags string
+		want          int
+	}{
+		{"-tags=special", "", 1},
+		{"", "", 0},
+		{"-tags=special", "other", 0},
+	} {
+		t.Setenv("GOFLAGS", c.goflags)
+		pkgs, err := listPackages(context.Background(), filepath.Join(dir, "p"), []string{"."}, c.tags)
+		if err != nil || len(pkgs) != 1 {
+			t.Fatalf("listPackages: %v %v", pkgs, err)
+		}
+		if got := len(pkgs[0].XTestGoFiles) + len(pkgs[0].TestGoFiles); got != c.want {
+			t.Errorf("GOFLAGS=%q -tags=%q: %d test files, want %d", c.goflags, c.tags, got, c.want)
+		}
+	}
+}

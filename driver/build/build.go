@@ -79,7 +79,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	// The fuzzbox tag builds engine/instrument's comparison hooks.
-	tags := withTags("fuzzbox", opts.Tags)
+	tags := withTags("fuzzbox", g.userTags(opts.Tags))
 	pkg, err := g.listPackage(ctx, opts.Package, tags)
 	if err != nil {
 		return nil, err
@@ -225,6 +225,21 @@ type listedPackage struct {
 		Main bool
 	}
 	Error *struct{ Err string }
+}
+
+// userTags returns the user's build tags: tags, or when that is "" the
+// -tags of GOFLAGS, which the build's own -tags flag would otherwise
+// override (go test builds with them).
+func (g goCmd) userTags(tags string) string {
+	if tags != "" {
+		return tags
+	}
+	for _, f := range strings.Fields(g.goflags) {
+		if v, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "tags="); ok {
+			tags = v
+		}
+	}
+	return tags
 }
 
 // withTags adds the user's build tags (comma-separated, "" for none) to

@@ -485,3 +485,33 @@ func TestBuildErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildTagsFromGOFLAGS: without Options.Tags the build uses the -tags of
+// GOFLAGS, as go test does (its own -tags=fuzzbox overrode them); given
+// Options.Tags, those alone, as go test -tags.
+func TestBuildTagsFromGOFLAGS(t *testing.T) {
+	opts := setup(t, map[string]string{
+		"go.mod":      goMod,
+		"u.go":        libSrc,
+		"tag_test.go": "//go:build special\n\npackage u\n\nimport \"testing\"\n\nfunc TestSpecial(t *testing.T) {}\n",
+	})
+	for _, c := range []struct {
+		goflags, tags string
+		want          bool
+	}{
+		{"-buildvcs=false -tags=special", "", true},
+		{"", "", false},
+		{"-tags=special", "other", false},
+	} {
+		t.Setenv("GOFLAGS", c.goflags)
+		opts.Tags = c.tags
+		res, err := Build(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := runBinary(t, res.Binary, opts.Dir, "-test.run=TestSpecial", "-test.v")
+		if got := strings.Contains(out, "--- PASS: TestSpecial"); got != c.want {
+			t.Errorf("GOFLAGS=%q, Tags=%q: TestSpecial ran: %v, want %v:\n%s", c.goflags, c.tags, got, c.want, out)
+		}
+	}
+}

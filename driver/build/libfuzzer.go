@@ -97,6 +97,7 @@ func BuildLibFuzzer(ctx context.Context, opts LibFuzzerOptions) ([]LibFuzzerTarg
 	if _, err := g.readEnv(ctx); err != nil {
 		return nil, err
 	}
+	opts.Tags = g.userTags(opts.Tags)
 	pkg, names, err := g.listFuzzTests(ctx, opts.Package, withTags("libfuzzer", opts.Tags), opts.Fuzz)
 	if err != nil {
 		return nil, err
