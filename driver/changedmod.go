@@ -29,7 +29,12 @@ func changedModules(ctx context.Context, dir, root, base string, files []string)
 		}
 		old, err := gitOutput(ctx, dir, "show", base+":"+filepath.ToSlash(rel))
 		if err != nil {
-			continue // new since base
+			// New since base, or git failed: only the first is no change.
+			listed, lerr := gitOutput(ctx, dir, "ls-tree", "--full-tree", "--name-only", "-z", base, "--", filepath.ToSlash(rel))
+			if lerr == nil && listed == "" {
+				continue
+			}
+			return nil, fmt.Errorf("reading %s at %s: %w", rel, base, err)
 		}
 		before, err := readGoMod(ctx, dir, []byte(old))
 		if err != nil {

@@ -225,3 +225,35 @@ func TestCI(t *testing.T) {
 		t.Errorf("second SARIF report has no note for the known bucket:\n%s", data)
 	}
 }
+
+// TestChangedGoModUnreadable: a go.mod that base does not have is new (its
+// files tell what changed), but one git fails to show at base is an error,
+// not "new since base", which took it for no change at all. (A git that
+// fails only at "show" stands in for a failure git diff survived.)
+func TestChangedGoModUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	mod := "module example.com/cm\n\ngo 1.24\n"
+	git := baseCommit(t, dir, map[string]string{"go.mod": mod, "p/p.go": "package p\n"})
+	writeTestFile(t, filepath.Join(dir, "sub", "go.mod"), "module example.com/sub\n\ngo 1.24\n")
+	writeTestFile(t, filepath.Join(dir, "sub", "s.go"), "package sub\n")
+	if got, err := Changed(context.Background(), dir, "HEAD", []string{"./..."}); err != nil || len(got) != 0 {
+		t.Errorf("a new nested module: Changed = %q, %v; want no package of this module, no error", got, err)
+	}
+	git("clean", "-qfd")
+
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := t.TempDir()
+	fake := "#!/bin/sh\nif [ \"$1\" = show ]; then echo 'fatal: unable to read the blob' >&2; exit 128; fi\nexec " + real + " \"$@\"\n"
+	writeTestFile(t, filepath.Join(bin, "git"), fake)
+	if err := os.Chmod(filepath.Join(bin, "git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	writeTestFile(t, filepath.Join(dir, "go.mod"), strings.Replace(mod, "go 1.24", "go 1.25", 1))
+	if got, err := Changed(context.Background(), dir, "HEAD", []string{"./..."}); err == nil || !strings.Contains(err.Error(), "reading go.mod at ") {
+		t.Errorf("base's go.mod unreadable: Changed = %q, %v; want an error reading it", got, err)
+	}
+}
