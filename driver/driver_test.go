@@ -182,6 +182,12 @@ var fuzzboxBin struct {
 }
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == "toolexec" {
+		// A test left Config.Fuzzbox empty, so the build ran this binary as
+		// its toolexec: running the tests here would start builds of its own.
+		fmt.Fprintln(os.Stderr, "driver.test was run as -toolexec: a test must set Config.Fuzzbox (testFuzzbox)")
+		os.Exit(2)
+	}
 	code := m.Run()
 	if fuzzboxBin.dir != "" {
 		os.RemoveAll(fuzzboxBin.dir)
