@@ -76,8 +76,8 @@ func (g *goCmd) addRuntime(ctx context.Context, tmp string) ([]string, error) {
 }
 
 // vendored reports whether go test builds the main module from its vendor
-// directory: one exists, GOFLAGS does not ask for the module cache, and the
-// module's go line is 1.14 or later.
+// directory: one exists, and GOFLAGS asks for it (-mod=vendor) or does not
+// ask for the module cache and the module's go line is 1.14 or later.
 func (g *goCmd) vendored(ctx context.Context) (bool, error) {
 	if fi, err := os.Stat(filepath.Join(filepath.Dir(g.gomod), "vendor")); err != nil || !fi.IsDir() {
 		return false, nil
@@ -86,6 +86,8 @@ func (g *goCmd) vendored(ctx context.Context) (bool, error) {
 		switch strings.TrimLeft(f, "-") {
 		case "mod=mod", "mod=readonly":
 			return false, nil
+		case "mod=vendor":
+			return true, nil
 		}
 	}
 	var m goWork

@@ -149,3 +149,29 @@ func TestWithPathMap(t *testing.T) {
 		t.Errorf("without a map: %q, want %q", got, in)
 	}
 }
+
+// TestVendored: when go test builds a module from its vendor directory.
+func TestVendored(t *testing.T) {
+	for _, c := range []struct {
+		goLine, goflags string
+		vendor, want    bool
+	}{
+		{"1.21", "", true, true},
+		{"1.21", "", false, false},
+		{"1.13", "", true, false},
+		{"1.13", "-mod=vendor", true, true},
+		{"1.21", "-mod=mod", true, false},
+		{"1.21", "-buildvcs=false --mod=readonly", true, false},
+	} {
+		dir := t.TempDir()
+		files := map[string]string{"go.mod": "module example.com/v\n\ngo " + c.goLine + "\n"}
+		if c.vendor {
+			files["vendor/modules.txt"] = ""
+		}
+		writeFiles(t, dir, files)
+		g := goCmd{dir: dir, gomod: filepath.Join(dir, "go.mod"), goflags: c.goflags}
+		if got, err := g.vendored(context.Background()); err != nil || got != c.want {
+			t.Errorf("go %s, GOFLAGS=%q, vendor directory %v: vendored = %v, %v; want %v", c.goLine, c.goflags, c.vendor, got, err, c.want)
+		}
+	}
+}
