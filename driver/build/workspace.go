@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // Builds in workspace mode.
@@ -279,7 +280,8 @@ func mirrorVendor(src, dst string, mark bool) error {
 		return fmt.Errorf("build: %w", err)
 	}
 	for _, e := range old {
-		if !want[e.Name()] {
+		// Names starting with a dot are other builds' links in the making.
+		if !want[e.Name()] && !strings.HasPrefix(e.Name(), ".") {
 			if err := os.RemoveAll(filepath.Join(dst, e.Name())); err != nil {
 				return fmt.Errorf("build: %w", err)
 			}
@@ -292,14 +294,14 @@ func mirrorVendor(src, dst string, mark bool) error {
 var errNoLinks = errors.New("making a link to a vendored directory")
 
 // linkTo makes link a symbolic link to target, unless it is one already.
-// Concurrent builds may make the same link: the link is made under a
-// temporary name and renamed over link.
+// Concurrent builds (fuzzbox fuzz builds its race twin beside the main
+// binary) may make the same link: each makes it under a name of its own,
+// starting with a dot, and renames it over link.
 func linkTo(target, link string) error {
 	if got, err := os.Readlink(link); err == nil && got == target {
 		return nil
 	}
-	tmp := fmt.Sprintf("%s.tmp%d", link, os.Getpid())
-	os.Remove(tmp)
+	tmp := tmpName(link)
 	if err := os.Symlink(target, tmp); err != nil {
 		return fmt.Errorf("build: %w: %w", errNoLinks, err)
 	}
@@ -310,13 +312,22 @@ func linkTo(target, link string) error {
 	return nil
 }
 
+// tmpSeq tells apart the temporary names of one process's concurrent builds.
+var tmpSeq atomic.Int64
+
+// tmpName returns a name, in path's directory, that no other build uses at
+// the same time.
+func tmpName(path string) string {
+	return filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d-%d", filepath.Base(path), os.Getpid(), tmpSeq.Add(1)))
+}
+
 // writeIfChanged writes data to file unless it holds that already, through
 // a temporary file renamed over it.
 func writeIfChanged(file string, data []byte) error {
 	if old, err := os.ReadFile(file); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	tmp := fmt.Sprintf("%s.tmp%d", file, os.Getpid())
+	tmp := tmpName(file)
 	if err := os.WriteFile(tmp, data, 0o666); err != nil {
 		return fmt.Errorf("build: %w", err)
 	}

@@ -2,10 +2,12 @@ package build
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -173,5 +175,44 @@ func TestVendored(t *testing.T) {
 		if got, err := g.vendored(context.Background()); err != nil || got != c.want {
 			t.Errorf("go %s, GOFLAGS=%q, vendor directory %v: vendored = %v, %v; want %v", c.goLine, c.goflags, c.vendor, got, err, c.want)
 		}
+	}
+}
+
+// TestMirrorVendorConcurrent: builds of one vendored module at the same time
+// in one process (fuzzbox fuzz builds its race twin beside the main binary)
+// write its workspace's vendor directory without getting in each other's
+// way (with temporary names per process, they made the same one).
+func TestMirrorVendorConcurrent(t *testing.T) {
+	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "vendor")
+	files := map[string]string{"modules.txt": "# example.com/lib0 v1.0.0\n## explicit; go 1.21\nexample.com/lib0\n"}
+	for i := range 200 {
+		files[fmt.Sprintf("example%d.com/lib/lib.go", i)] = "package lib\n"
+	}
+	writeFiles(t, src, files)
+	for round := range 3 {
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		errs := make([]error, 8)
+		for i := range errs {
+			wg.Go(func() {
+				<-start
+				errs[i] = mirrorVendor(src, dst, true)
+			})
+		}
+		close(start)
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				t.Errorf("round %d: %v", round, err)
+			}
+		}
+		os.RemoveAll(dst)
+	}
+	if err := mirrorVendor(src, dst, true); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(dst)
+	if err != nil || len(ents) != 201 {
+		t.Errorf("the vendor directory has %d entries (%v), want modules.txt and 200 links", len(ents), err)
 	}
 }
