@@ -47,9 +47,39 @@ func (env *compatEnv) locate(ctx context.Context, p compatPkg) (compatLoc, error
 		if err := copyModule(ctx, p.module, root); err != nil {
 			return compatLoc{}, err
 		}
+		if env.cfg.compatVendor {
+			if err := vendorModule(ctx, root); err != nil {
+				return compatLoc{}, err
+			}
+		}
 	}
 	dir := filepath.Join(root, filepath.FromSlash(p.pkg))
-	return compatLoc{dir: dir, target: ".", pkgDir: dir, env: []string{"GOWORK=off"}}, nil
+	loc := compatLoc{dir: dir, target: ".", pkgDir: dir, env: []string{"GOWORK=off"}}
+	if env.cfg.compatVendor {
+		// Offline: the vendor directory is all there is.
+		loc.env = append(loc.env, "GOPROXY=off", "GOMODCACHE="+filepath.Join(env.work, "empty-modcache"), "GOFLAGS=-modcacherw")
+	}
+	return loc, nil
+}
+
+// vendorModule runs go mod vendor in the module copy root, after go mod
+// download when its go.sum lacks sums that needs.
+func vendorModule(ctx context.Context, root string) error {
+	run := func(args ...string) ([]byte, error) {
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir, cmd.Env = root, append(os.Environ(), "GOWORK=off")
+		return cmd.CombinedOutput()
+	}
+	out, err := run("mod", "vendor")
+	if err != nil && missingSum(string(out)) {
+		if out, err = run("mod", "download"); err == nil {
+			out, err = run("mod", "vendor")
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("go mod vendor: %v: %s", err, firstLine(string(out)))
+	}
+	return nil
 }
 
 // copyModule downloads module@version through the module proxy and copies

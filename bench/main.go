@@ -49,6 +49,7 @@ type config struct {
 	rescore      string        // results file to print again instead of running; "" runs
 	compattime   time.Duration // -set=compat: fuzzing time of each engine on each fuzz test
 	resume       bool          // -set=compat: keep the rows of -o's file and run only the fuzz tests it lacks
+	compatVendor bool          // -set=compat: vendor each module copy and run every command offline from it
 	// go118ValueProfile runs go-118-fuzz-build's binaries with value
 	// profiling, as fuzzbox's build runs (its .options): the two binaries
 	// at the same libFuzzer options.
@@ -109,6 +110,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	libfuzzer := fs.Bool("libfuzzer", false, "short for -engines=fuzzbox,libfuzzer,go118")
 	go118VP := fs.Bool("go118valueprofile", false, "run go-118-fuzz-build's binaries with -use_value_profile=1, as the fuzzbox build's .options runs it: the two libFuzzer binaries compared at the same options (default: go118 as OSS-Fuzz runs it, without)")
 	resume := fs.Bool("resume", false, "-set=compat: keep the rows already in -o's file and run only the fuzz tests it lacks")
+	compatVendor := fs.Bool("compatvendor", false, "-set=compat: vendor each module copy (go mod vendor) and run every command offline, from its vendor directory (GOPROXY=off, an empty module cache), as a vendoring user does")
 	rescore := fs.String("rescore", "", "run nothing: print the table of this results file (-o of an earlier run) again, matching every failure against the targets' current signatures")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -118,7 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
 		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out,
-		rescore: *rescore, compattime: *compattime, resume: *resume, go118ValueProfile: *go118VP}
+		rescore: *rescore, compattime: *compattime, resume: *resume, compatVendor: *compatVendor, go118ValueProfile: *go118VP}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
@@ -128,8 +130,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.set == "compat" && cfg.compattime <= 0 {
 		return config{}, fmt.Errorf("-compattime must be positive")
 	}
-	if cfg.resume && cfg.set != "compat" {
-		return config{}, fmt.Errorf("-resume is for -set=compat")
+	if (cfg.resume || cfg.compatVendor) && cfg.set != "compat" {
+		return config{}, fmt.Errorf("-resume and -compatvendor are for -set=compat")
 	}
 	if cfg.set == "compat" && !flagSet(fs, "o") {
 		cfg.out = filepath.Join("bench", "results", "compat.json")
