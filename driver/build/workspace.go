@@ -130,7 +130,7 @@ func (g *goCmd) writeWorkspace(ctx context.Context, users bool) (string, error) 
 	}
 	var work []byte
 	if users {
-		work, err = g.userWork(ctx, rt)
+		work, err = g.userWork(ctx, rt, dir)
 	} else {
 		work, err = g.moduleWork(ctx, rt)
 	}
@@ -167,9 +167,11 @@ type goWork struct {
 	}
 }
 
-// userWork returns the user's go.work with every directory made absolute
-// and the runtime module rt used.
-func (g *goCmd) userWork(ctx context.Context, rt string) ([]byte, error) {
+// userWork returns the user's go.work, to be written in dir, with the
+// runtime module rt used. Its directories are absolute, but for those of
+// replacements: relative to dir, as relocateReplacements makes them in the
+// vendor directory's modules.txt, with which the go command compares them.
+func (g *goCmd) userWork(ctx context.Context, rt, dir string) ([]byte, error) {
 	var w goWork
 	if err := g.editJSON(ctx, "work", g.gowork, &w); err != nil {
 		return nil, err
@@ -194,9 +196,13 @@ func (g *goCmd) userWork(ctx context.Context, rt string) ([]byte, error) {
 		}
 		if r.New.Version != "" {
 			fmt.Fprintf(&b, "replace %s => %s %s\n", old, r.New.Path, r.New.Version)
-		} else {
-			fmt.Fprintf(&b, "replace %s => %q\n", old, abs(r.New.Path))
+			continue
 		}
+		to := r.New.Path
+		if !filepath.IsAbs(to) {
+			to = dirPath(dir, abs(to))
+		}
+		fmt.Fprintf(&b, "replace %s => %q\n", old, to)
 	}
 	return b.Bytes(), nil
 }
@@ -239,7 +245,8 @@ func (g *goCmd) editJSON(ctx context.Context, kind, file string, v any) error {
 }
 
 // mirrorVendor makes dst a vendor directory with src's modules.txt (marked as
-// a workspace's when mark is set) and, for every other entry of src, a link
+// a workspace's when mark is set, its replacements by directories made
+// relative to dst's: relocateReplacements) and, for every other entry of src, a link
 // to it. Without src, dst is removed.
 func mirrorVendor(src, dst string, mark bool) error {
 	entries, err := os.ReadDir(src)
@@ -269,6 +276,7 @@ func mirrorVendor(src, dst string, mark bool) error {
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("build: %w", err)
 	}
+	modules = relocateReplacements(modules, filepath.Dir(src), filepath.Dir(dst))
 	if mark {
 		modules = append([]byte("## workspace\n"), modules...)
 	}
@@ -288,6 +296,37 @@ func mirrorVendor(src, dst string, mark bool) error {
 		}
 	}
 	return nil
+}
+
+// relocateReplacements rewrites the replacements by relative directories in
+// a modules.txt written beside from, so that they say the same beside to:
+// the go command checks them against go.mod's, made relative to the
+// workspace's directory in workspace mode and left as written in a module.
+func relocateReplacements(modules []byte, from, to string) []byte {
+	lines := strings.Split(string(modules), "\n")
+	for i, line := range lines {
+		head, dir, ok := strings.Cut(line, " => ")
+		if !ok || !strings.HasPrefix(line, "# ") || strings.Contains(dir, " ") || !(strings.HasPrefix(dir, "./") || strings.HasPrefix(dir, "../")) {
+			continue // not a replacement by a relative directory
+		}
+		lines[i] = head + " => " + dirPath(to, filepath.Join(from, filepath.FromSlash(dir)))
+	}
+	return []byte(strings.Join(lines, "\n"))
+}
+
+// dirPath returns target as a replacement's directory written in dir: a
+// path relative to dir, starting with ./ or ../, or absolute when there is
+// none (another volume).
+func dirPath(dir, target string) string {
+	rel, err := filepath.Rel(dir, target)
+	if err != nil {
+		return target
+	}
+	rel = filepath.ToSlash(rel)
+	if rel != ".." && !strings.HasPrefix(rel, "../") {
+		rel = "./" + rel
+	}
+	return rel
 }
 
 // errNoLinks is linkTo's error when the system refuses a symbolic link.

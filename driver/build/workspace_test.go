@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -214,5 +215,70 @@ func TestMirrorVendorConcurrent(t *testing.T) {
 	ents, err := os.ReadDir(dst)
 	if err != nil || len(ents) != 201 {
 		t.Errorf("the vendor directory has %d entries (%v), want modules.txt and 200 links", len(ents), err)
+	}
+}
+
+// TestBuildVendoredReplaced: a vendored module whose requirement is replaced
+// by a directory beside it builds (the go command checked the replacement in
+// modules.txt, relative to the module, against go.mod's made relative to
+// the workspace's directory: "inconsistent vendoring").
+func TestBuildVendoredReplaced(t *testing.T) {
+	offline(t)
+	opts := setup(t, map[string]string{
+		"app/go.mod":                        "module example.com/app\n\ngo 1.21\n\nrequire example.com/lib v1.0.0\n\nreplace example.com/lib v1.0.0 => ../locallib\n",
+		"app/app.go":                        "package app\n",
+		"app/x_test.go":                     usesLib,
+		"app/vendor/modules.txt":            "# example.com/lib v1.0.0 => ../locallib\n## explicit; go 1.21\nexample.com/lib\n",
+		"app/vendor/example.com/lib/lib.go": libInWorkspace,
+		"locallib/go.mod":                   "module example.com/lib\n\ngo 1.21\n",
+		"locallib/lib.go":                   libInWorkspace,
+	})
+	root := opts.Dir
+	opts.Dir = filepath.Join(root, "app")
+	res, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runBinary(t, res.Binary, opts.Dir, "-test.run=TestWhere", "-test.v")
+	if want := "lib is in " + filepath.Join(opts.Dir, "vendor", "example.com", "lib", "lib.go"); code != 0 || !strings.Contains(out, want) {
+		t.Errorf("binary exit %d, want %q:\n%s", code, want, out)
+	}
+}
+
+func TestRelocateReplacements(t *testing.T) {
+	in := "# a.com/x v1.0.0 => ../x\n## explicit\na.com/x\n# b.com/y => ./y\n# c.com/z v1.0.0 => d.com/z v1.1.0\n# e.com/w v1.0.0 => /abs/w\n"
+	want := "# a.com/x v1.0.0 => ../../m/x\n## explicit\na.com/x\n# b.com/y => ../../m/sub/y\n# c.com/z v1.0.0 => d.com/z v1.1.0\n# e.com/w v1.0.0 => /abs/w\n"
+	if got := string(relocateReplacements([]byte(in), "/r/m/sub", "/r/w/v")); got != want {
+		t.Errorf("relocateReplacements:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestBuildWorkspaceVendored: a workspace vendored with go work vendor,
+// whose go.work replaces a requirement by a directory, builds offline from
+// its vendor directory.
+func TestBuildWorkspaceVendored(t *testing.T) {
+	offline(t)
+	opts := setup(t, map[string]string{
+		"go.work":         "go 1.22\n\nuse ./app\n\nreplace example.com/lib v1.0.0 => ./locallib\n",
+		"app/go.mod":      "module example.com/app\n\ngo 1.22\n\nrequire example.com/lib v1.0.0\n",
+		"app/app.go":      "package app\n",
+		"app/x_test.go":   usesLib,
+		"locallib/go.mod": "module example.com/lib\n\ngo 1.22\n",
+		"locallib/lib.go": libInWorkspace,
+	})
+	root := opts.Dir
+	vendor := exec.Command("go", "work", "vendor")
+	vendor.Dir = root
+	if out, err := vendor.CombinedOutput(); err != nil {
+		t.Fatalf("go work vendor: %v\n%s", err, out)
+	}
+	opts.Dir = filepath.Join(root, "app")
+	res, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runBinary(t, res.Binary, opts.Dir, "-test.run=TestWhere", "-test.v")
+	if want := "lib is in " + filepath.Join(root, "vendor", "example.com", "lib", "lib.go"); code != 0 || !strings.Contains(out, want) {
+		t.Errorf("binary exit %d, want %q:\n%s", code, want, out)
 	}
 }
