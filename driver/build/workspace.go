@@ -39,41 +39,39 @@ import (
 // vendored packages from the same paths and hit the go build cache.
 
 // addRuntime adds the runtime module to the build of the user's package:
-// it returns the go command flags, and sets GOWORK in g.env.
+// it returns the go command flags, and sets GOWORK (and pathMapEnv) in
+// g.env.
 func (g *goCmd) addRuntime(ctx context.Context, tmp string) ([]string, error) {
 	if g.gomod == "" || g.gomod == os.DevNull {
 		return nil, errors.New("build: not in a module; fuzzbox needs a go.mod")
 	}
 	users := g.gowork != "" && g.gowork != "off"
 	if !users {
-		v, err := g.vendored(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if !v {
-			g.env = append(g.env, "GOWORK=off")
-			return g.writeModFile(ctx, tmp)
+		if v, err := g.vendored(ctx); err != nil || !v {
+			return g.moduleFile(ctx, tmp, err)
 		}
 	}
-	gowork, err := g.writeWorkspace(ctx, users)
+	env, err := g.writeWorkspace(ctx, users)
 	if errors.Is(err, errNoLinks) && !users {
 		// Where links cannot be made (Windows without the privilege), the
 		// vendored module is built from the module cache, as before.
-		g.env = append(g.env, "GOWORK=off")
-		return g.writeModFile(ctx, tmp)
+		return g.moduleFile(ctx, tmp, nil)
 	}
 	if err != nil {
 		return nil, err
 	}
-	g.env = append(g.env, "GOWORK="+gowork)
-	source := g.gowork
-	if !users {
-		source = g.gomod
-	}
-	if _, err := os.Stat(filepath.Join(filepath.Dir(gowork), "vendor")); err == nil {
-		g.env = append(g.env, pathMapEnv+"="+filepath.Join(filepath.Dir(gowork), "vendor")+"=>"+filepath.Join(filepath.Dir(source), "vendor"))
-	}
+	g.env = append(g.env, env...)
 	return nil, nil
+}
+
+// moduleFile adds the runtime module through a copy of go.mod
+// (writeModFile), outside any workspace, unless err.
+func (g *goCmd) moduleFile(ctx context.Context, tmp string, err error) ([]string, error) {
+	if err != nil {
+		return nil, err
+	}
+	g.env = append(g.env, "GOWORK=off")
+	return g.writeModFile(ctx, tmp)
 }
 
 // vendored reports whether go test builds the main module from its vendor
@@ -110,23 +108,24 @@ func workDir(source string) (string, error) {
 	return filepath.Join(cache, "fuzzbox", "work", hex.EncodeToString(sum[:12])), nil
 }
 
-// writeWorkspace writes the workspace the build uses and returns the go.work
-// file to set GOWORK to.
-func (g *goCmd) writeWorkspace(ctx context.Context, users bool) (string, error) {
+// writeWorkspace writes the workspace the build uses and returns the
+// environment that selects it: GOWORK, and with a vendor directory the
+// rewrite of its paths (pathMapEnv).
+func (g *goCmd) writeWorkspace(ctx context.Context, users bool) ([]string, error) {
 	rt, err := runtimeDir()
 	if err != nil {
-		return "", fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("build: %w", err)
 	}
-	source := g.gomod
+	source, sums := g.gomod, ""
 	if users {
-		source = g.gowork
+		source, sums = g.gowork, filepath.Join(filepath.Dir(g.gowork), "go.work.sum")
 	}
 	dir, err := workDir(source)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return "", fmt.Errorf("build: %w", err)
+		return nil, fmt.Errorf("build: %w", err)
 	}
 	var work []byte
 	if users {
@@ -135,23 +134,21 @@ func (g *goCmd) writeWorkspace(ctx context.Context, users bool) (string, error) 
 		work, err = g.moduleWork(ctx, rt)
 	}
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	gowork := filepath.Join(dir, "go.work")
 	if err := writeIfChanged(gowork, work); err != nil {
-		return "", err
-	}
-	sums := filepath.Join(filepath.Dir(source), "go.work.sum")
-	if !users {
-		sums = ""
+		return nil, err
 	}
 	if err := copyOrRemove(sums, filepath.Join(dir, "go.work.sum")); err != nil {
-		return "", err
+		return nil, err
 	}
-	if err := mirrorVendor(filepath.Join(filepath.Dir(source), "vendor"), filepath.Join(dir, "vendor"), !users); err != nil {
-		return "", err
+	vendor, mirror := filepath.Join(filepath.Dir(source), "vendor"), filepath.Join(dir, "vendor")
+	ok, err := mirrorVendor(vendor, mirror, !users)
+	if err != nil || !ok {
+		return []string{"GOWORK=" + gowork}, err
 	}
-	return gowork, nil
+	return []string{"GOWORK=" + gowork, pathMapEnv + "=" + mirror + "=>" + vendor}, nil
 }
 
 // goWork is the part of "go work edit -json" and "go mod edit -json" output
@@ -244,23 +241,24 @@ func (g *goCmd) editJSON(ctx context.Context, kind, file string, v any) error {
 	return nil
 }
 
-// mirrorVendor makes dst a vendor directory with src's modules.txt (marked as
-// a workspace's when mark is set, its replacements by directories made
-// relative to dst's: relocateReplacements) and, for every other entry of src, a link
-// to it. Without src, dst is removed.
-func mirrorVendor(src, dst string, mark bool) error {
+// mirrorVendor makes dst a vendor directory with src's modules.txt (marked
+// as a workspace's when mark is set, its replacements by directories made
+// relative to dst's: relocateReplacements) and, for every other entry of
+// src, a link to it. Without src, dst is removed. It reports whether src
+// exists.
+func mirrorVendor(src, dst string, mark bool) (bool, error) {
 	entries, err := os.ReadDir(src)
 	if errors.Is(err, os.ErrNotExist) {
 		if err := os.RemoveAll(dst); err != nil {
-			return fmt.Errorf("build: %w", err)
+			return false, fmt.Errorf("build: %w", err)
 		}
-		return nil
+		return false, nil
 	}
 	if err != nil {
-		return fmt.Errorf("build: %w", err)
+		return false, fmt.Errorf("build: %w", err)
 	}
 	if err := os.MkdirAll(dst, 0o777); err != nil {
-		return fmt.Errorf("build: %w", err)
+		return false, fmt.Errorf("build: %w", err)
 	}
 	want := map[string]bool{"modules.txt": true}
 	for _, e := range entries {
@@ -269,28 +267,34 @@ func mirrorVendor(src, dst string, mark bool) error {
 		}
 		want[e.Name()] = true
 		if err := linkTo(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
-			return err
+			return false, err
 		}
 	}
 	modules, err := os.ReadFile(filepath.Join(src, "modules.txt"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("build: %w", err)
+		return false, fmt.Errorf("build: %w", err)
 	}
 	modules = relocateReplacements(modules, filepath.Dir(src), filepath.Dir(dst))
 	if mark {
 		modules = append([]byte("## workspace\n"), modules...)
 	}
 	if err := writeIfChanged(filepath.Join(dst, "modules.txt"), modules); err != nil {
-		return err
+		return false, err
 	}
-	old, err := os.ReadDir(dst)
+	return true, removeOthers(dst, want)
+}
+
+// removeOthers removes the entries of dir that want does not name (a
+// vendored directory gone since the last build), but for names starting with
+// a dot: other builds' links in the making.
+func removeOthers(dir string, want map[string]bool) error {
+	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return fmt.Errorf("build: %w", err)
 	}
-	for _, e := range old {
-		// Names starting with a dot are other builds' links in the making.
+	for _, e := range ents {
 		if !want[e.Name()] && !strings.HasPrefix(e.Name(), ".") {
-			if err := os.RemoveAll(filepath.Join(dst, e.Name())); err != nil {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
 				return fmt.Errorf("build: %w", err)
 			}
 		}

@@ -197,7 +197,7 @@ func TestMirrorVendorConcurrent(t *testing.T) {
 		for i := range errs {
 			wg.Go(func() {
 				<-start
-				errs[i] = mirrorVendor(src, dst, true)
+				_, errs[i] = mirrorVendor(src, dst, true)
 			})
 		}
 		close(start)
@@ -209,12 +209,22 @@ func TestMirrorVendorConcurrent(t *testing.T) {
 		}
 		os.RemoveAll(dst)
 	}
-	if err := mirrorVendor(src, dst, true); err != nil {
+	if ok, err := mirrorVendor(src, dst, true); err != nil || !ok {
 		t.Fatal(err)
 	}
 	ents, err := os.ReadDir(dst)
 	if err != nil || len(ents) != 201 {
 		t.Errorf("the vendor directory has %d entries (%v), want modules.txt and 200 links", len(ents), err)
+	}
+	// A vendored directory gone since: its link goes too.
+	if err := os.RemoveAll(filepath.Join(src, "example7.com")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := mirrorVendor(src, dst, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dst, "example7.com")); !os.IsNotExist(err) {
+		t.Errorf("the link to a removed vendored directory is still there: %v", err)
 	}
 }
 
