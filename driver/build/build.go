@@ -234,12 +234,19 @@ func (g goCmd) userTags(tags string) string {
 	if tags != "" {
 		return tags
 	}
+	return g.goflag("tags")
+}
+
+// goflag returns the value GOFLAGS gives the go command's flag name (the
+// last one, as the go command applies them), or "".
+func (g goCmd) goflag(name string) string {
+	v := ""
 	for _, f := range strings.Fields(g.goflags) {
-		if v, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "tags="); ok {
-			tags = v
+		if val, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), name+"="); ok {
+			v = val
 		}
 	}
-	return tags
+	return v
 }
 
 // withTags adds the user's build tags (comma-separated, "" for none) to

@@ -47,15 +47,19 @@ func (g *goCmd) addRuntime(ctx context.Context, tmp string) ([]string, error) {
 	}
 	users := g.gowork != "" && g.gowork != "off"
 	if !users {
-		if v, err := g.vendored(ctx); err != nil || !v {
-			return g.moduleFile(ctx, tmp, err)
+		v, err := g.vendored(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if !v {
+			return g.moduleFile(ctx, tmp)
 		}
 	}
 	env, err := g.writeWorkspace(ctx, users)
 	if errors.Is(err, errNoLinks) && !users {
 		// Where links cannot be made (Windows without the privilege), the
 		// vendored module is built from the module cache, as before.
-		return g.moduleFile(ctx, tmp, nil)
+		return g.moduleFile(ctx, tmp)
 	}
 	if err != nil {
 		return nil, err
@@ -65,11 +69,8 @@ func (g *goCmd) addRuntime(ctx context.Context, tmp string) ([]string, error) {
 }
 
 // moduleFile adds the runtime module through a copy of go.mod
-// (writeModFile), outside any workspace, unless err.
-func (g *goCmd) moduleFile(ctx context.Context, tmp string, err error) ([]string, error) {
-	if err != nil {
-		return nil, err
-	}
+// (writeModFile), outside any workspace.
+func (g *goCmd) moduleFile(ctx context.Context, tmp string) ([]string, error) {
 	g.env = append(g.env, "GOWORK=off")
 	return g.writeModFile(ctx, tmp)
 }
@@ -81,13 +82,11 @@ func (g *goCmd) vendored(ctx context.Context) (bool, error) {
 	if fi, err := os.Stat(filepath.Join(filepath.Dir(g.gomod), "vendor")); err != nil || !fi.IsDir() {
 		return false, nil
 	}
-	for _, f := range strings.Fields(g.goflags) {
-		switch strings.TrimLeft(f, "-") {
-		case "mod=mod", "mod=readonly":
-			return false, nil
-		case "mod=vendor":
-			return true, nil
-		}
+	switch g.goflag("mod") {
+	case "mod", "readonly":
+		return false, nil
+	case "vendor":
+		return true, nil
 	}
 	var m goWork
 	if err := g.editJSON(ctx, "mod", g.gomod, &m); err != nil {
@@ -384,14 +383,18 @@ func writeIfChanged(file string, data []byte) error {
 // copyOrRemove copies from to to, or removes to when from is "" or does not
 // exist.
 func copyOrRemove(from, to string) error {
-	data, err := os.ReadFile(from)
-	if from == "" || errors.Is(err, os.ErrNotExist) {
+	var data []byte
+	err := os.ErrNotExist
+	if from != "" {
+		data, err = os.ReadFile(from)
+	}
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		if err := os.Remove(to); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("build: %w", err)
 		}
 		return nil
-	}
-	if err != nil {
+	case err != nil:
 		return fmt.Errorf("build: %w", err)
 	}
 	return writeIfChanged(to, data)
