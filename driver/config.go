@@ -51,6 +51,7 @@ type Config struct {
 	Run          string        // -test.run for the tests run before fuzzing; "" means all with one fuzz test, none with several
 	Verbose      bool          // -test.v
 	Timeout      time.Duration // per-input hang limit: an input running longer is a failure of kind hang; 0 means ipc.DefaultTimeout (10s)
+	Short        bool          // -test.short, as go test -short: testing.Short() reports true in the tests and the fuzz function
 	KeepGoing    bool          // go on after a failure, one reproducer per unique failure
 	KeepFlaky    bool          // write a reproducer for a failure that did not fail again in a fresh worker
 	Dict         string        // dictionary file in the AFL/libFuzzer format; "" means none
@@ -60,6 +61,13 @@ type Config struct {
 	// flag, engine.Options); front ends set DefaultRSSLimitMB unless told
 	// otherwise.
 	RSSLimitMB int
+
+	// TestArgs are the arguments of go test's -args: every run of the test
+	// binary (listing its fuzz tests, the tests before fuzzing, the
+	// coordinator and its workers, the replays under stock go test) gets
+	// them after its own flags, unchanged: a TestMain's own flags, or
+	// positional arguments.
+	TestArgs []string
 
 	// Plateau stops a target's fuzzing when no input has added coverage
 	// for this long (0: never). With several targets and a -fuzztime
@@ -239,6 +247,17 @@ func (c *Config) cacheDir(t Target) (string, error) {
 // calls os.Exit(0) fails instead of ending the run as if all passed. The
 // fuzzing binary, the replay and the re-run before fuzzing all get it.
 const panicOnExit0 = "-test.paniconexit0"
+
+// userArgs returns what every run of the test binary gets after fuzzbox's
+// flags: -test.short when asked for, then TestArgs. A positional argument
+// among TestArgs ends the flags the binary parses, so nothing may follow it.
+func (c *Config) userArgs() []string {
+	var args []string
+	if c.Short {
+		args = append(args, "-test.short")
+	}
+	return append(args, c.TestArgs...)
+}
 
 // childArgs returns the fuzzing binary's arguments for one turn of r with
 // the given -test.fuzztime value ("" for none); multi says several targets

@@ -23,6 +23,7 @@ type replay struct {
 	bin, dir, target string
 	cache            map[string]bool // entry names copied from the generated corpus
 	limit            time.Duration   // of one run (Config.ReplayLimit)
+	user             []string        // the binary's last arguments (Config.userArgs)
 	tmp              string
 
 	// Results, set by run.
@@ -85,16 +86,17 @@ func (rp *replay) runOnce(covDir string, skip map[string]bool) ([]byte, bool, er
 		sort.Strings(names)
 		args = append(args, "-test.skip=^"+rp.target+"$/^("+strings.Join(names, "|")+")$")
 	}
-	out, _, err := combined(rp.ctx, testCmd(rp.dir, rp.bin, args...))
+	out, _, err := combined(rp.ctx, testCmd(rp.dir, rp.bin, append(args, rp.user...)...))
 	if err != nil {
 		return nil, false, fmt.Errorf("running the coverage test binary: %w", err)
 	}
-	verdict := false
+	verdict, noStatements := false, false
 	for _, line := range strings.Split(out, "\n") {
 		verdict = verdict || line == "PASS" || line == "FAIL"
+		noStatements = noStatements || line == "coverage: [no statements]" // a package of test files only: no counters to write
 	}
 	counters, _ := filepath.Glob(filepath.Join(covDir, "covcounters.*"))
-	return []byte(out), verdict && len(counters) > 0, nil
+	return []byte(out), verdict && (len(counters) > 0 || noStatements), nil
 }
 
 // lastRun returns the name of the last entry the run started.
@@ -176,9 +178,10 @@ func tail(out []byte, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-func nonNil(s []string) []string {
+// nonNil returns s, or an empty slice for nil: [] rather than null in JSON.
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
+		return []T{}
 	}
 	return s
 }

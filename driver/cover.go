@@ -107,8 +107,8 @@ var ErrReplay = errors.New("the corpus could not be replayed")
 // stock "go test -cover" test binary, in a temporary mirror of the package
 // directory (nothing is written into the module), and reports what it
 // covers. Of cfg it reads Tags, CacheDir, Dir (where go test -c runs, for
-// -coverpkg patterns), ReplayLimit (one run over the whole corpus) and
-// Stderr. docs/cover.md has the details.
+// -coverpkg patterns), ReplayLimit (one run over the whole corpus), Short,
+// TestArgs and Stderr. docs/cover.md has the details.
 func Cover(ctx context.Context, cfg Config, t Target, opts CoverOptions) (*CoverReport, error) {
 	if !corpus.IsFuzzTestName(t.Name) {
 		return nil, fmt.Errorf("cover: %q is not a fuzz test name", t.Name)
@@ -201,7 +201,7 @@ func (r *coverRun) run() (*CoverReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &replay{ctx: r.ctx, bin: bin, dir: dir, target: r.t.Name, cache: cache, limit: r.cfg.replayLimit(), tmp: r.tmp}
+	rep := &replay{ctx: r.ctx, bin: bin, dir: dir, target: r.t.Name, cache: cache, limit: r.cfg.replayLimit(), user: r.cfg.userArgs(), tmp: r.tmp}
 	if err := rep.run(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrReplay, err)
 	}

@@ -260,3 +260,45 @@ func TestCoverReport(t *testing.T) {
 		t.Errorf("Kind reached by %v (%d entries replayed alone), want all 3 entries including %s", kind.Entries, rep.Entries.PerEntry, magic)
 	}
 }
+
+// TestCoverTestFilesOnly: a package whose code is all in _test.go files has
+// no statements to count, and its coverage binary writes no counters; its
+// corpus is still replayed (the run is complete) and the report says so.
+func TestCoverTestFilesOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries with the go command")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod": "module example.com/onlytests\n\ngo 1.24\n",
+		"x_test.go": `package onlytests
+
+import "testing"
+
+func FuzzLen(f *testing.F) {
+	f.Add("abc")
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 1<<20 {
+			t.Skip()
+		}
+	})
+}
+`,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := driver.Config{Fuzz: "^FuzzLen$", Dir: dir, CacheDir: t.TempDir()}
+	targets, err := driver.Resolve(context.Background(), cfg, []string{"."})
+	if err != nil || len(targets) != 1 {
+		t.Fatalf("Resolve: %v, %v", targets, err)
+	}
+	rep, err := driver.Cover(context.Background(), cfg, targets[0], driver.CoverOptions{})
+	if err != nil {
+		t.Fatalf("Cover: %v", err)
+	}
+	if !slices.Equal(rep.Entries.Passed, []string{"seed#0"}) || rep.Statements != 0 || rep.Files == nil {
+		t.Errorf("want seed#0 passed, no statements, files [], have %+v", rep)
+	}
+}

@@ -52,6 +52,7 @@ func (r *coverRun) report(rep *replay) (*CoverReport, error) {
 	if cr.Files, err = r.fileCovers(blocks); err != nil {
 		return nil, err
 	}
+	cr.Files = nonNil(cr.Files) // [] in JSON for a package without statements
 	for _, f := range cr.Files {
 		cr.Statements += f.Statements
 		cr.Covered += f.Covered
@@ -229,8 +230,9 @@ func (r *coverRun) attribute(rep *replay, files []FileCover) int {
 	n := 0
 	for i, name := range names {
 		prof := filepath.Join(r.tmp, fmt.Sprintf("entry%d.out", i))
-		combined(r.ctx, testCmd(rep.dir, rep.bin, "-test.run=^"+regexp.QuoteMeta(rep.target)+"$/^"+regexp.QuoteMeta(name)+"$",
-			"-test.coverprofile="+prof, "-test.gocoverdir="+r.tmp, "-test.timeout="+rep.limit.String())) // a failing entry still writes its profile
+		args := []string{"-test.run=^" + regexp.QuoteMeta(rep.target) + "$/^" + regexp.QuoteMeta(name) + "$",
+			"-test.coverprofile=" + prof, "-test.gocoverdir=" + r.tmp, "-test.timeout=" + rep.limit.String()}
+		combined(r.ctx, testCmd(rep.dir, rep.bin, append(args, rep.user...)...)) // a failing entry still writes its profile
 		blocks, err := readProfile(prof)
 		if err != nil {
 			continue
@@ -276,6 +278,10 @@ func (cr *CoverReport) Summary() string {
 	}
 	for _, u := range e.Unreadable {
 		fmt.Fprintf(&b, "unreadable generated-corpus entry (skipped): %s: %s\n", u.Name, u.Error)
+	}
+	if cr.Statements == 0 {
+		fmt.Fprintf(&b, "coverage: [no statements] in %s\n", cr.CoverPkg) // as go test -cover says of a package of test files only
+		return b.String()
 	}
 	fmt.Fprintf(&b, "coverage: %.1f%% of statements in %s\n", cr.Percent, cr.CoverPkg)
 	return b.String()

@@ -35,6 +35,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.IntVar(&c.Parallel, "parallel", 0, "worker processes (default GOMAXPROCS)")
 	fs.StringVar(&c.Run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all with one fuzz test, none with several)")
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
+	ShortFlag(fs, &c.Short)
 	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang")
 	fs.StringVar(&c.Sync, "sync", "", "directory shared with other fuzzbox instances: each publishes the inputs that add coverage and imports the others'")
 	fs.DurationVar(&c.Plateau, "plateau", 0, "stop a fuzz test after this long without new coverage (0 = never); with several, the -fuzztime it leaves goes to the next")
@@ -89,6 +90,25 @@ func (f *Flags) RegisterBuild(fs *flag.FlagSet) {
 // cover, build, corpus minimize and merge).
 func TagsFlag(fs *flag.FlagSet, p *string) {
 	fs.StringVar(p, "tags", "", "comma-separated build tags")
+}
+
+// ShortFlag adds -short (Config.Short) to fs with p as its variable, for
+// every command that runs the package's tests or fuzz tests.
+func ShortFlag(fs *flag.FlagSet, p *bool) {
+	fs.BoolVar(p, "short", false, "tell long-running tests and fuzz tests to shorten their run time, as go test -short (testing.Short)")
+}
+
+// SplitTestArgs splits a front end's command line at go test's -args (or
+// --args): what precedes it is the front end's flags and packages, what
+// follows goes to the test binary unchanged (Config.TestArgs), as go test
+// passes it.
+func SplitTestArgs(args []string) (own, test []string) {
+	for i, a := range args {
+		if a == "-args" || a == "--args" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
 }
 
 // CacheDirFlag adds -cachedir, the generated corpus's directory

@@ -75,7 +75,7 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, base string) (*fu
 	if err != nil {
 		return nil, err
 	}
-	names, err := listFuzzTests(ctx, res.Binary, p.Dir)
+	names, err := listFuzzTests(ctx, res.Binary, p.Dir, cfg.userArgs())
 	if names == nil && err == nil {
 		names = []string{}
 	}

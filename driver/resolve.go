@@ -11,6 +11,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -163,7 +164,7 @@ func resolveBinary(ctx context.Context, cfg Config, patterns []string, fuzzRE *r
 	if p.ImportPath == "" {
 		p.ImportPath = guessImportPath(ctx, dir)
 	}
-	names, err := listFuzzTests(ctx, bin, dir)
+	names, err := listFuzzTests(ctx, bin, dir, cfg.userArgs())
 	if err != nil {
 		return nil, err
 	}
@@ -300,9 +301,10 @@ func declaredFuzzTests(p *pkgInfo) []string {
 
 // listFuzzTests asks a fuzzing binary for its fuzz tests. A test binary
 // built without fuzzbox's test main does not know fuzzbox's flags: that is
-// reported as such rather than failing later.
-func listFuzzTests(ctx context.Context, bin, dir string) ([]string, error) {
-	cmd := testCmd(dir, bin, "-test.list=^Fuzz", flagArg(ipc.FlagEventsFD, "-1"))
+// reported as such rather than failing later. user are Config.userArgs: a
+// TestMain may insist on its flags.
+func listFuzzTests(ctx context.Context, bin, dir string, user []string) ([]string, error) {
+	cmd := testCmd(dir, bin, append([]string{"-test.list=^Fuzz", flagArg(ipc.FlagEventsFD, "-1")}, user...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := runChild(ctx, cmd)
@@ -310,7 +312,11 @@ func listFuzzTests(ctx context.Context, bin, dir string) ([]string, error) {
 		return nil, fmt.Errorf("%s is not a fuzzbox fuzzing binary: it was linked with the stock test main (build it with fuzzbox's test main: fuzzbox testmain, or the Bazel rules)", bin)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("listing the fuzz tests of %s: %v: %s", bin, err, firstLineOf(stderr.String()))
+		hint := ""
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && len(user) == 0 {
+			hint = " (does a TestMain want flags or arguments? pass them after -args, as to go test)"
+		}
+		return nil, fmt.Errorf("listing the fuzz tests of %s: %v: %s%s", bin, err, firstLineOf(stderr.String()), hint)
 	}
 	var names []string
 	sc := bufio.NewScanner(&stdout)

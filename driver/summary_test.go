@@ -43,7 +43,7 @@ func TestWriteSummary(t *testing.T) {
 }
 
 func TestCoverSummary(t *testing.T) {
-	cr := &CoverReport{Target: "FuzzK", CoverPkg: "example.com/k", Percent: 62.5, Entries: EntryReport{
+	cr := &CoverReport{Target: "FuzzK", CoverPkg: "example.com/k", Statements: 8, Covered: 5, Percent: 62.5, Entries: EntryReport{
 		Seeds: 2, Generated: 3, Passed: []string{"a", "b", "c", "d"}, Failed: []string{"e"},
 		Crashed: []string{"f", "g"}, Unreadable: []Unreadable{{Name: "h", Error: "malformed"}}, crashedGenerated: 1,
 	}}
@@ -54,6 +54,11 @@ func TestCoverSummary(t *testing.T) {
 		"coverage: 62.5% of statements in example.com/k\n"
 	if got := cr.Summary(); got != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", got, want)
+	}
+	// A package of test files only has no statements, as go test -cover says.
+	cr = &CoverReport{Target: "FuzzK", CoverPkg: "example.com/k", Entries: EntryReport{Seeds: 1, Passed: []string{"seed#0"}}}
+	if got := cr.Summary(); !strings.HasSuffix(got, "\ncoverage: [no statements] in example.com/k\n") {
+		t.Errorf("summary without statements:\n%s", got)
 	}
 }
 

@@ -92,7 +92,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		r.Err = oneLine(err)
 		return nil, nil
 	}
-	args = append(args, r.skipArgs()...)
+	args = append(append(args, r.skipArgs()...), cfg.userArgs()...) // the user's last: they may end the flags
 	w := &prefuzzWatch{}
 	cmd := testCmd(r.Dir, r.bin, args...)
 	cmd.Stderr = io.MultiWriter(cfg.stderr(), w)

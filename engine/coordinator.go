@@ -191,9 +191,11 @@ func newCoordinator(opts Options) (*coordinator, error) {
 }
 
 // selfWorker is the worker command of a real run: this test binary again,
-// with -test.fuzzworker.
+// with -test.fuzzworker first, as internal/fuzz puts it: the arguments may
+// end in positional ones (go test's -args), after which the flag package
+// parses no flag.
 func selfWorker() (string, []string, []string) {
-	return os.Args[0], append(append([]string(nil), os.Args[1:]...), "-test.fuzzworker"), nil
+	return os.Args[0], append([]string{"-test.fuzzworker"}, os.Args[1:]...), nil
 }
 
 func (c *coordinator) run(ctx context.Context) error {

@@ -8,10 +8,10 @@ import (
 )
 
 func init() {
-	register(&command{name: "ci", short: "fuzz what a change affects, for a CI job (new crash buckets fail it)", usage: ciUsage, flags: ciFlags})
+	register(&command{name: "ci", short: "fuzz what a change affects, for a CI job (new crash buckets fail it)", usage: ciUsage, flags: ciFlags, testArgs: true})
 }
 
-const ciUsage = `usage: fuzzbox ci -base=REV [flags] [packages]
+const ciUsage = `usage: fuzzbox ci -base=REV [flags] [packages] [-args test binary arguments]
 
 Fuzzes the fuzz tests of the packages (default ./...) that the changes since
 the branch left the git revision REV (their merge base) affect: packages with a changed file (in their
@@ -56,6 +56,7 @@ func ciFlags(fs *flag.FlagSet) func(*invocation) int {
 		if err != nil {
 			return inv.usageError(err.Error())
 		}
+		cfg.TestArgs = inv.testArgs
 		ctx, stop := interruptible()
 		defer stop()
 		out := driver.Output{Stdout: inv.stdout, Stderr: inv.stderr, Prefix: "fuzzbox ci", JSON: f.JSON}

@@ -25,7 +25,7 @@ func init() {
 		{name: "import", run: corpusImport},
 		{name: "export", run: corpusExport},
 		{name: "check", minArgs: 1, flags: checkFlags},
-		{name: "minimize", flags: minimizeFlags},
+		{name: "minimize", flags: minimizeFlags, testArgs: true},
 		{name: "merge", minArgs: 1, flags: mergeFlags},
 	} {
 		c.group, c.usage = "corpus", corpusUsage

@@ -14,10 +14,10 @@ func init() {
 			var f coverFlags
 			f.register(fs)
 			return f.check
-		}})
+		}, testArgs: true})
 }
 
-const coverUsage = `usage: fuzzbox cover -fuzz=FuzzX [-json] [flags] [package]
+const coverUsage = `usage: fuzzbox cover -fuzz=FuzzX [-json] [flags] [package] [-args test binary arguments]
 
 Replays every corpus entry of one fuzz test (its f.Add seeds, the seed corpus
 in testdata/fuzz/FuzzX/ and the generated corpus in the cache dir) through a
@@ -57,6 +57,7 @@ func (f *coverFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.funcs, "func", false, "print per-function coverage (go tool cover -func) to stdout")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON, with the corpus entries that reach each function")
 	driver.TagsFlag(fs, &c.Tags)
+	driver.ShortFlag(fs, &c.Short)
 	fs.DurationVar(&c.ReplayLimit, "timeout", driver.DefaultReplayLimit, "limit of one replay of the whole corpus; an entry still running then counts as crashed")
 }
 
@@ -70,6 +71,7 @@ func (f *coverFlags) check(inv *invocation) int {
 	case f.cfg.ReplayLimit <= 0:
 		return inv.usageError("-timeout must be > 0")
 	}
+	f.cfg.TestArgs = inv.testArgs
 	if err := f.cfg.Check(); err != nil { // -fuzz, as every command reads it
 		return inv.usageError(err.Error())
 	}

@@ -8,10 +8,10 @@ import (
 )
 
 func init() {
-	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", usage: fuzzUsage, flags: fuzzFlags})
+	register(&command{name: "fuzz", short: "fuzz fuzz tests with the fuzzbox engine", usage: fuzzUsage, flags: fuzzFlags, testArgs: true})
 }
 
-const fuzzUsage = `usage: fuzzbox fuzz [flags] [packages]
+const fuzzUsage = `usage: fuzzbox fuzz [flags] [packages] [-args test binary arguments]
        fuzzbox fuzz -bin=BINARY [flags] [package directory]
 
 Builds each package's test binary with fuzzbox's test main and coverage
@@ -42,6 +42,10 @@ With -bin, nothing is built: BINARY is a fuzzing binary built elsewhere
 (by the Bazel rules, or with fuzzbox testmain) and the argument is its
 package directory, where it runs and reproducers are written.
 
+As with go test, what follows -args goes to the test binary unchanged,
+after its own flags, on every run (the tests, the workers, the re-runs):
+a TestMain's own flags, or arguments.
+
 Exit status: 0 nothing found, 1 a failure was found, 2 usage or build error.
 
 Flags:
@@ -63,7 +67,7 @@ func driverFlags(fs *flag.FlagSet, errPrefix string, pruneOnly bool) func(*invoc
 		if err != nil {
 			return inv.usageError(errPrefix + err.Error())
 		}
-		cfg.PruneOnly = pruneOnly
+		cfg.PruneOnly, cfg.TestArgs = pruneOnly, inv.testArgs
 		return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
 	}
 }

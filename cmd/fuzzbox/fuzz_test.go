@@ -291,6 +291,9 @@ func TestFuzzUsageErrors(t *testing.T) {
 		{"no fuzz tests", "nofuzz", []string{"-fuzz=.", "-fuzztime=1x", "."}, "no fuzz tests"},
 		{"regexp matches none", "targets", []string{"-fuzz=^FuzzNope$", "-fuzztime=1x", "."}, "matches no fuzz test"},
 		{"does not build", "broken", []string{"-fuzz=.", "-fuzztime=1x", "."}, "undefinedFunction"},
+		// After -args, nothing is fuzzbox's: the packages default to ".", and the binary gets the rest.
+		{"-args ends the flags", "targets", []string{"-fuzz=^FuzzNope$", "-fuzztime=1x", "-args", "-nosuchflag=1", "extra"}, "matches no fuzz test"},
+		{"-args reach the binary", "targets", []string{"-fuzz=.", "-fuzztime=1x", ".", "-args", "-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -46,6 +46,9 @@ type command struct {
 	// flags' defaults follow it if it ends in "Flags:\n".
 	usage   string
 	minArgs int // fewer positional arguments is a usage error
+	// testArgs says that the command runs the package's test binary and
+	// passes it what follows -args (driver.SplitTestArgs).
+	testArgs bool
 	// flags adds the command's flags to fs and returns what runs the
 	// command once they are parsed; it returns the process exit code.
 	flags func(fs *flag.FlagSet) func(inv *invocation) int

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/fuzzbox/fuzzbox/driver"
 )
 
 // An invocation is one run of a command with flags: its parsed flag set and
@@ -15,6 +17,7 @@ type invocation struct {
 	cmd            *command
 	prefix         string // of error messages: "fuzzbox cover", "fuzzbox corpus"
 	stdout, stderr io.Writer
+	testArgs       []string // after -args, for a command with testArgs (driver.Config.TestArgs)
 }
 
 // main runs c with args, the arguments after its name. On -h it prints c's
@@ -31,6 +34,9 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 		name, prefix = "fuzzbox "+c.group+" "+c.name, "fuzzbox "+c.group
 	}
 	inv := &invocation{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), cmd: c, prefix: prefix, stdout: stdout, stderr: stderr}
+	if c.testArgs {
+		args, inv.testArgs = driver.SplitTestArgs(args)
+	}
 	inv.SetOutput(io.Discard)
 	run := c.flags(inv.FlagSet)
 	err := inv.Parse(args)

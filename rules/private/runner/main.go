@@ -79,10 +79,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	b.register(fs)
 	f.register(fs)
 	m.register(fs)
+	args, f.TestArgs = driver.SplitTestArgs(args) // Checked keeps them in the Config
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
-			fmt.Fprintln(stdout, "usage: bazel run //pkg:x_run -- [fuzzbox fuzz flags], bazel test //pkg:x_fuzz --test_arg=FLAG,\nor bazel run //pkg:x_merge -- [-into=DIR] [-testlogs=DIR]\n\nFlags:")
+			fmt.Fprintln(stdout, "usage: bazel run //pkg:x_run -- [fuzzbox fuzz flags] [-args test binary arguments], bazel test //pkg:x_fuzz --test_arg=FLAG,\nor bazel run //pkg:x_merge -- [-into=DIR] [-testlogs=DIR]\n\nFlags:")
 			fs.PrintDefaults()
 			return exitOK
 		}

@@ -1,0 +1,121 @@
+package driver
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// go test's -short and -args reach every run of the test binary: a module
+// whose TestMain insists on its own flag and a positional argument, whose
+// test and fuzz function fail without -short, is listed, tested, fuzzed,
+// confirmed and replayed under go test -cover as go test -short ... -args
+// runs it, and stock go test with the same arguments fails on the
+// reproducer with its panic.
+
+const argsTest = `package args
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+)
+
+var golden = flag.String("golden", "", "required")
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if *golden != "dir" || flag.NArg() != 1 || flag.Arg(0) != "extra" {
+		fmt.Fprintf(os.Stderr, "fuzzbox-e2e: want -golden=dir extra, have -golden=%q %q\n", *golden, flag.Args())
+		os.Exit(3)
+	}
+	os.Exit(m.Run())
+}
+
+func TestShort(t *testing.T) {
+	if !testing.Short() {
+		t.Fatal("fuzzbox-e2e: not -short")
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("F")
+	f.Fuzz(func(t *testing.T, s string) {
+		if !testing.Short() {
+			t.Fatal("fuzzbox-e2e: not -short in the fuzz function")
+		}
+		if len(s) >= 3 && s[0] == 'F' && s[1] == 'U' && s[2] == 'Z' {
+			panic("fuzzbox-e2e: args bug")
+		}
+	})
+}
+`
+
+func TestFuzzTestArgs(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFile(t, filepath.Join(dir, "go.mod"), "module example.com/args\n\ngo 1.24\n")
+	writeTestFile(t, filepath.Join(dir, "args.go"), "package args\n\nvar N = 1\n")
+	writeTestFile(t, filepath.Join(dir, "args_test.go"), argsTest)
+	cfg := Config{Fuzz: "^FuzzParse$", FuzzTime: "60s", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t),
+		Short: true, TestArgs: []string{"-golden=dir", "extra"}}
+	r := fuzzIn(t, dir, cfg, ".")
+	name := onlyReproducer(t, r, "FuzzParse")
+	if !strings.Contains(r.out, "panic: fuzzbox-e2e: args bug") || strings.Contains(r.out, "want -golden") {
+		t.Errorf("the failure is not the fuzz function's panic:\n%s", r)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-short", "-run=^FuzzParse$/^"+name+"$", ".", "-args", "-golden=dir", "extra")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "panic: fuzzbox-e2e: args bug") {
+		t.Errorf("stock go test -short ... -args: %v, want the reproducer's panic:\n%s", err, out)
+	}
+
+	cfg.Dir, cfg.CacheDir = dir, filepath.Join(dir, ".cache")
+	targets, err := Resolve(context.Background(), cfg, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Cover(context.Background(), cfg, targets[0], CoverOptions{})
+	if err != nil {
+		t.Fatalf("cover with the same arguments: %v", err)
+	}
+	if !slices.Contains(append(rep.Entries.Failed, rep.Entries.Crashed...), name) || len(rep.Entries.Passed) == 0 {
+		t.Errorf("cover: want the seed to pass and %s to fail or crash, have %+v", name, rep.Entries)
+	}
+}
+
+func TestSplitTestArgs(t *testing.T) {
+	for _, tc := range []struct {
+		in        []string
+		own, test []string
+	}{
+		{[]string{"-fuzz=X", "."}, []string{"-fuzz=X", "."}, nil},
+		{[]string{"-fuzz=X", ".", "-args", "-golden=dir", "extra"}, []string{"-fuzz=X", "."}, []string{"-golden=dir", "extra"}},
+		{[]string{"-fuzz=X", "--args", "-args"}, []string{"-fuzz=X"}, []string{"-args"}},
+		{[]string{"-args"}, []string{}, []string{}},
+	} {
+		own, test := SplitTestArgs(tc.in)
+		if !slices.Equal(own, tc.own) || !slices.Equal(test, tc.test) || (tc.test == nil) != (test == nil) {
+			t.Errorf("SplitTestArgs(%q) = %q, %q; want %q, %q", tc.in, own, test, tc.own, tc.test)
+		}
+	}
+}
+
+// TestUserArgsLast: the user's arguments come after every flag of
+// fuzzbox's (a positional one among them ends the flags the binary parses).
+func TestUserArgsLast(t *testing.T) {
+	cfg := Config{Short: true, TestArgs: []string{"-golden=dir", "extra"}}
+	want := []string{"-test.short", "-golden=dir", "extra"}
+	if got := cfg.userArgs(); !slices.Equal(got, want) {
+		t.Errorf("userArgs = %q, want %q", got, want)
+	}
+	if got := (&Config{}).userArgs(); len(got) != 0 {
+		t.Errorf("userArgs of a zero Config = %q", got)
+	}
+}
