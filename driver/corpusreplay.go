@@ -61,6 +61,9 @@ func (rp *replay) run() error {
 			rp.crashed = append(rp.crashed, name)
 			continue
 		}
+		if !bytes.Contains(out, []byte("=== RUN   "+rp.target+"\n")) {
+			return fmt.Errorf("%s did not run: the test binary has no such fuzz test (is it behind a build tag? -tags)", rp.target)
+		}
 		rp.results(out)
 		if len(rp.passed)+len(rp.failed) > 0 || !bytes.Contains(out, []byte("--- FAIL: "+rp.target+" (")) {
 			rp.coverDir = covDir

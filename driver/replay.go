@@ -41,8 +41,8 @@ type Frame struct {
 
 // Replay runs target t's seed corpus (entry "") or its one seed file
 // testdata/fuzz/FuzzX/entry with stock go test, in t.Dir, and reports the
-// result. Of cfg it reads Tags, Race and ReplayLimit (go test -timeout: a
-// run that hangs fails with kind hang). It returns an error when the entry
+// result. Of cfg it reads Tags, Race, ReplayLimit (go test -timeout: a
+// run that hangs fails with kind hang), Short and TestArgs. It returns an error when the entry
 // does not exist, the package does not build or go test cannot run; a
 // failing test is a result, not an error. Cancelling ctx stops go test.
 func Replay(ctx context.Context, cfg Config, t Target, entry string) (ReplayResult, error) {

@@ -99,9 +99,28 @@ CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws-testing SHOTS=$OUT/screenshots PW_CORE=
 echo "--- extension integration tests in the extension host, proxy mode (gopls behind fuzzbox)"
 cp -r "$REPO/lsp/testdata/planted" "$OUT/ws-proxy"
 mkdir -p "$OUT/ws-proxy/.vscode"
+# the Go extension's settings of test runs (go.buildTags, go.testFlags, go.testEnvVars) and a fuzz test that needs them
 cat >"$OUT/ws-proxy/.vscode/settings.json" <<JSON
-{ "fuzzbox.path": "$OUT/bin/fuzzbox", "fuzzbox.mode": "proxy", "fuzzbox.goplsPath": "$EDITORS_CACHE/bin/gopls" }
+{ "fuzzbox.path": "$OUT/bin/fuzzbox", "fuzzbox.mode": "proxy", "fuzzbox.goplsPath": "$EDITORS_CACHE/bin/gopls",
+  "go.buildTags": "special", "go.testFlags": ["-v", "-short"], "go.testEnvVars": { "FUZZBOX_E2E_VAR": "\${workspaceFolder}/x" } }
 JSON
+cat >"$OUT/ws-proxy/tagged_test.go" <<'GO'
+//go:build special
+
+package planted
+
+import (
+	"os"
+	"testing"
+)
+
+func FuzzTagged(f *testing.F) {
+	f.Add("x")
+	f.Fuzz(func(t *testing.T, s string) {
+		t.Fatalf("fuzzbox-e2e: short=%v var=%s", testing.Short(), os.Getenv("FUZZBOX_E2E_VAR"))
+	})
+}
+GO
 CS_URL=http://127.0.0.1:$PORT WS=$OUT/ws-proxy EXT_DEV=$HERE/vscode PW_CORE=$EDITORS_CACHE/tools/node_modules/playwright-core \
 	nice -n -10 node "$HERE/vscode/test/integration/run.js"
 echo "--- a deliberately failing suite must fail"

@@ -21,7 +21,9 @@ func (s *Server) coverage(ctx context.Context, key testKey) (command.CoverageRep
 	stderr := s.logWriter()
 	defer stderr.Close()
 	s.logMessage("fuzzbox cover -json -fuzz=^%s$ in %s", key.name, key.dir)
-	rep, err := driver.Cover(ctx, driver.Config{Dir: key.dir, Stderr: stderr}, driver.Target{Dir: key.dir, Name: key.name}, driver.CoverOptions{})
+	cfg := s.config(key.dir)
+	cfg.Stderr = stderr
+	rep, err := driver.Cover(ctx, cfg, driver.Target{Dir: key.dir, Name: key.name}, driver.CoverOptions{})
 	if err != nil {
 		return command.CoverageReport{}, invalidParams("coverage of %s: %v", key.name, err)
 	}

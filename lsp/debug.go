@@ -17,9 +17,21 @@ import (
 func (s *Server) debugEntry(path string) (any, error) {
 	dir, name := corpusTest(path)
 	entry := filepath.Base(path)
-	run := "-test.run=^" + regexp.QuoteMeta(name) + "$/^" + regexp.QuoteMeta(entry) + "$"
-	info := command.DebugInfo{Dir: dir, Test: name, Entry: entry, Args: []string{run},
-		CommandLine: "cd " + shellQuote(dir) + " && dlv test . -- " + shellQuote(run)}
+	args := []string{"-test.run=^" + regexp.QuoteMeta(name) + "$/^" + regexp.QuoteMeta(entry) + "$"}
+	if s.opts.Short {
+		args = append(args, "-test.short")
+	}
+	info := command.DebugInfo{Dir: dir, Test: name, Entry: entry, Args: args, BuildFlags: []string{}}
+	dlv := "dlv test "
+	if s.opts.Tags != "" {
+		info.BuildFlags = append(info.BuildFlags, "-tags="+s.opts.Tags)
+		dlv += "--build-flags=" + shellQuote("-tags="+s.opts.Tags) + " "
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	info.CommandLine = "cd " + shellQuote(dir) + " && " + dlv + ". -- " + strings.Join(quoted, " ")
 	s.logMessage("debug %s/%s: %s", name, entry, info.CommandLine)
 	return info, nil
 }

@@ -33,13 +33,9 @@ func (s *Server) fuzz(key testKey, _ string) (any, error) {
 }
 
 func (s *Server) fuzzRun(ctx context.Context, key testKey, r *run) protocol.ShowMessageParams {
-	cfg := driver.Config{
-		Fuzz:       "^" + key.name + "$",
-		Parallel:   s.opts.Parallel,
-		RSSLimitMB: driver.DefaultRSSLimitMB, // as fuzzbox fuzz's
-		Dir:        key.dir,
-		Fuzzbox:    s.opts.Fuzzbox,
-	}
+	cfg := s.config(key.dir)
+	cfg.Fuzz, cfg.Parallel = "^"+key.name+"$", s.opts.Parallel
+	cfg.RSSLimitMB = driver.DefaultRSSLimitMB // as fuzzbox fuzz's
 	stderr := s.logWriter()
 	defer stderr.Close()
 	cfg.Stderr = stderr

@@ -33,7 +33,9 @@ func (s *Server) generatedDir(key testKey) (string, error) {
 	pkg, ok := s.importPaths[key.dir]
 	s.mu.Unlock()
 	if !ok {
-		ts, err := driver.Resolve(s.calls, driver.Config{Fuzz: "^" + key.name + "$", Dir: key.dir}, nil)
+		cfg := s.config(key.dir)
+		cfg.Fuzz = "^" + key.name + "$"
+		ts, err := driver.Resolve(s.calls, cfg, nil)
 		if err != nil {
 			return "", fmt.Errorf("the package of %s: %w", key.name, err)
 		}

@@ -148,7 +148,7 @@ func (s *Server) replay(ctx context.Context, key testKey, r *run) protocol.ShowM
 		what += "/" + r.entry
 	}
 	s.logMessage("go test -run=^%s$ in %s", strings.Replace(what, "/", "$/^", 1), key.dir)
-	res, err := driver.Replay(ctx, driver.Config{}, driver.Target{Dir: key.dir, Name: key.name}, r.entry)
+	res, err := driver.Replay(ctx, s.config(key.dir), driver.Target{Dir: key.dir, Name: key.name}, r.entry)
 	if res.Output != "" {
 		s.logMessage("%s", strings.TrimRight(res.Output, "\n"))
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/lsp/command"
 	"github.com/fuzzbox/fuzzbox/lsp/protocol"
 )
@@ -24,6 +25,12 @@ type Options struct {
 	FuzzTime time.Duration
 	// Parallel is the number of fuzzing workers; 0 = GOMAXPROCS.
 	Parallel int
+	// Tags are the build tags of every build and package listing
+	// (driver.Config.Tags), and Short is go test's -short
+	// (driver.Config.Short), for every run, replay, coverage report and
+	// debug session: the editor's go.buildTags and go.testFlags.
+	Tags  string
+	Short bool
 	// Fuzzbox is the fuzzbox executable the fuzzing build runs as its
 	// -toolexec (driver.Config.Fuzzbox); "" means this executable, which
 	// must be fuzzbox itself (fuzzbox lsp is).
@@ -36,6 +43,12 @@ type Options struct {
 	// Logf, when set, receives the server's own log lines (never the
 	// protocol stream); the command sends them to stderr.
 	Logf func(format string, args ...any)
+}
+
+// config returns the driver configuration every operation on the package
+// in dir starts from: the options the editor gave for its builds and runs.
+func (s *Server) config(dir string) driver.Config {
+	return driver.Config{Dir: dir, Tags: s.opts.Tags, Short: s.opts.Short, Fuzzbox: s.opts.Fuzzbox}
 }
 
 // A Server is one LSP session. Its methods are called by the jsonrpc2

@@ -70,7 +70,7 @@ func (s *Server) typedValues(dir, name, path, text string) ([]string, bool) {
 // and refreshes the lenses.
 func (s *Server) askTypedValues(key testKey) {
 	files, _ := filepath.Glob(filepath.Join(key.dir, "testdata", "fuzz", key.name, "*"))
-	vals, err := driver.TypedValues(s.calls, driver.Config{}, driver.Target{Name: key.name, Dir: key.dir}, files)
+	vals, err := driver.TypedValues(s.calls, s.config(key.dir), driver.Target{Name: key.name, Dir: key.dir}, files)
 	c := &s.typed
 	c.mu.Lock()
 	delete(c.pending, key)

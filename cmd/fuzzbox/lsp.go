@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/lsp"
 )
 
@@ -11,7 +12,7 @@ func init() {
 	register(&command{name: "lsp", short: "run the editor sidecar (Language Server Protocol on stdio)", usage: lspUsage, flags: lspFlags})
 }
 
-const lspUsage = `usage: fuzzbox lsp [-fuzztime=d] [-parallel=n] [-gopls=PATH [gopls arguments]]
+const lspUsage = `usage: fuzzbox lsp [-fuzztime=d] [-parallel=n] [-tags=list] [-short] [-gopls=PATH [gopls arguments]]
 
 Lsp runs fuzzbox's Language Server Protocol sidecar on standard input and
 output: code lenses to fuzz a fuzz test, run its seeds, rerun a corpus entry
@@ -24,6 +25,8 @@ Flags:
   -gopls PATH     proxy mode: start this gopls and forward every message to it
   -fuzztime d     bound of a fuzz run started from a lens (default: until stopped)
   -parallel n     fuzzing workers (default GOMAXPROCS)
+  -tags list      build tags of every build, run, replay and debug session, as go test -tags
+  -short          run tests and fuzz tests with -test.short, as go test -short
   -logfile FILE   write the sidecar's own log there (default: standard error)
 `
 
@@ -33,6 +36,8 @@ func lspFlags(fs *flag.FlagSet) func(*invocation) int {
 	fs.StringVar(&opts.Gopls, "gopls", "", "")
 	fs.DurationVar(&opts.FuzzTime, "fuzztime", 0, "")
 	fs.IntVar(&opts.Parallel, "parallel", 0, "")
+	driver.TagsFlag(fs, &opts.Tags)
+	driver.ShortFlag(fs, &opts.Short)
 	logfile := fs.String("logfile", "", "")
 	return func(inv *invocation) int {
 		if inv.NArg() > 0 && opts.Gopls == "" {

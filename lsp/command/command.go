@@ -197,7 +197,8 @@ type DebugInfo struct {
 	Dir         string   `json:"dir"`         // the package directory: where to run, what to build
 	Test        string   `json:"test"`        // FuzzX
 	Entry       string   `json:"entry"`       // the corpus file's name
-	Args        []string `json:"args"`        // the test binary's arguments: -test.run=^FuzzX$/^NAME$
+	Args        []string `json:"args"`        // the test binary's arguments: -test.run=^FuzzX$/^NAME$ (and -test.short with the server's -short)
+	BuildFlags  []string `json:"buildFlags"`  // the build's flags: -tags=… with the server's -tags; [] otherwise
 	CommandLine string   `json:"commandLine"` // the Delve command line, for a terminal
 }
 

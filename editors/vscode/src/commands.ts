@@ -138,5 +138,6 @@ export interface DebugInfo {
   test: string;
   entry: string;
   args: string[];
+  buildFlags: string[];
   commandLine: string;
 }

@@ -17,9 +17,66 @@ export const settingKeys: (keyof Settings)[] = ['path', 'fuzzTime', 'parallel', 
 
 export const defaults: Settings = { path: 'fuzzbox', fuzzTime: '', parallel: 0, mode: 'sidecar', goplsPath: 'gopls', dlvPath: 'dlv' };
 
-/** How to start the server: fuzzbox lsp with flags from the settings. */
-export function serverCommand(s: Settings): { command: string; args: string[] } {
-  const args = ['lsp'];
+/**
+ * The Go extension's settings that decide how go test builds and runs a
+ * package, as read (vscode-go's go.buildTags, go.testFlags, go.toolsEnvVars,
+ * go.testEnvVars): fuzzbox's runs, replays, coverage and debug sessions
+ * follow them, as the Go extension's test runs do.
+ */
+export interface GoSettings {
+  buildTags: string;
+  testFlags: string[];
+  toolsEnvVars: { [name: string]: string };
+  testEnvVars: { [name: string]: string };
+}
+
+export const goDefaults: GoSettings = { buildTags: '', testFlags: [], toolsEnvVars: {}, testEnvVars: {} };
+
+/**
+ * The server's flags for the Go settings: -tags (go.testFlags' -tags wins over
+ * go.buildTags, as in the Go extension's test runs) and -short.
+ */
+export function goFlags(g: GoSettings): string[] {
+  let tags = g.buildTags.trim();
+  let short = false;
+  const flags = g.testFlags ?? [];
+  for (let i = 0; i < flags.length; i++) {
+    const m = /^--?(tags|short)(?:=(.*))?$/.exec(flags[i]);
+    if (!m) continue;
+    if (m[1] === 'short') {
+      short = m[2] === undefined || m[2] === 'true' || m[2] === '1';
+    } else if (m[2] !== undefined) {
+      tags = m[2];
+    } else if (i + 1 < flags.length) {
+      tags = flags[++i];
+    }
+  }
+  const args: string[] = [];
+  if (tags !== '') args.push('-tags=' + tags);
+  if (short) args.push('-short');
+  return args;
+}
+
+/**
+ * The server's environment additions: go.toolsEnvVars, then go.testEnvVars
+ * over them, with ${workspaceFolder} and ${env:NAME} replaced as the Go
+ * extension replaces them.
+ */
+export function goEnv(g: GoSettings, workspaceFolder: string, env: { [name: string]: string | undefined }): { [name: string]: string } {
+  const out: { [name: string]: string } = {};
+  for (const vars of [g.toolsEnvVars ?? {}, g.testEnvVars ?? {}]) {
+    for (const [k, v] of Object.entries(vars)) {
+      out[k] = String(v)
+        .replace(/\$\{workspaceFolder\}/g, workspaceFolder)
+        .replace(/\$\{env:([^}]+)\}/g, (_, name) => env[name] ?? '');
+    }
+  }
+  return out;
+}
+
+/** How to start the server: fuzzbox lsp with flags from the settings (and the Go extension's). */
+export function serverCommand(s: Settings, g: GoSettings = goDefaults): { command: string; args: string[] } {
+  const args = ['lsp', ...goFlags(g)];
   if (s.fuzzTime.trim() !== '') {
     if (!/^\d+(\.\d+)?(ns|us|µs|ms|s|m|h)(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))*$/.test(s.fuzzTime.trim())) {
       throw new Error(`fuzzbox.fuzzTime: ${JSON.stringify(s.fuzzTime)} is not a Go duration such as 30s or 5m`);

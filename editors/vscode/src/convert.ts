@@ -41,6 +41,7 @@ export function launchConfig(info: DebugInfo, type: string): { [k: string]: unkn
   return {
     type, request: 'launch', name: `fuzzbox: debug ${info.test}/${info.entry}`, mode: 'test',
     program: info.dir, cwd: info.dir, args: info.args,
+    ...(info.buildFlags?.length ? { buildFlags: info.buildFlags.join(' ') } : {}),
   };
 }
 

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, LanguageClientOptions, ServerOptions, State } from 'vscode-languageclient/node';
 import { clientCommands, InitOptions, RunEvent, runNotification, testsChangedNotification } from './commands';
-import { defaults, documentSelector, serverCommand, Settings, settingKeys } from './config';
+import { defaults, documentSelector, goDefaults, goEnv, GoSettings, serverCommand, Settings, settingKeys } from './config';
 import { registerDebug } from './debug';
 import { FuzzTests } from './testing';
 
@@ -24,10 +24,26 @@ function readSettings(): Settings {
   return s;
 }
 
+/** The Go extension's settings of test builds and runs (config.ts, GoSettings). */
+function readGoSettings(): GoSettings {
+  const c = vscode.workspace.getConfiguration('go');
+  return {
+    buildTags: c.get<string>('buildTags') ?? goDefaults.buildTags,
+    testFlags: c.get<string[]>('testFlags') ?? goDefaults.testFlags,
+    toolsEnvVars: c.get<{ [k: string]: string }>('toolsEnvVars') ?? goDefaults.toolsEnvVars,
+    testEnvVars: c.get<{ [k: string]: string }>('testEnvVars') ?? goDefaults.testEnvVars,
+  };
+}
+
+/** The Go settings the server follows: a change restarts it. */
+const goSettingKeys = ['go.buildTags', 'go.testFlags', 'go.toolsEnvVars', 'go.testEnvVars'];
+
 async function start(context: vscode.ExtensionContext): Promise<void> {
   const settings = readSettings();
-  const { command, args } = serverCommand(settings);
-  const serverOptions: ServerOptions = { command, args };
+  const go = readGoSettings();
+  const { command, args } = serverCommand(settings, go);
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+  const serverOptions: ServerOptions = { command, args, options: { env: { ...process.env, ...goEnv(go, folder, process.env) } } };
   const clientOptions: LanguageClientOptions = {
     documentSelector: documentSelector(settings),
     outputChannelName: 'fuzzbox',
@@ -52,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       await start(context);
     }),
     vscode.workspace.onDidChangeConfiguration(async (e) => {
-      if (e.affectsConfiguration('fuzzbox')) {
+      if (e.affectsConfiguration('fuzzbox') || goSettingKeys.some((k) => e.affectsConfiguration(k))) {
         await vscode.commands.executeCommand('fuzzbox.restartServer');
       }
     }),

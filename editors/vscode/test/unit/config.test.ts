@@ -2,7 +2,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { defaults, documentSelector, serverCommand, settingKeys } from '../../src/config';
+import { defaults, documentSelector, goDefaults, goEnv, goFlags, serverCommand, settingKeys } from '../../src/config';
 import { commands } from '../../src/commands';
 import { generatedIds } from '../../src/convert';
 
@@ -25,6 +25,26 @@ describe('serverCommand', () => {
   });
   it('accepts compound durations', () => {
     assert.deepStrictEqual(serverCommand({ ...defaults, fuzzTime: '1h30m' }).args, ['lsp', '-fuzztime=1h30m']);
+  });
+});
+
+describe('the Go extension\'s settings', () => {
+  it('pass go.buildTags as -tags', () => {
+    assert.deepStrictEqual(serverCommand(defaults, { ...goDefaults, buildTags: 'integration,special' }).args, ['lsp', '-tags=integration,special']);
+  });
+  it('let go.testFlags\' -tags win over go.buildTags, and pass -short', () => {
+    assert.deepStrictEqual(goFlags({ ...goDefaults, buildTags: 'a', testFlags: ['-v', '-tags=b', '-short'] }), ['-tags=b', '-short']);
+    assert.deepStrictEqual(goFlags({ ...goDefaults, buildTags: 'a', testFlags: ['--tags', 'c', '-count=1'] }), ['-tags=c']);
+    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-short=false'] }), []);
+    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: null as any }), []);
+  });
+  it('put the go flags before the proxy\'s gopls', () => {
+    assert.deepStrictEqual(serverCommand({ ...defaults, mode: 'proxy' }, { ...goDefaults, testFlags: ['-short'] }).args,
+      ['lsp', '-short', '-gopls=gopls']);
+  });
+  it('set the environment of go.toolsEnvVars and go.testEnvVars, with the variables the Go extension replaces', () => {
+    const g = { ...goDefaults, toolsEnvVars: { GOFLAGS: '-mod=mod', A: 'tools' }, testEnvVars: { A: 'test', D: '${workspaceFolder}/data', H: '${env:HOME}/x' } };
+    assert.deepStrictEqual(goEnv(g, '/w', { HOME: '/home/u' }), { GOFLAGS: '-mod=mod', A: 'test', D: '/w/data', H: '/home/u/x' });
   });
 });
 

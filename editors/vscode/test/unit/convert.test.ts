@@ -36,9 +36,15 @@ describe('dlvPort', () => {
 
 describe('launchConfig', () => {
   it('debugs the package test binary with exactly the entry', () => {
-    const c = launchConfig({ dir: '/w', test: 'FuzzParse', entry: 'crash1', args: ['-test.run=^FuzzParse$/^crash1$'], commandLine: '' }, 'fuzzbox-dlv');
+    const c = launchConfig({ dir: '/w', test: 'FuzzParse', entry: 'crash1', args: ['-test.run=^FuzzParse$/^crash1$'], buildFlags: [], commandLine: '' }, 'fuzzbox-dlv');
     assert.deepStrictEqual(c, { type: 'fuzzbox-dlv', request: 'launch', name: 'fuzzbox: debug FuzzParse/crash1', mode: 'test',
       program: '/w', cwd: '/w', args: ['-test.run=^FuzzParse$/^crash1$'] });
+  });
+  it('builds with the server\'s build flags (its -tags)', () => {
+    const c = launchConfig({ dir: '/w', test: 'FuzzParse', entry: 'crash1', args: ['-test.run=^FuzzParse$/^crash1$', '-test.short'],
+      buildFlags: ['-tags=special'], commandLine: '' }, 'fuzzbox-dlv');
+    assert.deepStrictEqual(c.buildFlags, '-tags=special');
+    assert.deepStrictEqual(c.args, ['-test.run=^FuzzParse$/^crash1$', '-test.short']);
   });
 });
 
