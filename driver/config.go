@@ -49,6 +49,7 @@ type Config struct {
 	MinimizeTime string        // duration or Nx to minimize a failing input; "" means ipc.DefaultMinimizeTime (60s), "0x" turns minimization off
 	Parallel     int           // worker processes; 0 means GOMAXPROCS
 	Run          string        // -test.run for the tests run before fuzzing; "" means all with one fuzz test, none with several
+	Skip         string        // -test.skip, as go test -skip: tests (and fuzz tests) not to run; "" means none
 	Verbose      bool          // -test.v
 	Timeout      time.Duration // per-input hang limit: an input running longer is a failure of kind hang; 0 means ipc.DefaultTimeout (10s)
 	Short        bool          // -test.short, as go test -short: testing.Short() reports true in the tests and the fuzz function
@@ -185,6 +186,9 @@ func (c *Config) checkRun() error {
 		if d, err := time.ParseDuration(v); err != nil || d < 0 {
 			return fmt.Errorf("%s: %q is neither a duration nor Nx", name, v)
 		}
+	}
+	if _, err := regexp.Compile(c.Skip); err != nil {
+		return fmt.Errorf("-skip: %v", err)
 	}
 	if c.Sync != "" {
 		abs, err := filepath.Abs(c.Sync) // the fuzzing binary runs in the package directory

@@ -34,6 +34,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.MinimizeTime, "fuzzminimizetime", ipc.DefaultMinimizeTime, "time (or Nx executions) to minimize a failing input; 0x turns minimization off")
 	fs.IntVar(&c.Parallel, "parallel", 0, "worker processes (default GOMAXPROCS)")
 	fs.StringVar(&c.Run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all with one fuzz test, none with several)")
+	fs.StringVar(&c.Skip, "skip", "", "regexp of tests not to run, as go test -skip")
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
 	ShortFlag(fs, &c.Short)
 	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang")

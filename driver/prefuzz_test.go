@@ -104,11 +104,11 @@ func TestSkipFuzzboxOnly(t *testing.T) {
 	if !r.skipFuzzboxOnly([]string{"TestA", "TestB"}, s) {
 		t.Fatal("named tests: want a retry without them")
 	}
-	if got := fmt.Sprint(r.skipArgs()); got != "[-test.skip=^(TestA|TestB)$]" {
+	if got := fmt.Sprint(r.skipArgs("")); got != "[-test.skip=^(TestA|TestB)$]" {
 		t.Errorf("skipArgs = %s", got)
 	}
-	if !r.skipFuzzboxOnly(nil, s) || fmt.Sprint(r.skipArgs()) != "[-test.run=^$ -test.skip=^(TestA|TestB)$]" {
-		t.Errorf("unnamed failure: want a retry running no tests, got %v", r.skipArgs())
+	if !r.skipFuzzboxOnly(nil, s) || fmt.Sprint(r.skipArgs("")) != "[-test.run=^$ -test.skip=^(TestA|TestB)$]" {
+		t.Errorf("unnamed failure: want a retry running no tests, got %v", r.skipArgs(""))
 	}
 	if r.skipFuzzboxOnly(nil, s) {
 		t.Error("an unnamed failure with no tests running: want no further retry")

@@ -119,3 +119,57 @@ func TestUserArgsLast(t *testing.T) {
 		t.Errorf("userArgs of a zero Config = %q", got)
 	}
 }
+
+// TestSkipArgs: the user's -skip and the names that failed only in
+// fuzzbox's binary go into one -test.skip, and the testing package reads
+// both as meant: a real test binary run with it skips the user's subtest
+// (a pattern with "/" and "|") and the fuzzbox-only name, and nothing else.
+func TestSkipArgs(t *testing.T) {
+	r := &TargetResult{}
+	if got := r.skipArgs(""); len(got) != 0 {
+		t.Errorf("no skips: %q", got)
+	}
+	if got := r.skipArgs("TestSlow"); !slices.Equal(got, []string{"-test.skip=TestSlow"}) {
+		t.Errorf("the user's: %q", got)
+	}
+	r.skip = []string{"TestOnlyFuzzbox"}
+	if got := r.skipArgs(""); !slices.Equal(got, []string{"-test.skip=^(TestOnlyFuzzbox)$"}) {
+		t.Errorf("fuzzbox's: %q", got)
+	}
+	got := r.skipArgs("TestB/two|TestC")
+	if !slices.Equal(got, []string{"-test.skip=TestB/two|TestC|^(TestOnlyFuzzbox)$"}) {
+		t.Fatalf("both: %q", got)
+	}
+	if testing.Short() {
+		t.Skip("runs go test")
+	}
+	dir := t.TempDir()
+	writeTestFile(t, filepath.Join(dir, "go.mod"), "module example.com/skip\n\ngo 1.24\n")
+	writeTestFile(t, filepath.Join(dir, "x_test.go"), `package skip
+
+import "testing"
+
+func TestA(t *testing.T) {}
+func TestB(t *testing.T) {
+	t.Run("one", func(t *testing.T) {})
+	t.Run("two", func(t *testing.T) {})
+}
+func TestC(t *testing.T)           {}
+func TestOnlyFuzzbox(t *testing.T) {}
+`)
+	cmd := exec.Command("go", "test", "-count=1", "-v", ".", "-args", got[0])
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test: %v\n%s", err, out)
+	}
+	var ran []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if name, ok := strings.CutPrefix(line, "=== RUN   "); ok {
+			ran = append(ran, name)
+		}
+	}
+	if want := []string{"TestA", "TestB", "TestB/one"}; !slices.Equal(ran, want) {
+		t.Errorf("ran %q, want %q\n%s", ran, want, out)
+	}
+}

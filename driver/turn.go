@@ -92,7 +92,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		r.Err = oneLine(err)
 		return nil, nil
 	}
-	args = append(append(args, r.skipArgs()...), cfg.userArgs()...) // the user's last: they may end the flags
+	args = append(append(args, r.skipArgs(cfg.Skip)...), cfg.userArgs()...) // the user's last: they may end the flags
 	w := &prefuzzWatch{}
 	cmd := testCmd(r.Dir, r.bin, args...)
 	cmd.Stderr = io.MultiWriter(cfg.stderr(), w)
@@ -154,15 +154,22 @@ func exitedBeforeFuzzing(r *TargetResult, w *prefuzzWatch, s *stream) {
 	}
 }
 
-// skipArgs returns the flags that leave out what failed only in fuzzbox's
-// binary in an earlier start.
-func (r *TargetResult) skipArgs() []string {
+// skipArgs returns the flags that leave out what the user skips (go test's
+// -skip) and what failed only in fuzzbox's binary in an earlier start. One
+// -test.skip holds both: the testing package splits a pattern into
+// alternations at its top-level "|" before it splits each at "/", so the
+// user's pattern keeps its meaning beside the anchored names.
+func (r *TargetResult) skipArgs(user string) []string {
 	var args []string
 	if r.skipTests {
 		args = append(args, "-test.run=^$")
 	}
+	skip := user
 	if len(r.skip) > 0 {
-		args = append(args, "-test.skip="+anchoredAlternation(r.skip))
+		skip = strings.TrimPrefix(user+"|"+anchoredAlternation(r.skip), "|")
+	}
+	if skip != "" {
+		args = append(args, "-test.skip="+skip)
 	}
 	return args
 }
