@@ -5,8 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -20,11 +24,54 @@ import (
 const stopGrace = 5 * time.Second
 
 // testCmd returns the command running the test binary bin with args in its
-// package directory dir; run it with runChild or combined.
+// package directory dir; run it with runChild or combined. Its environment
+// is the one go test gives a test binary: this process's, with PWD the
+// package directory and PATH starting with the bin directory of the go
+// command's GOROOT there (goBinDir), so that a test that runs "go" runs the
+// toolchain that builds the package (after a toolchain switch, the switched
+// one), as under go test.
 func testCmd(dir, bin string, args ...string) *exec.Cmd {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
+	if gobin := goBinDir(dir); gobin != "" {
+		cmd.Env = withPathFirst(cmd.Environ(), gobin)
+	}
 	return cmd
+}
+
+// goBinDirs caches goBinDir's answers, by directory.
+var goBinDirs sync.Map
+
+// goBinDir returns GOROOT/bin of the go command run in dir, or "" when the
+// go command cannot say (none in PATH, as in a Bazel sandbox: the test
+// binary then gets this process's PATH unchanged).
+func goBinDir(dir string) string {
+	if v, ok := goBinDirs.Load(dir); ok {
+		return v.(string)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	gobin := ""
+	if out, err := goOutput(ctx, dir, "env", "GOROOT"); err == nil && strings.TrimSpace(string(out)) != "" {
+		gobin = filepath.Join(strings.TrimSpace(string(out)), "bin")
+	}
+	goBinDirs.Store(dir, gobin)
+	return gobin
+}
+
+// withPathFirst returns env with dir first in its PATH, as cmd/go's
+// base.AppendPATH puts GOROOT/bin (the last PATH entry of env wins).
+func withPathFirst(env []string, dir string) []string {
+	name, path := "PATH", ""
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && (k == "PATH" || runtime.GOOS == "windows" && strings.EqualFold(k, "PATH")) {
+			name, path = k, v
+		}
+	}
+	if path == "" {
+		return append(env, name+"="+dir)
+	}
+	return append(env, name+"="+dir+string(os.PathListSeparator)+path)
 }
 
 // runChild starts cmd and waits for it. When ctx is cancelled it sends

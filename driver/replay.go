@@ -116,7 +116,7 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	}
 	cmd := testCmd(dir, bin, append([]string{panicOnExit0, "-test.count=1", "-test.run=" + run, "-test.timeout=" + cfg.replayLimit().String()}, cfg.userArgs()...)...)
 	if len(env) > 0 {
-		cmd.Env = append(os.Environ(), env...)
+		cmd.Env = append(cmd.Environ(), env...)
 	}
 	out, code, err = combined(ctx, cmd)
 	return out, code, true, replayErr(err)
