@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 	"github.com/fuzzbox/fuzzbox/event"
@@ -110,6 +113,53 @@ func SplitTestArgs(args []string) (own, test []string) {
 		}
 	}
 	return args, nil
+}
+
+// goflagsTestFlags are the flags fuzzbox shares with go test that go test
+// also takes from GOFLAGS (cmd/go's testFlags): not -timeout (go test's
+// bounds the whole test binary, fuzzbox's one input) nor -json (go test's is
+// test2json's stream, fuzzbox's its event stream).
+var goflagsTestFlags = []string{"fuzz", "fuzztime", "fuzzminimizetime", "parallel", "run", "skip", "short", "v"}
+
+// SetFromGOFLAGS sets the flags of fs that go test would take from goflags
+// (the go command's GOFLAGS: space-separated -flag=value or -flag) and that
+// the command line did not set: call it after fs.Parse. As in go test, other
+// entries are left to the commands that know them (-tags and -mod are the
+// build's, driver/build). The error names GOFLAGS.
+func SetFromGOFLAGS(fs *flag.FlagSet, goflags string) error {
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	for _, entry := range strings.Fields(goflags) {
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(entry, "-"), "-"), "=")
+		name = strings.TrimPrefix(name, "test.")
+		f := fs.Lookup(name)
+		if f == nil || explicit[name] || !slices.Contains(goflagsTestFlags, name) {
+			continue
+		}
+		if !hasValue {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				return fmt.Errorf("GOFLAGS: flag needs an argument: -%s", name)
+			}
+			value = "true"
+		}
+		if err := fs.Set(name, value); err != nil {
+			return fmt.Errorf("GOFLAGS: -%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// GOFLAGS returns the go command's GOFLAGS in dir ("" = the current
+// directory): the environment's, or what go env -w set; "" when the go
+// command cannot say.
+func GOFLAGS(dir string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := goOutput(ctx, dir, "env", "GOFLAGS")
+	if err != nil {
+		return os.Getenv("GOFLAGS")
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // CacheDirFlag adds -cachedir, the generated corpus's directory

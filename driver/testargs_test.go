@@ -2,12 +2,16 @@ package driver
 
 import (
 	"context"
+	"flag"
+	"io"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 // go test's -short and -args reach every run of the test binary: a module
@@ -171,5 +175,33 @@ func TestOnlyFuzzbox(t *testing.T) {}
 	}
 	if want := []string{"TestA", "TestB", "TestB/one"}; !slices.Equal(ran, want) {
 		t.Errorf("ran %q, want %q\n%s", ran, want, out)
+	}
+}
+
+// TestSetFromGOFLAGS: go test's flags in GOFLAGS apply where the command
+// line did not set them, as go test applies them; -timeout (another meaning
+// here), -json and the build's flags do not.
+func TestSetFromGOFLAGS(t *testing.T) {
+	var f Flags
+	fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
+	f.Register(fs)
+	if err := fs.Parse([]string{"-run=Explicit"}); err != nil {
+		t.Fatal(err)
+	}
+	err := SetFromGOFLAGS(fs, "-mod=mod -short --v -test.fuzztime=10s -timeout=30m -json -count=1 -run=FromGOFLAGS -tags=x -parallel=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.Config
+	if !c.Short || !c.Verbose || c.FuzzTime != "10s" || c.Parallel != 3 || c.Run != "Explicit" || c.Timeout != ipc.DefaultTimeout || f.JSON || c.Tags != "" {
+		t.Errorf("after GOFLAGS: %+v, json %v", c, f.JSON)
+	}
+	for goflags, want := range map[string]string{"-fuzztime": "needs an argument", "-short=maybe": "-short", "-parallel=x": "-parallel"} {
+		fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		(&Flags{}).Register(fs)
+		if err := SetFromGOFLAGS(fs, goflags); err == nil || !strings.Contains(err.Error(), "GOFLAGS") || !strings.Contains(err.Error(), want) {
+			t.Errorf("GOFLAGS=%s: %v, want an error naming GOFLAGS and %s", goflags, err, want)
+		}
 	}
 }

@@ -318,6 +318,19 @@ func TestFuzzUsageErrors(t *testing.T) {
 	}
 }
 
+// TestFuzzGOFLAGS: go test's flags in GOFLAGS apply, as go test applies
+// them, unless the command line sets them.
+func TestFuzzGOFLAGS(t *testing.T) {
+	dir := e2eModule(t, "targets")
+	t.Setenv("GOFLAGS", "-fuzztime=abc")
+	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "."); r.code != 2 || !strings.Contains(r.stderr, `fuzzbox fuzz: -fuzztime: "abc"`) {
+		t.Errorf("GOFLAGS=-fuzztime=abc: want exit 2 naming -fuzztime\n%s", r)
+	}
+	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 0 {
+		t.Errorf("-fuzztime on the command line wins over GOFLAGS: want exit 0\n%s", r)
+	}
+}
+
 // e2eProc is one process as /proc shows it.
 type e2eProc struct {
 	pid, pgrp int

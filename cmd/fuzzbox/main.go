@@ -46,8 +46,9 @@ type command struct {
 	// flags' defaults follow it if it ends in "Flags:\n".
 	usage   string
 	minArgs int // fewer positional arguments is a usage error
-	// testArgs says that the command runs the package's test binary and
-	// passes it what follows -args (driver.SplitTestArgs).
+	// testArgs says that the command runs the package's test binary: it
+	// passes it what follows -args (driver.SplitTestArgs) and takes go
+	// test's flags from GOFLAGS (driver.SetFromGOFLAGS).
 	testArgs bool
 	// flags adds the command's flags to fs and returns what runs the
 	// command once they are parsed; it returns the process exit code.

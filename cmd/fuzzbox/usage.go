@@ -49,6 +49,11 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 	case inv.NArg() < c.minArgs:
 		return inv.usageError(inv.Name() + ": missing file arguments")
 	}
+	if c.testArgs { // a command that runs the test binary takes go test's flags from GOFLAGS, as go test does
+		if err := driver.SetFromGOFLAGS(inv.FlagSet, driver.GOFLAGS("")); err != nil {
+			return inv.usageError(err.Error())
+		}
+	}
 	return run(inv)
 }
 
