@@ -23,15 +23,17 @@ import (
 // found before it is killed.
 const stopGrace = 5 * time.Second
 
-// testCmd returns the command running the test binary bin with args in its
-// package directory dir; run it with runChild or combined. Its environment
+// testCmd returns the command running the test binary bin in its package
+// directory dir with args, then user (Config.userArgs: last, since a
+// positional argument among them ends the flags the binary parses); run it
+// with runChild or combined. Its environment
 // is the one go test gives a test binary: this process's, with PWD the
 // package directory and PATH starting with the bin directory of the go
 // command's GOROOT there (goBinDir), so that a test that runs "go" runs the
 // toolchain that builds the package (after a toolchain switch, the switched
 // one), as under go test.
-func testCmd(dir, bin string, args ...string) *exec.Cmd {
-	cmd := exec.Command(bin, args...)
+func testCmd(dir, bin string, user []string, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, append(args[:len(args):len(args)], user...)...)
 	cmd.Dir = dir
 	if gobin := goBinDir(dir); gobin != "" {
 		cmd.Env = withPathFirst(cmd.Environ(), gobin)

@@ -263,6 +263,13 @@ func (c *Config) userArgs() []string {
 	return append(args, c.TestArgs...)
 }
 
+// replayArgs returns the flags of a run of the tests matching run (a stock
+// test binary's replay, or the fuzzing binary's without fuzzing): once, with
+// go test's -test.paniconexit0, bounded by the replay limit.
+func (c *Config) replayArgs(run string) []string {
+	return []string{panicOnExit0, "-test.count=1", "-test.run=" + run, "-test.timeout=" + c.replayLimit().String()}
+}
+
 // childArgs returns the fuzzing binary's arguments for one turn of r with
 // the given -test.fuzztime value ("" for none); multi says several targets
 // share the run.

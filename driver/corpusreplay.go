@@ -89,7 +89,7 @@ func (rp *replay) runOnce(covDir string, skip map[string]bool) ([]byte, bool, er
 		sort.Strings(names)
 		args = append(args, "-test.skip=^"+rp.target+"$/^("+strings.Join(names, "|")+")$")
 	}
-	out, _, err := combined(rp.ctx, testCmd(rp.dir, rp.bin, append(args, rp.user...)...))
+	out, _, err := combined(rp.ctx, testCmd(rp.dir, rp.bin, rp.user, args...))
 	if err != nil {
 		return nil, false, fmt.Errorf("running the coverage test binary: %w", err)
 	}

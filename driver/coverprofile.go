@@ -230,9 +230,8 @@ func (r *coverRun) attribute(rep *replay, files []FileCover) int {
 	n := 0
 	for i, name := range names {
 		prof := filepath.Join(r.tmp, fmt.Sprintf("entry%d.out", i))
-		args := []string{"-test.run=^" + regexp.QuoteMeta(rep.target) + "$/^" + regexp.QuoteMeta(name) + "$",
-			"-test.coverprofile=" + prof, "-test.gocoverdir=" + r.tmp, "-test.timeout=" + rep.limit.String()}
-		combined(r.ctx, testCmd(rep.dir, rep.bin, append(args, rep.user...)...)) // a failing entry still writes its profile
+		combined(r.ctx, testCmd(rep.dir, rep.bin, rep.user, "-test.run=^"+regexp.QuoteMeta(rep.target)+"$/^"+regexp.QuoteMeta(name)+"$",
+			"-test.coverprofile="+prof, "-test.gocoverdir="+r.tmp, "-test.timeout="+rep.limit.String())) // a failing entry still writes its profile
 		blocks, err := readProfile(prof)
 		if err != nil {
 			continue

@@ -217,7 +217,7 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 // rerunPasses runs the tests matching run once more in the fuzzing binary,
 // without fuzzing, and reports whether they pass.
 func rerunPasses(ctx context.Context, cfg Config, r *TargetResult, run string) bool {
-	_, code, err := combined(ctx, testCmd(r.Dir, r.bin, append([]string{panicOnExit0, "-test.count=1", "-test.run=" + run, "-test.timeout=" + cfg.replayLimit().String()}, cfg.userArgs()...)...))
+	_, code, err := combined(ctx, testCmd(r.Dir, r.bin, cfg.userArgs(), cfg.replayArgs(run)...))
 	return err == nil && code == 0
 }
 

@@ -114,7 +114,7 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	if _, err := os.Stat(bin); err != nil {
 		return out + "no test files\n", 1, false, nil // go test -c writes nothing for a package without tests
 	}
-	cmd := testCmd(dir, bin, append([]string{panicOnExit0, "-test.count=1", "-test.run=" + run, "-test.timeout=" + cfg.replayLimit().String()}, cfg.userArgs()...)...)
+	cmd := testCmd(dir, bin, cfg.userArgs(), cfg.replayArgs(run)...)
 	if len(env) > 0 {
 		cmd.Env = append(cmd.Environ(), env...)
 	}

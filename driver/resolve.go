@@ -304,7 +304,7 @@ func declaredFuzzTests(p *pkgInfo) []string {
 // reported as such rather than failing later. user are Config.userArgs: a
 // TestMain may insist on its flags.
 func listFuzzTests(ctx context.Context, bin, dir string, user []string) ([]string, error) {
-	cmd := testCmd(dir, bin, append([]string{"-test.list=^Fuzz", flagArg(ipc.FlagEventsFD, "-1")}, user...)...)
+	cmd := testCmd(dir, bin, user, "-test.list=^Fuzz", flagArg(ipc.FlagEventsFD, "-1"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := runChild(ctx, cmd)

@@ -92,9 +92,9 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		r.Err = oneLine(err)
 		return nil, nil
 	}
-	args = append(append(args, r.skipArgs(cfg.Skip)...), cfg.userArgs()...) // the user's last: they may end the flags
+	args = append(args, r.skipArgs(cfg.Skip)...)
 	w := &prefuzzWatch{}
-	cmd := testCmd(r.Dir, r.bin, args...)
+	cmd := testCmd(r.Dir, r.bin, cfg.userArgs(), args...)
 	cmd.Stderr = io.MultiWriter(cfg.stderr(), w)
 	evR, evW, err := os.Pipe()
 	if err != nil {
