@@ -81,7 +81,16 @@ func TestSyncer(t *testing.T) {
 		t.Errorf("entries %q, want only the other instance's %s", names, corpus.Name(other))
 	}
 
-	if err := os.RemoveAll(root); err != nil {
+	// The syncer's goroutine may be writing into root (its peer file, a
+	// coverage record) while it is removed: remove until it is gone.
+	var err error
+	for range 100 {
+		if err = os.RemoveAll(root); err == nil {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	s.out <- syncOut{data: meanwhile}
