@@ -194,3 +194,33 @@ func TestDictionaryTokensShared(t *testing.T) {
 		t.Errorf("tokens = %q, not the same slice after adding nothing new", again)
 	}
 }
+
+// TestBaselineTracesUntilDictionaryFull checks that the loop asks for a
+// baseline input's comparisons only while the automatic dictionary takes
+// tokens (a traced execution costs more, and its tokens would be dropped),
+// and never with -nocmp.
+func TestBaselineTracesUntilDictionaryFull(t *testing.T) {
+	inputs := []*entry{{enc: []byte("a")}, {enc: []byte("b")}, {enc: []byte("c")}}
+	for _, noCmp := range []bool{false, true} {
+		c := &coordinator{setup: &setup{opts: Options{NoCmp: noCmp}}, dict: newDictionary(nil), inputs: inputs}
+		w := &worker{work: make(chan work, 1)}
+		var traced []bool
+		next := func() {
+			c.serve(t.Context(), w)
+			traced = append(traced, (<-w.work).trace)
+		}
+		next()
+		for i := range maxAutoTokens {
+			c.dict.add([][]byte{[]byte("token" + strconv.Itoa(i))})
+		}
+		if !c.dict.full() {
+			t.Fatalf("dictionary of %d tokens not full", len(c.dict.auto))
+		}
+		next()
+		c.dict.add([][]byte{[]byte("one more")})
+		next()
+		if want := []bool{!noCmp, false, false}; !reflect.DeepEqual(traced, want) {
+			t.Errorf("noCmp=%v: baseline inputs traced %v, want %v", noCmp, traced, want)
+		}
+	}
+}

@@ -75,14 +75,14 @@ func seedFile(e *entry) string {
 	return ""
 }
 
-// baseline runs the corpus input e on p for the baseline. It returns the
-// message that reports it and the process to use next; an error means no
-// process can be started.
-func (w *worker) baseline(p *proc, e *entry) (ranBaseline, *proc, error) {
+// baseline runs the corpus input e on p for the baseline, tracing its
+// comparisons with trace. It returns the message that reports it and the
+// process to use next; an error means no process can be started.
+func (w *worker) baseline(p *proc, e *entry, trace bool) (ranBaseline, *proc, error) {
 	done := ranBaseline{e: e}
 	p.mem.SetValue(e.enc)
 	var resp ipc.RunResponse
-	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: !w.opts.NoCmp}}, &resp); err != nil {
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: trace}}, &resp); err != nil {
 		np, err := w.lost(p, err, e.vals, seedFile(e))
 		return done, np, err
 	}

@@ -100,6 +100,7 @@ type gone struct{}
 // call.
 type work struct {
 	baseline *entry
+	trace    bool          // trace the baseline input's comparisons: the dictionary has room
 	base     *entry        // the fuzz call's input
 	args     *ipc.FuzzArgs // the fuzz call's arguments
 	global   []byte        // the coverage reached so far (read-only: shared by workers)
@@ -199,7 +200,7 @@ func (c *coordinator) serve(ctx context.Context, w *worker) {
 	case ctx.Err() != nil:
 		close(w.work)
 	case c.next < len(c.inputs):
-		w.work <- work{baseline: c.inputs[c.next]}
+		w.work <- work{baseline: c.inputs[c.next], trace: !c.opts.NoCmp && !c.dict.full()}
 		c.next++
 		c.pending++
 	case c.pending > 0 && !c.fuzzing:

@@ -500,7 +500,7 @@ func (w *workerServer) run(args *ipc.RunArgs) ipc.RunResponse {
 		resp.Err = err.Error()
 	}
 	if args.Trace {
-		resp.Tokens = execState.cmps.tokens()
+		resp.Tokens = w.unsent(execState.cmps.tokens())
 	}
 	if cov := w.mem.Coverage(); len(cov) == len(execState.snap) {
 		bucketize(cov, execState.snap) // none for the race twin: its counters are not the coordinator's

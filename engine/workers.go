@@ -78,7 +78,7 @@ func (w *worker) run() {
 			}
 		}
 		if wk.baseline != nil {
-			done, p, err = w.baseline(p, wk.baseline)
+			done, p, err = w.baseline(p, wk.baseline, wk.trace)
 		} else {
 			done, p, err = w.fuzz(p, wk)
 		}

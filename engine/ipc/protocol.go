@@ -114,10 +114,12 @@ type RunArgs struct {
 
 // RunResponse reports a RunArgs execution.
 type RunResponse struct {
-	Duration    time.Duration // time the execution took
-	Err         string        // the input failed with this message ("" = passed)
-	Tokens      [][]byte      // comparison operands seen; nil unless Trace
-	InternalErr string        // worker-side problem; "" means none
+	Duration time.Duration // time the execution took
+	Err      string        // the input failed with this message ("" = passed)
+	// Tokens are the comparison operands seen that this worker process
+	// has not reported before (in any call); nil unless Trace.
+	Tokens      [][]byte
+	InternalErr string // worker-side problem; "" means none
 }
 
 // MinimizeArgs asks the worker to shrink the input in shared memory while it
