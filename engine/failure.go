@@ -119,11 +119,40 @@ const frameFn = `(?m)^[ \t]*([\w./\-]+(?:\.\(?\*?[\w]+\)?)?\.[\w.\-\[\]]+)\(.*\)
 var (
 	frameRE   = regexp.MustCompile(frameFn + `$`)
 	numbersRE = regexp.MustCompile(`0x[0-9a-f]+|\d+`)
+	quotedRE  = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|` + "`[^`\n]*`")
+	groupRE   = regexp.MustCompile(`\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}`)
 )
 
-// signature identifies a failure for de-duplication: its kind, the first
-// line of its message with numbers removed, and the first few stack frames
-// outside the runtime and testing packages.
+// shape is a message's line without what tells one input from another:
+// quoted strings (a t.Errorf of the input with %q), the contents of
+// brackets ((1:2), [a b], {A:1}, func(int, int)) and numbers. Two failures
+// of one bug at one place differ only there; a line without quotes or
+// brackets keeps the form buckets had before, numbers removed.
+func shape(line string) string {
+	line = quotedRE.ReplaceAllString(line, `""`)
+	for {
+		// Innermost groups first, their brackets hidden (masked) so that
+		// the group around them matches next.
+		next := groupRE.ReplaceAllStringFunc(line, func(g string) string {
+			return masked.Replace(g[:1] + g[len(g)-1:])
+		})
+		if next == line {
+			break
+		}
+		line = next
+	}
+	return unmasked.Replace(numbersRE.ReplaceAllString(line, "N"))
+}
+
+// masked hides brackets from groupRE; unmasked shows them again.
+var (
+	masked   = strings.NewReplacer("(", "\x01", ")", "\x02", "[", "\x03", "]", "\x04", "{", "\x05", "}", "\x06")
+	unmasked = strings.NewReplacer("\x01", "(", "\x02", ")", "\x03", "[", "\x04", "]", "\x05", "{", "\x06", "}")
+)
+
+// signature identifies a failure for de-duplication: its kind, the shape
+// of the first line of its message, and the first few stack frames outside
+// the runtime and testing packages.
 func signature(kind, msg string) string {
 	if kind == KindHang {
 		if frames := hangFrames(msg); len(frames) > 0 {
@@ -141,7 +170,7 @@ func signature(kind, msg string) string {
 			break
 		}
 	}
-	head := numbersRE.ReplaceAllString(firstLine(msg), "N")
+	head := shape(firstLine(msg))
 	if len(frames) > 0 && kind != KindFail {
 		head = ""
 	}

@@ -176,6 +176,12 @@ func TestSignature(t *testing.T) {
 		{"panic vs fail", KindPanic, recoveredPanic("boom", "example.com/m.parse", "5"), KindFail, tFatal, false},
 		{"t.Fatal, other numbers", KindFail, tFatal, KindFail, strings.ReplaceAll(tFatal, "7", "12"), true},
 		{"t.Fatal, other message", KindFail, tFatal, KindFail, strings.ReplaceAll(tFatal, "bad input", "wrong checksum"), false},
+		{"t.Errorf quoting the input", KindFail, tError(`bad input "xllo" (len 4)`), KindFail, tError(`bad input "x\"l\\0" (len 5)`), true},
+		{"t.Errorf of values", KindFail, tError(`json: unsupported type: func(int, int) int (1:2)`),
+			KindFail, tError(`json: unsupported type: func(int, ...int) int (1:1)`), true},
+		{"t.Errorf of nested values", KindFail, tError(`got map[a:[1 2] b:{X:3}], want map[]`),
+			KindFail, tError(`got map[zz:[]], want map[q:{}]`), true},
+		{"t.Errorf, other message", KindFail, tError(`bad input "x" (len 1)`), KindFail, tError(`short input "x" (len 1)`), false},
 		{"fatal, other goroutine ids", KindFatal, mapWrites("example.com/m.FuzzX.func1.1", "438"),
 			KindFatal, mapWrites("example.com/m.FuzzX.func1.1", "12"), true},
 		{"fatal, other stack", KindFatal, mapWrites("example.com/m.FuzzX.func1.1", "438"),
@@ -189,6 +195,25 @@ func TestSignature(t *testing.T) {
 				t.Errorf("signatures equal = %v, want %v:\n  %q\n  %q", sa == sb, tt.wantEqual, sa, sb)
 			}
 		})
+	}
+}
+
+// tError is a t.Errorf's report of msg at x_test.go:12.
+func tError(msg string) string {
+	return "    --- FAIL: FuzzX (0.00s)\n        x_test.go:12: " + msg + "\n"
+}
+
+// TestShapeKeepsPlainLines: a line without quotes or brackets has the
+// signature it had before shape masked them (numbers removed), so that the
+// buckets earlier runs wrote for it stay known.
+func TestShapeKeepsPlainLines(t *testing.T) {
+	for _, line := range []string{"x_test.go:12: bad input: length 7", "fatal error: concurrent map writes", "boom 0x3a1e7 at 12:4"} {
+		if got, want := shape(line), numbersRE.ReplaceAllString(line, "N"); got != want {
+			t.Errorf("shape(%q) = %q, want %q", line, got, want)
+		}
+	}
+	if got, want := shape(`x_test.go:9: bad input "a(b" [1 [2]] {x} (f(1))`), `x_test.go:N: bad input "" [] {} ()`; got != want {
+		t.Errorf("shape = %q, want %q", got, want)
 	}
 }
 
@@ -322,14 +347,15 @@ func TestFailureKey(t *testing.T) {
 }
 
 // TestClaimBoundsFailuresPerLine: with -keepgoing, a t.Error line whose
-// message quotes the input makes a new signature for every failing input;
+// message prints the input unquoted makes a new signature for every
+// failing input (a quoted one does not: shape);
 // past maxClaimsPerLine at one line they are refused (without an event, as
 // a signature too often flaky is), so a long run records a bounded number.
 // Other lines and other kinds are not affected.
 func TestClaimBoundsFailuresPerLine(t *testing.T) {
 	c, events := fakeCoordinator(t, "idle", func(o *Options) { o.KeepGoing = true })
 	fail := func(line int, input string) *failure {
-		return &failure{kind: KindFail, msg: fmt.Sprintf("    --- FAIL: FuzzX (0.00s)\n        x_test.go:%d: bad input %q\n", line, input)}
+		return &failure{kind: KindFail, msg: fmt.Sprintf("    --- FAIL: FuzzX (0.00s)\n        x_test.go:%d: bad input %s\n", line, input)}
 	}
 	claimed := 0
 	for i := range 3 * maxClaimsPerLine {
@@ -342,7 +368,7 @@ func TestClaimBoundsFailuresPerLine(t *testing.T) {
 	if claimed != maxClaimsPerLine || len(c.fails) != maxClaimsPerLine {
 		t.Errorf("claimed %d distinct messages of one line (%d recorded), want %d", claimed, len(c.fails), maxClaimsPerLine)
 	}
-	if f := fail(13, "other"); !c.claim(f, signature(f.kind, f.msg)) {
+	if f := (&failure{kind: KindFail, msg: "    --- FAIL: FuzzX (0.00s)\n        x_test.go:13: short input\n"}); !c.claim(f, signature(f.kind, f.msg)) {
 		t.Error("a failure at another line was refused")
 	}
 	p := &failure{kind: KindPanic, msg: recoveredPanic("boom", "example.com/m.parse", "5")}
