@@ -24,6 +24,12 @@ type Config struct {
 	Fuzz string // regexp of the fuzz tests to select; required by Resolve
 	Tags string // build tags, comma-separated
 	Race bool   // build with the race detector
+	// Vet is go test's -vet, for every build of the package's tests (the
+	// fuzzing binary, stock go test's for replays and coverage): "" runs
+	// the vet checks go test runs by default, and a package they fail does
+	// not build, as under go test; "off" runs none; else the
+	// comma-separated checks to run.
+	Vet string
 	// Dir is the directory relative patterns are resolved in and the go
 	// command runs in; "" means the current directory.
 	Dir string
@@ -341,4 +347,12 @@ func orDefault(v, def string) string {
 		return def
 	}
 	return v
+}
+
+// vetArgs returns the go command's -vet flag for c.Vet, or none.
+func (c *Config) vetArgs() []string {
+	if c.Vet == "" {
+		return nil
+	}
+	return []string{"-vet=" + c.Vet}
 }

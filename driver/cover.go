@@ -106,7 +106,7 @@ var ErrReplay = errors.New("the corpus could not be replayed")
 // testdata/fuzz/FuzzX/ and the generated corpus in cfg.CacheDir) through a
 // stock "go test -cover" test binary, in a temporary mirror of the package
 // directory (nothing is written into the module), and reports what it
-// covers. Of cfg it reads Tags, CacheDir, Dir (where go test -c runs, for
+// covers. Of cfg it reads Tags, Vet, CacheDir, Dir (where go test -c runs, for
 // -coverpkg patterns), ReplayLimit (one run over the whole corpus), Short,
 // TestArgs and Stderr. docs/cover.md has the details.
 func Cover(ctx context.Context, cfg Config, t Target, opts CoverOptions) (*CoverReport, error) {
@@ -224,7 +224,7 @@ func (r *coverRun) pkg() (*pkgInfo, error) {
 // build compiles a stock coverage test binary of the package.
 func (r *coverRun) build() (string, error) {
 	bin := filepath.Join(r.tmp, "cover.test")
-	args := []string{"test", "-c", "-cover", "-covermode=count", "-coverpkg=" + r.coverpkg(), "-o", bin}
+	args := append([]string{"test", "-c", "-cover", "-covermode=count", "-coverpkg=" + r.coverpkg(), "-o", bin}, r.cfg.vetArgs()...)
 	if r.cfg.Tags != "" {
 		args = append(args, "-tags="+r.cfg.Tags)
 	}

@@ -80,12 +80,14 @@ func (f notFlag) Set(s string) error {
 func (f notFlag) IsBoolFlag() bool { return true }
 
 // RegisterBuild adds the flags of a front end that builds the fuzzing
-// binary (fuzzbox fuzz, fuzzbox corpus minimize) to fs: -race, -tags, -bin.
+// binary (fuzzbox fuzz, fuzzbox corpus minimize) to fs: -race, -racetwin,
+// -tags, -vet, -bin.
 func (f *Flags) RegisterBuild(fs *flag.FlagSet) {
 	c := &f.Config
 	fs.BoolVar(&c.Race, "race", false, "build with the race detector; a data race is a failure")
 	fs.BoolVar(&c.RaceTwin, "racetwin", DefaultRaceTwin, "also build with the race detector and replay each new corpus entry in one background worker of that build: a data race is a failure of kind race")
 	TagsFlag(fs, &c.Tags)
+	VetFlag(fs, &c.Vet)
 	fs.StringVar(&c.Binary, "bin", "", "fuzz this prebuilt fuzzing binary instead of building; the argument is its package directory")
 }
 
@@ -94,6 +96,12 @@ func (f *Flags) RegisterBuild(fs *flag.FlagSet) {
 // cover, build, corpus minimize and merge).
 func TagsFlag(fs *flag.FlagSet, p *string) {
 	fs.StringVar(p, "tags", "", "comma-separated build tags")
+}
+
+// VetFlag adds -vet (Config.Vet) to fs with p as its variable, for every
+// command that builds the package's tests.
+func VetFlag(fs *flag.FlagSet, p *string) {
+	fs.StringVar(p, "vet", "", "go vet checks to run when building the tests, as go test -vet: \"off\", or a comma-separated list (default: the checks go test runs)")
 }
 
 // ShortFlag adds -short (Config.Short) to fs with p as its variable, for

@@ -64,7 +64,7 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, base string) (*fu
 	if err != nil {
 		return nil, err
 	}
-	opts := build.Options{Dir: p.Dir, Package: ".", Out: base + ".test", Race: cfg.Race, Tags: cfg.Tags, Toolexec: toolexec, Stderr: cfg.stderr()}
+	opts := build.Options{Dir: p.Dir, Package: ".", Out: base + ".test", Race: cfg.Race, Tags: cfg.Tags, Vet: cfg.Vet, Toolexec: toolexec, Stderr: cfg.stderr()}
 	twin := startTwinBuild(ctx, cfg, opts, base+".race.test")
 	res, err := build.Build(ctx, opts)
 	twinBin, twinErr := twin()

@@ -41,7 +41,7 @@ type Frame struct {
 
 // Replay runs target t's seed corpus (entry "") or its one seed file
 // testdata/fuzz/FuzzX/entry with stock go test, in t.Dir, and reports the
-// result. Of cfg it reads Tags, Race, ReplayLimit (go test -timeout: a
+// result. Of cfg it reads Tags, Race, Vet, ReplayLimit (go test -timeout: a
 // run that hangs fails with kind hang), Short and TestArgs. It returns an error when the entry
 // does not exist, the package does not build or go test cannot run; a
 // failing test is a result, not an error. Cancelling ctx stops go test.
@@ -65,7 +65,7 @@ func Replay(ctx context.Context, cfg Config, t Target, entry string) (ReplayResu
 	case err != nil:
 		return ReplayResult{}, err
 	case !built:
-		return ReplayResult{Output: out}, fmt.Errorf("driver: replay: build failed:\n%s", strings.TrimSpace(out))
+		return ReplayResult{Output: out}, fmt.Errorf("driver: replay: build failed: %s\n%s", goError(out), strings.TrimSpace(out))
 	case code == 0:
 		return ReplayResult{Passed: true, Output: out}, nil
 	}
@@ -100,7 +100,7 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	}
 	defer release()
 	bin := filepath.Join(tmp, "replay.test")
-	args := []string{"test", "-c", "-o", bin}
+	args := append([]string{"test", "-c", "-o", bin}, cfg.vetArgs()...)
 	if cfg.Tags != "" {
 		args = append(args, "-tags="+cfg.Tags)
 	}
@@ -120,6 +120,17 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	}
 	out, code, err = combined(ctx, cmd)
 	return out, code, true, replayErr(err)
+}
+
+// goError is the first line of the go command's output that is not a
+// package header ("# example.com/m"): what went wrong.
+func goError(out string) string {
+	for line := range strings.Lines(out) {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			return line
+		}
+	}
+	return "no output"
 }
 
 func replayErr(err error) error {

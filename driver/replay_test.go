@@ -2,6 +2,7 @@ package driver_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -108,5 +109,17 @@ func TestReplayErrors(t *testing.T) {
 	_, err = driver.Replay(context.Background(), driver.Config{}, driver.Target{Dir: dir, Name: "FuzzX"}, "fine")
 	if err == nil || !strings.Contains(err.Error(), "build failed") || !strings.Contains(err.Error(), "undefined") {
 		t.Errorf("build error: got %v", err)
+	}
+	// The first line says what failed (the checker shows only that line);
+	// a vet check go test runs fails the build, unless -vet=off.
+	if err := os.WriteFile(filepath.Join(dir, "broken.go"), []byte("package rp\n\nimport \"fmt\"\n\nfunc broken() string { return fmt.Sprintf(\"%d\", \"s\") }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = driver.Replay(context.Background(), driver.Config{}, driver.Target{Dir: dir, Name: "FuzzX"}, "fine")
+	if first, _, _ := strings.Cut(fmt.Sprint(err), "\n"); !strings.Contains(first, "build failed: ./broken.go:5:") || !strings.Contains(first, "wrong type") {
+		t.Errorf("vet error: first line %q of %v", first, err)
+	}
+	if _, err := driver.Replay(context.Background(), driver.Config{Vet: "off"}, driver.Target{Dir: dir, Name: "FuzzX"}, "fine"); err != nil {
+		t.Errorf("with Vet off: %v", err)
 	}
 }

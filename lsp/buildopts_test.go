@@ -61,21 +61,8 @@ func TestTagsAndShort(t *testing.T) {
 	args := command.FuzzArgs{URI: string(uri(filepath.Join(root, "tagged_test.go"))), Name: "FuzzTagged"}
 
 	// Without -short the seeds fail; without the tag there is no FuzzTagged.
-	for _, tc := range []struct {
-		opts lsp.Options
-		want string
-	}{
-		{lsp.Options{Tags: "special"}, "fail failure: fuzzbox-e2e: not -short"},
-		{lsp.Options{Tags: "special", Short: true}, "FuzzTagged: pass"},
-	} {
-		c := start(t, root, tc.opts)
-		from := c.mark()
-		if _, err := c.execute(command.RunSeeds, args); err != nil {
-			t.Fatal(err)
-		}
-		c.waitFor(from, "window/showMessage", tc.want)
-		c.stop()
-	}
+	runSeeds(t, root, lsp.Options{Tags: "special"}, args, "fail failure: fuzzbox-e2e: not -short")
+	runSeeds(t, root, lsp.Options{Tags: "special", Short: true}, args, "FuzzTagged: pass")
 
 	c := start(t, root, lsp.Options{Tags: "special", Short: true})
 	res, err := c.execute(command.Coverage, args)
@@ -105,4 +92,36 @@ func TestTagsAndShort(t *testing.T) {
 		t.Errorf("coverage without the tag: %v, want an error naming FuzzTagged", err)
 	}
 	c.stop()
+
+	// go test's vet checks fail the build, as under go test, unless -vet=off
+	// (go.testFlags), which the debug session's build gets too.
+	vetTest := "//go:build special\n\npackage planted\n\nimport \"testing\"\n\nfunc TestLog(t *testing.T) { t.Logf(\"%d\", \"s\") }\n"
+	if err := os.WriteFile(filepath.Join(root, "vet_test.go"), []byte(vetTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runSeeds(t, root, lsp.Options{Tags: "special", Short: true}, args, "wrong type string")
+	runSeeds(t, root, lsp.Options{Tags: "special", Short: true, Vet: "off"}, args, "FuzzTagged: pass")
+	c = start(t, root, lsp.Options{Tags: "special", Vet: "off"})
+	res, err = c.execute(command.DebugEntry, command.EntryArgs{URI: string(uri(entry))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(res, &info)
+	if !slices.Equal(info.BuildFlags, []string{"-tags=special", "-vet=off"}) || !strings.Contains(info.CommandLine, "dlv test --build-flags='-tags=special -vet=off' . -- ") {
+		t.Errorf("debug info with -vet=off %+v", info)
+	}
+	c.stop()
+}
+
+// runSeeds runs the seeds of args' fuzz test on a server with opts and
+// waits for a message containing want.
+func runSeeds(t *testing.T, root string, opts lsp.Options, args command.FuzzArgs, want string) {
+	t.Helper()
+	c := start(t, root, opts)
+	defer c.stop()
+	from := c.mark()
+	if _, err := c.execute(command.RunSeeds, args); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(from, "window/showMessage", want)
 }

@@ -22,10 +22,15 @@ func (s *Server) debugEntry(path string) (any, error) {
 		args = append(args, "-test.short")
 	}
 	info := command.DebugInfo{Dir: dir, Test: name, Entry: entry, Args: args, BuildFlags: []string{}}
-	dlv := "dlv test "
 	if s.opts.Tags != "" {
 		info.BuildFlags = append(info.BuildFlags, "-tags="+s.opts.Tags)
-		dlv += "--build-flags=" + shellQuote("-tags="+s.opts.Tags) + " "
+	}
+	if s.opts.Vet != "" {
+		info.BuildFlags = append(info.BuildFlags, "-vet="+s.opts.Vet)
+	}
+	dlv := "dlv test "
+	if len(info.BuildFlags) > 0 {
+		dlv += "--build-flags=" + shellQuote(strings.Join(info.BuildFlags, " ")) + " "
 	}
 	quoted := make([]string, len(args))
 	for i, a := range args {

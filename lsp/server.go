@@ -26,11 +26,12 @@ type Options struct {
 	// Parallel is the number of fuzzing workers; 0 = GOMAXPROCS.
 	Parallel int
 	// Tags are the build tags of every build and package listing
-	// (driver.Config.Tags), and Short is go test's -short
-	// (driver.Config.Short), for every run, replay, coverage report and
-	// debug session: the editor's go.buildTags and go.testFlags.
+	// (driver.Config.Tags), Short is go test's -short (driver.Config.Short)
+	// and Vet its -vet (driver.Config.Vet), for every run, replay, coverage
+	// report and debug session: the editor's go.buildTags and go.testFlags.
 	Tags  string
 	Short bool
+	Vet   string
 	// Fuzzbox is the fuzzbox executable the fuzzing build runs as its
 	// -toolexec (driver.Config.Fuzzbox); "" means this executable, which
 	// must be fuzzbox itself (fuzzbox lsp is).
@@ -48,7 +49,7 @@ type Options struct {
 // config returns the driver configuration every operation on the package
 // in dir starts from: the options the editor gave for its builds and runs.
 func (s *Server) config(dir string) driver.Config {
-	return driver.Config{Dir: dir, Tags: s.opts.Tags, Short: s.opts.Short, Fuzzbox: s.opts.Fuzzbox}
+	return driver.Config{Dir: dir, Tags: s.opts.Tags, Short: s.opts.Short, Vet: s.opts.Vet, Fuzzbox: s.opts.Fuzzbox}
 }
 
 // A Server is one LSP session. Its methods are called by the jsonrpc2

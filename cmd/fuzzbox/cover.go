@@ -57,6 +57,7 @@ func (f *coverFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.funcs, "func", false, "print per-function coverage (go tool cover -func) to stdout")
 	fs.BoolVar(&f.json, "json", false, "print the report as JSON, with the corpus entries that reach each function")
 	driver.TagsFlag(fs, &c.Tags)
+	driver.VetFlag(fs, &c.Vet)
 	driver.ShortFlag(fs, &c.Short)
 	fs.DurationVar(&c.ReplayLimit, "timeout", driver.DefaultReplayLimit, "limit of one replay of the whole corpus; an entry still running then counts as crashed")
 }

@@ -27,6 +27,7 @@ Flags:
   -parallel n     fuzzing workers (default GOMAXPROCS)
   -tags list      build tags of every build, run, replay and debug session, as go test -tags
   -short          run tests and fuzz tests with -test.short, as go test -short
+  -vet list       vet checks of every build of the tests, as go test -vet ("off": none)
   -logfile FILE   write the sidecar's own log there (default: standard error)
 `
 
@@ -38,6 +39,7 @@ func lspFlags(fs *flag.FlagSet) func(*invocation) int {
 	fs.IntVar(&opts.Parallel, "parallel", 0, "")
 	driver.TagsFlag(fs, &opts.Tags)
 	driver.ShortFlag(fs, &opts.Short)
+	driver.VetFlag(fs, &opts.Vet)
 	logfile := fs.String("logfile", "", "")
 	return func(inv *invocation) int {
 		if inv.NArg() > 0 && opts.Gopls == "" {

@@ -19,6 +19,7 @@ func mergeFlags(fs *flag.FlagSet) func(*invocation) int {
 	fs.StringVar(&cfg.Fuzz, "fuzz", "", "the fuzz test `FuzzX` (required)")
 	driver.CacheDirFlag(fs, &cfg.CacheDir)
 	driver.TagsFlag(fs, &cfg.Tags)
+	driver.VetFlag(fs, &cfg.Vet)
 	asJSON := fs.Bool("json", false, "print the pruning run's JSON event stream")
 	pkg := fs.String("pkg", ".", "package `DIR` of the fuzz test")
 	fromLibFuzzer := fs.Bool("from-libfuzzer", false, "the DIRs hold libFuzzer inputs (fuzzbox-libfuzzer-v1), not go test fuzz v1 files")

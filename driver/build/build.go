@@ -32,6 +32,10 @@ type Options struct {
 	Race bool
 	// Tags is the go command's -tags value; "" means none.
 	Tags string
+	// Vet is go test's -vet value: "" runs go vet's checks go test runs
+	// (a package go test refuses for them is refused), "off" none, else
+	// the comma-separated checks to run.
+	Vet string
 	// Toolexec is the command line that runs "fuzzbox toolexec" (Toolexec),
 	// such as {os.Executable(), "toolexec"}. Required.
 	Toolexec []string
@@ -89,7 +93,10 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("build: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	args := []string{"test", "-c", "-o", out, "-vet=off", "-toolexec=" + toolexec}
+	args := []string{"test", "-c", "-o", out, "-toolexec=" + toolexec}
+	if opts.Vet != "" {
+		args = append(args, "-vet="+opts.Vet)
+	}
 	more, err := g.prepare(ctx, pkg, tmp, version)
 	if err != nil {
 		return nil, err

@@ -515,3 +515,41 @@ func TestBuildTagsFromGOFLAGS(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildVet: the build runs the vet checks go test runs, so a package go
+// test refuses for them is refused (it had been fuzzed, and its reproducers'
+// "go test -run=…" then failed to build); Vet "off", or GOFLAGS=-vet=off, as
+// go test, builds it. The runtime's packages, vetted for facts at their
+// module's old go line, must not fail (vetArgs).
+func TestBuildVet(t *testing.T) {
+	opts := setup(t, map[string]string{
+		"go.mod":       goMod,
+		"u.go":         libSrc,
+		"vet_test.go":  "package u\n\nimport \"testing\"\n\nfunc TestLog(t *testing.T) { t.Logf(\"%d\", \"not a number\") }\n",
+		"fuzz_test.go": "package u\n\nimport \"testing\"\n\nfunc FuzzU(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n",
+	})
+	runtimeDirOverride = "" // the real, embedded runtime, with its old go line
+	var stderr strings.Builder
+	opts.Stderr = &stderr
+	_, err := Build(context.Background(), opts)
+	if err == nil || !strings.Contains(err.Error(), "wrong type string") {
+		t.Errorf("Build = %v, want vet's printf report", err)
+	}
+	if strings.Contains(stderr.String(), "fuzzbox/fuzzbox") {
+		t.Errorf("vet reported on the runtime's packages:\n%s", stderr.String())
+	}
+	opts.Vet = "off"
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Errorf("Build with Vet off: %v", err)
+	}
+	opts.Vet = ""
+	t.Setenv("GOFLAGS", "-vet=off")
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Errorf("Build with GOFLAGS=-vet=off: %v", err)
+	}
+	t.Setenv("GOFLAGS", "")
+	opts.Vet = "atomic" // checks chosen without printf
+	if _, err := Build(context.Background(), opts); err != nil {
+		t.Errorf("Build with Vet atomic: %v", err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -95,31 +96,31 @@ func isRuntimePackage(importPath string) bool {
 // (RewriteTestmain), other packages get -d=libfuzzer unless skipped, and the
 // -V=full version answer gets fuzzbox's version appended so that the build
 // cache keys differ from stock builds. The linker is told of code that reads
-// the number of processors (linkArgs). Every other tool runs unchanged.
+// the number of processors (linkArgs), vet of the runtime's language version
+// (vetArgs). Every other tool runs unchanged.
 // Toolexec returns the exit code to exit with.
 func Toolexec(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprintln(stderr, "fuzzbox toolexec: no tool to run (this command is run by the go command's -toolexec)")
 		return 2
 	}
-	if toolName(args[0]) == "link" {
-		newArgs, err := linkArgs(args)
-		if err != nil {
-			fmt.Fprintf(stderr, "fuzzbox toolexec: %v\n", err)
-			return 2
-		}
-		return runTool(newArgs, stdin, stdout, stderr)
-	}
-	if toolName(args[0]) == "asm" || toolName(args[0]) == "cgo" {
+	var rewrite func([]string) ([]string, error)
+	switch toolName(args[0]) {
+	case "link":
+		rewrite = linkArgs
+	case "vet":
+		rewrite = vetArgs
+	case "asm", "cgo":
 		return runTool(withPathMap(args), stdin, stdout, stderr)
-	}
-	if toolName(args[0]) != "compile" {
+	case "compile":
+		if len(args) == 2 && args[1] == "-V=full" {
+			return compilerVersion(args, stderr, stdout)
+		}
+		rewrite = compileArgs
+	default:
 		return runTool(args, stdin, stdout, stderr)
 	}
-	if len(args) == 2 && args[1] == "-V=full" {
-		return compilerVersion(args, stderr, stdout)
-	}
-	newArgs, err := compileArgs(args)
+	newArgs, err := rewrite(args)
 	if err != nil {
 		fmt.Fprintf(stderr, "fuzzbox toolexec: %v\n", err)
 		return 2
@@ -252,6 +253,40 @@ func flagValue(args []string, name string) string {
 		}
 	}
 	return ""
+}
+
+// vetArgs returns the vet command line to run for args. go test's vet
+// checks the package under test and, for facts, every package it imports,
+// the runtime's included; vet type-checks each at its module's go line,
+// and the runtime module's is deliberately old (runtimeGoMod). The runtime's
+// vet configuration (the last argument, a JSON file) gets runtimeLang, as
+// its compilation gets -lang.
+func vetArgs(args []string) ([]string, error) {
+	cfgPath := args[len(args)-1]
+	if !strings.HasSuffix(cfgPath, ".cfg") {
+		return args, nil // vet -V=full, vet -flags
+	}
+	data, err := os.ReadFile(cfgPath)
+	if err != nil {
+		return nil, fmt.Errorf("reading the vet configuration: %w", err)
+	}
+	var cfg map[string]json.RawMessage // the rest as it was
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return nil, fmt.Errorf("reading the vet configuration %s: %w", cfgPath, err)
+	}
+	var pkg string
+	if json.Unmarshal(cfg["ImportPath"], &pkg) != nil || !isRuntimePackage(pkg) {
+		return args, nil
+	}
+	cfg["GoVersion"], _ = json.Marshal(runtimeLang)
+	if data, err = json.Marshal(cfg); err != nil {
+		return nil, err
+	}
+	runtimeCfg := strings.TrimSuffix(cfgPath, ".cfg") + "-fuzzbox.cfg"
+	if err := os.WriteFile(runtimeCfg, data, 0o666); err != nil {
+		return nil, fmt.Errorf("writing the runtime's vet configuration: %w", err)
+	}
+	return append(slices.Clone(args[:len(args)-1]), runtimeCfg), nil
 }
 
 func setLang(args []string, lang string) {

@@ -34,26 +34,30 @@ export const goDefaults: GoSettings = { buildTags: '', testFlags: [], toolsEnvVa
 
 /**
  * The server's flags for the Go settings: -tags (go.testFlags' -tags wins over
- * go.buildTags, as in the Go extension's test runs) and -short.
+ * go.buildTags, as in the Go extension's test runs), -short and -vet.
  */
 export function goFlags(g: GoSettings): string[] {
   let tags = g.buildTags.trim();
   let short = false;
+  let vet: string | undefined;
   const flags = g.testFlags ?? [];
   for (let i = 0; i < flags.length; i++) {
-    const m = /^--?(tags|short)(?:=(.*))?$/.exec(flags[i]);
+    const m = /^--?(tags|short|vet)(?:=(.*))?$/.exec(flags[i]);
     if (!m) continue;
     if (m[1] === 'short') {
       short = m[2] === undefined || m[2] === 'true' || m[2] === '1';
-    } else if (m[2] !== undefined) {
-      tags = m[2];
-    } else if (i + 1 < flags.length) {
-      tags = flags[++i];
+      continue;
     }
+    let value = m[2];
+    if (value === undefined && i + 1 < flags.length) value = flags[++i];
+    if (value === undefined) continue;
+    if (m[1] === 'tags') tags = value;
+    else vet = value;
   }
   const args: string[] = [];
   if (tags !== '') args.push('-tags=' + tags);
   if (short) args.push('-short');
+  if (vet !== undefined && vet !== '') args.push('-vet=' + vet);
   return args;
 }
 

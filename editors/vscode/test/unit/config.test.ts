@@ -37,6 +37,8 @@ describe('the Go extension\'s settings', () => {
     assert.deepStrictEqual(goFlags({ ...goDefaults, buildTags: 'a', testFlags: ['--tags', 'c', '-count=1'] }), ['-tags=c']);
     assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-short=false'] }), []);
     assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: null as any }), []);
+    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-vet=off', '-short'] }), ['-short', '-vet=off']);
+    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-vet', 'atomic,printf', '-tags', 'x'] }), ['-tags=x', '-vet=atomic,printf']);
   });
   it('put the go flags before the proxy\'s gopls', () => {
     assert.deepStrictEqual(serverCommand({ ...defaults, mode: 'proxy' }, { ...goDefaults, testFlags: ['-short'] }).args,
