@@ -349,10 +349,16 @@ func orDefault(v, def string) string {
 	return v
 }
 
-// vetArgs returns the go command's -vet flag for c.Vet, or none.
-func (c *Config) vetArgs() []string {
-	if c.Vet == "" {
-		return nil
+// stockBuildFlags returns the go command's flags for c.Tags and c.Vet, for
+// the stock go test -c builds (replays, coverage); the fuzzing binary's
+// build gets them as build.Options.
+func (c *Config) stockBuildFlags() []string {
+	var flags []string
+	if c.Tags != "" {
+		flags = append(flags, "-tags="+c.Tags)
 	}
-	return []string{"-vet=" + c.Vet}
+	if c.Vet != "" {
+		flags = append(flags, "-vet="+c.Vet)
+	}
+	return flags
 }

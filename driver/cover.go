@@ -224,10 +224,7 @@ func (r *coverRun) pkg() (*pkgInfo, error) {
 // build compiles a stock coverage test binary of the package.
 func (r *coverRun) build() (string, error) {
 	bin := filepath.Join(r.tmp, "cover.test")
-	args := append([]string{"test", "-c", "-cover", "-covermode=count", "-coverpkg=" + r.coverpkg(), "-o", bin}, r.cfg.vetArgs()...)
-	if r.cfg.Tags != "" {
-		args = append(args, "-tags="+r.cfg.Tags)
-	}
+	args := append([]string{"test", "-c", "-cover", "-covermode=count", "-coverpkg=" + r.coverpkg(), "-o", bin}, r.cfg.stockBuildFlags()...)
 	// In the user's directory, for -coverpkg=./...
 	if err := goRun(r.ctx, r.cfg.Dir, r.cfg.stderr(), append(args, r.p.ImportPath)...); err != nil {
 		return "", fmt.Errorf("building the coverage test binary of %s: %w", r.p.ImportPath, err)

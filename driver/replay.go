@@ -9,6 +9,7 @@ package driver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
+	"github.com/fuzzbox/fuzzbox/driver/build"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
@@ -65,7 +67,7 @@ func Replay(ctx context.Context, cfg Config, t Target, entry string) (ReplayResu
 	case err != nil:
 		return ReplayResult{}, err
 	case !built:
-		return ReplayResult{Output: out}, fmt.Errorf("driver: replay: build failed: %s\n%s", goError(out), strings.TrimSpace(out))
+		return ReplayResult{Output: out}, fmt.Errorf("driver: replay: build failed: %s\n%s", build.Summary([]byte(out), errors.New("no output")), strings.TrimSpace(out))
 	case code == 0:
 		return ReplayResult{Passed: true, Output: out}, nil
 	}
@@ -100,10 +102,7 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	}
 	defer release()
 	bin := filepath.Join(tmp, "replay.test")
-	args := append([]string{"test", "-c", "-o", bin}, cfg.vetArgs()...)
-	if cfg.Tags != "" {
-		args = append(args, "-tags="+cfg.Tags)
-	}
+	args := append([]string{"test", "-c", "-o", bin}, cfg.stockBuildFlags()...)
 	if cfg.Race {
 		args = append(args, "-race")
 	}
@@ -120,17 +119,6 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	}
 	out, code, err = combined(ctx, cmd)
 	return out, code, true, replayErr(err)
-}
-
-// goError is the first line of the go command's output that is not a
-// package header ("# example.com/m"): what went wrong.
-func goError(out string) string {
-	for line := range strings.Lines(out) {
-		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
-			return line
-		}
-	}
-	return "no output"
 }
 
 func replayErr(err error) error {

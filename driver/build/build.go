@@ -124,7 +124,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	args = append(args, opts.Package)
 	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
 		opts.Stderr.Write(output)
-		return nil, fmt.Errorf("package does not build: %s%s", summary(output, err), untested(version))
+		return nil, fmt.Errorf("package does not build: %s%s", Summary(output, err), untested(version))
 	}
 	return &Result{Binary: out, PkgDir: pkg.Dir, ImportPath: pkg.ImportPath}, nil
 }
@@ -205,7 +205,7 @@ func (g goCmd) run(ctx context.Context, args ...string) ([]byte, error) {
 func (g goCmd) output(ctx context.Context, args ...string) ([]byte, error) {
 	var stdout, stderr bytes.Buffer
 	if err := g.command(ctx, &stdout, &stderr, args...).Run(); err != nil {
-		return nil, errors.New(summary(append(stderr.Bytes(), stdout.Bytes()...), err))
+		return nil, errors.New(Summary(append(stderr.Bytes(), stdout.Bytes()...), err))
 	}
 	return stdout.Bytes(), nil
 }
@@ -358,7 +358,7 @@ func (g goCmd) writeModFile(ctx context.Context, tmp string) ([]string, error) {
 	out, err := g.run(ctx, "mod", "edit", "-modfile="+modfile,
 		"-require="+runtimeModule+"@v0.0.0", "-replace="+runtimeModule+"="+rt)
 	if err != nil {
-		return nil, fmt.Errorf("build: go mod edit: %s", summary(out, err))
+		return nil, fmt.Errorf("build: go mod edit: %s", Summary(out, err))
 	}
 	flags := []string{"-modfile=" + modfile}
 	if fi, err := os.Stat(filepath.Join(filepath.Dir(gomod), "vendor")); err == nil && fi.IsDir() {
@@ -434,11 +434,11 @@ func joinCommand(args []string) (string, error) {
 	return strings.Join(quoted, " "), nil
 }
 
-// summary returns the first meaningful line of the go command's output, or
+// Summary returns the first meaningful line of the go command's output, or
 // err when there is none: not a package header ("# pkg") nor the go
 // command's note of a module it fetches, which precede the error on a
 // machine whose module cache lacks some.
-func summary(output []byte, err error) string {
+func Summary(output []byte, err error) string {
 	return firstLine(output, err, func(line string) bool {
 		return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "go: downloading ")
 	})

@@ -250,7 +250,7 @@ func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuz
 	args = append(args, opts.Package)
 	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
 		opts.Stderr.Write(output)
-		return fmt.Errorf("package does not build: %s", summary(output, err))
+		return fmt.Errorf("package does not build: %s", Summary(output, err))
 	}
 	return nil
 }
@@ -370,7 +370,7 @@ func (o *LibFuzzerOptions) link(ctx context.Context, name, archive, out, tmp str
 	output, err := cmd.CombinedOutput()
 	if err != nil {
 		o.Stderr.Write(output)
-		return fmt.Errorf("build: linking %s with %s: %s", name, o.Linker, summary(output, err))
+		return fmt.Errorf("build: linking %s with %s: %s", name, o.Linker, Summary(output, err))
 	}
 	return nil
 }
@@ -383,7 +383,7 @@ func writeSeedZip(ctx context.Context, bin, pkgDir, zipPath, seedDir string) (in
 	cmd.Dir = pkgDir
 	cmd.Env = append(os.Environ(), "FUZZBOX_LIBFUZZER_SEEDS="+seedDir)
 	if output, err := cmd.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("build: collecting the seeds of %s: %s", filepath.Base(bin), summary(output, err))
+		return 0, fmt.Errorf("build: collecting the seeds of %s: %s", filepath.Base(bin), Summary(output, err))
 	}
 	entries, err := os.ReadDir(seedDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -509,7 +509,7 @@ func writeModuleProxy(t *testing.T, dir, path, version string, files map[string]
 // modules the go command fetched before it.
 func TestSummarySkipsDownloads(t *testing.T) {
 	out := "go: downloading example.com/dep v1.0.0\n# example.com/u\n./u.go:3:8: undefined: nope\n"
-	if got := summary([]byte(out), errors.New("exit status 1")); got != "./u.go:3:8: undefined: nope" {
+	if got := Summary([]byte(out), errors.New("exit status 1")); got != "./u.go:3:8: undefined: nope" {
 		t.Errorf("summary = %q", got)
 	}
 }
