@@ -22,7 +22,7 @@ type invocation struct {
 
 // main runs c with args, the arguments after its name. On -h it prints c's
 // usage to stdout, on a bad flag or too few arguments the error and the
-// usage to stderr.
+// synopsis to stderr (usageError).
 func (c *command) main(args []string, stdout, stderr io.Writer) int {
 	if c.flags == nil {
 		return c.run(args, stdout, stderr)
@@ -47,7 +47,11 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 		return inv.usageError(oneLine(err))
 	case inv.NArg() < c.minArgs:
-		return inv.usageError(inv.Name() + ": missing file arguments")
+		msg := "missing file arguments"
+		if c.group != "" {
+			msg = c.name + ": " + msg // the prefix names the group only
+		}
+		return inv.usageError(msg)
 	}
 	if c.testArgs { // a command that runs the test binary takes go test's flags from GOFLAGS, as go test does
 		if err := driver.SetFromGOFLAGS(inv.FlagSet, driver.GOFLAGS("")); err != nil {
@@ -57,12 +61,33 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 	return run(inv)
 }
 
-// usageError prints "PREFIX: msg" and the usage to stderr and returns the
-// usage exit code.
+// usageError prints "PREFIX: msg", the command's synopsis and where the
+// rest is to stderr and returns the usage exit code. As with the go
+// command, the error stays on the screen: the whole usage (a page, with
+// every flag) is for -h.
 func (inv *invocation) usageError(msg string) int {
-	fmt.Fprintf(inv.stderr, "%s: %s\n", inv.prefix, msg)
-	inv.cmd.printUsage(inv.stderr, inv.FlagSet)
+	fmt.Fprintf(inv.stderr, "%s: %s\n%s\nRun '%s -h' for details.\n", inv.prefix, msg, inv.cmd.synopsis(), inv.Name())
 	return exitUsage
+}
+
+// synopsis is the "usage:" lines of c: its usage's first paragraph, or for
+// a subcommand its forms in the group's list ("  merge -fuzz=FuzzX ...   what
+// it does").
+func (c *command) synopsis() string {
+	var forms []string
+	for _, line := range strings.Split(c.usage, "\n") {
+		form, _, _ := strings.Cut(strings.TrimSpace(line), "   ")
+		if c.group == "" || !strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "   ") ||
+			(form != c.name && !strings.HasPrefix(form, c.name+" ")) {
+			continue
+		}
+		forms = append(forms, "fuzzbox "+c.group+" "+form)
+	}
+	if len(forms) == 0 {
+		first, _, _ := strings.Cut(c.usage, "\n\n")
+		return strings.TrimRight(first, "\n")
+	}
+	return "usage: " + strings.Join(forms, "\n       ")
 }
 
 func (c *command) printUsage(w io.Writer, fs *flag.FlagSet) {

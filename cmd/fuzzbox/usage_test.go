@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestUsageError: a usage error prints the error, the command's synopsis
+// and where the rest is, not the page of flags that -h prints.
+func TestUsageError(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		want     []string
+		notWant  string
+		helpWant string
+	}{
+		{
+			args:     []string{"fuzz", "-fuzz=[", "."},
+			want:     []string{"fuzzbox fuzz: -fuzz: error parsing regexp", "\nusage: fuzzbox fuzz [flags] [packages]", "\n       fuzzbox fuzz -bin=BINARY", "\nRun 'fuzzbox fuzz -h' for details.\n"},
+			notWant:  "-rss_limit_mb",
+			helpWant: "-rss_limit_mb",
+		},
+		{
+			args:     []string{"corpus", "merge", "-bogus", "dir"},
+			want:     []string{"fuzzbox corpus: flag provided but not defined: -bogus\nusage: fuzzbox corpus merge -fuzz=FuzzX [-pkg DIR] [-cachedir DIR] [-from-libfuzzer] DIR...\nRun 'fuzzbox corpus merge -h' for details.\n"},
+			notWant:  "Subcommands:",
+			helpWant: "Subcommands:",
+		},
+		{
+			args:     []string{"corpus", "export"},
+			want:     []string{"fuzzbox corpus: export: missing file arguments\nusage: fuzzbox corpus export -o DIR FILE|DIR...\n       fuzzbox corpus export -to-libfuzzer -o DIR FILE|DIR...\n"},
+			notWant:  "import",
+			helpWant: "import",
+		},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(tc.args, &stdout, &stderr); code != exitUsage {
+			t.Errorf("%q: exit %d, want %d", tc.args, code, exitUsage)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr.String(), w) {
+				t.Errorf("%q: stderr lacks %q:\n%s", tc.args, w, stderr.String())
+			}
+		}
+		if strings.Contains(stderr.String(), tc.notWant) {
+			t.Errorf("%q: stderr has %q, which is for -h:\n%s", tc.args, tc.notWant, stderr.String())
+		}
+		// -h still prints it all.
+		help := append(tc.args[:len(tc.args)-1:len(tc.args)-1], "-h")
+		if tc.args[0] == "corpus" {
+			help = []string{"corpus", tc.args[1], "-h"}
+		}
+		stdout.Reset()
+		if code := run(help, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), tc.helpWant) {
+			t.Errorf("%q: exit %d, stdout without %q:\n%s", help, code, tc.helpWant, stdout.String())
+		}
+	}
+}
