@@ -12,9 +12,12 @@
 // with fewer than two operands, such as "(d)eq()", is read as a rule
 // definition; expr.Operand returns nil for the missing operand and the rule
 // parser dereferences it: "invalid memory address or nil pointer
-// dereference" in Term.Hash, under ParseCompleteDocRuleFromEqExpr. The
+// dereference" in Term.Hash, under ParseCompleteDocRuleFromEqExpr; with a
+// call as eq's one operand ("(d)eq(f(x))") the missing right-hand side is
+// dereferenced in ParseRuleFromCallEqExpr instead. The fix's check of both
+// operands, before either function is called, removes both panics. The
 // operator's name is compared as a Rego reference, and the rule parser runs
 // only when the module parses.
 //
-// Signature: (?s)nil pointer dereference.*ast\.ParseCompleteDocRuleFromEqExpr
+// Signature: (?s)nil pointer dereference.*ast\.(ParseCompleteDocRuleFromEqExpr|ParseRuleFromCallEqExpr)
 package regoparse
