@@ -75,13 +75,14 @@ func (inv *invocation) usageError(msg string) int {
 // it does").
 func (c *command) synopsis() string {
 	var forms []string
-	for _, line := range strings.Split(c.usage, "\n") {
-		form, _, _ := strings.Cut(strings.TrimSpace(line), "   ")
-		if c.group == "" || !strings.HasPrefix(line, "  ") || strings.HasPrefix(line, "   ") ||
-			(form != c.name && !strings.HasPrefix(form, c.name+" ")) {
-			continue
+	if c.group != "" {
+		for _, line := range strings.Split(c.usage, "\n") {
+			form, _, _ := strings.Cut(strings.TrimSpace(line), "   ")
+			listed := strings.HasPrefix(line, "  ") && !strings.HasPrefix(line, "   ")
+			if listed && (form == c.name || strings.HasPrefix(form, c.name+" ")) {
+				forms = append(forms, "fuzzbox "+c.group+" "+form)
+			}
 		}
-		forms = append(forms, "fuzzbox "+c.group+" "+form)
 	}
 	if len(forms) == 0 {
 		first, _, _ := strings.Cut(c.usage, "\n\n")

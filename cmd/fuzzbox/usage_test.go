@@ -11,24 +11,28 @@ import (
 func TestUsageError(t *testing.T) {
 	for _, tc := range []struct {
 		args     []string
+		help     []string // the same command with -h
 		want     []string
 		notWant  string
 		helpWant string
 	}{
 		{
 			args:     []string{"fuzz", "-fuzz=[", "."},
+			help:     []string{"fuzz", "-h"},
 			want:     []string{"fuzzbox fuzz: -fuzz: error parsing regexp", "\nusage: fuzzbox fuzz [flags] [packages]", "\n       fuzzbox fuzz -bin=BINARY", "\nRun 'fuzzbox fuzz -h' for details.\n"},
 			notWant:  "-rss_limit_mb",
 			helpWant: "-rss_limit_mb",
 		},
 		{
 			args:     []string{"corpus", "merge", "-bogus", "dir"},
+			help:     []string{"corpus", "merge", "-h"},
 			want:     []string{"fuzzbox corpus: flag provided but not defined: -bogus\nusage: fuzzbox corpus merge -fuzz=FuzzX [-pkg DIR] [-cachedir DIR] [-from-libfuzzer] DIR...\nRun 'fuzzbox corpus merge -h' for details.\n"},
 			notWant:  "Subcommands:",
 			helpWant: "Subcommands:",
 		},
 		{
 			args:     []string{"corpus", "export"},
+			help:     []string{"corpus", "export", "-h"},
 			want:     []string{"fuzzbox corpus: export: missing file arguments\nusage: fuzzbox corpus export -o DIR FILE|DIR...\n       fuzzbox corpus export -to-libfuzzer -o DIR FILE|DIR...\n"},
 			notWant:  "import",
 			helpWant: "import",
@@ -47,13 +51,9 @@ func TestUsageError(t *testing.T) {
 			t.Errorf("%q: stderr has %q, which is for -h:\n%s", tc.args, tc.notWant, stderr.String())
 		}
 		// -h still prints it all.
-		help := append(tc.args[:len(tc.args)-1:len(tc.args)-1], "-h")
-		if tc.args[0] == "corpus" {
-			help = []string{"corpus", tc.args[1], "-h"}
-		}
 		stdout.Reset()
-		if code := run(help, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), tc.helpWant) {
-			t.Errorf("%q: exit %d, stdout without %q:\n%s", help, code, tc.helpWant, stdout.String())
+		if code := run(tc.help, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), tc.helpWant) {
+			t.Errorf("%q: exit %d, stdout without %q:\n%s", tc.help, code, tc.helpWant, stdout.String())
 		}
 	}
 }
