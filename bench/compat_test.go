@@ -433,13 +433,77 @@ func TestOutcomesSteady(t *testing.T) {
 		o    outcomes
 		want bool
 	}{
-		{outcomes{[]string{"FAIL", "FAIL", "FAIL"}, []string{"PASS", "PASS", "PASS"}}, true},
-		{outcomes{[]string{"FAIL", "PASS", "PASS"}, []string{"PASS", "PASS", "PASS"}}, false}, // flaky under go test (amqp091-go's 1-ms timer under load)
-		{outcomes{[]string{"PASS", "PASS", "PASS"}, []string{"FAIL", "PASS", "FAIL"}}, false},
-		{outcomes{[]string{"none", "none", "none"}, []string{"PASS", "PASS", "PASS"}}, true},
+		{outcomes{stock: []string{"FAIL", "FAIL", "FAIL"}, fuzzbox: []string{"PASS", "PASS", "PASS"}}, true},
+		{outcomes{stock: []string{"FAIL", "PASS", "PASS"}, fuzzbox: []string{"PASS", "PASS", "PASS"}}, false}, // flaky under go test (amqp091-go's 1-ms timer under load)
+		{outcomes{stock: []string{"PASS", "PASS", "PASS"}, fuzzbox: []string{"FAIL", "PASS", "FAIL"}}, false},
+		{outcomes{stock: []string{"none", "none", "none"}, fuzzbox: []string{"PASS", "PASS", "PASS"}}, true},
 	} {
 		if got := tc.o.steady(); got != tc.want {
 			t.Errorf("%+v steady = %v", tc.o, got)
 		}
+	}
+}
+
+func TestRecheckCell(t *testing.T) {
+	three := func(r string) []string { return []string{r, r, r} }
+	seen := map[string]*outcomes{
+		"TestSteady": {stock: three("PASS"), fuzzbox: three("FAIL"), instr: three("PASS")},
+		"TestFlaky":  {stock: []string{"PASS", "FAIL", "PASS"}, fuzzbox: three("FAIL")},
+		"TestTiming": {stock: three("PASS"), fuzzbox: three("FAIL"), instr: []string{"PASS", "FAIL", "PASS"}},
+	}
+	cell, ok := recheckCell([]string{"TestSteady", "TestFlaky", "TestTiming"}, seen, 9)
+	if want := "DIFFER (1 of 9, in 3 runs each): TestSteady: go test PASS, fuzzbox FAIL (go test -fuzz PASS PASS PASS)"; ok || cell != want {
+		t.Errorf("with a steady difference: %q, %v; want %q", cell, ok, want)
+	}
+	cell, ok = recheckCell([]string{"TestFlaky", "TestTiming"}, seen, 9)
+	want := "agree (9); flaky, not a difference: TestFlaky (go test PASS FAIL PASS; fuzzbox FAIL FAIL FAIL); " +
+		"as under go test -fuzz's instrumented build, not a difference: TestTiming (go test PASS PASS PASS; go test -fuzz PASS FAIL PASS; fuzzbox FAIL FAIL FAIL)"
+	if !ok || cell != want {
+		t.Errorf("without one: %q, %v; want %q", cell, ok, want)
+	}
+}
+
+// TestInstrumented runs go test -fuzz on a test that fails only there (it
+// reads -test.fuzz), as a test sensitive to the instrumentation's cost
+// does, and on one that passes there.
+func TestInstrumented(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test -fuzz")
+	}
+	mod := t.TempDir()
+	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o666)
+	os.WriteFile(filepath.Join(mod, "m_test.go"), []byte(`package m
+
+import (
+	"flag"
+	"testing"
+)
+
+func TestUnderFuzz(t *testing.T) {
+	if flag.Lookup("test.fuzz").Value.String() != "" {
+		t.Fatal("slow under instrumentation")
+	}
+}
+
+func TestFine(t *testing.T) {}
+
+func FuzzX(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+`), 0o666)
+	results := t.TempDir()
+	env := &compatEnv{logDir: results, work: t.TempDir()}
+	p := compatPkg{module: "example.com/m@v1.0.0", pkg: ".", fuzz: []string{"FuzzX"}}
+	loc := &compatLoc{dir: mod, target: ".", pkgDir: mod}
+	seen := map[string]*outcomes{
+		"TestUnderFuzz": {stock: []string{"PASS"}, fuzzbox: []string{"FAIL"}},
+		"TestFine":      {stock: []string{"PASS"}, fuzzbox: []string{"FAIL"}},
+	}
+	env.instrumented(context.Background(), p, loc, []string{"TestUnderFuzz", "TestFine"}, seen)
+	if got := seen["TestUnderFuzz"]; !slices.Equal(got.instr, []string{"FAIL", "FAIL", "FAIL"}) || got.kind() != diffInstrumented {
+		t.Errorf("TestUnderFuzz under go test -fuzz: %v, kind %d", got.instr, got.kind())
+	}
+	if got := seen["TestFine"]; !slices.Equal(got.instr, []string{"PASS", "PASS", "PASS"}) || got.kind() != diffSteady {
+		t.Errorf("TestFine under go test -fuzz: %v, kind %d", got.instr, got.kind())
 	}
 }

@@ -114,8 +114,9 @@ const rechecks = 2
 // recheck runs the tests whose results differed again, rechecks times on
 // each side: a test whose result changes from run to run on either side
 // is flaky (timing under load, say), not a difference between fuzzbox and
-// go test; only the names that keep one result on each side, different
-// ones, are a difference. It returns the cell and whether they agree.
+// go test. The names that keep one result on each side, different ones,
+// run under go test -fuzz too (instrumented); they are a difference unless
+// it gives fuzzbox's result. It returns the cell and whether they agree.
 func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, stock, fuzzbox testResults) (string, bool) {
 	names := stock.diffNames(fuzzbox)
 	run := "^(" + strings.Join(quoteAll(names), "|") + ")$"
@@ -138,25 +139,97 @@ func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, 
 			seen[n].fuzzbox = append(seen[n].fuzzbox, orNone(fb.results[n]))
 		}
 	}
-	var differ, flaky []string
+	var steady []string
 	for _, n := range names {
-		o := seen[n]
-		if o.steady() {
-			differ = append(differ, fmt.Sprintf("%s: go test %s, fuzzbox %s", n, o.stock[0], o.fuzzbox[0]))
-		} else {
-			flaky = append(flaky, fmt.Sprintf("%s (go test %s; fuzzbox %s)", n, strings.Join(o.stock, " "), strings.Join(o.fuzzbox, " ")))
+		if seen[n].steady() {
+			steady = append(steady, n)
 		}
 	}
-	switch {
-	case len(differ) > 0:
-		return fmt.Sprintf("DIFFER (%d of %d, in %d runs each): %s", len(differ), len(stock), rechecks+1, strings.Join(differ, "; ")), false
-	default:
-		return fmt.Sprintf("agree (%d); flaky, not a difference: %s", len(stock), strings.Join(flaky, "; ")), true
+	if len(steady) > 0 {
+		env.instrumented(ctx, p, loc, steady, seen)
+	}
+	return recheckCell(names, seen, len(stock))
+}
+
+// instrumented runs the tests that go test and fuzzbox's binary steadily
+// disagree on under go test -fuzz too (the fuzz test for one execution,
+// which runs the tests first), rechecks+1 times: go's own instrumented
+// build. A test that fails there as in fuzzbox's binary is sensitive to
+// the instrumentation's cost (a timing test under load, say), which a user
+// of go test -fuzz meets as well.
+func (env *compatEnv) instrumented(ctx context.Context, p compatPkg, loc *compatLoc, names []string, seen map[string]*outcomes) {
+	run := "^(" + strings.Join(quoteAll(names), "|") + ")$"
+	for i := range rechecks + 1 {
+		res := testResults{}
+		cache, _ := os.MkdirTemp(env.work, "cache-")
+		env.run(ctx, compatCmd{dir: loc.pkgDir, env: loc.env, log: env.logName(p, "", fmt.Sprintf("gotest-fuzz-recheck%d", i+1)),
+			timeout: 10 * time.Minute, line: res.line},
+			"go", "test", "-count=1", "-v", "-tags="+p.tags, "-run="+run, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", ".", "-test.fuzzcachedir="+cache)
+		os.RemoveAll(cache)
+		for _, n := range names {
+			seen[n].instr = append(seen[n].instr, orNone(res[n]))
+		}
 	}
 }
 
-// outcomes are one test's results in successive runs on each side.
-type outcomes struct{ stock, fuzzbox []string }
+// recheckCell is the table cell of rechecked differences and whether they
+// agree: a test is a difference only when each side kept one result and go
+// test -fuzz never gave fuzzbox's.
+func recheckCell(names []string, seen map[string]*outcomes, tests int) (string, bool) {
+	var differ, flaky, instr []string
+	for _, n := range names {
+		o := seen[n]
+		switch o.kind() {
+		case diffSteady:
+			differ = append(differ, fmt.Sprintf("%s: go test %s, fuzzbox %s", n, o.stock[0], o.fuzzbox[0])+o.instrNote())
+		case diffFlaky:
+			flaky = append(flaky, fmt.Sprintf("%s (go test %s; fuzzbox %s)", n, strings.Join(o.stock, " "), strings.Join(o.fuzzbox, " ")))
+		case diffInstrumented:
+			instr = append(instr, fmt.Sprintf("%s (go test %s; go test -fuzz %s; fuzzbox %s)", n,
+				strings.Join(o.stock, " "), strings.Join(o.instr, " "), strings.Join(o.fuzzbox, " ")))
+		}
+	}
+	if len(differ) > 0 {
+		return fmt.Sprintf("DIFFER (%d of %d, in %d runs each): %s", len(differ), tests, rechecks+1, strings.Join(differ, "; ")), false
+	}
+	cell := fmt.Sprintf("agree (%d)", tests)
+	if len(flaky) > 0 {
+		cell += "; flaky, not a difference: " + strings.Join(flaky, "; ")
+	}
+	if len(instr) > 0 {
+		cell += "; as under go test -fuzz's instrumented build, not a difference: " + strings.Join(instr, "; ")
+	}
+	return cell, true
+}
+
+// outcomes are one test's results in successive runs on each side, and
+// under go test -fuzz (instr) when each side kept one result.
+type outcomes struct{ stock, fuzzbox, instr []string }
+
+// The kinds of a rechecked difference.
+const (
+	diffSteady       = iota // each side kept one result, and go test -fuzz never gave fuzzbox's
+	diffFlaky               // a side's result changed from run to run
+	diffInstrumented        // go test -fuzz gave fuzzbox's result at least once
+)
+
+func (o *outcomes) kind() int {
+	switch {
+	case !o.steady():
+		return diffFlaky
+	case slices.Contains(o.instr, o.fuzzbox[0]):
+		return diffInstrumented
+	}
+	return diffSteady
+}
+
+// instrNote is what go test -fuzz gave, for a difference's cell.
+func (o *outcomes) instrNote() string {
+	if len(o.instr) == 0 {
+		return ""
+	}
+	return " (go test -fuzz " + strings.Join(o.instr, " ") + ")"
+}
 
 // steady reports whether each side kept one result (and they differ: only
 // differing names are rechecked).
