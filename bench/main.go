@@ -54,6 +54,10 @@ type config struct {
 	// profiling, as fuzzbox's build runs (its .options): the two binaries
 	// at the same libFuzzer options.
 	go118ValueProfile bool
+	// noSeeds runs the targets from a copy of their module whose fuzz
+	// tests add no seeds (f.Add made a no-op), as a fuzz test without
+	// seeds starts.
+	noSeeds bool
 }
 
 // engineAliases are the -engines values that stand for several engines.
@@ -111,6 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	go118VP := fs.Bool("go118valueprofile", false, "run go-118-fuzz-build's binaries with -use_value_profile=1, as the fuzzbox build's .options runs it: the two libFuzzer binaries compared at the same options (default: go118 as OSS-Fuzz runs it, without)")
 	resume := fs.Bool("resume", false, "-set=compat: keep the rows already in -o's file and run only the fuzz tests it lacks")
 	compatVendor := fs.Bool("compatvendor", false, "-set=compat: vendor each module copy (go mod vendor) and run every command offline, from its vendor directory (GOPROXY=off, an empty module cache), as a vendoring user does")
+	noSeeds := fs.Bool("noseeds", false, "-set=planted or realworld: run the targets without the seeds their fuzz tests add (f.Add made a no-op in a copy of the module), as a fuzz test that adds none starts; libFuzzer on go-118-fuzz-build's binary drops them anyway")
 	rescore := fs.String("rescore", "", "run nothing: print the table of this results file (-o of an earlier run) again, matching every failure against the targets' current signatures")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -120,7 +125,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
 		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out,
-		rescore: *rescore, compattime: *compattime, resume: *resume, compatVendor: *compatVendor, go118ValueProfile: *go118VP}
+		rescore: *rescore, compattime: *compattime, resume: *resume, compatVendor: *compatVendor, go118ValueProfile: *go118VP,
+		noSeeds: *noSeeds}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
@@ -132,6 +138,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if (cfg.resume || cfg.compatVendor) && cfg.set != "compat" {
 		return config{}, fmt.Errorf("-resume and -compatvendor are for -set=compat")
+	}
+	if cfg.noSeeds && cfg.set != "planted" && cfg.set != "realworld" {
+		return config{}, fmt.Errorf("-noseeds is for -set=planted or realworld")
 	}
 	if cfg.set == "compat" && !flagSet(fs, "o") {
 		cfg.out = filepath.Join("bench", "results", "compat.json")
@@ -208,7 +217,17 @@ func splitList(s string) []string {
 
 // bench runs every (target, engine, run) in turn and prints the table.
 func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
-	targets, err := findTargets(targetSets[cfg.set], cfg.targets)
+	root := targetSets[cfg.set]
+	if cfg.noSeeds {
+		copyRoot, calls, remove, err := withoutSeeds(root)
+		if err != nil {
+			return err
+		}
+		defer remove()
+		fmt.Fprintf(stderr, "bench: -noseeds: %d f.Add calls made no-ops in a copy of %s\n", calls, root)
+		root = copyRoot
+	}
+	targets, err := findTargets(root, cfg.targets)
 	if err != nil {
 		return err
 	}

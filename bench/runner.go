@@ -232,8 +232,9 @@ func writeResults(path string, cfg config, results []runResult) error {
 		Engines  []string    `json:"engines"`
 		Fuzztime string      `json:"fuzztime"`
 		Parallel int         `json:"parallel"`
+		NoSeeds  bool        `json:"noseeds,omitempty"`
 		Runs     []runResult `json:"runs"`
-	}{cfg.set, cfg.engines, cfg.fuzztime.String(), cfg.parallel, results}
+	}{cfg.set, cfg.engines, cfg.fuzztime.String(), cfg.parallel, cfg.noSeeds, results}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
@@ -257,6 +258,7 @@ func rescoreResults(path string, stdout io.Writer) error {
 		Engines  []string    `json:"engines"`
 		Fuzztime string      `json:"fuzztime"`
 		Parallel int         `json:"parallel"`
+		NoSeeds  bool        `json:"noseeds"`
 		Runs     []runResult `json:"runs"`
 	}
 	if err := json.Unmarshal(b, &in); err != nil {
@@ -266,7 +268,7 @@ func rescoreResults(path string, stdout io.Writer) error {
 	if !ok {
 		return fmt.Errorf("rescoring %s: unknown target set %q", path, in.Set)
 	}
-	cfg := config{set: in.Set, engines: in.Engines, parallel: in.Parallel}
+	cfg := config{set: in.Set, engines: in.Engines, parallel: in.Parallel, noSeeds: in.NoSeeds}
 	if cfg.fuzztime, err = time.ParseDuration(in.Fuzztime); err != nil {
 		return fmt.Errorf("rescoring %s: %w", path, err)
 	}

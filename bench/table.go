@@ -140,8 +140,12 @@ func printTable(w io.Writer, cfg config, targets []target, results []runResult) 
 	for _, e := range engines {
 		totals = append(totals, fmt.Sprintf("%s %d", engineLabels[e], total[e]))
 	}
-	fmt.Fprintf(w, "\nSet %s, budget %s per run, -parallel=%d, %d run(s) per target and engine, one run at a time; "+
-		"known bugs found in total: %s.\n", cfg.set, cfg.fuzztime, cfg.parallel, cfg.runs, strings.Join(totals, ", "))
+	seeds := ""
+	if cfg.noSeeds {
+		seeds = ", without the fuzz tests' seeds (-noseeds)"
+	}
+	fmt.Fprintf(w, "\nSet %s%s, budget %s per run, -parallel=%d, %d run(s) per target and engine, one run at a time; "+
+		"known bugs found in total: %s.\n", cfg.set, seeds, cfg.fuzztime, cfg.parallel, cfg.runs, strings.Join(totals, ", "))
 	fmt.Fprintln(w, "Found counts the runs whose failure is the target's known bug (its package's Signature line; "+
 		"planted targets: any failure); other failures are listed apart. TTF (time to failure) is measured from the start "+
 		"of fuzzing, not of the command (native: first \"fuzz: elapsed:\" line to \"fuzz: minimizing\" or \"--- FAIL\"; "+
