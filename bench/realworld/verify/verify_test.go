@@ -24,6 +24,7 @@ import (
 
 	"github.com/buger/jsonparser"
 	"github.com/gobwas/glob"
+	"github.com/grafov/m3u8"
 	graphql "github.com/graph-gophers/graphql-go"
 	"github.com/graph-gophers/graphql-go/example/starwars"
 	"github.com/hashicorp/hcl"
@@ -372,5 +373,13 @@ func TestGraphQLOverlapDeserialize(t *testing.T) {
 	schema := starwarsSchema()
 	wantPanic(t, "(*PrimitiveValue).Deserialize", func() {
 		schema.Validate(`{hero{friendsConnection(first:6_6){totalCount} friendsConnection(first:6_6){totalCount}}}`)
+	})
+}
+
+func TestM3U8Parse(t *testing.T) {
+	// grafov/m3u8#166 and PR #178: an #EXT-X-MAP tag, then a URI before any
+	// #EXTINF.
+	wantPanic(t, "m3u8.decodeLineOfMediaPlaylist", func() {
+		_, _, _ = m3u8.Decode(*bytes.NewBufferString("#EXT-X-MAP:\nx"), false)
 	})
 }
