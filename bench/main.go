@@ -115,7 +115,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	go118VP := fs.Bool("go118valueprofile", false, "run go-118-fuzz-build's binaries with -use_value_profile=1, as the fuzzbox build's .options runs it: the two libFuzzer binaries compared at the same options (default: go118 as OSS-Fuzz runs it, without)")
 	resume := fs.Bool("resume", false, "-set=compat: keep the rows already in -o's file and run only the fuzz tests it lacks")
 	compatVendor := fs.Bool("compatvendor", false, "-set=compat: vendor each module copy (go mod vendor) and run every command offline, from its vendor directory (GOPROXY=off, an empty module cache), as a vendoring user does")
-	noSeeds := fs.Bool("noseeds", false, "-set=planted or realworld: run the targets without the seeds their fuzz tests add (f.Add made a no-op in a copy of the module), as a fuzz test that adds none starts; libFuzzer on go-118-fuzz-build's binary drops them anyway")
+	noSeeds := fs.Bool("noseeds", false, "-set=planted or realworld: run the targets without the seeds their fuzz tests add (f.Add made a no-op, its literals emptied, in a copy of the module), as a fuzz test that adds none starts; libFuzzer on go-118-fuzz-build's binary drops them anyway")
 	rescore := fs.String("rescore", "", "run nothing: print the table of this results file (-o of an earlier run) again, matching every failure against the targets' current signatures")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err

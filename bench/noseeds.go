@@ -60,9 +60,12 @@ func dropSeedsFile(path string) (int, error) {
 }
 
 // dropSeeds turns each call F.Add(args) in a function with a parameter
-// F *testing.F into `_ = []any{args}`: the arguments are still evaluated,
-// so every variable and import stays used, and no seed is added. It returns
-// the new source and the number of calls changed.
+// F *testing.F into `_ = []any{args}` with the string and character
+// literals of args emptied: every variable and import stays used, no seed
+// is added, and fuzzbox's source-literal dictionary (the fuzz test's
+// literals up to 64 bytes) does not get the seeds' text. A seed held in a
+// constant or variable declared elsewhere keeps its literal there. It
+// returns the new source and the number of calls changed.
 func dropSeeds(src []byte) ([]byte, int, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", src, parser.ParseComments)
@@ -74,6 +77,7 @@ func dropSeeds(src []byte) ([]byte, int, error) {
 		text     string
 	}
 	var edits []edit
+	calls := 0
 	for _, d := range file.Decls {
 		fn, ok := d.(*ast.FuncDecl)
 		if !ok || fn.Body == nil {
@@ -97,9 +101,17 @@ func dropSeeds(src []byte) ([]byte, int, error) {
 				return true
 			}
 			off := func(p token.Pos) int { return fset.Position(p).Offset }
-			edits = append(edits,
-				edit{off(call.Fun.Pos()), off(call.Lparen) + 1, "_ = []any{"},
-				edit{off(call.Rparen), off(call.Rparen) + 1, "}"})
+			edits = append(edits, edit{off(call.Fun.Pos()), off(call.Lparen) + 1, "_ = []any{"})
+			for _, a := range call.Args {
+				ast.Inspect(a, func(n ast.Node) bool {
+					if lit, ok := n.(*ast.BasicLit); ok && (lit.Kind == token.STRING || lit.Kind == token.CHAR) {
+						edits = append(edits, edit{off(lit.Pos()), off(lit.End()), emptyLit[lit.Kind]})
+					}
+					return true
+				})
+			}
+			edits = append(edits, edit{off(call.Rparen), off(call.Rparen) + 1, "}"})
+			calls++
 			return false
 		})
 	}
@@ -108,8 +120,12 @@ func dropSeeds(src []byte) ([]byte, int, error) {
 		e := edits[i]
 		out = slices.Concat(out[:e.from], []byte(e.text), out[e.to:])
 	}
-	return out, len(edits) / 2, nil
+	return out, calls, nil
 }
+
+// emptyLit replaces a seed's string and character literals, which the
+// source-literal dictionary would otherwise hand the engine.
+var emptyLit = map[token.Token]string{token.STRING: `""`, token.CHAR: `' '`}
 
 // testingFParams names the parameters of type *testing.F.
 func testingFParams(ft *ast.FuncType) []string {

@@ -19,12 +19,12 @@ import (
 var seeds = []string{"a", "b"}
 
 func FuzzX(f *testing.F) {
-	f.Add([]byte("x"), 1)
+	f.Add([]byte("x"), 1, 'c')
 	for _, s := range seeds {
 		f.Add(bytes.ToUpper([]byte(s)),
 			2)
 	}
-	f.Fuzz(func(t *testing.T, b []byte, n int) {
+	f.Fuzz(func(t *testing.T, b []byte, n int, r rune) {
 		t.Add(1) // not a *testing.F
 	})
 }
@@ -39,10 +39,13 @@ func helper(g *testing.F, f *T) {
 		t.Fatalf("dropSeeds: %d calls, %v; want 3", n, err)
 	}
 	got := string(out)
+	if strings.Contains(got, `"x"`) || strings.Contains(got, "'c'") {
+		t.Errorf("a seed's literal is left:\n%s", got)
+	}
 	for _, want := range []string{
-		`_ = []any{[]byte("x"), 1}`,
+		`_ = []any{[]byte(""), 1, ' '}`,
 		"_ = []any{bytes.ToUpper([]byte(s)),\n\t\t\t2}",
-		`_ = []any{"y"}`,
+		`_ = []any{""}`,
 		`f.Add("z")`,
 		`t.Add(1)`,
 	} {

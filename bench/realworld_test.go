@@ -208,6 +208,8 @@ func TestRealworldSignatures(t *testing.T) {
 		{"m3u8parse", "panic", nilDeref + "github.com/grafov/m3u8.decodeLineOfMediaPlaylist(0x183dbb886300, 0x183dbba442d0, 0x183dbba7b6b8, {0x76e620?, 0x0?}, 0x0)\n\treader.go:571 +0x1a33\ngithub.com/grafov/m3u8.decode(0x1)", true},
 		{"m3u8parse", "crash", "panic: runtime error: invalid memory address or nil pointer dereference [recovered]\ngithub.com/grafov/m3u8.decodeLineOfMediaPlaylist()", true},
 		{"m3u8parse", "panic", "panic: runtime error: index out of range [0] with length 0\ngithub.com/grafov/m3u8.(*MediaPlaylist).AppendSegment(0x1)\ngithub.com/grafov/m3u8.decodeLineOfMediaPlaylist(0x1)", false},
+		{"vttparse", "panic", "panic: runtime error: index out of range [0] with length 0\n\ngoroutine 6\ngithub.com/asticode/go-astisub.ReadFromWebVTT({0x7f, 0x1})\n\twebvtt.go:281 +0x1", true},
+		{"vttparse", "panic", "panic: runtime error: index out of range [1] with length 1\ngithub.com/asticode/go-astisub.ReadFromWebVTT({0x7f, 0x1})", false},
 	}
 	for _, tt := range tests {
 		if got := byName[tt.target].isKnownBug(tt.kind, tt.text); got != tt.want {

@@ -3,6 +3,7 @@ module fuzzbox.dev/bench/realworld
 go 1.26
 
 require (
+	github.com/asticode/go-astisub v0.39.0
 	github.com/buger/jsonparser v1.1.0
 	github.com/gobwas/glob v0.2.3
 	github.com/grafov/m3u8 v0.12.1
@@ -22,6 +23,8 @@ require (
 
 require (
 	github.com/OneOfOne/xxhash v1.2.7 // indirect
+	github.com/asticode/go-astikit v0.20.0 // indirect
+	github.com/asticode/go-astits v1.8.0 // indirect
 	github.com/ghodss/yaml v0.0.0-20180820084758-c7ce16629ff4 // indirect
 	github.com/itchyny/timefmt-go v0.1.5 // indirect
 	github.com/opentracing/opentracing-go v1.1.0 // indirect
@@ -30,11 +33,11 @@ require (
 	github.com/smartystreets/goconvey v1.8.1 // indirect
 	github.com/tidwall/match v1.0.1 // indirect
 	github.com/tidwall/pretty v1.0.2 // indirect
-	golang.org/x/crypto v0.0.0-20190308221718-c2843e01d9a2 // indirect
-	golang.org/x/net v0.0.0-20190620200207-3b0461eec859 // indirect
+	golang.org/x/crypto v0.0.0-20200622213623-75b288015ac9 // indirect
+	golang.org/x/net v0.0.0-20200904194848-62affa334b73 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.17.0 // indirect
-	gopkg.in/yaml.v2 v2.2.1 // indirect
+	gopkg.in/yaml.v2 v2.2.2 // indirect
 )
 
 // OPA v0.23.2 (regoparse) is a go 1.12 module: its requirement on x/tools

@@ -22,6 +22,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asticode/go-astisub"
 	"github.com/buger/jsonparser"
 	"github.com/gobwas/glob"
 	"github.com/grafov/m3u8"
@@ -381,5 +382,13 @@ func TestM3U8Parse(t *testing.T) {
 	// #EXTINF.
 	wantPanic(t, "m3u8.decodeLineOfMediaPlaylist", func() {
 		_, _, _ = m3u8.Decode(*bytes.NewBufferString("#EXT-X-MAP:\nx"), false)
+	})
+}
+
+func TestVTTParse(t *testing.T) {
+	// asticode/go-astisub#142: a cue's timing line with nothing after the
+	// arrow.
+	wantPanic(t, "astisub.ReadFromWebVTT", func() {
+		_, _ = astisub.ReadFromWebVTT(strings.NewReader("WEBVTT\n\n00:01.000 -->\nHello\n"))
 	})
 }
