@@ -119,7 +119,7 @@ const rechecks = 2
 // it gives fuzzbox's result. It returns the cell and whether they agree.
 func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, stock, fuzzbox testResults) (string, bool) {
 	names := stock.diffNames(fuzzbox)
-	run := "^(" + strings.Join(quoteAll(names), "|") + ")$"
+	run := runPattern(names)
 	seen := map[string]*outcomes{}
 	for _, n := range names {
 		seen[n] = &outcomes{stock: []string{orNone(stock[n])}, fuzzbox: []string{orNone(fuzzbox[n])}}
@@ -158,7 +158,7 @@ func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, 
 // the instrumentation's cost (a timing test under load, say), which a user
 // of go test -fuzz meets as well.
 func (env *compatEnv) instrumented(ctx context.Context, p compatPkg, loc *compatLoc, names []string, seen map[string]*outcomes) {
-	run := "^(" + strings.Join(quoteAll(names), "|") + ")$"
+	run := runPattern(names)
 	for i := range rechecks + 1 {
 		res := testResults{}
 		cache, _ := os.MkdirTemp(env.work, "cache-")
@@ -246,12 +246,13 @@ func allSame(xs []string) bool {
 	return true
 }
 
-func quoteAll(names []string) []string {
-	out := make([]string, len(names))
+// runPattern is the -run pattern that selects exactly names.
+func runPattern(names []string) string {
+	quoted := make([]string, len(names))
 	for i, n := range names {
-		out[i] = regexp.QuoteMeta(n)
+		quoted[i] = regexp.QuoteMeta(n)
 	}
-	return out
+	return "^(" + strings.Join(quoted, "|") + ")$"
 }
 
 // compareCell is the table cell of a comparison and whether it agrees.
