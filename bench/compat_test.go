@@ -352,9 +352,7 @@ func TestReplayFinding(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test")
 	}
-	mod := t.TempDir()
-	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o666)
-	os.WriteFile(filepath.Join(mod, "m_test.go"), []byte(`package m
+	mod := tempModule(t, `package m
 
 import "testing"
 
@@ -365,7 +363,7 @@ func FuzzX(f *testing.F) {
 		}
 	})
 }
-`), 0o666)
+`)
 	dir := filepath.Join(mod, "testdata", "fuzz", "FuzzX")
 	os.MkdirAll(dir, 0o777)
 	os.WriteFile(filepath.Join(dir, "0123456789abcdef"), []byte("go test fuzz v1\nstring(\"bug\")\n"), 0o666)
@@ -470,9 +468,7 @@ func TestInstrumented(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test -fuzz")
 	}
-	mod := t.TempDir()
-	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/m\n\ngo 1.21\n"), 0o666)
-	os.WriteFile(filepath.Join(mod, "m_test.go"), []byte(`package m
+	mod := tempModule(t, `package m
 
 import (
 	"flag"
@@ -490,7 +486,7 @@ func TestFine(t *testing.T) {}
 func FuzzX(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {})
 }
-`), 0o666)
+`)
 	results := t.TempDir()
 	env := &compatEnv{logDir: results, work: t.TempDir()}
 	p := compatPkg{module: "example.com/m@v1.0.0", pkg: ".", fuzz: []string{"FuzzX"}}
@@ -506,4 +502,17 @@ func FuzzX(f *testing.F) {
 	if got := seen["TestFine"]; !slices.Equal(got.instr, []string{"PASS", "PASS", "PASS"}) || got.kind() != diffSteady {
 		t.Errorf("TestFine under go test -fuzz: %v, kind %d", got.instr, got.kind())
 	}
+}
+
+// tempModule returns a temporary module example.com/m whose one file,
+// m_test.go, is src.
+func tempModule(t *testing.T, src string) string {
+	t.Helper()
+	mod := t.TempDir()
+	for name, data := range map[string]string{"go.mod": "module example.com/m\n\ngo 1.21\n", "m_test.go": src} {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(data), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return mod
 }
