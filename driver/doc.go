@@ -37,5 +37,6 @@
 // (reproducers go to testdata/fuzz/FuzzX there), gets -test.fuzz and the
 // other testing flags, fuzzbox's -fuzzbox.* flags (engine/ipc/flags.go) and
 // the write end of the events pipe as file descriptor ipc.EventsFD; its
-// standard output becomes output events.
+// standard output and error, one stream as go test has them, become output
+// events.
 package driver

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -29,9 +28,10 @@ const maxPrefuzzRetries = 2
 // crashLines is how many lines of a crash's report the internal error quotes.
 const crashLines = 20
 
-// prefuzzWatch reads the fuzzing binary's output for what failed before
-// fuzzing: the top-level tests go test marks "--- FAIL", and the test whose
-// goroutine was running when the process crashed. Both streams feed it.
+// prefuzzWatch reads the fuzzing binary's output (standard output and
+// error, one stream) for what failed before fuzzing: the top-level tests go
+// test marks "--- FAIL", and the test whose goroutine was running when the
+// process crashed.
 type prefuzzWatch struct {
 	mu      sync.Mutex
 	failed  []string // top-level names of "--- FAIL:" lines
@@ -39,7 +39,12 @@ type prefuzzWatch struct {
 	report  []string // the first lines of a crash report (panic, fatal error)
 	inCrash bool     // reading the first "[running]" goroutine's frames
 	passed  bool     // go test's final "PASS" line was printed
-	partial []byte   // an unterminated line written to it as an io.Writer
+}
+
+// line takes one line of the binary's output.
+func (w *prefuzzWatch) line(s string) {
+	w.failLine(s)
+	w.crashLine(s)
 }
 
 var (
@@ -48,8 +53,8 @@ var (
 	runningRE   = regexp.MustCompile(`^goroutine \d+ .*\[running\]:$`)
 )
 
-// failLine takes one line of the binary's standard output, where go test
-// prints its "--- FAIL" lines and its final "PASS".
+// failLine takes one line of the binary's output for go test's "--- FAIL"
+// lines and its final "PASS".
 func (w *prefuzzWatch) failLine(s string) {
 	if s == "PASS" {
 		w.mu.Lock()
@@ -69,8 +74,8 @@ func (w *prefuzzWatch) failLine(s string) {
 	}
 }
 
-// crashLine takes one line of the binary's standard error, where the
-// runtime prints a panic or fatal error and the goroutines' stacks.
+// crashLine takes one line of the binary's output for the report the
+// runtime prints of a panic or fatal error, with the goroutines' stacks.
 func (w *prefuzzWatch) crashLine(s string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -90,28 +95,6 @@ func (w *prefuzzWatch) crashLine(s string) {
 			w.crashed, w.inCrash = name, false
 		}
 	}
-}
-
-// Write makes the watch an io.Writer for the binary's standard error.
-func (w *prefuzzWatch) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	buf := append(w.partial, p...)
-	w.partial = nil
-	w.mu.Unlock()
-	for {
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			break
-		}
-		w.crashLine(string(buf[:i]))
-		buf = buf[i+1:]
-	}
-	w.mu.Lock()
-	if len(buf) <= 64<<10 {
-		w.partial = append([]byte(nil), buf...)
-	}
-	w.mu.Unlock()
-	return len(p), nil
 }
 
 // names returns the top-level tests that failed, the crashed one included.

@@ -57,9 +57,8 @@ github.com/pelletier/go-toml/v2.TestOther(0x8e28deb4488)
 
 func TestPrefuzzWatchCrash(t *testing.T) {
 	w := &prefuzzWatch{}
-	// Written in odd pieces, as a pipe delivers them.
-	for chunk := range slices.Chunk([]byte(goTomlFault), 37) {
-		w.Write(chunk)
+	for l := range strings.Lines(goTomlFault) {
+		w.line(strings.TrimSuffix(l, "\n"))
 	}
 	if got := w.names(); !slices.Equal(got, []string{"TestDecodeError"}) {
 		t.Errorf("names = %q, want the test of the running goroutine only", got)
@@ -81,10 +80,13 @@ func TestPrefuzzWatchFailLines(t *testing.T) {
 --- PASS: TestC (0.00s)
 --- FAIL: TestA (0.00s)
 FAIL`, "\n") {
-		w.failLine(l)
+		w.line(l)
 	}
-	// A test panicking prints its FAIL line and then the panic on stderr.
-	w.Write([]byte("panic: boom [recovered]\n\tpanic: boom\n\ngoroutine 7 [running]:\nexample.com/p.TestD(0x1)\n\t/p/d_test.go:9 +0x1\n"))
+	// A test panicking prints its FAIL line and then the panic (on
+	// standard error, which joins the output).
+	for _, l := range strings.Split("panic: boom [recovered]\n\tpanic: boom\n\ngoroutine 7 [running]:\nexample.com/p.TestD(0x1)\n\t/p/d_test.go:9 +0x1", "\n") {
+		w.line(l)
+	}
 	if got, want := w.names(), []string{"TestA", "FuzzB", "TestD"}; !slices.Equal(got, want) {
 		t.Errorf("names = %q, want %q", got, want)
 	}

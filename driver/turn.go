@@ -95,15 +95,17 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	args = append(args, r.skipArgs(cfg.Skip)...)
 	w := &prefuzzWatch{}
 	cmd := testCmd(r.Dir, r.bin, cfg.userArgs(), args...)
-	cmd.Stderr = io.MultiWriter(cfg.stderr(), w)
 	evR, evW, err := os.Pipe()
 	if err != nil {
 		r.Err = oneLine(err)
 		return nil, nil
 	}
 	cmd.ExtraFiles = []*os.File{evW} // fd ipc.EventsFD
+	// The binary's standard error joins its standard output, as go test
+	// has it: what tests write there (the log package, println, a
+	// crashing test's panic) is output, in the events of -json too.
 	outR, outW := io.Pipe()
-	cmd.Stdout = outW
+	cmd.Stdout, cmd.Stderr = outW, outW
 	err = cmd.Start()
 	evW.Close() // the child has its copy
 	if err != nil {
@@ -118,7 +120,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	wg.Add(2)
 	go func() { defer wg.Done(); readEvents(evR, r, s, chk) }()
 	var held []string
-	go func() { defer wg.Done(); held = copyOutput(outR, r.Target, s, w.failLine) }()
+	go func() { defer wg.Done(); held = copyOutput(outR, r.Target, s, w.line) }()
 	err = waitChild(ctx, cmd)
 	outW.Close()
 	wg.Wait()

@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -183,6 +184,7 @@ type e2eEvent struct {
 	Kind       string `json:"kind"`
 	Message    string `json:"message"`
 	Reproducer string `json:"reproducer"`
+	Output     string `json:"output"`
 	Duplicate  bool   `json:"duplicate"`
 	Failures   int    `json:"failures"`
 	Found      bool   `json:"found"`
@@ -273,6 +275,83 @@ func TestFuzzJSON(t *testing.T) {
 	}
 	if i := e2eFirstOfType(evs, "failure"); i >= 0 && regexp.MustCompile(`(?m)^\s*testing\.go:\d+: `).MatchString(evs[i].Message) {
 		t.Errorf("failure message keeps the testing package's prefix: %q", evs[i].Message)
+	}
+}
+
+// TestFuzzJSONStderr checks that what the package's tests write to standard
+// error (the log package, println, a crashing test's panic) is output in
+// the event stream, in order, as go test -json has it, and that nothing of
+// it reaches fuzzbox's own standard error: a reader of the events (an
+// editor, CI) would not see it.
+func TestFuzzJSONStderr(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/stderr\n\ngo 1.21\n")
+	write("s_test.go", `package stderr
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"testing"
+)
+
+func TestPrints(t *testing.T) {
+	println("from println")
+	log.Print("from the log package")
+	fmt.Println("to stdout")
+	if os.Getenv("STDERR_CRASH") != "" {
+		var m map[string]int
+		m["x"] = 1
+	}
+}
+
+func FuzzX(f *testing.F) {
+	f.Add("a")
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+`)
+	r := e2eFuzz(t, dir, "-json", "-v", "-fuzz=^FuzzX$", "-fuzztime=1x", ".")
+	if r.code != 0 {
+		t.Fatalf("want exit 0\n%s", r)
+	}
+	var out []string
+	for _, e := range e2eEvents(t, r.stdout) {
+		if e.Type == "output" {
+			out = append(out, strings.TrimSuffix(e.Output, "\n"))
+		}
+	}
+	at := func(prefix string) int {
+		return slices.IndexFunc(out, func(l string) bool { return strings.Contains(l, prefix) })
+	}
+	run, pl, lg, so, pass := at("=== RUN   TestPrints"), at("from println"), at("from the log package"), at("to stdout"), at("--- PASS: TestPrints")
+	if run < 0 || pl < run || lg < pl || so < lg || pass < so {
+		t.Errorf("want the test's lines in order in the output events (indices %d %d %d %d %d):\n%s", run, pl, lg, so, pass, strings.Join(out, "\n"))
+	}
+	if strings.Contains(r.stderr, "from println") || strings.Contains(r.stderr, "from the log package") {
+		t.Errorf("the tests' standard error reached fuzzbox's:\n%s", r)
+	}
+
+	// A test that crashes the binary: its panic is in the events, and the
+	// driver still names the test (go test fails it too).
+	r = e2eFuzzIn(t, dir, []string{"env", "STDERR_CRASH=1"}, "-json", "-fuzz=^FuzzX$", "-fuzztime=1x", ".")
+	if r.code != 1 {
+		t.Fatalf("want exit 1\n%s", r)
+	}
+	var all strings.Builder
+	for _, e := range e2eEvents(t, r.stdout) {
+		all.WriteString(e.Output)
+		all.WriteString(e.Message)
+	}
+	for _, want := range []string{"panic: assignment to entry in nil map", "TestPrints failed under go test too"} {
+		if !strings.Contains(all.String(), want) {
+			t.Errorf("no %q in the events:\n%s", want, r)
+		}
 	}
 }
 
