@@ -161,19 +161,34 @@ func TestCompatEventsTrouble(t *testing.T) {
 
 func TestCompareCell(t *testing.T) {
 	stock := testResults{"TestA": "PASS", "FuzzX": "PASS"}
-	if cell, ok := compareCell(stock, testResults{"TestA": "PASS", "FuzzX": "PASS"}, "FuzzX"); !ok || cell != "agree (2)" {
+	if cell, ok := compareCell(stock, testResults{"TestA": "PASS", "FuzzX": "PASS"}, "FuzzX", false); !ok || cell != "agree (2)" {
 		t.Errorf("same results: %q, %v", cell, ok)
 	}
-	cell, ok := compareCell(stock, testResults{"TestA": "FAIL"}, "FuzzX")
+	cell, ok := compareCell(stock, testResults{"TestA": "FAIL"}, "FuzzX", false)
 	if want := "DIFFER (2 of 2): FuzzX: go test PASS, fuzzbox none; TestA: go test PASS, fuzzbox FAIL"; ok || cell != want {
 		t.Errorf("different results: %q, %v; want %q", cell, ok, want)
 	}
 	// A test that fails under go test too: go test -fuzz=^FuzzX$ stops
 	// before FuzzX, and so does fuzzbox.
 	failing := testResults{"TestA": "FAIL", "FuzzX": "PASS", "FuzzY": "PASS"}
-	cell, ok = compareCell(failing, testResults{"TestA": "FAIL", "FuzzY": "PASS"}, "FuzzX")
+	cell, ok = compareCell(failing, testResults{"TestA": "FAIL", "FuzzY": "PASS"}, "FuzzX", false)
 	if want := "agree (2); no result for FuzzX: a test failed first on both sides, where go test -fuzz stops too"; !ok || cell != want {
 		t.Errorf("stopped at a failing test: %q, %v; want %q", cell, ok, want)
+	}
+	// FuzzX's one execution of fuzzing found a failure: its FAIL is that
+	// finding's; with anything else differing too, or without the finding,
+	// it is a difference.
+	cell, ok = compareCell(stock, testResults{"TestA": "PASS", "FuzzX": "FAIL"}, "FuzzX", true)
+	if want := "agree (1); FuzzX failed in its one execution of fuzzing (its row's finding), its seeds pass"; !ok || cell != want {
+		t.Errorf("fuzzing found a failure: %q, %v; want %q", cell, ok, want)
+	}
+	for _, f := range []testResults{{"TestA": "FAIL", "FuzzX": "FAIL"}, {"TestA": "PASS"}} {
+		if cell, ok := compareCell(stock, f, "FuzzX", true); ok {
+			t.Errorf("fuzzbox %v with a finding: %q, want a difference", f, cell)
+		}
+	}
+	if cell, ok := compareCell(stock, testResults{"TestA": "PASS", "FuzzX": "FAIL"}, "FuzzX", false); ok {
+		t.Errorf("FuzzX failing without a finding: %q, want a difference", cell)
 	}
 	for _, c := range []struct {
 		fuzzbox testResults
@@ -184,7 +199,7 @@ func TestCompareCell(t *testing.T) {
 		{testResults{"TestA": "PASS", "FuzzY": "PASS"}, "FuzzX"},                  // no test failed in fuzzbox's run
 		{testResults{"TestA": "FAIL", "FuzzX": "FAIL", "FuzzY": "PASS"}, "FuzzX"}, // a result, a different one
 	} {
-		if cell, ok := compareCell(failing, c.fuzzbox, c.fuzz); ok {
+		if cell, ok := compareCell(failing, c.fuzzbox, c.fuzz, false); ok {
 			t.Errorf("fuzzbox %v, -fuzz=%s: %q, want a difference", c.fuzzbox, c.fuzz, cell)
 		}
 	}
@@ -495,7 +510,11 @@ func FuzzX(f *testing.F) {
 		"TestUnderFuzz": {stock: []string{"PASS"}, fuzzbox: []string{"FAIL"}},
 		"TestFine":      {stock: []string{"PASS"}, fuzzbox: []string{"FAIL"}},
 	}
-	env.instrumented(context.Background(), p, loc, []string{"TestUnderFuzz", "TestFine"}, seen)
+	guard, err := guardTestdata(mod)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.instrumented(context.Background(), p, loc, guard, []string{"TestUnderFuzz", "TestFine"}, seen)
 	if got := seen["TestUnderFuzz"]; !slices.Equal(got.instr, []string{"FAIL", "FAIL", "FAIL"}) || got.kind() != diffInstrumented {
 		t.Errorf("TestUnderFuzz under go test -fuzz: %v, kind %d", got.instr, got.kind())
 	}

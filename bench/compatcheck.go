@@ -36,7 +36,7 @@ func (env *compatEnv) runPackage(ctx context.Context, p compatPkg) []compatRow {
 	if err != nil {
 		return notRun(err.Error())
 	}
-	tc := env.compareTests(ctx, p, &loc)
+	tc := env.compareTests(ctx, p, &loc, guard)
 	env.restore(guard, &tc.note)
 	for i := range rows {
 		r := &rows[i]
@@ -67,8 +67,9 @@ type testsCompared struct {
 // compareTests runs the package's tests and seeds with go test -v and in
 // fuzzbox's binary (fuzzing the first fuzz test for one execution, which
 // runs them all first, as go test -fuzz does) and compares the results by
-// name.
-func (env *compatEnv) compareTests(ctx context.Context, p compatPkg, loc *compatLoc) testsCompared {
+// name. What fuzzbox's runs write to testdata (a reproducer of what that
+// execution found) is removed (guard) before the tests run again.
+func (env *compatEnv) compareTests(ctx context.Context, p compatPkg, loc *compatLoc, guard *testdataGuard) testsCompared {
 	var tc testsCompared
 	stock, code, err := env.stockTests(ctx, p, loc)
 	if slices.Contains(loc.env, modMod) {
@@ -89,6 +90,7 @@ func (env *compatEnv) compareTests(ctx context.Context, p compatPkg, loc *compat
 		timeout: 30 * time.Minute, line: fb.line},
 		env.fuzzbox, "fuzz", "-json", "-v", "-tags="+p.tags, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", "-cachedir="+cache, loc.target)
 	tc.internal = fb.internal
+	env.restore(guard, &tc.note)
 	switch trouble := fb.trouble(fcode); {
 	case err != nil:
 		tc.cell = "not run: fuzzbox: " + err.Error()
@@ -100,9 +102,9 @@ func (env *compatEnv) compareTests(ctx context.Context, p compatPkg, loc *compat
 	case len(fb.results) == 0 && trouble != "":
 		tc.cell = "not run: " + trouble
 	default:
-		tc.cell, tc.agree = compareCell(stock, fb.results, p.fuzz[0])
+		tc.cell, tc.agree = compareCell(stock, fb.results, p.fuzz[0], fb.found())
 		if !tc.agree {
-			tc.cell, tc.agree = env.recheck(ctx, p, loc, stock, fb.results)
+			tc.cell, tc.agree = env.recheck(ctx, p, loc, guard, stock, fb.results)
 		}
 	}
 	return tc
@@ -117,7 +119,7 @@ const rechecks = 2
 // go test. The names that keep one result on each side, different ones,
 // run under go test -fuzz too (instrumented); they are a difference unless
 // it gives fuzzbox's result. It returns the cell and whether they agree.
-func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, stock, fuzzbox testResults) (string, bool) {
+func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, guard *testdataGuard, stock, fuzzbox testResults) (string, bool) {
 	names := stock.diffNames(fuzzbox)
 	run := runPattern(names)
 	seen := map[string]*outcomes{}
@@ -134,6 +136,7 @@ func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, 
 			timeout: 10 * time.Minute, line: fb.line},
 			env.fuzzbox, "fuzz", "-json", "-v", "-tags="+p.tags, "-run="+run, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", "-cachedir="+cache, loc.target)
 		os.RemoveAll(cache)
+		guard.restore()
 		for _, n := range names {
 			seen[n].stock = append(seen[n].stock, orNone(st[n]))
 			seen[n].fuzzbox = append(seen[n].fuzzbox, orNone(fb.results[n]))
@@ -146,7 +149,7 @@ func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, 
 		}
 	}
 	if len(steady) > 0 {
-		env.instrumented(ctx, p, loc, steady, seen)
+		env.instrumented(ctx, p, loc, guard, steady, seen)
 	}
 	return recheckCell(names, seen, len(stock))
 }
@@ -157,7 +160,7 @@ func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, 
 // build. A test that fails there as in fuzzbox's binary is sensitive to
 // the instrumentation's cost (a timing test under load, say), which a user
 // of go test -fuzz meets as well.
-func (env *compatEnv) instrumented(ctx context.Context, p compatPkg, loc *compatLoc, names []string, seen map[string]*outcomes) {
+func (env *compatEnv) instrumented(ctx context.Context, p compatPkg, loc *compatLoc, guard *testdataGuard, names []string, seen map[string]*outcomes) {
 	run := runPattern(names)
 	for i := range rechecks + 1 {
 		res := testResults{}
@@ -166,6 +169,7 @@ func (env *compatEnv) instrumented(ctx context.Context, p compatPkg, loc *compat
 			timeout: 10 * time.Minute, line: res.line},
 			"go", "test", "-count=1", "-v", "-tags="+p.tags, "-run="+run, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", ".", "-test.fuzzcachedir="+cache)
 		os.RemoveAll(cache)
+		guard.restore()
 		for _, n := range names {
 			seen[n].instr = append(seen[n].instr, orNone(res[n]))
 		}
@@ -259,10 +263,17 @@ func runPattern(names []string) string {
 // fuzzbox ran with -fuzz=^fuzz$: when a test failed on both sides, go test
 // -fuzz stops before fuzz, whose seeds are its fuzzing's baseline, so fuzz
 // has no result line there, and fuzzbox agrees when it has none either.
-func compareCell(stock, fuzzbox testResults, fuzz string) (string, bool) {
+// found says that fuzzing fuzz for its one execution recorded a failure:
+// fuzz's FAIL is then that finding's, not its seeds'.
+func compareCell(stock, fuzzbox testResults, fuzz string, found bool) (string, bool) {
 	d := stock.diff(fuzzbox)
 	if len(d) == 0 {
 		return fmt.Sprintf("agree (%d)", len(stock)), true
+	}
+	if found && len(d) == 1 && stock[fuzz] == "PASS" && fuzzbox[fuzz] == "FAIL" {
+		// The fuzz test's result is its seeds' and the one execution
+		// fuzzing it: the failure that found is the fuzz row's finding.
+		return fmt.Sprintf("agree (%d); %s failed in its one execution of fuzzing (its row's finding), its seeds pass", len(stock)-1, fuzz), true
 	}
 	if stoppedAtFailure(stock, fuzzbox, fuzz) {
 		return fmt.Sprintf("agree (%d); no result for %s: a test failed first on both sides, where go test -fuzz stops too", len(stock)-1, fuzz), true

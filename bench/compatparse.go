@@ -144,6 +144,9 @@ func (c *compatEvents) line(s string) {
 	}
 }
 
+// found reports whether fuzzing (after the baseline) recorded a failure.
+func (c *compatEvents) found() bool { return c.started && len(c.failures) > 0 }
+
 // trouble says why fuzzbox did not run the package as asked, "" when it did:
 // code is its exit status (0 nothing found, 1 a failure, 2 usage or build
 // error, -1 killed).
