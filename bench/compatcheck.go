@@ -263,17 +263,18 @@ func runPattern(names []string) string {
 // fuzzbox ran with -fuzz=^fuzz$: when a test failed on both sides, go test
 // -fuzz stops before fuzz, whose seeds are its fuzzing's baseline, so fuzz
 // has no result line there, and fuzzbox agrees when it has none either.
-// found says that fuzzing fuzz for its one execution recorded a failure:
-// fuzz's FAIL is then that finding's, not its seeds'.
+// found says that fuzzing fuzz (its baseline and one execution) recorded a
+// failure: fuzz's FAIL is then that finding's, not its seeds'.
 func compareCell(stock, fuzzbox testResults, fuzz string, found bool) (string, bool) {
 	d := stock.diff(fuzzbox)
 	if len(d) == 0 {
 		return fmt.Sprintf("agree (%d)", len(stock)), true
 	}
 	if found && len(d) == 1 && stock[fuzz] == "PASS" && fuzzbox[fuzz] == "FAIL" {
-		// The fuzz test's result is its seeds' and the one execution
-		// fuzzing it: the failure that found is the fuzz row's finding.
-		return fmt.Sprintf("agree (%d); %s failed in its one execution of fuzzing (its row's finding), its seeds pass", len(stock)-1, fuzz), true
+		// The fuzz test's result is its seeds' and fuzzing's for one
+		// execution (after the baseline, which has the zero value
+		// too): the failure fuzzing found is the fuzz row's finding.
+		return fmt.Sprintf("agree (%d); %s failed on an input fuzzing generated (its row's finding), its seeds pass", len(stock)-1, fuzz), true
 	}
 	if stoppedAtFailure(stock, fuzzbox, fuzz) {
 		return fmt.Sprintf("agree (%d); no result for %s: a test failed first on both sides, where go test -fuzz stops too", len(stock)-1, fuzz), true

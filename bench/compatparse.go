@@ -144,8 +144,10 @@ func (c *compatEvents) line(s string) {
 	}
 }
 
-// found reports whether fuzzing (after the baseline) recorded a failure.
-func (c *compatEvents) found() bool { return c.started && len(c.failures) > 0 }
+// found reports whether the engine recorded a failure: on an input it
+// generated (its baseline's zero value, a mutant), as a seed that fails
+// stops the binary before the engine starts.
+func (c *compatEvents) found() bool { return len(c.failures) > 0 }
 
 // trouble says why fuzzbox did not run the package as asked, "" when it did:
 // code is its exit status (0 nothing found, 1 a failure, 2 usage or build
