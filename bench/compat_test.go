@@ -175,8 +175,9 @@ func TestCompareCell(t *testing.T) {
 	if want := "agree (2); no result for FuzzX: a test failed first on both sides, where go test -fuzz stops too"; !ok || cell != want {
 		t.Errorf("stopped at a failing test: %q, %v; want %q", cell, ok, want)
 	}
-	// Fuzzing FuzzX found a failure: its FAIL is that finding's; with anything else differing too, or without the finding,
-	// it is a difference.
+	// Fuzzing FuzzX found a failure: its FAIL is that finding's; with
+	// anything else differing too, or without the finding, it is a
+	// difference.
 	cell, ok = compareCell(stock, testResults{"TestA": "PASS", "FuzzX": "FAIL"}, "FuzzX", true)
 	if want := "agree (1); FuzzX failed on an input fuzzing generated (its row's finding), its seeds pass"; !ok || cell != want {
 		t.Errorf("fuzzing found a failure: %q, %v; want %q", cell, ok, want)
