@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/driver/build"
@@ -31,9 +30,9 @@ const crashLines = 20
 // prefuzzWatch reads the fuzzing binary's output (standard output and
 // error, one stream) for what failed before fuzzing: the top-level tests go
 // test marks "--- FAIL", and the test whose goroutine was running when the
-// process crashed.
+// process crashed. One goroutine feeds it (copyOutput); it is read once
+// that goroutine is done.
 type prefuzzWatch struct {
-	mu      sync.Mutex
 	failed  []string // top-level names of "--- FAIL:" lines
 	crashed string   // the test running in the crashing goroutine
 	report  []string // the first lines of a crash report (panic, fatal error)
@@ -57,9 +56,7 @@ var (
 // lines and its final "PASS".
 func (w *prefuzzWatch) failLine(s string) {
 	if s == "PASS" {
-		w.mu.Lock()
 		w.passed = true
-		w.mu.Unlock()
 		return
 	}
 	m := topFailRE.FindStringSubmatch(s)
@@ -67,8 +64,6 @@ func (w *prefuzzWatch) failLine(s string) {
 		return
 	}
 	name, _, _ := strings.Cut(m[1], "/")
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if !slices.Contains(w.failed, name) {
 		w.failed = append(w.failed, name)
 	}
@@ -77,8 +72,6 @@ func (w *prefuzzWatch) failLine(s string) {
 // crashLine takes one line of the binary's output for the report the
 // runtime prints of a panic or fatal error, with the goroutines' stacks.
 func (w *prefuzzWatch) crashLine(s string) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	switch {
 	case len(w.report) == 0 && crashHeadRE.MatchString(s):
 		w.report = append(w.report, s)
@@ -99,8 +92,6 @@ func (w *prefuzzWatch) crashLine(s string) {
 
 // names returns the top-level tests that failed, the crashed one included.
 func (w *prefuzzWatch) names() []string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	names := slices.Clone(w.failed)
 	if w.crashed != "" && !slices.Contains(names, w.crashed) {
 		names = append(names, w.crashed)
@@ -110,8 +101,6 @@ func (w *prefuzzWatch) names() []string {
 
 // excerpt returns the crash report's first lines, or the failed tests.
 func (w *prefuzzWatch) excerpt() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
 	if len(w.report) > 0 {
 		return strings.Join(w.report, "\n")
 	}
