@@ -52,7 +52,7 @@ func RewriteTestmain(src []byte, importPath, modulePath string, directFuzzmain b
 	if err != nil {
 		return nil, fmt.Errorf("build: parsing test main: %w", err)
 	}
-	r := &rewriter{fset: fset, f: f, assigned: map[string]string{}}
+	r := &rewriter{fset: fset, f: f, assigned: map[string]string{}, testing: map[string]bool{}}
 	if err := r.rewrite(directFuzzmain); err != nil {
 		if errors.Is(err, errCoverage) {
 			return nil, err
@@ -79,7 +79,7 @@ type rewriter struct {
 	fset     *token.FileSet
 	f        *ast.File
 	testdeps string            // local name of the testdeps import
-	testing  string            // local name of the testing import
+	testing  map[string]bool   // local names of the testing import
 	assigned map[string]string // testdeps.X = "..." assignments seen, by X
 	call     *ast.CallExpr     // the MainStart call, after rewriting
 }
@@ -115,10 +115,12 @@ func (r *rewriter) findImports() error {
 		case p == testdepsPath:
 			r.testdeps = importName(spec, "testdeps")
 		case p == "testing":
-			r.testing = importName(spec, "testing")
+			// Twice in the test of package testing itself: as
+			// "testing" and as the package under test, _test.
+			r.testing[importName(spec, "testing")] = true
 		}
 	}
-	if r.testdeps == "" || r.testing == "" {
+	if r.testdeps == "" || len(r.testing) == 0 {
 		return fmt.Errorf("no %q or %q import", "testing", testdepsPath)
 	}
 	return nil
@@ -185,19 +187,21 @@ func (r *rewriter) filterStmts(keep func(ast.Stmt) bool) {
 	})
 }
 
-// replaceMainStart finds the one testing.MainStart call and points it at
-// fuzzbox. Its first argument must be testdeps.TestDeps{} or a variable
+// replaceMainStart finds the one testing.MainStart call (under any of the
+// testing import's names) and points it at fuzzbox. Its first argument must be testdeps.TestDeps{} or a variable
 // defined as exactly that (rules_go), whose definition is removed.
 func (r *rewriter) replaceMainStart(direct bool) error {
 	var calls []*ast.CallExpr
 	ast.Inspect(r.f, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && r.isSelector(c.Fun, r.testing, "MainStart") {
-			calls = append(calls, c)
+		if c, ok := n.(*ast.CallExpr); ok {
+			if x, ok := selectorOf(c.Fun, "MainStart"); ok && r.testing[x] {
+				calls = append(calls, c)
+			}
 		}
 		return true
 	})
 	if len(calls) != 1 {
-		return fmt.Errorf("found %d calls of %s.MainStart, want 1", len(calls), r.testing)
+		return fmt.Errorf("found %d calls of testing.MainStart, want 1", len(calls))
 	}
 	c := calls[0]
 	if len(c.Args) != 5 {
@@ -216,19 +220,27 @@ func (r *rewriter) replaceMainStart(direct bool) error {
 	return nil
 }
 
-func (r *rewriter) isSelector(e ast.Expr, pkg, name string) bool {
+// selectorOf returns X when e is X.name, X an identifier.
+func selectorOf(e ast.Expr, name string) (string, bool) {
 	sel, ok := e.(*ast.SelectorExpr)
 	if !ok || sel.Sel.Name != name {
-		return false
+		return "", false
 	}
 	x, ok := sel.X.(*ast.Ident)
-	return ok && x.Name == pkg
+	if !ok {
+		return "", false
+	}
+	return x.Name, true
 }
 
 // isTestDepsLit reports whether e is testdeps.TestDeps{}.
 func (r *rewriter) isTestDepsLit(e ast.Expr) bool {
 	lit, ok := e.(*ast.CompositeLit)
-	return ok && len(lit.Elts) == 0 && r.isSelector(lit.Type, r.testdeps, "TestDeps")
+	if !ok || len(lit.Elts) != 0 {
+		return false
+	}
+	x, ok := selectorOf(lit.Type, "TestDeps")
+	return ok && x == r.testdeps
 }
 
 func (r *rewriter) dropDepsArg(arg ast.Expr) error {

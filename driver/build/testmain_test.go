@@ -14,7 +14,8 @@ import (
 
 // The inputs in testdata/testmain are test mains as generated: gotest_* by
 // go test -c -work (Go 1.26), rulesgo* rendered from rules_go's
-// generate_test_main.go template (with and without lcov coverage).
+// generate_test_main.go template (with and without lcov coverage);
+// gotest_testing.txt is the test main of package testing, its lists cut short.
 
 func TestRewriteTestmain(t *testing.T) {
 	tests := []struct {
@@ -49,6 +50,12 @@ func TestRewriteTestmain(t *testing.T) {
 		direct:     true,
 		wantCall:   `_fuzzmain.MainStart("override/path", "example.com/g", tests, benchmarks, fuzzTargets, examples)`,
 		want:       []string{`_fuzzmain "github.com/fuzzbox/fuzzbox/engine/fuzzmain"`, "_test.TestMain(m)"},
+	}, {
+		// The test of package testing itself imports it twice: as testing
+		// (MainStart) and as the package under test, _test.
+		file:     "gotest_testing.txt",
+		wantCall: `_xtest.FuzzboxMainStart("testing", "", tests, benchmarks, fuzzTargets, examples)`,
+		want:     []string{`_test "testing"`, `{"FuzzNaming", _test.FuzzNaming}`, "_xtest.TestMain(m)"},
 	}, {
 		file:     "rulesgo.txt",
 		direct:   true,
