@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -213,8 +214,29 @@ func Run(ctx context.Context, cfg Config, patterns []string, out Output) Result 
 
 // runTargets is Run on resolved targets.
 func runTargets(ctx context.Context, cfg Config, targets []Target, out Output) Result {
-	p := &event.Printer{W: out.Stdout, JSON: out.JSON}
+	p := &event.Printer{W: out.Stdout, JSON: out.JSON, Labels: labels(targets)}
 	return out.report(Fuzz(ctx, cfg, targets, p.Print))
+}
+
+// labels gives each of several targets its status lines' label: its name, or
+// package.FuzzX where two targets share the name; nil for one target, whose
+// lines are go test's.
+func labels(targets []Target) map[string]string {
+	if len(targets) < 2 {
+		return nil
+	}
+	count := map[string]int{}
+	for _, t := range targets {
+		count[t.Name]++
+	}
+	m := map[string]string{}
+	for _, t := range targets {
+		m[t.String()] = t.Name
+		if count[t.Name] > 1 {
+			m[t.String()] = t.String()
+		}
+	}
+	return m
 }
 
 // report prints res's error line and, for several fuzz tests in text, the
@@ -224,19 +246,43 @@ func (out Output) report(res Result) Result {
 		fmt.Fprintf(out.Stderr, "%s: %s\n", out.Prefix, oneLine(res.Err))
 	}
 	if !out.JSON && len(res.Targets) > 1 {
-		res.WriteSummary(out.Stdout)
+		cwd, _ := os.Getwd()
+		res.writeSummary(out.Stdout, cwd)
 	}
 	return res
 }
 
 // WriteSummary writes the per-target results of a run of several fuzz
-// tests, as fuzzbox fuzz prints them at the end.
-func (r Result) WriteSummary(w io.Writer) {
+// tests, as fuzzbox fuzz prints them at the end, with reproducers' paths
+// relative to their package's directory.
+func (r Result) WriteSummary(w io.Writer) { r.writeSummary(w, "") }
+
+// writeSummary is WriteSummary with reproducers' paths relative to base, or
+// absolute where base is not above them; base "" keeps them relative to
+// their package's directory.
+func (r Result) writeSummary(w io.Writer, base string) {
 	fmt.Fprintf(w, "\nfuzzbox: %d fuzz tests:\n", len(r.Targets))
+	width := 50
 	for _, t := range r.Targets {
-		status, detail := t.status()
-		fmt.Fprintf(w, "  %s  %-50s %s\n", status, t.Target, detail)
+		width = max(width, len(t.Target.String()))
 	}
+	for _, t := range r.Targets {
+		status, detail := t.status(base)
+		fmt.Fprintf(w, "  %s  %-*s %s\n", status, width, t.Target, detail)
+	}
+}
+
+// shownPath is the path of the target's reproducer repro (relative to the
+// package directory, as in its event) for a reader in base (writeSummary).
+func (r TargetResult) shownPath(repro, base string) string {
+	if base == "" || r.Target.Dir == "" || filepath.IsAbs(repro) {
+		return repro
+	}
+	abs := filepath.Join(r.Target.Dir, repro)
+	if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return abs
 }
 
 // notFuzzed says that the target's time ended before fuzzing started, or
@@ -248,8 +294,8 @@ func (r TargetResult) notFuzzed() string {
 	return "not fuzzed: its time ended while it ran its seed and generated corpus (" + r.Unfuzzed + " inputs)"
 }
 
-// status is a target's line in the summary.
-func (r TargetResult) status() (status, detail string) {
+// status is a target's line in the summary (writeSummary's base).
+func (r TargetResult) status(base string) (status, detail string) {
 	status, detail = "ok  ", fmt.Sprintf("%d execs", r.Execs)
 	if r.Plateau {
 		detail += ", stopped on -plateau"
@@ -261,7 +307,7 @@ func (r TargetResult) status() (status, detail string) {
 	case len(r.Failures) > 0:
 		var parts []string
 		for _, f := range r.Failures {
-			part := f.Kind + " -> " + f.Reproducer
+			part := f.Kind + " -> " + r.shownPath(f.Reproducer, base)
 			if f.Bucket != "" {
 				part += fmt.Sprintf(" (%s bucket %s, %d×)", event.BucketWord(f.Known), f.Bucket, 1+r.Duplicates[f.Bucket])
 			}

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"io"
+	"maps"
 	"strings"
 	"testing"
 
@@ -39,6 +40,35 @@ func TestWriteSummary(t *testing.T) {
 		if err := w(&b, Result{Targets: res.Targets[4:]}, ""); err != nil || !strings.Contains(b.String(), "not fuzzed: its time ended") {
 			t.Errorf("report %q, %v: want it to say FuzzE was not fuzzed", b.String(), err)
 		}
+	}
+	// fuzzbox fuzz's summary: names longer than the column widen it; the
+	// reproducers' paths are relative to the directory the command runs in,
+	// or absolute outside it.
+	several := Result{Targets: []TargetResult{
+		{Target: Target{Package: "example.com/m/p", Name: "FuzzA", Dir: "/m/p"}, Failures: []event.Event{{Kind: "panic", Reproducer: "testdata/fuzz/FuzzA/01"}}},
+		{Target: Target{Package: "example.com/m/a/very/long/package/path", Name: "FuzzWithALongName", Dir: "/elsewhere"},
+			Failures: []event.Event{{Kind: "fail", Reproducer: "testdata/fuzz/FuzzWithALongName/02"}}},
+	}}
+	b.Reset()
+	several.writeSummary(&b, "/m")
+	want = "\nfuzzbox: 2 fuzz tests:\n" +
+		"  FAIL  example.com/m/p.FuzzA                                    panic -> p/testdata/fuzz/FuzzA/01\n" +
+		"  FAIL  example.com/m/a/very/long/package/path.FuzzWithALongName fail -> /elsewhere/testdata/fuzz/FuzzWithALongName/02\n"
+	if b.String() != want {
+		t.Errorf("summary from /m:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestLabels: the status lines' labels of a run of several fuzz tests are
+// their names, with the package where two share a name.
+func TestLabels(t *testing.T) {
+	if got := labels([]Target{{Package: "p", Name: "FuzzA"}}); got != nil {
+		t.Errorf("one target: labels %v, want none (go test's lines)", got)
+	}
+	got := labels([]Target{{Package: "p", Name: "FuzzA"}, {Package: "p", Name: "FuzzB"}, {Package: "q", Name: "FuzzA"}})
+	want := map[string]string{"p.FuzzA": "p.FuzzA", "p.FuzzB": "FuzzB", "q.FuzzA": "q.FuzzA"}
+	if !maps.Equal(got, want) {
+		t.Errorf("labels %v, want %v", got, want)
 	}
 }
 

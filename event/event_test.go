@@ -115,3 +115,36 @@ func TestFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestPrinterLabels: status lines of a run of several fuzz tests start with
+// the test's label, from the first event on when the labels are given, and
+// from the second test's first event otherwise; output is printed as is.
+func TestPrinterLabels(t *testing.T) {
+	events := []event.Event{
+		{Type: event.Baseline, Package: "p", Target: "FuzzA", Progress: "0/1"},
+		{Type: event.Output, Package: "p", Target: "FuzzA", Output: "PASS\n"},
+		{Type: event.Baseline, Package: "q", Target: "FuzzA", Progress: "0/2"},
+		{Type: event.Baseline, Package: "q", Target: "FuzzB", Progress: "0/3"},
+	}
+	for _, tc := range []struct {
+		labels map[string]string
+		want   string
+	}{
+		{nil, "fuzz: elapsed: 0s, gathering baseline coverage: 0/1 completed\nPASS\n" +
+			"[FuzzA] fuzz: elapsed: 0s, gathering baseline coverage: 0/2 completed\n" +
+			"[FuzzB] fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed\n"},
+		{map[string]string{"p.FuzzA": "p.FuzzA", "q.FuzzA": "q.FuzzA", "q.FuzzB": "FuzzB"},
+			"[p.FuzzA] fuzz: elapsed: 0s, gathering baseline coverage: 0/1 completed\nPASS\n" +
+				"[q.FuzzA] fuzz: elapsed: 0s, gathering baseline coverage: 0/2 completed\n" +
+				"[FuzzB] fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed\n"},
+	} {
+		var b strings.Builder
+		p := &event.Printer{W: &b, Labels: tc.labels}
+		for _, e := range events {
+			p.Print(e)
+		}
+		if b.String() != tc.want {
+			t.Errorf("labels %v: printed\n%s\nwant\n%s", tc.labels, b.String(), tc.want)
+		}
+	}
+}
