@@ -71,13 +71,13 @@ type compatEnv struct {
 // runCompat runs the compat set and prints its table. It returns an error
 // when a row is not clean.
 func runCompat(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
-	pkgs, err := readCompatList(compatList)
+	pkgs, err := readCompatList(cfg.compatList)
 	if err != nil {
 		return err
 	}
 	pkgs = selectCompat(pkgs, cfg.targets)
 	if len(pkgs) == 0 {
-		return fmt.Errorf("compat: no package of %s matches -targets", compatList)
+		return fmt.Errorf("compat: no package of %s matches -targets", cfg.compatList)
 	}
 	var done []compatRow
 	if cfg.resume {

@@ -344,9 +344,13 @@ func TestPrintCompatTable(t *testing.T) {
 	}
 }
 
-// TestCompatListParses keeps bench/compat.txt well-formed.
+// TestCompatListParses keeps bench/compat.txt and compat-go127.txt
+// well-formed.
 func TestCompatListParses(t *testing.T) {
-	pkgs, err := readCompatList(filepath.Join("compat.txt"))
+	if _, err := readCompatList("compat-go127.txt"); err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := readCompatList("compat.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

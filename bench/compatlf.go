@@ -47,7 +47,7 @@ func (r lfCompatRow) clean() bool { return r.BuildError == "" && !r.Unreproduced
 // libFuzzer and prints its table. It returns an error when a row is not
 // clean.
 func runCompatLibFuzzer(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
-	pkgs, err := readCompatList(compatList)
+	pkgs, err := readCompatList(cfg.compatList)
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func runCompatLibFuzzer(ctx context.Context, cfg config, stdout, stderr io.Write
 		}
 	}
 	if len(rows) == 0 {
-		return fmt.Errorf("compat: no module fuzz test of %s matches -targets", compatList)
+		return fmt.Errorf("compat: no module fuzz test of %s matches -targets", cfg.compatList)
 	}
 	printLFCompatTable(stdout, cfg, rows)
 	var unclean []string

@@ -9,8 +9,8 @@ import (
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
-// compatList is the list of the compat set: real fuzz tests of public
-// modules and of the standard library (bench/compat.txt).
+// compatList is the default list of the compat set (-compatlist): real fuzz
+// tests of public modules and of the standard library.
 const compatList = "bench/compat.txt"
 
 // A compatPkg is one line of the list: a package and the fuzz tests of it

@@ -50,6 +50,7 @@ type config struct {
 	compattime   time.Duration // -set=compat: fuzzing time of each engine on each fuzz test
 	resume       bool          // -set=compat: keep the rows of -o's file and run only the fuzz tests it lacks
 	compatVendor bool          // -set=compat: vendor each module copy and run every command offline from it
+	compatList   string        // -set=compat: the list of packages and fuzz tests
 	// go118ValueProfile runs go-118-fuzz-build's binaries with value
 	// profiling, as fuzzbox's build runs (its .options): the two binaries
 	// at the same libFuzzer options.
@@ -115,6 +116,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	go118VP := fs.Bool("go118valueprofile", false, "run go-118-fuzz-build's binaries with -use_value_profile=1, as the fuzzbox build's .options runs it: the two libFuzzer binaries compared at the same options (default: go118 as OSS-Fuzz runs it, without)")
 	resume := fs.Bool("resume", false, "-set=compat: keep the rows already in -o's file and run only the fuzz tests it lacks")
 	compatVendor := fs.Bool("compatvendor", false, "-set=compat: vendor each module copy (go mod vendor) and run every command offline, from its vendor directory (GOPROXY=off, an empty module cache), as a vendoring user does")
+	list := fs.String("compatlist", compatList, "-set=compat: the list of modules, packages and fuzz tests to run (bench/compat-go127.txt: modules that need a newer Go, run with GOTOOLCHAIN=go1.27.4)")
 	noSeeds := fs.Bool("noseeds", false, "-set=planted or realworld: run the targets without the seeds their fuzz tests add (f.Add made a no-op, its literals emptied, in a copy of the module), as a fuzz test that adds none starts; libFuzzer on go-118-fuzz-build's binary drops them anyway")
 	rescore := fs.String("rescore", "", "run nothing: print the table of this results file (-o of an earlier run) again, matching every failure against the targets' current signatures")
 	if err := fs.Parse(args); err != nil {
@@ -125,7 +127,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
 		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out,
-		rescore: *rescore, compattime: *compattime, resume: *resume, compatVendor: *compatVendor, go118ValueProfile: *go118VP,
+		rescore: *rescore, compattime: *compattime, resume: *resume, compatVendor: *compatVendor, compatList: *list, go118ValueProfile: *go118VP,
 		noSeeds: *noSeeds}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
@@ -136,8 +138,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	if cfg.set == "compat" && cfg.compattime <= 0 {
 		return config{}, fmt.Errorf("-compattime must be positive")
 	}
-	if (cfg.resume || cfg.compatVendor) && cfg.set != "compat" {
-		return config{}, fmt.Errorf("-resume and -compatvendor are for -set=compat")
+	if (cfg.resume || cfg.compatVendor || flagSet(fs, "compatlist")) && cfg.set != "compat" {
+		return config{}, fmt.Errorf("-resume, -compatvendor and -compatlist are for -set=compat")
 	}
 	if cfg.noSeeds && cfg.set != "planted" && cfg.set != "realworld" {
 		return config{}, fmt.Errorf("-noseeds is for -set=planted or realworld")
