@@ -214,8 +214,14 @@ func Run(ctx context.Context, cfg Config, patterns []string, out Output) Result 
 
 // runTargets is Run on resolved targets.
 func runTargets(ctx context.Context, cfg Config, targets []Target, out Output) Result {
-	p := &event.Printer{W: out.Stdout, JSON: out.JSON, Labels: labels(targets)}
-	return out.report(Fuzz(ctx, cfg, targets, p.Print))
+	return out.report(Fuzz(ctx, cfg, targets, NewPrinter(out.Stdout, out.JSON, targets).Print))
+}
+
+// NewPrinter returns the printer of a run of targets as fuzzbox fuzz prints
+// it on w: JSON lines, or text whose status lines, with several targets,
+// start with each one's label.
+func NewPrinter(w io.Writer, json bool, targets []Target) *event.Printer {
+	return &event.Printer{W: w, JSON: json, Labels: labels(targets)}
 }
 
 // labels gives each of several targets its status lines' label: its name, or

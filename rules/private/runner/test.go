@@ -74,7 +74,7 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 	}
 	defer events.Close()
 	w := bufio.NewWriter(events)
-	p := &event.Printer{W: stdout, JSON: f.JSON}
+	p := driver.NewPrinter(stdout, f.JSON, targets)
 	res := driver.Fuzz(ctx, cfg, targets, func(e event.Event) { // called one at a time
 		event.Encode(w, e)
 		p.Print(e)
