@@ -134,8 +134,9 @@ type junitResult struct {
 
 // writeJUnit writes one suite per package and one case per fuzz test; a
 // failure in a new bucket is a <failure>, a known one is told in the
-// case's output.
-func writeJUnit(w io.Writer, res Result, _ string) error {
+// case's output. Reproducers' paths, here and in the other reports, are
+// relative to the repository's root.
+func writeJUnit(w io.Writer, res Result, root string) error {
 	var doc junitSuites
 	index := map[string]int{}
 	for _, t := range res.Targets {
@@ -150,7 +151,7 @@ func writeJUnit(w io.Writer, res Result, _ string) error {
 			c.SystemOut += "; " + n
 		}
 		for _, f := range t.Failures {
-			text := fmt.Sprintf("%s failure, %s bucket %s, reproducer %s\n%s", f.Kind, event.BucketWord(f.Known), f.Bucket, f.Reproducer, f.Message)
+			text := fmt.Sprintf("%s failure, %s bucket %s, reproducer %s\n%s", f.Kind, event.BucketWord(f.Known), f.Bucket, t.shownPath(f.Reproducer, root), f.Message)
 			if f.Known {
 				c.SystemOut += "\n" + text
 				continue
@@ -201,7 +202,7 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 			r := obj{
 				"ruleId":  id,
 				"level":   sarifLevel(f.Known),
-				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test %s-run=%s/%s %s)", event.FirstLine(f.Message), event.BucketWord(f.Known), f.Reproducer, raceFlag(f.Kind), t.Name, filepath.Base(f.Reproducer), t.Package)},
+				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test %s-run=%s/%s %s)", event.FirstLine(f.Message), event.BucketWord(f.Known), t.shownPath(f.Reproducer, root), raceFlag(f.Kind), t.Name, filepath.Base(f.Reproducer), t.Package)},
 			}
 			if file, line := location(t, f.Message, root); file != "" {
 				r["locations"] = []obj{{"physicalLocation": obj{"artifactLocation": obj{"uri": file}, "region": obj{"startLine": line}}}}
@@ -239,7 +240,7 @@ func orEmpty(s []map[string]any) []map[string]any {
 }
 
 // writeMarkdown writes a summary table.
-func writeMarkdown(w io.Writer, res Result, _ string) error {
+func writeMarkdown(w io.Writer, res Result, root string) error {
 	var b strings.Builder
 	b.WriteString("## fuzzbox\n\n")
 	if len(res.Targets) == 0 {
@@ -263,7 +264,7 @@ func writeMarkdown(w io.Writer, res Result, _ string) error {
 					result = f.Kind + ": " + result
 				}
 				fmt.Fprintf(&b, "| `%s` | %s | %d | %s `%s` (%d×) | `%s` |\n", t, strings.ReplaceAll(result, "|", `\|`),
-					t.Execs, event.BucketWord(f.Known), f.Bucket, 1+t.Duplicates[f.Bucket], f.Reproducer)
+					t.Execs, event.BucketWord(f.Known), f.Bucket, 1+t.Duplicates[f.Bucket], t.shownPath(f.Reproducer, root))
 			}
 		}
 	}

@@ -211,6 +211,14 @@ func TestCI(t *testing.T) {
 	if md, _ := os.ReadFile(reps.Markdown); !strings.Contains(string(md), "| `example.com/ci/a.FuzzA` | panic: a: x |") || !strings.Contains(string(md), "new `") {
 		t.Errorf("markdown summary:\n%s", md)
 	}
+	// The reports name the reproducer from the repository's root, where
+	// the package is a/.
+	repro := "a/testdata/fuzz/FuzzA/" + filepath.Base(res.Targets[0].Failures[0].Reproducer)
+	for _, p := range []string{reps.JUnit, reps.SARIF, reps.Markdown} {
+		if data, _ := os.ReadFile(p); !strings.Contains(string(data), repro) {
+			t.Errorf("%s does not name the reproducer %s:\n%s", filepath.Base(p), repro, data)
+		}
+	}
 
 	// The next job: a fresh checkout, the same cache.
 	if err := os.RemoveAll(filepath.Join(dir, "a", "testdata")); err != nil {

@@ -279,7 +279,8 @@ func (r Result) writeSummary(w io.Writer, base string) {
 }
 
 // shownPath is the path of the target's reproducer repro (relative to the
-// package directory, as in its event) for a reader in base (writeSummary).
+// package directory, as in its event) for a reader in base: the summary's
+// directory, or the repository's root in fuzzbox ci's reports.
 func (r TargetResult) shownPath(repro, base string) string {
 	if base == "" || r.Target.Dir == "" || filepath.IsAbs(repro) {
 		return repro
