@@ -116,9 +116,8 @@ func TestFormat(t *testing.T) {
 	}
 }
 
-// TestPrinterLabels: status lines of a run of several fuzz tests start with
-// the test's label, from the first event on when the labels are given, and
-// from the second test's first event otherwise; output is printed as is.
+// TestPrinterLabels: status lines start with their fuzz test's label, if it
+// has one; output is printed as is.
 func TestPrinterLabels(t *testing.T) {
 	events := []event.Event{
 		{Type: event.Baseline, Package: "p", Target: "FuzzA", Progress: "0/1"},
@@ -131,8 +130,8 @@ func TestPrinterLabels(t *testing.T) {
 		want   string
 	}{
 		{nil, "fuzz: elapsed: 0s, gathering baseline coverage: 0/1 completed\nPASS\n" +
-			"[FuzzA] fuzz: elapsed: 0s, gathering baseline coverage: 0/2 completed\n" +
-			"[FuzzB] fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed\n"},
+			"fuzz: elapsed: 0s, gathering baseline coverage: 0/2 completed\n" +
+			"fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed\n"},
 		{map[string]string{"p.FuzzA": "p.FuzzA", "q.FuzzA": "q.FuzzA", "q.FuzzB": "FuzzB"},
 			"[p.FuzzA] fuzz: elapsed: 0s, gathering baseline coverage: 0/1 completed\nPASS\n" +
 				"[q.FuzzA] fuzz: elapsed: 0s, gathering baseline coverage: 0/2 completed\n" +
