@@ -102,7 +102,7 @@ mkdir -p "$OUT/ws-proxy/.vscode"
 # the Go extension's settings of test runs (go.buildTags, go.testFlags, go.testEnvVars) and a fuzz test that needs them
 cat >"$OUT/ws-proxy/.vscode/settings.json" <<JSON
 { "fuzzbox.path": "$OUT/bin/fuzzbox", "fuzzbox.mode": "proxy", "fuzzbox.goplsPath": "$EDITORS_CACHE/bin/gopls",
-  "go.buildTags": "special", "go.testFlags": ["-v", "-short"], "go.testEnvVars": { "FUZZBOX_E2E_VAR": "\${workspaceFolder}/x" } }
+  "go.buildTags": "special", "go.testFlags": ["-v", "-short", "-args", "-e2eflag=yes"], "go.testEnvVars": { "FUZZBOX_E2E_VAR": "\${workspaceFolder}/x" } }
 JSON
 cat >"$OUT/ws-proxy/tagged_test.go" <<'GO'
 //go:build special
@@ -110,14 +110,17 @@ cat >"$OUT/ws-proxy/tagged_test.go" <<'GO'
 package planted
 
 import (
+	"flag"
 	"os"
 	"testing"
 )
 
+var e2eFlag = flag.String("e2eflag", "", "set by go.testFlags' -args")
+
 func FuzzTagged(f *testing.F) {
 	f.Add("x")
 	f.Fuzz(func(t *testing.T, s string) {
-		t.Fatalf("fuzzbox-e2e: short=%v var=%s", testing.Short(), os.Getenv("FUZZBOX_E2E_VAR"))
+		t.Fatalf("fuzzbox-e2e: short=%v var=%s flag=%s", testing.Short(), os.Getenv("FUZZBOX_E2E_VAR"), *e2eFlag)
 	})
 }
 GO

@@ -113,6 +113,37 @@ func TestTagsAndShort(t *testing.T) {
 	c.stop()
 }
 
+// TestTestArgs: the test binary's own arguments (fuzzbox lsp -testarg: what
+// follows -args in go.testFlags) reach runs and debug sessions; a fuzz test
+// whose package defines a flag fails without it.
+func TestTestArgs(t *testing.T) {
+	root := fixture(t)
+	flagTest := "package planted\n\nimport (\n\t\"flag\"\n\t\"testing\"\n)\n\nvar e2eFlag = flag.String(\"e2eflag\", \"\", \"\")\n\n" +
+		"func FuzzFlag(f *testing.F) {\n\tf.Add(\"ab\")\n\tf.Fuzz(func(t *testing.T, s string) {\n\t\tif *e2eFlag != \"yes\" {\n\t\t\tt.Fatalf(\"fuzzbox-e2e: e2eflag=[%s]\", *e2eFlag)\n\t\t}\n\t})\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "flag_test.go"), []byte(flagTest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(root, "testdata/fuzz/FuzzFlag"), 0o755)
+	entry := filepath.Join(root, "testdata/fuzz/FuzzFlag/e1")
+	os.WriteFile(entry, []byte("go test fuzz v1\nstring(\"abcd\")\n"), 0o644)
+	args := command.FuzzArgs{URI: string(uri(filepath.Join(root, "flag_test.go"))), Name: "FuzzFlag"}
+
+	runSeeds(t, root, lsp.Options{}, args, "fuzzbox-e2e: e2eflag=[]")
+	opts := lsp.Options{TestArgs: []string{"-e2eflag=yes"}}
+	runSeeds(t, root, opts, args, "FuzzFlag: pass")
+	c := start(t, root, opts)
+	defer c.stop()
+	res, err := c.execute(command.DebugEntry, command.EntryArgs{URI: string(uri(entry))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info command.DebugInfo
+	json.Unmarshal(res, &info)
+	if !slices.Equal(info.Args, []string{"-test.run=^FuzzFlag$/^e1$", "-e2eflag=yes"}) || !strings.HasSuffix(info.CommandLine, " -- '-test.run=^FuzzFlag$/^e1$' -e2eflag=yes") {
+		t.Errorf("debug info %+v", info)
+	}
+}
+
 // runSeeds runs the seeds of args' fuzz test on a server with opts and
 // waits for a message containing want.
 func runSeeds(t *testing.T, root string, opts lsp.Options, args command.FuzzArgs, want string) {

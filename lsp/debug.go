@@ -21,6 +21,7 @@ func (s *Server) debugEntry(path string) (any, error) {
 	if s.opts.Short {
 		args = append(args, "-test.short")
 	}
+	args = append(args, s.opts.TestArgs...)
 	info := command.DebugInfo{Dir: dir, Test: name, Entry: entry, Args: args, BuildFlags: []string{}}
 	if s.opts.Tags != "" {
 		info.BuildFlags = append(info.BuildFlags, "-tags="+s.opts.Tags)

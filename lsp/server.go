@@ -32,6 +32,10 @@ type Options struct {
 	Tags  string
 	Short bool
 	Vet   string
+	// TestArgs go to the test binary after its flags in every run, replay,
+	// coverage report and debug session (driver.Config.TestArgs): what
+	// follows -args in the editor's go.testFlags, such as a TestMain's flags.
+	TestArgs []string
 	// Fuzzbox is the fuzzbox executable the fuzzing build runs as its
 	// -toolexec (driver.Config.Fuzzbox); "" means this executable, which
 	// must be fuzzbox itself (fuzzbox lsp is).
@@ -49,7 +53,7 @@ type Options struct {
 // config returns the driver configuration every operation on the package
 // in dir starts from: the options the editor gave for its builds and runs.
 func (s *Server) config(dir string) driver.Config {
-	return driver.Config{Dir: dir, Tags: s.opts.Tags, Short: s.opts.Short, Vet: s.opts.Vet, Fuzzbox: s.opts.Fuzzbox}
+	return driver.Config{Dir: dir, Tags: s.opts.Tags, Short: s.opts.Short, Vet: s.opts.Vet, TestArgs: s.opts.TestArgs, Fuzzbox: s.opts.Fuzzbox}
 }
 
 // A Server is one LSP session. Its methods are called by the jsonrpc2

@@ -12,7 +12,7 @@ func init() {
 	register(&command{name: "lsp", short: "run the editor sidecar (Language Server Protocol on stdio)", usage: lspUsage, flags: lspFlags})
 }
 
-const lspUsage = `usage: fuzzbox lsp [-fuzztime=d] [-parallel=n] [-tags=list] [-short] [-gopls=PATH [gopls arguments]]
+const lspUsage = `usage: fuzzbox lsp [-fuzztime=d] [-parallel=n] [-tags=list] [-short] [-testarg=arg ...] [-gopls=PATH [gopls arguments]]
 
 Lsp runs fuzzbox's Language Server Protocol sidecar on standard input and
 output: code lenses to fuzz a fuzz test, run its seeds, rerun a corpus entry
@@ -28,6 +28,8 @@ Flags:
   -tags list      build tags of every build, run, replay and debug session, as go test -tags
   -short          run tests and fuzz tests with -test.short, as go test -short
   -vet list       vet checks of every build of the tests, as go test -vet ("off": none)
+  -testarg arg    an argument for the test binary, after its flags, as after go test -args
+                  (a TestMain's own flags); repeat it for each argument
   -logfile FILE   write the sidecar's own log there (default: standard error)
 `
 
@@ -40,6 +42,7 @@ func lspFlags(fs *flag.FlagSet) func(*invocation) int {
 	driver.TagsFlag(fs, &opts.Tags)
 	driver.ShortFlag(fs, &opts.Short)
 	driver.VetFlag(fs, &opts.Vet)
+	fs.Func("testarg", "", func(a string) error { opts.TestArgs = append(opts.TestArgs, a); return nil })
 	logfile := fs.String("logfile", "", "")
 	return func(inv *invocation) int {
 		if inv.NArg() > 0 && opts.Gopls == "" {

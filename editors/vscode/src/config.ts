@@ -34,13 +34,20 @@ export const goDefaults: GoSettings = { buildTags: '', testFlags: [], toolsEnvVa
 
 /**
  * The server's flags for the Go settings: -tags (go.testFlags' -tags wins over
- * go.buildTags, as in the Go extension's test runs), -short and -vet.
+ * go.buildTags, as in the Go extension's test runs), -short and -vet, and a
+ * -testarg for each argument after go.testFlags' -args (the test binary's own).
  */
 export function goFlags(g: GoSettings): string[] {
   let tags = g.buildTags.trim();
   let short = false;
   let vet: string | undefined;
-  const flags = g.testFlags ?? [];
+  let flags = g.testFlags ?? [];
+  let testArgs: string[] = [];
+  const split = flags.findIndex((f) => f === '-args' || f === '--args');
+  if (split >= 0) {
+    testArgs = flags.slice(split + 1);
+    flags = flags.slice(0, split);
+  }
   for (let i = 0; i < flags.length; i++) {
     const m = /^--?(tags|short|vet)(?:=(.*))?$/.exec(flags[i]);
     if (!m) continue;
@@ -58,6 +65,7 @@ export function goFlags(g: GoSettings): string[] {
   if (tags !== '') args.push('-tags=' + tags);
   if (short) args.push('-short');
   if (vet !== undefined && vet !== '') args.push('-vet=' + vet);
+  for (const a of testArgs) args.push('-testarg=' + a);
   return args;
 }
 

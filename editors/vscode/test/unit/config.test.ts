@@ -40,6 +40,11 @@ describe('the Go extension\'s settings', () => {
     assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-vet=off', '-short'] }), ['-short', '-vet=off']);
     assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-vet', 'atomic,printf', '-tags', 'x'] }), ['-tags=x', '-vet=atomic,printf']);
   });
+  it('pass what follows go.testFlags\' -args as -testarg, one each', () => {
+    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-short', '-args', '-update', '-golden=x y', '-tags=z'] }),
+      ['-short', '-testarg=-update', '-testarg=-golden=x y', '-testarg=-tags=z']);
+    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['--args'] }), []);
+  });
   it('put the go flags before the proxy\'s gopls', () => {
     assert.deepStrictEqual(serverCommand({ ...defaults, mode: 'proxy' }, { ...goDefaults, testFlags: ['-short'] }).args,
       ['lsp', '-short', '-gopls=gopls']);
