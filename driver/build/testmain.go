@@ -159,15 +159,8 @@ func (r *rewriter) dropAssignments() error {
 
 // testdepsSelector reports whether e is testdeps.Name, and returns Name.
 func (r *rewriter) testdepsSelector(e ast.Expr) (string, bool) {
-	sel, ok := e.(*ast.SelectorExpr)
-	if !ok {
-		return "", false
-	}
-	x, ok := sel.X.(*ast.Ident)
-	if !ok || x.Name != r.testdeps {
-		return "", false
-	}
-	return sel.Sel.Name, true
+	x, name, ok := splitSelector(e)
+	return name, ok && x == r.testdeps
 }
 
 // filterStmts removes, from every block of the file, the statements for
@@ -194,7 +187,7 @@ func (r *rewriter) replaceMainStart(direct bool) error {
 	var calls []*ast.CallExpr
 	ast.Inspect(r.f, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
-			if x, ok := selectorOf(c.Fun, "MainStart"); ok && r.testing[x] {
+			if x, name, ok := splitSelector(c.Fun); ok && name == "MainStart" && r.testing[x] {
 				calls = append(calls, c)
 			}
 		}
@@ -220,17 +213,17 @@ func (r *rewriter) replaceMainStart(direct bool) error {
 	return nil
 }
 
-// selectorOf returns X when e is X.name, X an identifier.
-func selectorOf(e ast.Expr, name string) (string, bool) {
+// splitSelector returns X and Name when e is X.Name, X an identifier.
+func splitSelector(e ast.Expr) (x, name string, ok bool) {
 	sel, ok := e.(*ast.SelectorExpr)
-	if !ok || sel.Sel.Name != name {
-		return "", false
-	}
-	x, ok := sel.X.(*ast.Ident)
 	if !ok {
-		return "", false
+		return "", "", false
 	}
-	return x.Name, true
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return "", "", false
+	}
+	return id.Name, sel.Sel.Name, true
 }
 
 // isTestDepsLit reports whether e is testdeps.TestDeps{}.
@@ -239,8 +232,8 @@ func (r *rewriter) isTestDepsLit(e ast.Expr) bool {
 	if !ok || len(lit.Elts) != 0 {
 		return false
 	}
-	x, ok := selectorOf(lit.Type, "TestDeps")
-	return ok && x == r.testdeps
+	x, name, ok := splitSelector(lit.Type)
+	return ok && x == r.testdeps && name == "TestDeps"
 }
 
 func (r *rewriter) dropDepsArg(arg ast.Expr) error {
