@@ -219,9 +219,25 @@ func runTargets(ctx context.Context, cfg Config, targets []Target, out Output) R
 
 // NewPrinter returns the printer of a run of targets as fuzzbox fuzz prints
 // it on w: JSON lines, or text whose status lines, with several targets,
-// start with each one's label.
+// start with each one's label, and, with targets in several packages, name
+// reproducers from the current directory, as the summary does.
 func NewPrinter(w io.Writer, json bool, targets []Target) *event.Printer {
-	return &event.Printer{W: w, JSON: json, Labels: labels(targets)}
+	return &event.Printer{W: w, JSON: json, Labels: labels(targets), Dirs: shownDirs(targets)}
+}
+
+// shownDirs maps each target to its directory as seen from the current one
+// (shownDir) when the targets are in more than one directory; else nil: one
+// package's reproducers are named from its directory, as go test names them.
+func shownDirs(targets []Target) map[string]string {
+	if len(targets) == 0 || !slices.ContainsFunc(targets, func(t Target) bool { return t.Dir != targets[0].Dir }) {
+		return nil
+	}
+	cwd, _ := os.Getwd()
+	m := map[string]string{}
+	for _, t := range targets {
+		m[t.String()] = shownDir(t.Dir, cwd)
+	}
+	return m
 }
 
 // labels gives each of several targets its status lines' label: its name, or
@@ -285,7 +301,16 @@ func (r TargetResult) shownPath(repro, base string) string {
 	if base == "" || r.Target.Dir == "" || filepath.IsAbs(repro) {
 		return repro
 	}
-	abs := filepath.Join(r.Target.Dir, repro)
+	return filepath.Join(shownDir(r.Target.Dir, base), repro)
+}
+
+// shownDir is dir as a reader in base names it: relative to base when it is
+// under it, else absolute.
+func shownDir(dir, base string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return dir
+	}
 	if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return rel
 	}

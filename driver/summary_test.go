@@ -3,6 +3,8 @@ package driver
 import (
 	"io"
 	"maps"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,6 +71,23 @@ func TestLabels(t *testing.T) {
 	want := map[string]string{"p.FuzzA": "p.FuzzA", "p.FuzzB": "FuzzB", "q.FuzzA": "q.FuzzA"}
 	if !maps.Equal(got, want) {
 		t.Errorf("labels %v, want %v", got, want)
+	}
+}
+
+func TestShownDirs(t *testing.T) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := filepath.Join(cwd, "a")
+	if got := shownDirs([]Target{{Package: "p", Name: "FuzzA", Dir: a}, {Package: "p", Name: "FuzzB", Dir: a}}); got != nil {
+		t.Errorf("one package: dirs %v, want none (its reproducers named as go test names them)", got)
+	}
+	out := filepath.Join(filepath.Dir(cwd), "elsewhere")
+	got := shownDirs([]Target{{Package: "p", Name: "FuzzA", Dir: a}, {Package: "q", Name: "FuzzA", Dir: filepath.Join(a, "b")}, {Package: "r", Name: "FuzzC", Dir: out}})
+	want := map[string]string{"p.FuzzA": "a", "q.FuzzA": filepath.Join("a", "b"), "r.FuzzC": out}
+	if !maps.Equal(got, want) {
+		t.Errorf("dirs %v, want %v", got, want)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -145,5 +146,28 @@ func TestPrinterLabels(t *testing.T) {
 		if b.String() != tc.want {
 			t.Errorf("labels %v: printed\n%s\nwant\n%s", tc.labels, b.String(), tc.want)
 		}
+	}
+}
+
+func TestPrinterDirs(t *testing.T) {
+	found := event.Event{Type: event.Failure, Package: "q", Target: "FuzzB", Kind: "panic", Message: "panic: boom", Reproducer: "testdata/fuzz/FuzzB/abc"}
+	flaky := event.Event{Type: event.Flaky, Package: "q", Target: "FuzzB", Kind: "panic", Message: "panic: boom", Reproducer: "testdata/fuzz/FuzzB/abc", Reruns: 3, Reproduced: 1}
+	dirs := map[string]string{"p.FuzzA": "a", "q.FuzzB": filepath.Join("b", "c")}
+	var b strings.Builder
+	p := &event.Printer{W: &b, Dirs: dirs}
+	p.Print(found)
+	p.Print(flaky)
+	want := filepath.Join("b", "c", "testdata", "fuzz", "FuzzB", "abc")
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if !strings.Contains(line, "written to "+want+" ") && !strings.HasSuffix(line, "written to "+want+")") {
+			t.Errorf("status line %q does not name the reproducer %s", line, want)
+		}
+	}
+	// JSON lines keep the event's package-relative path.
+	b.Reset()
+	p = &event.Printer{W: &b, JSON: true, Dirs: dirs}
+	p.Print(found)
+	if !strings.Contains(b.String(), `"testdata/fuzz/FuzzB/abc"`) {
+		t.Errorf("JSON line %s changed the reproducer's path", b.String())
 	}
 }

@@ -3,6 +3,7 @@ package event
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"sync"
 )
 
@@ -16,6 +17,12 @@ type Printer struct {
 	// Labels maps "package.FuzzX" (Event.Package, Event.Target) to the
 	// test's label: for a run of several fuzz tests, their names.
 	Labels map[string]string
+	// Dirs maps "package.FuzzX" to the directory the status lines name
+	// the test's reproducers from: they join it to Event.Reproducer, which
+	// is relative to the package's directory. For a run of fuzz tests of
+	// several packages, the package's directory as seen from where the run
+	// started. JSON lines keep the events as they are.
+	Dirs map[string]string
 
 	mu sync.Mutex
 }
@@ -31,6 +38,9 @@ func (p *Printer) Print(e Event) {
 	if e.Type == Output {
 		io.WriteString(p.W, e.Output)
 		return
+	}
+	if dir := p.Dirs[e.Package+"."+e.Target]; dir != "" && e.Reproducer != "" && !filepath.IsAbs(e.Reproducer) {
+		e.Reproducer = filepath.Join(dir, e.Reproducer)
 	}
 	line := Format(e)
 	if line == "" {
