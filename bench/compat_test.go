@@ -518,7 +518,11 @@ func FuzzX(f *testing.F) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env.instrumented(context.Background(), p, loc, guard, []string{"TestUnderFuzz", "TestFine"}, seen)
+	var note string
+	env.instrumented(context.Background(), p, loc, guard, &note, []string{"TestUnderFuzz", "TestFine"}, seen)
+	if note != "" {
+		t.Errorf("note %q: want none (testdata restored)", note)
+	}
 	if got := seen["TestUnderFuzz"]; !slices.Equal(got.instr, []string{"FAIL", "FAIL", "FAIL"}) || got.kind() != diffInstrumented {
 		t.Errorf("TestUnderFuzz under go test -fuzz: %v, kind %d", got.instr, got.kind())
 	}

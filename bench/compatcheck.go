@@ -104,7 +104,7 @@ func (env *compatEnv) compareTests(ctx context.Context, p compatPkg, loc *compat
 	default:
 		tc.cell, tc.agree = compareCell(stock, fb.results, p.fuzz[0], fb.found())
 		if !tc.agree {
-			tc.cell, tc.agree = env.recheck(ctx, p, loc, guard, stock, fb.results)
+			tc.cell, tc.agree = env.recheck(ctx, p, loc, guard, &tc.note, stock, fb.results)
 		}
 	}
 	return tc
@@ -119,7 +119,7 @@ const rechecks = 2
 // go test. The names that keep one result on each side, different ones,
 // run under go test -fuzz too (instrumented); they are a difference unless
 // it gives fuzzbox's result. It returns the cell and whether they agree.
-func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, guard *testdataGuard, stock, fuzzbox testResults) (string, bool) {
+func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, guard *testdataGuard, note *string, stock, fuzzbox testResults) (string, bool) {
 	names := stock.diffNames(fuzzbox)
 	run := runPattern(names)
 	seen := map[string]*outcomes{}
@@ -136,7 +136,7 @@ func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, 
 			timeout: 10 * time.Minute, line: fb.line},
 			env.fuzzbox, "fuzz", "-json", "-v", "-tags="+p.tags, "-run="+run, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", "-cachedir="+cache, loc.target)
 		os.RemoveAll(cache)
-		guard.restore()
+		env.restore(guard, note)
 		for _, n := range names {
 			seen[n].stock = append(seen[n].stock, orNone(st[n]))
 			seen[n].fuzzbox = append(seen[n].fuzzbox, orNone(fb.results[n]))
@@ -149,7 +149,7 @@ func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, 
 		}
 	}
 	if len(steady) > 0 {
-		env.instrumented(ctx, p, loc, guard, steady, seen)
+		env.instrumented(ctx, p, loc, guard, note, steady, seen)
 	}
 	return recheckCell(names, seen, len(stock))
 }
@@ -160,7 +160,7 @@ func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, 
 // build. A test that fails there as in fuzzbox's binary is sensitive to
 // the instrumentation's cost (a timing test under load, say), which a user
 // of go test -fuzz meets as well.
-func (env *compatEnv) instrumented(ctx context.Context, p compatPkg, loc *compatLoc, guard *testdataGuard, names []string, seen map[string]*outcomes) {
+func (env *compatEnv) instrumented(ctx context.Context, p compatPkg, loc *compatLoc, guard *testdataGuard, note *string, names []string, seen map[string]*outcomes) {
 	run := runPattern(names)
 	for i := range rechecks + 1 {
 		res := testResults{}
@@ -169,7 +169,7 @@ func (env *compatEnv) instrumented(ctx context.Context, p compatPkg, loc *compat
 			timeout: 10 * time.Minute, line: res.line},
 			"go", "test", "-count=1", "-v", "-tags="+p.tags, "-run="+run, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", ".", "-test.fuzzcachedir="+cache)
 		os.RemoveAll(cache)
-		guard.restore()
+		env.restore(guard, note)
 		for _, n := range names {
 			seen[n].instr = append(seen[n].instr, orNone(res[n]))
 		}
@@ -517,8 +517,11 @@ func (env *compatEnv) logName(p compatPkg, fuzz, what string) string {
 	return filepath.Join(env.logDir, name+"-"+what+".log")
 }
 
-// addNote appends s to a note.
+// addNote appends s to a note, unless the note has it.
 func addNote(note *string, s string) {
+	if slices.Contains(strings.Split(*note, "; "), s) {
+		return // once is enough (the same restore failing at every recheck)
+	}
 	if *note != "" {
 		*note += "; "
 	}

@@ -277,9 +277,8 @@ func (c *Config) replayArgs(run string) []string {
 }
 
 // childArgs returns the fuzzing binary's arguments for one turn of r with
-// the given -test.fuzztime value ("" for none); multi says several targets
-// share the run.
-func (c *Config) childArgs(r *TargetResult, fuzztime string, multi bool) ([]string, error) {
+// the given -test.fuzztime value ("" for none).
+func (c *Config) childArgs(r *TargetResult, fuzztime string) ([]string, error) {
 	t := r.Target
 	cache, err := c.cacheDir(t)
 	if err != nil {
@@ -298,21 +297,17 @@ func (c *Config) childArgs(r *TargetResult, fuzztime string, multi bool) ([]stri
 	if c.Parallel > 0 {
 		args = append(args, "-test.parallel="+strconv.Itoa(c.Parallel))
 	}
-	return append(args, c.optionalArgs(r.dict, r.twin, multi)...), nil
+	return append(args, c.optionalArgs(r.dict, r.twin)...), nil
 }
 
 // optionalArgs returns the flags that are set only when asked for.
-func (c *Config) optionalArgs(dict, twin string, multi bool) []string {
+func (c *Config) optionalArgs(dict, twin string) []string {
 	var args []string
 	switch {
 	case c.PruneOnly:
 		args = append(args, "-test.run=^$", flagArg(ipc.FlagPruneOnly, "true"))
 	case c.Run != "":
 		args = append(args, "-test.run="+c.Run)
-	case multi:
-		// Tests run once per turn otherwise, and a reproducer found for one
-		// target would fail every later turn of the package's other targets.
-		args = append(args, "-test.run=^$")
 	}
 	for _, b := range []struct {
 		on   bool

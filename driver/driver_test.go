@@ -49,7 +49,7 @@ func TestConfigCheck(t *testing.T) {
 // from engine/ipc, defaults for the zero Config, and the options.
 func TestChildArgs(t *testing.T) {
 	tg := &TargetResult{Target: Target{Package: "example.com/p", Name: "FuzzX"}, dict: "/tmp/p.dict"}
-	args, err := (&Config{Fuzz: ".", CacheDir: "/c"}).childArgs(tg, "", false)
+	args, err := (&Config{Fuzz: ".", CacheDir: "/c"}).childArgs(tg, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,11 +72,11 @@ func TestChildArgs(t *testing.T) {
 		t.Errorf("no race twin built: args %q name one", args)
 	}
 	tg.twin = "/tmp/p.race.test"
-	if args, _ = (&Config{Fuzz: ".", CacheDir: "/c"}).childArgs(tg, "", false); !slices.Contains(args, "-"+ipc.FlagRaceTwin+"=/tmp/p.race.test") {
+	if args, _ = (&Config{Fuzz: ".", CacheDir: "/c"}).childArgs(tg, ""); !slices.Contains(args, "-"+ipc.FlagRaceTwin+"=/tmp/p.race.test") {
 		t.Errorf("with a race twin built: args %q do not pass it", args)
 	}
 	cfg := Config{Fuzz: ".", CacheDir: "/c", RSSLimitMB: 512, KeepFlaky: true, NoCmp: true, NoLeaks: true, Schedule: "power", PruneOnly: true, Parallel: 3}
-	args, _ = cfg.childArgs(tg, "5s", true)
+	args, _ = cfg.childArgs(tg, "5s")
 	for _, want := range []string{
 		"-" + ipc.FlagRSSLimitMB + "=512", "-" + ipc.FlagKeepFlaky + "=true", "-" + ipc.FlagNoCmp + "=true", "-" + ipc.FlagNoLeaks + "=true",
 		"-" + ipc.FlagSchedule + "=power", "-" + ipc.FlagPruneOnly + "=true", "-test.run=^$", "-test.fuzztime=5s", "-test.parallel=3",
@@ -152,6 +152,20 @@ func TestBudgetMovesOnPlateau(t *testing.T) {
 	n.spent(n.share(3), &TargetResult{Plateau: true, turnExecs: 100})
 	if got := n.share(2); got != "400x" {
 		t.Errorf("after a plateau at 100 of 300 executions: next share %s, want 400x", got)
+	}
+}
+
+// TestBudgetMovesOnFailure: a target that failed leaves the rest of its share
+// to the targets after it, and targets whose package did not build get none.
+func TestBudgetMovesOnFailure(t *testing.T) {
+	b := newBudget(Config{FuzzTime: "30s"}, 3)
+	b.spent(b.share(3), &TargetResult{Failures: []event.Event{{Type: event.Failure}}, fuzzedFor: 2 * time.Second})
+	if got := b.share(2); got != "14s" {
+		t.Errorf("after a failure at 2s of 10s: next share %s, want 14s", got)
+	}
+	results := []*TargetResult{{}, {Err: "package does not build: x.go:1:1: boom"}, {}}
+	if got := runnable(results); got != 2 {
+		t.Errorf("runnable: %d, want 2 (one package does not build)", got)
 	}
 }
 

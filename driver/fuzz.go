@@ -58,7 +58,11 @@ type TargetResult struct {
 	setAside  bool          // the last turn stopped, while fuzzing, only at failures go test passes (checker)
 	resumes   int           // turns started again after such a stop
 	skip      []string      // top-level tests left out: they failed only in fuzzbox's binary
-	skipTests bool          // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed, or they ran before a resumed turn
+	skipTests bool          // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed, or they ran in an earlier turn of the package
+	// prefuzzFailed says the package's tests or seeds failed before
+	// fuzzing, under go test too or where fuzzbox could not tell
+	// (whoseFailure), in this target's turn or its package's first.
+	prefuzzFailed bool
 }
 
 // A Handler receives the events of a run, from several goroutines but one
@@ -142,17 +146,22 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 		return errorResult(err)
 	}
 	b := newBudget(cfg, len(targets))
-	multi := len(targets) > 1
+	tested := map[*pkgInfo]bool{} // the package's tests ran in a turn of this run
 	for {
 		ran := false
 		for i, r := range results {
-			if ctx.Err() != nil || len(r.Failures) > 0 || r.Err != "" || b.open && r.Plateau {
+			if ctx.Err() != nil || !r.runnable() || b.open && r.Plateau {
 				continue
 			}
 			ran = true
-			share := b.share(len(results) - i)
-			runTarget(ctx, cfg, r, share, multi, s)
+			share := b.share(runnable(results[i:]))
+			r.skipTests = r.skipTests || tested[r.pkg]
+			runTarget(ctx, cfg, r, share, s)
+			tested[r.pkg] = true
 			b.spent(share, r)
+			if r.prefuzzFailed {
+				stopPackage(results, r, s)
+			}
 		}
 		if !b.open || !ran || ctx.Err() != nil {
 			break
@@ -161,9 +170,41 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 	return summarize(results)
 }
 
+// runnable counts the results whose targets can run.
+func runnable(results []*TargetResult) int {
+	n := 0
+	for _, r := range results {
+		if r.runnable() {
+			n++
+		}
+	}
+	return n
+}
+
+// runnable says whether r's target is still to be fuzzed: its package built,
+// its tests passed, and it has not failed.
+func (r *TargetResult) runnable() bool {
+	return r.Err == "" && !r.prefuzzFailed && len(r.Failures) == 0
+}
+
+// stopPackage takes the other targets of failed's package out of the run:
+// its tests or seeds failed before fuzzing (under go test too, or it could
+// not tell), and go test -fuzz fuzzes nothing then. A package's tests run in
+// the turn of its first target only.
+func stopPackage(results []*TargetResult, failed *TargetResult, s *stream) {
+	for _, r := range results {
+		if r == failed || r.pkg != failed.pkg || !r.runnable() {
+			continue
+		}
+		r.prefuzzFailed = true
+		r.ExitCode = max(r.ExitCode, ExitFailure)
+		s.output(r.Target, fmt.Sprintf("fuzzbox: %s is not fuzzed: its package's tests or seeds failed before fuzzing %s (above), and go test -fuzz fuzzes nothing then\n", r.Name, failed.Name))
+	}
+}
+
 // A budget splits -fuzztime over the targets of a run: each gets an equal
 // share of what is left, so what a target leaves unused (it stopped on
-// Config.Plateau) goes to the ones after it.
+// Config.Plateau, or at a failure) goes to the ones after it.
 type budget struct {
 	open  bool          // no -fuzztime with several targets: turns of rotationSlice until cancelled
 	fixed string        // the -test.fuzztime of every turn: one target, open, or PruneOnly
@@ -203,18 +244,20 @@ func (b *budget) share(left int) string {
 }
 
 // spent takes a turn of r that was given share out of the budget: all of
-// it, or what the turn used when it stopped on a plateau.
+// it, or what the turn used when it stopped early, on a plateau or at a
+// failure.
 func (b *budget) spent(share string, r *TargetResult) {
+	early := r.Plateau || len(r.Failures) > 0 || r.prefuzzFailed
 	switch {
 	case b.nx:
 		n, _ := strconv.ParseInt(strings.TrimSuffix(share, "x"), 10, 64)
-		if r.Plateau {
+		if early {
 			n = min(n, r.turnExecs)
 		}
 		b.execs -= n
 	case b.timed:
 		d, _ := time.ParseDuration(share)
-		if r.Plateau {
+		if early {
 			d = min(d, r.fuzzedFor)
 		}
 		b.time -= d

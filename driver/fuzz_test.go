@@ -2,12 +2,14 @@ package driver
 
 import (
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -63,6 +65,136 @@ func TestFuzzSeveralTargets(t *testing.T) {
 		if len(files) != want {
 			t.Errorf("%s reproducers %v, want %d", name, files, want)
 		}
+	}
+}
+
+// TestFuzzPackageDoesNotBuild: in a run of several packages, one that does
+// not build is reported (a warning, its result's error, exit 2) and the
+// others are fuzzed, as go test ./... tests the packages that build; the
+// budget goes to them.
+func TestFuzzPackageDoesNotBuild(t *testing.T) {
+	fuzzbox := testFuzzbox(t)
+	dir := targetsModule(t)
+	broken := filepath.Join(dir, "broken")
+	if err := os.MkdirAll(broken, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "package broken\n\nimport \"testing\"\n\nfunc FuzzBroken(f *testing.F) {\n\tf.Add(1)\n\tf.Fuzz(func(t *testing.T, s string) {})\n}\n"
+	if err := os.WriteFile(filepath.Join(broken, "broken_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Fuzz: "^Fuzz(Never|Broken)$", FuzzTime: "4s", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: io.Discard}
+	targets, err := Resolve(context.Background(), cfg, []string{dir, broken}) // FuzzNever first: the share left it is all
+	if err != nil || len(targets) != 2 {
+		t.Fatalf("Resolve: %v, %v", targets, err)
+	}
+	var mu sync.Mutex
+	var warnings []string
+	res := Fuzz(context.Background(), cfg, targets, func(e event.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		if e.Type == event.Warning {
+			warnings = append(warnings, e.Target+": "+e.Message)
+		}
+	})
+	if res.ExitCode != ExitError || res.Err == nil || !strings.Contains(res.Err.Error(), "FuzzBroken") {
+		t.Errorf("result exit %d, error %v: want exit 2 naming FuzzBroken", res.ExitCode, res.Err)
+	}
+	for _, r := range res.Targets {
+		switch r.Name {
+		case "FuzzBroken":
+			if !strings.Contains(r.Err, "does not build") || !strings.Contains(r.Err, "broken_test.go") {
+				t.Errorf("FuzzBroken's error %q: want its build error", r.Err)
+			}
+		case "FuzzNever":
+			if r.Err != "" || r.Execs == 0 || r.fuzzedFor < 3*time.Second {
+				t.Errorf("FuzzNever: error %q, %d execs, fuzzed for %v: want it fuzzed for the whole 4s", r.Err, r.Execs, r.fuzzedFor)
+			}
+		}
+	}
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], "FuzzBroken: ") || !strings.Contains(warnings[0], "is not fuzzed") {
+		t.Errorf("warnings %q: want one saying FuzzBroken is not fuzzed", warnings)
+	}
+}
+
+// TestFuzzRunsTestsOncePerPackage: a run of several fuzz tests runs each
+// package's tests once, in its first target's turn, as go test -fuzz runs
+// them before fuzzing; a package whose tests fail (under go test too) has
+// none of its fuzz tests fuzzed, and the other packages' are.
+func TestFuzzRunsTestsOncePerPackage(t *testing.T) {
+	fuzzbox := testFuzzbox(t)
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"a/a_test.go": `package a
+
+import "testing"
+
+func TestBroken(t *testing.T) { t.Fatal("broken") }
+
+func FuzzA1(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
+func FuzzA2(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
+`,
+		"b/b_test.go": `package b
+
+import (
+	"os"
+	"testing"
+)
+
+func TestCount(t *testing.T) {
+	f, err := os.OpenFile(os.Getenv("FUZZBOX_TEST_RUNS"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("ran\n")
+	f.Close()
+}
+
+func FuzzB1(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
+func FuzzB2(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
+`,
+	}
+	for name, src := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs := filepath.Join(t.TempDir(), "runs")
+	t.Setenv("FUZZBOX_TEST_RUNS", runs)
+	cfg := Config{Fuzz: ".", FuzzTime: "4s", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: io.Discard}
+	targets, err := Resolve(context.Background(), cfg, []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")})
+	if err != nil || len(targets) != 4 {
+		t.Fatalf("Resolve: %v, %v", targets, err)
+	}
+	var mu sync.Mutex
+	var out strings.Builder
+	res := Fuzz(context.Background(), cfg, targets, func(e event.Event) {
+		mu.Lock()
+		defer mu.Unlock()
+		out.WriteString(e.Output)
+	})
+	if res.ExitCode != ExitFailure {
+		t.Errorf("exit %d (%v): want 1, a package's tests failed", res.ExitCode, res.Err)
+	}
+	for _, r := range res.Targets {
+		a := strings.HasPrefix(r.Name, "FuzzA")
+		if a && (r.Execs != 0 || !r.prefuzzFailed || r.ExitCode != ExitFailure) {
+			t.Errorf("%s: %d execs, exit %d: want it not fuzzed (TestBroken fails)", r.Name, r.Execs, r.ExitCode)
+		}
+		if !a && (r.Execs == 0 || r.ExitCode != ExitOK) {
+			t.Errorf("%s: %d execs, exit %d: want it fuzzed", r.Name, r.Execs, r.ExitCode)
+		}
+	}
+	if !strings.Contains(out.String(), "--- FAIL: TestBroken") || !strings.Contains(out.String(), "FuzzA2 is not fuzzed") {
+		t.Errorf("output does not show TestBroken's failure and FuzzA2 left out:\n%s", out.String())
+	}
+	if b, err := os.ReadFile(runs); string(b) != "ran\n" {
+		t.Errorf("package b's tests ran %q (%v): want once", b, err)
 	}
 }
 

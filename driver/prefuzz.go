@@ -140,7 +140,7 @@ func testOfFrame(frame string) string {
 // the tests that failed only in fuzzbox's binary).
 func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWatch, exitErr error, s *stream) bool {
 	names := w.names()
-	run := cfg.Run // what the binary ran: "" is every test (several targets run none, so never fail here)
+	run := cfg.Run // what the binary ran: "" is every test
 	if len(names) > 0 {
 		run = anchoredAlternation(names)
 	}
@@ -150,6 +150,7 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		s.output(r.Target, fmt.Sprintf(
 			"fuzzbox: the fuzzing binary %s stopped (%v) before fuzzing %s started: %s failed in it; run the package's tests with your build system (-run='%s') to see whether they fail there too\n",
 			r.bin, exitErr, r.Name, failedWhat(names), run))
+		r.prefuzzFailed = true
 		return false
 	}
 	s.output(r.Target, fmt.Sprintf(
@@ -163,11 +164,13 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		s.output(r.Target, fmt.Sprintf(
 			"fuzzbox: go test could not run to check it (%s); fuzzbox cannot tell whether a test of the package failed or its own binary did; run go test -run='%s' in %s\n",
 			firstNonEmpty(errText(err), firstLineOf(out)), run, r.Dir))
+		r.prefuzzFailed = true
 		return false
 	case code != 0:
 		s.output(r.Target, fmt.Sprintf(
 			"fuzzbox: %s failed under go test too (go test -run='%s' in %s): fix it first, or leave the tests out with fuzzbox fuzz -run\n",
 			failedWhat(names), run, r.Dir))
+		r.prefuzzFailed = true
 		return false
 	}
 	if len(names) > 0 && rerunPasses(ctx, cfg, r, run) {

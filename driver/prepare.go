@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -13,33 +14,68 @@ import (
 
 // prepare builds the packages of targets into fuzzing binaries under tmp,
 // once per package, writes their dictionaries, and returns a result per
-// target to record its turns in.
+// target to record its turns in. A target that cannot run (its package does
+// not build) gets its error in its result, and a warning says so, when
+// others can: the run fuzzes them, as go test ./... tests the packages that
+// build. When none can, prepare returns the first error.
 func prepare(ctx context.Context, cfg Config, targets []Target, tmp string, s *stream) ([]*TargetResult, error) {
 	built := map[*pkgInfo]*fuzzBinary{}
+	failed := map[*pkgInfo]error{}
 	results := make([]*TargetResult, len(targets))
+	var first error
 	for i, t := range targets {
-		if t.pkg == nil {
-			return nil, fmt.Errorf("%s: not a target Resolve returned", t)
+		fb, err := prepareTarget(ctx, cfg, t, tmp, built, failed, s)
+		if err != nil && ctx.Err() != nil {
+			return nil, err
 		}
-		fb, ok := built[t.pkg]
-		if !ok {
-			var err error
-			if fb, err = buildPackage(ctx, cfg, t.pkg, filepath.Join(tmp, fmt.Sprintf("pkg%d", len(built)))); err != nil {
-				return nil, err
-			}
-			built[t.pkg] = fb
-			if fb.twinErr != nil {
-				s.emit(event.Event{Type: event.Warning, Package: t.Package, Message: fb.twinErr.Error()})
-			}
-		}
-		if fb.names != nil && !slices.Contains(fb.names, t.Name) {
-			// The source declares it; the binary does not list it.
-			return nil, fmt.Errorf("the test binary of %s lists no fuzz test matching -fuzz=%s, though its source declares %s: does a TestMain return without calling m.Run?",
-				t.Package, firstNonEmpty(cfg.Fuzz, "^"+t.Name+"$"), t.Name)
+		if err != nil {
+			first = cmp.Or(first, err)
+			results[i] = &TargetResult{Target: t, Err: oneLine(err), ExitCode: ExitError}
+			continue
 		}
 		results[i] = &TargetResult{Target: t, bin: fb.bin, dict: fb.dict, twin: fb.twin}
 	}
+	if first == nil {
+		return results, nil
+	}
+	if !slices.ContainsFunc(results, func(r *TargetResult) bool { return r.Err == "" }) {
+		return nil, first
+	}
+	for _, r := range results {
+		if r.Err != "" {
+			s.emit(event.Event{Type: event.Warning, Package: r.Package, Target: r.Name, Message: fmt.Sprintf("%s is not fuzzed: %s", r.Target, r.Err)})
+		}
+	}
 	return results, nil
+}
+
+// prepareTarget returns t's package's fuzzing binary, built once per
+// package (built, failed).
+func prepareTarget(ctx context.Context, cfg Config, t Target, tmp string, built map[*pkgInfo]*fuzzBinary, failed map[*pkgInfo]error, s *stream) (*fuzzBinary, error) {
+	if t.pkg == nil {
+		return nil, fmt.Errorf("%s: not a target Resolve returned", t)
+	}
+	if err := failed[t.pkg]; err != nil {
+		return nil, err
+	}
+	fb, ok := built[t.pkg]
+	if !ok {
+		var err error
+		if fb, err = buildPackage(ctx, cfg, t.pkg, filepath.Join(tmp, fmt.Sprintf("pkg%d", len(built)+len(failed)))); err != nil {
+			failed[t.pkg] = err
+			return nil, err
+		}
+		built[t.pkg] = fb
+		if fb.twinErr != nil {
+			s.emit(event.Event{Type: event.Warning, Package: t.Package, Message: fb.twinErr.Error()})
+		}
+	}
+	if fb.names != nil && !slices.Contains(fb.names, t.Name) {
+		// The source declares it; the binary does not list it.
+		return nil, fmt.Errorf("the test binary of %s lists no fuzz test matching -fuzz=%s, though its source declares %s: does a TestMain return without calling m.Run?",
+			t.Package, firstNonEmpty(cfg.Fuzz, "^"+t.Name+"$"), t.Name)
+	}
+	return fb, nil
 }
 
 // fuzzBinary is a package's fuzzing binary, ready to run.

@@ -24,10 +24,10 @@ import (
 // fuzzbox's binary has: set aside, not the user's) is started again for
 // what is left of fuzztime, up to maxResumes times, as go test -fuzz goes
 // on past an input it runs within its timeout.
-func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) {
+func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, s *stream) {
 	for retries := 0; ; {
 		before := r.ExitCode
-		w, exitErr := runTurn(ctx, cfg, r, fuzztime, multi, s)
+		w, exitErr := runTurn(ctx, cfg, r, fuzztime, s)
 		if w == nil {
 			left, ok := resumeTime(fuzztime, r)
 			if !ok || ctx.Err() != nil || r.resumes == maxResumes {
@@ -86,8 +86,8 @@ func resumeTime(fuzztime string, r *TargetResult) (string, bool) {
 // runTurn runs the fuzzing binary once. When it stopped with a failure
 // before the engine started, runTurn returns what its output said and its
 // exit error; otherwise nil.
-func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, multi bool, s *stream) (*prefuzzWatch, error) {
-	args, err := cfg.childArgs(r, fuzztime, multi)
+func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, s *stream) (*prefuzzWatch, error) {
+	args, err := cfg.childArgs(r, fuzztime)
 	if err != nil {
 		r.Err = oneLine(err)
 		return nil, nil
