@@ -59,7 +59,23 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 			return nil, fmt.Errorf("engine: corpus entry %s: %w", e.path, err)
 		}
 	}
-	return es, nil
+	return c.dropOversized(es, valueCap), nil
+}
+
+// dropOversized leaves out, with a warning, the entries too large for a
+// worker's shared memory (limit: valueCap, a seed of over 100 MiB, which go
+// test -fuzz cannot run either). It would otherwise never reach the fuzz
+// function.
+func (c *coordinator) dropOversized(es []*entry, limit int) []*entry {
+	return slices.DeleteFunc(es, func(e *entry) bool {
+		if len(e.enc) <= limit {
+			return false
+		}
+		c.rep.emit(event.Event{Type: event.Warning, Message: fmt.Sprintf(
+			"corpus entry %s is %d bytes encoded, more than the %d a fuzzing worker takes (go test -fuzz's limit too): it is not run while fuzzing (it runs as a test unless -run leaves the fuzz test out)",
+			e.path, len(e.enc), limit)})
+		return true
+	})
 }
 
 // zeroPath names the zero input (loadInputs) until it is written to the
@@ -80,7 +96,10 @@ func seedFile(e *entry) string {
 // process to use next; an error means no process can be started.
 func (w *worker) baseline(p *proc, e *entry, trace bool) (ranBaseline, *proc, error) {
 	done := ranBaseline{e: e}
-	p.mem.SetValue(e.enc)
+	if !p.mem.SetValue(e.enc) {
+		w.internal(fmt.Sprintf("worker: corpus entry %s (%d bytes) does not fit in shared memory", e.path, len(e.enc)))
+		return done, p, nil
+	}
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: trace}}, &resp); err != nil {
 		np, err := w.lost(p, err, e.vals, seedFile(e))

@@ -42,8 +42,11 @@ type proc struct {
 	oomsRead int
 }
 
-// valueCap is the shared-memory room for one encoded input.
-const valueCap = 4 << 20
+// valueCap is the shared-memory room for one encoded input: go test -fuzz's
+// (100 MiB), which every corpus file (corpus.MaxFileSize) and seeds up to
+// that size fit in. The region is a sparse file: pages no input reached
+// take no memory. Larger seeds are left out with a warning (loadInputs).
+const valueCap = 100 << 20
 
 func startProc(name string, args, env []string, covLen int, timeout time.Duration, rssLimitMB int) (*proc, error) {
 	mem, err := ipc.CreateMem(valueCap, covLen)

@@ -45,3 +45,16 @@ func TestRealCodeTaggedFuzzTest(t *testing.T) {
 		t.Errorf("want a clean run of the tagged fuzz test\n%s", r)
 	}
 }
+
+// TestRealCodeBigSeed: a seed of 5 MiB, over the 4 MiB a worker's shared
+// memory once held, was never run while fuzzing (the worker ran the input
+// before it, or reported an "empty input" internal error), so with -run
+// leaving the fuzz test out of the tests, its failure was missed where go
+// test -fuzz reports it.
+func TestRealCodeBigSeed(t *testing.T) {
+	dir := e2eModule(t, "realcode")
+	r := e2eFuzz(t, dir, "-run=^$", "-fuzz=^FuzzBigSeed$", "-fuzztime=100x", "-fuzzminimizetime=2s", ".") // minimizing a 5-MiB input takes long
+	if r.code != 1 || !strings.Contains(r.stdout, "big input: 5242880 bytes") || strings.Contains(r.stdout+r.stderr, "internal error") {
+		t.Errorf("want the big seed's failure found, as go test -fuzz finds it\n%s", r)
+	}
+}
