@@ -19,21 +19,20 @@ import (
 // others can: the run fuzzes them, as go test ./... tests the packages that
 // build. When none can, prepare returns the first error.
 func prepare(ctx context.Context, cfg Config, targets []Target, tmp string, s *stream) ([]*TargetResult, error) {
-	built := map[*pkgInfo]*fuzzBinary{}
-	failed := map[*pkgInfo]error{}
+	b := &builds{cfg: cfg, tmp: tmp, s: s, bins: map[*pkgInfo]*fuzzBinary{}, errs: map[*pkgInfo]error{}}
 	results := make([]*TargetResult, len(targets))
 	var first error
 	for i, t := range targets {
-		fb, err := prepareTarget(ctx, cfg, t, tmp, built, failed, s)
-		if err != nil && ctx.Err() != nil {
+		fb, err := b.target(ctx, t)
+		switch {
+		case err != nil && ctx.Err() != nil:
 			return nil, err
-		}
-		if err != nil {
+		case err != nil:
 			first = cmp.Or(first, err)
 			results[i] = &TargetResult{Target: t, Err: oneLine(err), ExitCode: ExitError}
-			continue
+		default:
+			results[i] = &TargetResult{Target: t, bin: fb.bin, dict: fb.dict, twin: fb.twin}
 		}
-		results[i] = &TargetResult{Target: t, bin: fb.bin, dict: fb.dict, twin: fb.twin}
 	}
 	if first == nil {
 		return results, nil
@@ -49,31 +48,40 @@ func prepare(ctx context.Context, cfg Config, targets []Target, tmp string, s *s
 	return results, nil
 }
 
-// prepareTarget returns t's package's fuzzing binary, built once per
-// package (built, failed).
-func prepareTarget(ctx context.Context, cfg Config, t Target, tmp string, built map[*pkgInfo]*fuzzBinary, failed map[*pkgInfo]error, s *stream) (*fuzzBinary, error) {
+// builds are a run's fuzzing binaries, one per package, and the packages
+// that did not build.
+type builds struct {
+	cfg  Config
+	tmp  string // the run's work directory
+	s    *stream
+	bins map[*pkgInfo]*fuzzBinary
+	errs map[*pkgInfo]error
+}
+
+// target returns the fuzzing binary of t's package, built on first use.
+func (b *builds) target(ctx context.Context, t Target) (*fuzzBinary, error) {
 	if t.pkg == nil {
 		return nil, fmt.Errorf("%s: not a target Resolve returned", t)
 	}
-	if err := failed[t.pkg]; err != nil {
+	if err := b.errs[t.pkg]; err != nil {
 		return nil, err
 	}
-	fb, ok := built[t.pkg]
+	fb, ok := b.bins[t.pkg]
 	if !ok {
 		var err error
-		if fb, err = buildPackage(ctx, cfg, t.pkg, filepath.Join(tmp, fmt.Sprintf("pkg%d", len(built)+len(failed)))); err != nil {
-			failed[t.pkg] = err
+		if fb, err = buildPackage(ctx, b.cfg, t.pkg, filepath.Join(b.tmp, fmt.Sprintf("pkg%d", len(b.bins)+len(b.errs)))); err != nil {
+			b.errs[t.pkg] = err
 			return nil, err
 		}
-		built[t.pkg] = fb
+		b.bins[t.pkg] = fb
 		if fb.twinErr != nil {
-			s.emit(event.Event{Type: event.Warning, Package: t.Package, Message: fb.twinErr.Error()})
+			b.s.emit(event.Event{Type: event.Warning, Package: t.Package, Message: fb.twinErr.Error()})
 		}
 	}
 	if fb.names != nil && !slices.Contains(fb.names, t.Name) {
 		// The source declares it; the binary does not list it.
 		return nil, fmt.Errorf("the test binary of %s lists no fuzz test matching -fuzz=%s, though its source declares %s: does a TestMain return without calling m.Run?",
-			t.Package, firstNonEmpty(cfg.Fuzz, "^"+t.Name+"$"), t.Name)
+			t.Package, firstNonEmpty(b.cfg.Fuzz, "^"+t.Name+"$"), t.Name)
 	}
 	return fb, nil
 }
