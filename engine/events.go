@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
@@ -16,6 +17,9 @@ type reporter struct {
 	start  time.Time
 	events io.Writer // JSON lines; nil for human output
 	log    io.Writer
+	// minimizing counts the failures workers are minimizing: while one is
+	// and fuzzing has stopped for it, the statistics ticks say so (loop).
+	minimizing atomic.Int32
 }
 
 func (r *reporter) emit(e event.Event) {

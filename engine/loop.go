@@ -137,6 +137,13 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 			if c.onPlateau(now) {
 				continue
 			}
+			if c.rep.minimizing.Load() > 0 && !c.opts.KeepGoing {
+				// Fuzzing has stopped for the failure: go test's
+				// "minimizing" line, not executions that do not move.
+				c.rep.emit(event.Event{Type: event.Minimizing})
+				last, lastT = c.execs, now
+				continue
+			}
 			rate := float64(c.execs-last) / now.Sub(lastT).Seconds()
 			last, lastT = c.execs, now
 			c.rep.emit(c.statsEvent(event.Stats, rate))

@@ -418,6 +418,8 @@ func (w *worker) minimizing() bool {
 // fresh worker starts over from f.vals past it.
 func (w *worker) minimizeFailure(p *proc, f *failure) *proc {
 	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
+	w.rep.minimizing.Add(1)
+	defer w.rep.minimizing.Add(-1)
 	f.minimized = minimizedNo
 	start, execs := time.Now(), int64(0)
 	var refuse []int64
@@ -517,6 +519,8 @@ func (w *worker) adoptMinimized(f *failure, vals []any, cut bool) {
 // the same memory limit.
 func (w *worker) minimizeDeath(f *failure) {
 	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
+	w.rep.minimizing.Add(1)
+	defer w.rep.minimizing.Add(-1)
 	f.minimized = minimizedNo
 	start, execs := time.Now(), int64(0)
 	best, smaller := f.vals, false

@@ -16,7 +16,7 @@ const (
 	Start         = "start"          // fuzzing starts
 	Stats         = "stats"          // periodic statistics
 	Coverage      = "coverage"       // an input found new coverage
-	Minimizing    = "minimizing"     // a confirmed failure is being minimized
+	Minimizing    = "minimizing"     // a confirmed failure is being minimized (then every statistics interval while fuzzing waits for it, without kind or message)
 	Failure       = "failure"        // a failure was recorded
 	Flaky         = "flaky"          // a failing input did not fail again when re-run
 	InternalError = "internal_error" // fuzzbox itself failed (not the code under test); the run goes on

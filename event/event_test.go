@@ -104,6 +104,8 @@ func TestFormat(t *testing.T) {
 		{event.Event{Type: event.Failure, Kind: "panic", Message: "--- FAIL: FuzzX\n    panic: boom\n", Reproducer: "testdata/fuzz/FuzzX/ab"},
 			"fuzz: elapsed: 0s, found panic failure: panic: boom (written to testdata/fuzz/FuzzX/ab)"},
 		{event.Event{Type: event.Failure, Duplicate: true, Kind: "panic"}, ""},
+		{event.Event{Type: event.Minimizing, Kind: "fail", Message: "x_test.go:3: odd\nmore", Elapsed: 1000}, "fuzz: elapsed: 1s, minimizing fail failure: x_test.go:3: odd"},
+		{event.Event{Type: event.Minimizing, Elapsed: 4000}, "fuzz: elapsed: 4s, minimizing"},
 		{event.Event{Type: event.Flaky, Kind: "fail", Message: "x_test.go:3: odd", Reruns: 3},
 			"fuzz: elapsed: 0s, flaky fail failure: x_test.go:3: odd: failed again in 0 of 3 re-runs in a fresh worker; not written (-keepflaky writes it)"},
 		{event.Event{Type: event.InternalError, Message: "worker: panic in the worker: boom\nstack"},

@@ -19,6 +19,9 @@ func Format(e Event) string {
 	case Stats, Done:
 		return statsLine(el, e)
 	case Minimizing:
+		if e.Kind == "" {
+			return fmt.Sprintf("fuzz: elapsed: %s, minimizing", el) // the periodic line while it goes on
+		}
 		return fmt.Sprintf("fuzz: elapsed: %s, minimizing %s failure: %s", el, e.Kind, FirstLine(e.Message))
 	case Failure:
 		if e.Duplicate {

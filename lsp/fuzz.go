@@ -104,6 +104,9 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 		s.notify(context.Background(), "window/showMessage", protocol.ShowMessageParams{
 			Type: protocol.MessageWarning, Message: key.name + ": " + strings.TrimPrefix(event.Format(e), "fuzz: ")})
 	case event.Minimizing:
+		if e.Kind == "" {
+			return nil // the periodic line: the state says so already
+		}
 		r.setState("minimizing " + e.Kind + " failure")
 		s.progressReport(r, "minimizing "+e.Kind+" failure: "+event.FirstLine(e.Message))
 		s.refreshLenses()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -53,8 +54,13 @@ func TestRealCodeTaggedFuzzTest(t *testing.T) {
 // test -fuzz reports it.
 func TestRealCodeBigSeed(t *testing.T) {
 	dir := e2eModule(t, "realcode")
-	r := e2eFuzz(t, dir, "-run=^$", "-fuzz=^FuzzBigSeed$", "-fuzztime=100x", "-fuzzminimizetime=2s", ".") // minimizing a 5-MiB input takes long
+	r := e2eFuzz(t, dir, "-run=^$", "-fuzz=^FuzzBigSeed$", "-fuzztime=100x", "-fuzzminimizetime=4s", ".") // minimizing a 5-MiB input takes long
 	if r.code != 1 || !strings.Contains(r.stdout, "big input: 5242880 bytes") || strings.Contains(r.stdout+r.stderr, "internal error") {
 		t.Errorf("want the big seed's failure found, as go test -fuzz finds it\n%s", r)
+	}
+	// The 4 s of minimizing hold a statistics tick (every 3 s): go test's
+	// line, not executions that do not move.
+	if !regexp.MustCompile(`(?m)^fuzz: elapsed: \d+s, minimizing$`).MatchString(r.stdout) {
+		t.Errorf("no \"minimizing\" status line while the failure was minimized\n%s", r)
 	}
 }
