@@ -246,6 +246,21 @@ func (c *coordinator) run(ctx context.Context) error {
 	return c.result()
 }
 
+// waitingEvent is the statistics tick's event while fuzzing has not started
+// or waits, as go test -fuzz prints them: the baseline's progress
+// ("gathering baseline coverage: 917/1501 completed"; a pruning run's
+// whole work), or a failure's
+// minimization ("minimizing"), which stops fuzzing but with -keepgoing.
+func (c *coordinator) waitingEvent() (event.Event, bool) {
+	switch {
+	case c.rep.minimizing.Load() > 0 && !c.opts.KeepGoing:
+		return event.Event{Type: event.Minimizing}, true
+	case !c.fuzzing && len(c.inputs) > 0: // a pruning run (PruneOnly) is all baseline
+		return event.Event{Type: event.Baseline, Progress: fmt.Sprintf("%d/%d", c.next-c.pending, len(c.inputs))}, true
+	}
+	return event.Event{}, false
+}
+
 // result reports the end of the run and returns Coordinate's result.
 func (c *coordinator) result() error {
 	e := c.statsEvent(event.Done, 0)

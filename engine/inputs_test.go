@@ -31,3 +31,26 @@ func TestDropOversized(t *testing.T) {
 		t.Errorf("warnings %q: want one naming the big entry", warnings)
 	}
 }
+
+// TestWaitingEvent: the statistics tick says what go test -fuzz says while
+// fuzzing has not started (the baseline's progress) or waits for a
+// failure's minimization; with -keepgoing fuzzing goes on meanwhile, and
+// the tick's statistics stand.
+func TestWaitingEvent(t *testing.T) {
+	c := &coordinator{setup: &setup{rep: &reporter{}}, inputs: make([]*entry, 5), next: 3, pending: 1}
+	if e, ok := c.waitingEvent(); !ok || e.Type != event.Baseline || e.Progress != "2/5" {
+		t.Errorf("during the baseline: %+v, %v; want a baseline event at 2/5", e, ok)
+	}
+	c.fuzzing = true
+	if e, ok := c.waitingEvent(); ok {
+		t.Errorf("while fuzzing: %+v; want the statistics", e)
+	}
+	c.rep.minimizing.Add(1)
+	if e, ok := c.waitingEvent(); !ok || e.Type != event.Minimizing || e.Kind != "" {
+		t.Errorf("while minimizing: %+v, %v; want a minimizing event without kind", e, ok)
+	}
+	c.opts.KeepGoing = true
+	if e, ok := c.waitingEvent(); ok {
+		t.Errorf("while minimizing with -keepgoing: %+v; want the statistics (fuzzing goes on)", e)
+	}
+}

@@ -137,10 +137,8 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 			if c.onPlateau(now) {
 				continue
 			}
-			if c.rep.minimizing.Load() > 0 && !c.opts.KeepGoing {
-				// Fuzzing has stopped for the failure: go test's
-				// "minimizing" line, not executions that do not move.
-				c.rep.emit(event.Event{Type: event.Minimizing})
+			if e, ok := c.waitingEvent(); ok {
+				c.rep.emit(e)
 				last, lastT = c.execs, now
 				continue
 			}

@@ -12,7 +12,7 @@ import (
 // table in sync (event_test.go checks it).
 const (
 	Build         = "build"          // the driver is about to build the packages
-	Baseline      = "baseline"       // the seed and generated corpus start running
+	Baseline      = "baseline"       // the seed and generated corpus start running (then every statistics interval until fuzzing starts, with its progress)
 	Start         = "start"          // fuzzing starts
 	Stats         = "stats"          // periodic statistics
 	Coverage      = "coverage"       // an input found new coverage
