@@ -36,7 +36,10 @@ Packages default to "."; patterns such as ./... are allowed. When -fuzz
 matches several fuzz tests they share the time and the workers: with
 -fuzztime each gets an equal share, without it they take turns of one
 minute until stopped. A fuzz test that fails leaves the rotation; the others
-go on. With several fuzz tests, -run defaults to ^$ (no tests run first).
+go on. Each package's tests run once, before its first fuzz test's turn, as
+go test -fuzz runs them (-run=^$ leaves them out); a package whose tests fail
+is not fuzzed, and one that does not build is reported while the others are
+fuzzed.
 
 With -bin, nothing is built: BINARY is a fuzzing binary built elsewhere
 (by the Bazel rules, or with fuzzbox testmain) and the argument is its
