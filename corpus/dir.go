@@ -102,13 +102,16 @@ func readLimited(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	tooLarge := &FileError{Path: path, Line: 1, Err: &SyntaxError{1, fmt.Sprintf("file larger than %d bytes", MaxFileSize)}}
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxFileSize {
+		return nil, tooLarge
+	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return nil, err
 	}
 	if len(data) > MaxFileSize {
-		msg := fmt.Sprintf("file larger than %d bytes", MaxFileSize)
-		return nil, &FileError{Path: path, Line: 1, Err: &SyntaxError{1, msg}}
+		return nil, tooLarge // it grew while read
 	}
 	return data, nil
 }

@@ -90,11 +90,29 @@ func TestReadFileTooBig(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "big")
 	f, _ := os.Create(p)
 	f.WriteString(h)
-	f.Truncate(100 << 20) // sparse 100 MB file
+	f.Truncate(MaxFileSize + 1) // sparse: refused from its size, unread
 	f.Close()
 	_, err := ReadFile(p, nil)
 	var fe *FileError
 	if !errors.As(err, &fe) || !strings.Contains(err.Error(), "larger than") {
-		t.Errorf("ReadFile(100 MB) = %v", err)
+		t.Errorf("ReadFile(MaxFileSize+1 bytes) = %v", err)
+	}
+}
+
+// TestReadFileEscapedWithinLimit: a file of a 20-MiB []byte of zeros, as the
+// toolchain writes it (\x00 escapes, 80 MiB), is read: go test reads it and
+// can pass its value to a worker (until 2026-12-01 the limit was 64 MiB).
+func TestReadFileEscapedWithinLimit(t *testing.T) {
+	data, err := Marshal(make([]byte, 20<<20))
+	if err != nil || len(data) < 80<<20 {
+		t.Fatalf("Marshal: %d bytes, %v", len(data), err)
+	}
+	p := filepath.Join(t.TempDir(), "zeros")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := ReadFile(p, nil)
+	if err != nil || len(e.Values) != 1 || len(e.Values[0].([]byte)) != 20<<20 {
+		t.Errorf("ReadFile of an %d-byte file: %v", len(data), err)
 	}
 }

@@ -12,11 +12,14 @@ import (
 
 // Limits that keep Unmarshal linear and its memory bounded on hostile input.
 // The toolchain has neither limit; it cannot pass a value larger than its
-// 100 MB shared-memory window to a fuzz worker, and no fuzz function has
-// thousands of arguments, so no file the toolchain can use is refused.
+// 100 MiB shared-memory window to a fuzz worker, whose encoding takes at most
+// four bytes a byte (\xNN), and no fuzz function has thousands of arguments,
+// so no file the toolchain can use is refused.
 const (
-	// MaxFileSize is the largest file Unmarshal and ReadDir accept, in bytes.
-	MaxFileSize = 64 << 20
+	// MaxFileSize is the largest file Unmarshal and ReadDir accept, in bytes:
+	// 100 MiB of values written as \xNN escapes, and room for the lines
+	// around them.
+	MaxFileSize = 4*100<<20 + 1<<20
 	// MaxValues is the largest number of values Unmarshal accepts in one file.
 	MaxValues = 4096
 )

@@ -43,9 +43,9 @@ type proc struct {
 }
 
 // valueCap is the shared-memory room for one encoded input: go test -fuzz's
-// (100 MiB), which every corpus file (corpus.MaxFileSize) and seeds up to
-// that size fit in. The region is a sparse file: pages no input reached
-// take no memory. Larger seeds are left out with a warning (loadInputs).
+// (100 MiB), so every input go test can run fits. The region is a sparse
+// file: pages no input reached take no memory. Larger seeds are left out
+// with a warning (loadInputs).
 const valueCap = 100 << 20
 
 func startProc(name string, args, env []string, covLen int, timeout time.Duration, rssLimitMB int) (*proc, error) {
