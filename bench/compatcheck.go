@@ -402,13 +402,18 @@ func (env *compatEnv) native(ctx context.Context, p compatPkg, loc compatLoc, r 
 // reproduces: ...)". Findings go test passes count in r.Unreproduced.
 func (env *compatEnv) replayFinding(ctx context.Context, p compatPkg, loc compatLoc, r *compatRow, f compatEvent) string {
 	desc := f.Kind + ": " + firstLine(f.Message)
-	if f.Reproducer == "" {
+	name := f.Seed
+	switch {
+	case f.Seed != "":
+		desc += " (seed corpus entry " + f.Seed + ")"
+	case f.Reproducer == "":
 		return desc + " (no reproducer written)"
-	}
-	path := reproducerPath(f.Reproducer, loc)
-	name := filepath.Base(path)
-	if err := env.keepReproducer(p, r.Fuzz, path); err != nil {
-		desc += " (not kept: " + err.Error() + ")"
+	default:
+		path := reproducerPath(f.Reproducer, loc)
+		name = filepath.Base(path)
+		if err := env.keepReproducer(p, r.Fuzz, path); err != nil {
+			desc += " (not kept: " + err.Error() + ")"
+		}
 	}
 	if f.Kind == "oom" {
 		return desc + " (go test reproduces: oom, fuzzbox's memory limit; not replayable)"

@@ -80,6 +80,7 @@ type compatEvent struct {
 	Kind       string `json:"kind"`
 	Message    string `json:"message"`
 	Reproducer string `json:"reproducer"`
+	Seed       string `json:"seed"` // failure: the seed corpus entry that failed (nothing written)
 	Duplicate  bool   `json:"duplicate"`
 	Output     string `json:"output"`
 	Progress   string `json:"progress"`  // baseline, start: "done/total"

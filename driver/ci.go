@@ -151,7 +151,7 @@ func writeJUnit(w io.Writer, res Result, root string) error {
 			c.SystemOut += "; " + n
 		}
 		for _, f := range t.Failures {
-			text := fmt.Sprintf("%s failure, %s bucket %s, reproducer %s\n%s", f.Kind, event.BucketWord(f.Known), f.Bucket, t.shownPath(f.Reproducer, root), f.Message)
+			text := fmt.Sprintf("%s failure, %s bucket %s, reproducer %s\n%s", f.Kind, event.BucketWord(f.Known), f.Bucket, t.shownInput(f, root), f.Message)
 			if f.Known {
 				c.SystemOut += "\n" + text
 				continue
@@ -202,7 +202,7 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 			r := obj{
 				"ruleId":  id,
 				"level":   sarifLevel(f.Known),
-				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test %s-run=%s/%s %s)", event.FirstLine(f.Message), event.BucketWord(f.Known), t.shownPath(f.Reproducer, root), raceFlag(f.Kind), t.Name, filepath.Base(f.Reproducer), t.Package)},
+				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test %s-run=%s/%s %s)", event.FirstLine(f.Message), event.BucketWord(f.Known), t.shownInput(f, root), raceFlag(f.Kind), t.Name, f.ReplayName(), t.Package)},
 			}
 			if file, line := location(t, f.Message, root); file != "" {
 				r["locations"] = []obj{{"physicalLocation": obj{"artifactLocation": obj{"uri": file}, "region": obj{"startLine": line}}}}
@@ -264,7 +264,7 @@ func writeMarkdown(w io.Writer, res Result, root string) error {
 					result = f.Kind + ": " + result
 				}
 				fmt.Fprintf(&b, "| `%s` | %s | %d | %s `%s` (%d×) | `%s` |\n", t, strings.ReplaceAll(result, "|", `\|`),
-					t.Execs, event.BucketWord(f.Known), f.Bucket, 1+t.Duplicates[f.Bucket], t.shownPath(f.Reproducer, root))
+					t.Execs, event.BucketWord(f.Known), f.Bucket, 1+t.Duplicates[f.Bucket], t.shownInput(f, root))
 			}
 		}
 	}

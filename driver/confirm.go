@@ -75,17 +75,17 @@ func (c *checker) check(e event.Event) bool {
 	if c == nil || e.Type != event.Failure || e.Duplicate {
 		return true
 	}
-	if e.Reproducer == "" || !goTestKinds[e.Kind] || (e.Reruns > 0 && e.Reproduced == 0) {
+	name := e.ReplayName()
+	if name == "" || !goTestKinds[e.Kind] || (e.Reruns > 0 && e.Reproduced == 0) {
 		// Not replayable, or flaky and kept as such by -keepflaky: reported
 		// as fuzzbox saw it.
 		c.confirmed++
 		return true
 	}
-	path := e.Reproducer
-	if !filepath.IsAbs(path) {
+	path := e.Reproducer // "" for a seed of f.Add's
+	if path != "" && !filepath.IsAbs(path) {
 		path = filepath.Join(c.r.Dir, path)
 	}
-	name := filepath.Base(path)
 	rc := c.cfg
 	rc.Race = rc.Race || e.Kind == event.KindRace
 	rc.ReplayLimit = c.limit()
@@ -150,7 +150,10 @@ func (c *checker) slow(e event.Event, name, kept string) {
 // setAside moves a reproducer written this turn out of testdata/ to the
 // cache directory and says where it went; the user's own seed files stay.
 func (c *checker) setAside(path, name string) string {
-	if c.seeds[name] {
+	switch {
+	case path == "":
+		return "the seed corpus entry " + c.r.Name + "/" + name + " is yours and stays"
+	case c.seeds[name]:
 		return "the seed file " + path + " is yours and stays"
 	}
 	cache, err := c.cfg.cacheDir(c.r.Target)

@@ -304,6 +304,15 @@ func (r TargetResult) shownPath(repro, base string) string {
 	return filepath.Join(shownDir(r.Target.Dir, base), repro)
 }
 
+// shownInput is where failure f's input is, as a reader in base names it:
+// its reproducer (shownPath), or the seed corpus entry it is.
+func (r TargetResult) shownInput(f event.Event, base string) string {
+	if f.Seed != "" {
+		return "seed corpus entry " + r.Name + "/" + f.Seed
+	}
+	return r.shownPath(f.Reproducer, base)
+}
+
 // shownDir is dir as a reader in base names it: relative to base when it is
 // under it, else absolute.
 func shownDir(dir, base string) string {
@@ -339,7 +348,7 @@ func (r TargetResult) status(base string) (status, detail string) {
 	case len(r.Failures) > 0:
 		var parts []string
 		for _, f := range r.Failures {
-			part := f.Kind + " -> " + r.shownPath(f.Reproducer, base)
+			part := f.Kind + " -> " + r.shownInput(f, base)
 			if f.Bucket != "" {
 				part += fmt.Sprintf(" (%s bucket %s, %d×)", event.BucketWord(f.Known), f.Bucket, 1+r.Duplicates[f.Bucket])
 			}

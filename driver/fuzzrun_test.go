@@ -686,7 +686,8 @@ func TestFuzzKeepGoing(t *testing.T) {
 }
 
 // TestFuzzFailingSeed: a testdata seed that already fails is a finding
-// (exit 1) reported with its own path; no new reproducer is written.
+// (exit 1) reported with its own path; no new reproducer is written; so is
+// a failing f.Add seed.
 func TestFuzzFailingSeed(t *testing.T) {
 	dir := targetsModule(t)
 	seedDir := filepath.Join(dir, "testdata", "fuzz", "FuzzPanic")
@@ -706,6 +707,46 @@ func TestFuzzFailingSeed(t *testing.T) {
 	}
 	if names := reproducerNames(t, dir, "FuzzPanic"); len(names) != 1 {
 		t.Errorf("reproducers %q, want only the seed", names)
+	}
+
+	// With -run leaving the tests out, the seeds first run while fuzzing
+	// starts: a failing one is reported as go test -fuzz reports it (the
+	// entry, not minimized, nothing written), confirmed by go test's
+	// replay of that entry, f.Add's seed#1 too.
+	added := "package targets\n\nimport \"testing\"\n\nfunc FuzzAddSeed(f *testing.F) {\n\tf.Add([]byte(\"ok\"))\n\tf.Add([]byte(\"P\"))\n" +
+		"\tf.Fuzz(func(t *testing.T, b []byte) {\n\t\tif string(b) == \"P\" {\n\t\t\tt.Fatal(\"fuzzbox-e2e: the second seed\")\n\t\t}\n\t})\n}\n"
+	if err := os.WriteFile(filepath.Join(dir, "addseed_test.go"), []byte(added), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Fuzz, cfg.Run, cfg.KeepGoing = "^FuzzPanic$|^FuzzAddSeed$", "^$", true
+	r = fuzzIn(t, dir, cfg, ".")
+	if r.res.ExitCode != ExitFailure || len(r.internal) > 0 {
+		t.Fatalf("want exit 1 and no internal error (go test's replay confirms both seeds)\n%s", r)
+	}
+	want := map[string]string{"known": filepath.Join("testdata", "fuzz", "FuzzPanic", "known"), "seed#1": ""}
+	for _, e := range r.events {
+		if e.Type != event.Failure || e.Duplicate {
+			continue
+		}
+		repro, ok := want[e.Seed]
+		if !ok || e.Reproducer != repro || e.Minimized != "" {
+			t.Errorf("failure of seed %q, reproducer %q, minimized %q: want seeds %q, not minimized", e.Seed, e.Reproducer, e.Minimized, want)
+		}
+		delete(want, e.Seed)
+	}
+	if len(want) > 0 {
+		t.Errorf("no failure of seeds %q\n%s", want, r)
+	}
+	var sum strings.Builder
+	r.res.WriteSummary(&sum)
+	if line := "failure while testing seed corpus entry: FuzzAddSeed/seed#1"; !strings.Contains(r.text, line) {
+		t.Errorf("output lacks %q\n%s", line, r)
+	}
+	if part := "fail -> seed corpus entry FuzzAddSeed/seed#1"; !strings.Contains(sum.String(), part) {
+		t.Errorf("summary lacks %q:\n%s", part, sum.String())
+	}
+	if names := reproducerNames(t, dir, "FuzzAddSeed"); len(names) > 0 {
+		t.Errorf("wrote %q for a failing f.Add seed", names)
 	}
 }
 

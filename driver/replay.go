@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -41,9 +42,10 @@ type Frame struct {
 	Line int    // 1-based
 }
 
-// Replay runs target t's seed corpus (entry "") or its one seed file
-// testdata/fuzz/FuzzX/entry with stock go test, in t.Dir, and reports the
-// result. Of cfg it reads Tags, Race, Vet, ReplayLimit (go test -timeout: a
+// Replay runs target t's seed corpus (entry ""), its one seed file
+// testdata/fuzz/FuzzX/entry, or its f.Add values named entry by go test
+// (seed#0, when no such file exists) with stock go test, in t.Dir, and
+// reports the result. Of cfg it reads Tags, Race, Vet, ReplayLimit (go test -timeout: a
 // run that hangs fails with kind hang), Short and TestArgs. It returns an error when the entry
 // does not exist, the package does not build or go test cannot run; a
 // failing test is a result, not an error. Cancelling ctx stops go test.
@@ -76,6 +78,9 @@ func Replay(ctx context.Context, cfg Config, t Target, entry string) (ReplayResu
 	return res, nil
 }
 
+// addedSeedRE matches the names go test gives f.Add's values.
+var addedSeedRE = regexp.MustCompile(`^seed#[0-9]+$`)
+
 // checkEntry refuses entry names that are not plain files of the seed
 // directory, and reports a missing or malformed file before go test runs.
 func checkEntry(dir, fuzz, entry string) error {
@@ -83,6 +88,9 @@ func checkEntry(dir, fuzz, entry string) error {
 		return fmt.Errorf("driver: replay: entry %q is not a file name", entry)
 	}
 	_, err := corpus.ReadFile(filepath.Join(dir, "testdata", "fuzz", fuzz, entry), nil)
+	if errors.Is(err, fs.ErrNotExist) && addedSeedRE.MatchString(entry) {
+		return nil // f.Add's values, which go test names so
+	}
 	if err != nil {
 		return fmt.Errorf("driver: replay: %w", err)
 	}

@@ -280,10 +280,8 @@ func (c *coordinator) result() error {
 	switch {
 	case c.fatalErr != nil && len(c.fails) == 0:
 		return c.fatalErr
-	case len(c.fails) == 1:
-		return c.fails[0]
-	case len(c.fails) > 1:
-		return &multiCrashError{errs: c.fails}
+	case len(c.fails) > 0:
+		return runError(c.opts.Target, c.fails)
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -59,6 +60,7 @@ type failure struct {
 	msg  string // message as the testing package or the process printed it
 	vals []any  // the failing input (minimized when possible)
 	path string // the input's existing file when it is a testdata seed; "" to write a reproducer
+	seed string // the seed corpus entry's name (seedRef) when the input is one: not minimized, nothing written
 	key  string // failureKey of the failure as caught: minimization keeps it
 	// outside: the worker was killed by a signal fuzzbox did not send, twice
 	// (confirmDeath); a re-run killed so again reproduces it, and it is
@@ -74,6 +76,11 @@ type failure struct {
 	minimized  string // "yes", "no", or "" when not attempted
 }
 
+// newFailure returns the failure of vals, from seed s if it is one.
+func newFailure(kind, msg string, vals []any, s seedRef) *failure {
+	return &failure{kind: kind, msg: msg, vals: vals, path: s.path, seed: s.name}
+}
+
 // crashError is what Coordinate returns for a failure. The testing package
 // prints Error(), then "Failing input written to <CrashPath()>" and the
 // go test -run line to replay it.
@@ -81,6 +88,16 @@ type crashError struct {
 	kind string
 	msg  string
 	path string
+	seed string // failure.seed: the seed corpus entry that failed
+}
+
+// where says where the failing input is: its reproducer, or the seed
+// corpus entry of target it is.
+func (e *crashError) where(target string) string {
+	if e.seed != "" {
+		return "seed corpus entry " + target + "/" + e.seed
+	}
+	return e.path
 }
 
 func (e *crashError) Error() string { return e.msg }
@@ -93,13 +110,16 @@ func (e *crashError) CrashPath() string { return e.path }
 
 // multiCrashError reports several unique failures (-keepgoing). Its
 // CrashPath is the first one's; Error lists them all.
-type multiCrashError struct{ errs []*crashError }
+type multiCrashError struct {
+	errs   []*crashError
+	target string
+}
 
 func (e *multiCrashError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fuzzbox found %d unique failures:\n", len(e.errs))
 	for i, c := range e.errs {
-		fmt.Fprintf(&b, "  %d. %s: %s -> %s\n", i+1, c.kind, firstLine(c.msg), c.path)
+		fmt.Fprintf(&b, "  %d. %s: %s -> %s\n", i+1, c.kind, firstLine(c.msg), c.where(e.target))
 	}
 	b.WriteString("\nfirst failure:\n")
 	b.WriteString(e.errs[0].msg)
@@ -109,6 +129,25 @@ func (e *multiCrashError) Error() string {
 func (e *multiCrashError) Unwrap() error { return nil }
 
 func (e *multiCrashError) CrashPath() string { return e.errs[0].path }
+
+// runError is what Coordinate returns for the run's failures fails, as
+// go test -fuzz would: a failing seed corpus entry is no crash with a
+// "Failing input written to" file, only its message (the status line
+// named the entry), so an error that is no fuzzCrashError reports it, as
+// it reports several whose first is a seed's.
+func runError(target string, fails []*crashError) error {
+	var err interface {
+		error
+		CrashPath() string
+	} = fails[0]
+	if len(fails) > 1 {
+		err = &multiCrashError{errs: fails, target: target}
+	}
+	if fails[0].seed != "" {
+		return errors.New(err.Error())
+	}
+	return err
+}
 
 // firstLine is the first line of a message that says something.
 var firstLine = event.FirstLine

@@ -82,13 +82,25 @@ func (c *coordinator) dropOversized(es []*entry, limit int) []*entry {
 // generated corpus.
 const zeroPath = "zero"
 
-// seedFile returns the file of a testdata seed, which is its own
-// reproducer, or "" for other entries.
-func seedFile(e *entry) string {
-	if e.seed && strings.HasPrefix(e.path, "testdata") {
-		return e.path
+// A seedRef names a seed corpus entry, as go test does (f.Add's values,
+// a testdata file; not the zero input): a failure of one is reported as
+// go test reports it, against the entry, which is neither minimized nor
+// written again. The zero seedRef stands for any other input.
+type seedRef struct {
+	name string // as go test -run=FuzzX/name selects it: seed#0, a testdata file's name
+	path string // the testdata file, its own reproducer; "" for f.Add's values
+}
+
+// seedOf returns e's seedRef.
+func seedOf(e *entry) seedRef {
+	if !e.seed || e.path == zeroPath {
+		return seedRef{}
 	}
-	return ""
+	s := seedRef{name: filepath.Base(e.path)}
+	if strings.HasPrefix(e.path, "testdata") {
+		s.path = e.path
+	}
+	return s
 }
 
 // baseline runs the corpus input e on p for the baseline, tracing its
@@ -102,7 +114,7 @@ func (w *worker) baseline(p *proc, e *entry, trace bool) (ranBaseline, *proc, er
 	}
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: trace}}, &resp); err != nil {
-		np, err := w.lost(p, err, e.vals, seedFile(e))
+		np, err := w.lost(p, err, e.vals, seedOf(e))
 		return done, np, err
 	}
 	if resp.InternalErr != "" {
@@ -112,7 +124,7 @@ func (w *worker) baseline(p *proc, e *entry, trace bool) (ranBaseline, *proc, er
 	}
 	w.count(1)
 	if resp.Err != "" {
-		np, err := w.failed(p, resp.Err, e.vals, seedFile(e))
+		np, err := w.failed(p, resp.Err, e.vals, seedOf(e))
 		return done, np, err
 	}
 	done.cov, done.tokens, done.dur = p.mem.Coverage(), resp.Tokens, resp.Duration

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -52,5 +53,44 @@ func TestWaitingEvent(t *testing.T) {
 	c.opts.KeepGoing = true
 	if e, ok := c.waitingEvent(); ok {
 		t.Errorf("while minimizing with -keepgoing: %+v; want the statistics (fuzzing goes on)", e)
+	}
+}
+
+// TestSeedFailure: a failing seed corpus entry is reported as go test -fuzz
+// reports it: against the entry (f.Add's seed#N, a testdata file's name),
+// not minimized, nothing written, and Coordinate's error is no crash with
+// a "Failing input written to" file. A failure of the zero input, which go
+// test adds when there is no seed, is a crash like any other (seedOf).
+func TestSeedFailure(t *testing.T) {
+	for _, tc := range []struct{ name, path string }{
+		{"seed#1", "seed#1"},
+		{"long", "testdata/fuzz/FuzzFake/long"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runFake(t, "bug", 5*time.Second, func(o *Options) {
+				o.Seeds = append(o.Seeds, Seed{Path: tc.path, Values: []any{[]byte("123456789")}})
+			})
+			fails := r.ofType(event.Failure)
+			if len(fails) != 1 || fails[0].Seed != tc.name || fails[0].Minimized != "" || !strings.Contains(fails[0].Message, "real failure") {
+				t.Fatalf("failures %+v: want one of seed %s, not minimized; events %+v", fails, tc.name, r.events)
+			}
+			if want := strings.TrimPrefix(tc.path, "seed#1"); fails[0].Reproducer != want {
+				t.Errorf("reproducer %q, want %q (the seed's own file, if any)", fails[0].Reproducer, want)
+			}
+			if names := r.written(t); len(names) > 0 {
+				t.Errorf("wrote %q for a failing seed", names)
+			}
+			if _, crash := r.err.(interface{ CrashPath() string }); crash || r.err == nil || !strings.Contains(r.err.Error(), "real failure") {
+				t.Errorf("Coordinate returned %#v: want a plain error with the failure's message", r.err)
+			}
+			line := event.Format(fails[0])
+			if !strings.HasPrefix(line, "failure while testing seed corpus entry: FuzzFake/"+tc.name+" ") {
+				t.Errorf("status line %q: want go test's", line)
+			}
+		})
+	}
+	zero := newEntry([]any{[]byte{}}, nil, zeroPath, true) // alone, it is the corpus
+	if s := seedOf(zero); s != (seedRef{}) {
+		t.Errorf("seedOf(the zero input) = %+v, want none", s)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -208,7 +209,7 @@ func (t *raceTwin) replay(p *proc, e *entry) (*proc, error) {
 	default:
 		msg := raceMessage(p.out, resp.Err)
 		p.stop(time.Second)
-		t.recordFailure(nil, &failure{kind: KindRace, msg: msg, vals: e.vals, path: seedFile(e)})
+		t.recordFailure(nil, newFailure(KindRace, msg, e.vals, seedOf(e)))
 		return nil, nil
 	}
 	p.stop(time.Second)
@@ -297,11 +298,11 @@ func raceReports(out string) string {
 
 // raceReplay is what a race failure's report adds to the testing package's
 // "To re-run" line, which lacks -race: the go test command that replays it.
-func raceReplay(target, path, kind string) string {
+func raceReplay(target, name, kind string) string {
 	if kind != KindRace {
 		return ""
 	}
-	return fmt.Sprintf("\nTo replay it with the race detector: go test -race -run='^%s$/^%s$'", target, filepath.Base(path))
+	return fmt.Sprintf("\nTo replay it with the race detector: go test -race -run='^%s$/^%s$'", target, regexp.QuoteMeta(name))
 }
 
 // twinKiller says who killed twin process p from outside, as far as the

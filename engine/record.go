@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"syscall"
@@ -43,9 +44,9 @@ const maxFlakyReports = 5
 const maxClaimsPerLine = 5
 
 // lost handles a call on p that ended without a response: the worker died
-// or broke the protocol while running vals (path: its seed file, if any).
+// or broke the protocol while running vals (from seed s, if it is one).
 // It returns the process to use next.
-func (w *worker) lost(p *proc, err error, vals []any, path string) (*proc, error) {
+func (w *worker) lost(p *proc, err error, vals []any, s seedRef) (*proc, error) {
 	if w.stopping() {
 		return w.restart(p) // the coordinator killed it
 	}
@@ -58,19 +59,19 @@ func (w *worker) lost(p *proc, err error, vals []any, path string) (*proc, error
 	}
 	kind, msg := p.death(w.opts.Timeout, w.opts.RSSLimitMB)
 	np, rerr := w.restart(p)
-	w.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals, path: path})
+	w.recordFailure(nil, newFailure(kind, msg, vals, s))
 	return np, rerr
 }
 
 // failed handles an input that failed while its worker p survived. It
 // returns the process to use next.
-func (w *worker) failed(p *proc, msg string, vals []any, path string) (*proc, error) {
+func (w *worker) failed(p *proc, msg string, vals []any, s seedRef) (*proc, error) {
 	if engineFault(msg, w.opts.Package) {
 		w.internal("fuzzbox's own code panicked while running an input:\n" + msg)
 		return w.restart(p)
 	}
 	msg = cleanMessage(msg)
-	return w.recordFailure(p, &failure{kind: failureKind(msg), msg: msg, vals: vals, path: path}), nil
+	return w.recordFailure(p, newFailure(failureKind(msg), msg, vals, s)), nil
 }
 
 // testingPrefixRE matches the testing package's own file:line prefix on the
@@ -96,7 +97,7 @@ func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 	var resp ipc.RunResponse
 	if err := np.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
 		if !np.killedFromOutside() || w.stopping() {
-			return w.lost(np, err, vals, "")
+			return w.lost(np, err, vals, seedRef{})
 		}
 		kind, msg := outsideKill(np, &w.opts)
 		next, err := w.restart(np)
@@ -105,7 +106,7 @@ func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 	}
 	np.calls = int64(np.mem.Execs())
 	if resp.Err != "" {
-		return w.failed(np, resp.Err, vals, "")
+		return w.failed(np, resp.Err, vals, seedRef{})
 	}
 	fmt.Fprintf(w.opts.Log, "fuzz: warning: a worker was killed from outside (%s); its input did not fail again\n", first)
 	return np, nil
@@ -167,7 +168,7 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 	// A race is reported once per process, so a shrunk candidate never
 	// fails again: races are not minimized.
 	switch {
-	case f.path != "" || f.kind == KindRace || f.outside || !w.minimizing():
+	case f.seed != "" || f.kind == KindRace || f.outside || !w.minimizing():
 	case p != nil:
 		p = w.minimizeFailure(p, f)
 	default:
@@ -268,11 +269,15 @@ func (c *coordinator) dropClaim(sig string) {
 // reported as a failure nor written to testdata, and a warning says so.
 func (c *coordinator) unconfirmed(f *failure, sig string) {
 	c.dropClaim(sig)
-	path := f.path
-	if path == "" {
+	path, kept := f.path, ""
+	switch {
+	case f.seed != "":
+		kept = "the seed corpus entry " + c.opts.Target + "/" + f.seed
+	case path == "":
 		if data, err := corpus.Marshal(f.vals...); err == nil {
 			path = c.saveCache(&entry{data: data})
 		}
+		kept = orNone(path)
 	}
 	why := "every re-run in a fresh worker was cut short"
 	if c.stopping() {
@@ -280,7 +285,7 @@ func (c *coordinator) unconfirmed(f *failure, sig string) {
 	}
 	c.rep.emit(event.Event{Type: event.Warning, Kind: f.kind, Reproducer: path, Message: fmt.Sprintf(
 		"unconfirmed %s failure: %s: %s, so it is not reported and nothing was written to testdata; its input is kept (%s) and runs first in the next run, which reports it if it fails again",
-		f.kind, firstLine(f.msg), why, orNone(path))})
+		f.kind, firstLine(f.msg), why, kept)})
 }
 
 // recorded reports f, whose reproducer is written at path, and stops the
@@ -291,15 +296,19 @@ func (c *coordinator) recorded(f *failure, path string) {
 	c.sigs[minSig] = true // the minimized message may differ
 	c.saveBucket(f, path, minSig)
 	c.alias[f.sig], c.alias[minSig] = f.bucket, f.bucket
-	if slices.ContainsFunc(c.fails, func(e *crashError) bool { return e.path == path }) {
+	if slices.ContainsFunc(c.fails, func(e *crashError) bool { return e.path == path && e.seed == f.seed }) {
 		// Minimized into the very input of a failure recorded before,
 		// which its report and reproducer stand for.
 		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true, Bucket: f.bucket})
 		return
 	}
 	values := typedValues(f.vals)
-	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values) + raceReplay(c.opts.Target, path, f.kind), path: path})
-	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path,
+	name := f.seed
+	if name == "" {
+		name = filepath.Base(path)
+	}
+	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values) + raceReplay(c.opts.Target, name, f.kind), path: path, seed: f.seed})
+	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path, Seed: f.seed,
 		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values,
 		Bucket: f.bucket, Known: f.known})
 	if f.kind != KindRace {
@@ -608,10 +617,10 @@ func (w *worker) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, 
 	return cand, execs, ""
 }
 
-// writeReproducer writes f's input to CorpusDir (or keeps its seed file)
-// and returns the path.
+// writeReproducer writes f's input to CorpusDir and returns the path; a
+// seed's is its testdata file, or "" for f.Add's values.
 func (w *worker) writeReproducer(f *failure) (string, error) {
-	if f.path != "" {
+	if f.seed != "" {
 		return f.path, nil
 	}
 	data, err := corpus.Marshal(f.vals...)

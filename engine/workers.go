@@ -186,7 +186,7 @@ func (w *worker) fuzzOnce(p *proc, wk work) (*proc, fuzzed, error) {
 		if derr != nil {
 			vals = wk.base.vals
 		}
-		np, err := w.lost(p, err, vals, "")
+		np, err := w.lost(p, err, vals, seedRef{})
 		return np, done, err
 	}
 	p.calls = int64(p.mem.Execs())
@@ -211,7 +211,7 @@ func (w *worker) fuzzOnce(p *proc, wk work) (*proc, fuzzed, error) {
 			np, err := w.restart(p)
 			return np, done, err
 		}
-		np, err := w.failed(p, resp.Err, vals, "")
+		np, err := w.failed(p, resp.Err, vals, seedRef{})
 		return np, done, err
 	}
 	return p, done, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"time"
 )
 
@@ -63,7 +64,8 @@ type Event struct {
 
 	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing, warning (an unconfirmed failure): panic, fail, fatal, exit, hang, oom, race, leak
 	Message    string   `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text
-	Reproducer string   `json:"reproducer,omitempty"` // failure: the reproducer's path; coverage: the new cache entry; warning: the input, saved to the cache
+	Reproducer string   `json:"reproducer,omitempty"` // failure: the reproducer's path ("" for a seed of f.Add's); coverage: the new cache entry; warning: the input, saved to the cache
+	Seed       string   `json:"seed,omitempty"`       // failure: the seed corpus entry that failed, as go test -run=Target/Seed names it (seed#0, a testdata file's name); its input is not minimized and nothing is written
 	Duplicate  bool     `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
 	Reruns     int      `json:"reruns,omitempty"`     // failure, flaky: re-runs of the input in fresh workers
 	Reproduced int      `json:"reproduced,omitempty"` // failure, flaky: how many of them failed the same way
@@ -85,6 +87,16 @@ type Event struct {
 	Error        string `json:"error,omitempty"`         // done: the run stopped on an internal error; exit: the reason for exit code 2
 	Output       string `json:"output,omitempty"`        // output: the line, with its newline
 	ExitCode     *int   `json:"exit_code,omitempty"`     // exit: the driver's exit status
+}
+
+// ReplayName is the name go test -run=Target/ReplayName gives a failure's
+// input: its seed corpus entry's, or its reproducer file's; "" when it has
+// neither.
+func (e Event) ReplayName() string {
+	if e.Seed != "" || e.Reproducer == "" {
+		return e.Seed
+	}
+	return filepath.Base(e.Reproducer)
 }
 
 // A Decoder reads an event stream.

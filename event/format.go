@@ -28,6 +28,9 @@ func Format(e Event) string {
 			return ""
 		}
 		line := fmt.Sprintf("fuzz: elapsed: %s, found %s failure: %s (written to %s)", el, e.Kind, FirstLine(e.Message), e.Reproducer)
+		if e.Seed != "" { // go test's line, then what it found
+			line = fmt.Sprintf("failure while testing seed corpus entry: %s/%s (%s failure: %s)", e.Target, e.Seed, e.Kind, FirstLine(e.Message))
+		}
 		if e.Bucket != "" {
 			line += "; " + BucketWord(e.Known) + " bucket " + e.Bucket
 		}

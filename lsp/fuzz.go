@@ -61,7 +61,10 @@ func (s *Server) fuzzRun(ctx context.Context, key testKey, r *run) protocol.Show
 		s.setFailure(key, found)
 		r.setFound(found)
 		msg := fmt.Sprintf("%s: found %s failure: %s", key.name, found.kind, found.message)
-		if found.reproducer != "" {
+		switch {
+		case found.seed != "":
+			msg += " (seed corpus entry " + key.name + "/" + found.seed + ")"
+		case found.reproducer != "":
 			msg += " (reproducer " + relTo(key.dir, found.reproducer) + ")"
 		}
 		return protocol.ShowMessageParams{Type: protocol.MessageError, Message: msg}
@@ -115,7 +118,7 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 			return nil
 		}
 		f := &failure{test: key.name, kind: e.Kind, message: strings.TrimPrefix(event.FirstLine(e.Message), e.Kind+": "), reproducer: e.Reproducer,
-			stack: e.Message}
+			seed: e.Seed, stack: e.Message}
 		if f.reproducer != "" && !filepath.IsAbs(f.reproducer) {
 			f.reproducer = filepath.Join(key.dir, f.reproducer)
 		}

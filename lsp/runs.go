@@ -94,6 +94,7 @@ type failure struct {
 	kind       string // panic, fail, fatal, exit, hang, oom, race
 	message    string // first line
 	reproducer string // absolute path of the reproducer file; "" when there is none (an f.Add seed)
+	seed       string // the seed corpus entry that failed, while fuzzing (event.Event.Seed)
 	file       string // the first frame in the user's module
 	line       int
 	stack      string // the whole report with its stack

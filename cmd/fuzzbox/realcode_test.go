@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -51,15 +53,26 @@ func TestRealCodeTaggedFuzzTest(t *testing.T) {
 // memory once held, was never run while fuzzing (the worker ran the input
 // before it, or reported an "empty input" internal error), so with -run
 // leaving the fuzz test out of the tests, its failure was missed where go
-// test -fuzz reports it.
+// test -fuzz reports it. It is reported as go test reports a failing seed:
+// against the entry, not minimized (which took the whole
+// -fuzzminimizetime), nothing written.
 func TestRealCodeBigSeed(t *testing.T) {
 	dir := e2eModule(t, "realcode")
-	r := e2eFuzz(t, dir, "-run=^$", "-fuzz=^FuzzBigSeed$", "-fuzztime=100x", "-fuzzminimizetime=4s", ".") // minimizing a 5-MiB input takes long
-	if r.code != 1 || !strings.Contains(r.stdout, "big input: 5242880 bytes") || strings.Contains(r.stdout+r.stderr, "internal error") {
-		t.Errorf("want the big seed's failure found, as go test -fuzz finds it\n%s", r)
+	r := e2eFuzz(t, dir, "-run=^$", "-fuzz=^FuzzBigSeed$", "-fuzztime=100x", ".")
+	if r.code != 1 || !strings.Contains(r.stdout, "failure while testing seed corpus entry: FuzzBigSeed/seed#1") ||
+		!strings.Contains(r.stdout, "big input: 5242880 bytes") || strings.Contains(r.stdout+r.stderr, "internal error") {
+		t.Errorf("want the big seed's failure reported as go test -fuzz reports it\n%s", r)
 	}
-	// The 4 s of minimizing hold a statistics tick (every 3 s): go test's
-	// line, not executions that do not move.
+	if _, err := os.Stat(filepath.Join(dir, "testdata", "fuzz", "FuzzBigSeed")); err == nil {
+		t.Errorf("a reproducer was written for a failing seed\n%s", r)
+	}
+	// A failure fuzzing finds on a big input is minimized; 4 s of it hold a
+	// statistics tick (every 3 s): go test's line, not executions that do
+	// not move.
+	r = e2eFuzz(t, dir, "-run=^$", "-fuzz=^FuzzBigFound$", "-fuzztime=20s", "-fuzzminimizetime=4s", ".")
+	if r.code != 1 || !strings.Contains(r.stdout, "big input that is not all zeros") {
+		t.Errorf("want FuzzBigFound's failure found\n%s", r)
+	}
 	if !regexp.MustCompile(`(?m)^fuzz: elapsed: \d+s, minimizing$`).MatchString(r.stdout) {
 		t.Errorf("no \"minimizing\" status line while the failure was minimized\n%s", r)
 	}

@@ -183,6 +183,11 @@ func saveOutputs(res driver.Result, b *bazelFlags, cacheDir, dir, outputs string
 	res.WriteSummary(&sum) // a line per fuzz test, as fuzzbox fuzz prints it
 	for _, r := range res.Targets {
 		for _, e := range r.Failures {
+			if e.Seed != "" { // in the source tree already: nothing to copy
+				fmt.Fprintf(&sum, "\n%s: failure (%s): %s\n  seed corpus entry %s/%s\n  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n",
+					r.Target.Name, e.Kind, event.FirstLine(e.Message), r.Target.Name, e.Seed, b.pkg, r.Target.Name, e.Seed, r.Target.Name, e.Seed)
+				continue
+			}
 			repro := e.Reproducer
 			if !filepath.IsAbs(repro) {
 				repro = filepath.Join(dir, repro) // relative to the package directory
