@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command growth measures a long fuzzing run as it grows (issue 20): it starts
 // fuzzbox fuzz -json on one fuzz test, reads the event stream, and every
 // -interval writes one CSV row: the memory (RSS) and CPU time of the driver,
