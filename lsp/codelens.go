@@ -98,9 +98,12 @@ func (s *Server) fuzzTestLenses(uri protocol.DocumentURI, path string) ([]protoc
 		} else {
 			lenses = append(lenses, lens(rng, "fuzz", command.Fuzz, args), lens(rng, "run seeds", command.RunSeeds, args))
 		}
-		if fail != nil {
+		switch {
+		case fail != nil && fail.reproducer == "": // an f.Add seed's: go test runs it with the seeds
+			lenses = append(lenses, lens(rng, "seed failed ("+fail.title()+"): run seeds", command.RunSeeds, args))
+		case fail != nil:
 			lenses = append(lenses, lens(rng, "open reproducer ("+fail.title()+")", command.OpenReproducer, args))
-			if fail.reproducer != "" && s.clientHandles(command.Debug) {
+			if s.clientHandles(command.Debug) {
 				lenses = append(lenses, lens(rng, "debug reproducer", command.Debug, command.EntryArgs{URI: string(pathURI(fail.reproducer))}))
 			}
 		}

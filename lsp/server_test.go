@@ -217,6 +217,18 @@ func TestReplayCommands(t *testing.T) {
 	if got := titles(c.lenses(test)); len(got) != 2 {
 		t.Errorf("lenses after the fix: %q", got)
 	}
+
+	// a failing f.Add seed has no file to open: its lens runs the seeds
+	src, _ := os.ReadFile(test)
+	os.WriteFile(test, []byte(strings.Replace(string(src), "\tf.Fuzz(", "\tf.Add(\"FUZZ!\")\n\tf.Fuzz(", 1)), 0o644)
+	from = c.mark()
+	if _, err := c.execute(command.RunSeeds, args); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(from, "window/showMessage", "FuzzParse/seed#1: panic failure")
+	if got := titles(c.lenses(test)); len(got) != 3 || !strings.HasPrefix(got[2], "seed failed (panic: runtime error: index out of range") || !strings.HasSuffix(got[2], "run seeds") {
+		t.Errorf("lenses after the seed's failure: %q", got)
+	}
 	c.stop()
 }
 
