@@ -151,6 +151,35 @@ func TestPrinterLabels(t *testing.T) {
 	}
 }
 
+// TestPrinterElapsed: a fuzz test's status lines count from the start of
+// its fuzzing (its first baseline event), as go test -fuzz's do, not from
+// the run's (events count from there: builds, tests, other fuzz tests).
+func TestPrinterElapsed(t *testing.T) {
+	events := []event.Event{
+		{Type: event.Baseline, Package: "p", Target: "FuzzA", Progress: "0/1", Elapsed: 7000},
+		{Type: event.Stats, Package: "p", Target: "FuzzA", Elapsed: 10000},
+		{Type: event.Baseline, Package: "q", Target: "FuzzB", Progress: "0/3", Elapsed: 12500},
+		{Type: event.Start, Package: "q", Target: "FuzzB", Progress: "3/3", Workers: 2, Elapsed: 14000},
+	}
+	var b strings.Builder
+	p := &event.Printer{W: &b}
+	for _, e := range events {
+		p.Print(e)
+	}
+	want := "fuzz: elapsed: 0s, gathering baseline coverage: 0/1 completed\n" +
+		"fuzz: elapsed: 3s, execs: 0 (0/sec), new interesting: 0 (total: 0), edges: 0\n" +
+		"fuzz: elapsed: 0s, gathering baseline coverage: 0/3 completed\n" +
+		"fuzz: elapsed: 2s, gathering baseline coverage: 3/3 completed, now fuzzing with 2 workers\n"
+	if b.String() != want {
+		t.Errorf("printed\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	(&event.Printer{W: &b, JSON: true}).Print(events[1])
+	if !strings.Contains(b.String(), `"elapsed_ms":10000`) {
+		t.Errorf("JSON line %s: want the event's own elapsed_ms", b.String())
+	}
+}
+
 func TestPrinterDirs(t *testing.T) {
 	found := event.Event{Type: event.Failure, Package: "q", Target: "FuzzB", Kind: "panic", Message: "panic: boom", Reproducer: "testdata/fuzz/FuzzB/abc"}
 	flaky := event.Event{Type: event.Flaky, Package: "q", Target: "FuzzB", Kind: "panic", Message: "panic: boom", Reproducer: "testdata/fuzz/FuzzB/abc", Reruns: 3, Reproduced: 1}

@@ -25,6 +25,10 @@ type Printer struct {
 	Dirs map[string]string
 
 	mu sync.Mutex
+	// began maps "package.FuzzX" to when its fuzzing began (its first
+	// baseline event's Elapsed): its status lines count from there, as go
+	// test -fuzz's do, not from the run's start (builds, tests).
+	began map[string]int64
 }
 
 // Print writes e.
@@ -39,9 +43,11 @@ func (p *Printer) Print(e Event) {
 		io.WriteString(p.W, e.Output)
 		return
 	}
-	if dir := p.Dirs[e.Package+"."+e.Target]; dir != "" && e.Reproducer != "" && !filepath.IsAbs(e.Reproducer) {
+	key := e.Package + "." + e.Target
+	if dir := p.Dirs[key]; dir != "" && e.Reproducer != "" && !filepath.IsAbs(e.Reproducer) {
 		e.Reproducer = filepath.Join(dir, e.Reproducer)
 	}
+	p.sinceBegan(key, &e)
 	line := Format(e)
 	if line == "" {
 		return
@@ -50,6 +56,22 @@ func (p *Printer) Print(e Event) {
 		line = "[" + label + "] " + line
 	}
 	fmt.Fprintln(p.W, line)
+}
+
+// sinceBegan makes e's Elapsed count from when its fuzz test (key) began
+// fuzzing.
+func (p *Printer) sinceBegan(key string, e *Event) {
+	if e.Type == Baseline && e.Target != "" {
+		if p.began == nil {
+			p.began = map[string]int64{}
+		}
+		if _, ok := p.began[key]; !ok {
+			p.began[key] = e.Elapsed
+		}
+	}
+	if began, ok := p.began[key]; ok && e.Elapsed >= began {
+		e.Elapsed -= began
+	}
 }
 
 // label is the prefix of e's status line, or "".
