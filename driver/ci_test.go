@@ -38,9 +38,7 @@ func ciRepo(t *testing.T) string {
 // repository's first commit; it returns gitIn's function for dir.
 func baseCommit(t *testing.T, dir string, files map[string]string) func(args ...string) {
 	t.Helper()
-	for name, text := range files {
-		writeTestFile(t, filepath.Join(dir, name), text)
-	}
+	writeTestFiles(t, dir, files)
 	git := gitIn(t, dir)
 	git("init", "-q")
 	git("add", ".")
@@ -57,6 +55,14 @@ func gitIn(t *testing.T, dir string) func(args ...string) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("git %s: %v\n%s", args[0], err, out)
 		}
+	}
+}
+
+// writeTestFiles writes files (path relative to dir: text) under dir.
+func writeTestFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		writeTestFile(t, filepath.Join(dir, name), text)
 	}
 }
 

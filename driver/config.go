@@ -54,7 +54,7 @@ type Config struct {
 	FuzzTime     string        // duration, or Nx executions over all workers; "" runs until the context is cancelled
 	MinimizeTime string        // duration or Nx to minimize a failing input; "" means ipc.DefaultMinimizeTime (60s), "0x" turns minimization off
 	Parallel     int           // worker processes; 0 means GOMAXPROCS
-	Run          string        // -test.run for the tests run before fuzzing; "" means all with one fuzz test, none with several
+	Run          string        // -test.run for the tests run before fuzzing; "" means all (with several fuzz tests, once per package, in its first one's turn)
 	Skip         string        // -test.skip, as go test -skip: tests (and fuzz tests) not to run; "" means none
 	Verbose      bool          // -test.v
 	Timeout      time.Duration // per-input hang limit: an input running longer is a failure of kind hang; 0 means ipc.DefaultTimeout (10s)

@@ -156,11 +156,15 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 			ran = true
 			share := b.share(runnable(results[i:]))
 			r.skipTests = r.skipTests || tested[r.pkg]
+			testsTurn := !r.skipTests
 			runTarget(ctx, cfg, r, share, s)
 			tested[r.pkg] = true
 			b.spent(share, r)
-			if r.prefuzzFailed {
-				stopPackage(results, r, s)
+			switch seed := r.failedSeed(cfg); {
+			case r.prefuzzFailed:
+				stopPackage(results, r, s, "its package's tests or seeds failed before fuzzing "+r.Name+" (above), and go test -fuzz fuzzes nothing then")
+			case testsTurn && seed != "":
+				stopPackage(results, r, s, "the seed corpus entry "+r.Name+"/"+seed+" failed (above), and go test -fuzz runs it with the package's tests before fuzzing, and fuzzes nothing when they fail")
 			}
 		}
 		if !b.open || !ran || ctx.Err() != nil {
@@ -187,19 +191,36 @@ func (r *TargetResult) runnable() bool {
 	return r.Err == "" && !r.prefuzzFailed && len(r.Failures) == 0
 }
 
-// stopPackage takes the other targets of failed's package out of the run:
-// its tests or seeds failed before fuzzing (under go test too, or it could
-// not tell), and go test -fuzz fuzzes nothing then. A package's tests run in
-// the turn of its first target only.
-func stopPackage(results []*TargetResult, failed *TargetResult, s *stream) {
+// stopPackage takes the other targets of failed's package out of the run,
+// saying why: its tests or seeds failed before fuzzing (under go test too,
+// or it could not tell), or failed's own seeds did, which the tests of go
+// test -fuzz for another fuzz test run; go test -fuzz fuzzes nothing then.
+// A package's tests run in the turn of its first target only.
+func stopPackage(results []*TargetResult, failed *TargetResult, s *stream, why string) {
 	for _, r := range results {
 		if r == failed || r.pkg != failed.pkg || !r.runnable() {
 			continue
 		}
 		r.prefuzzFailed = true
 		r.ExitCode = max(r.ExitCode, ExitFailure)
-		s.output(r.Target, fmt.Sprintf("fuzzbox: %s is not fuzzed: its package's tests or seeds failed before fuzzing %s (above), and go test -fuzz fuzzes nothing then\n", r.Name, failed.Name))
+		s.output(r.Target, fmt.Sprintf("fuzzbox: %s is not fuzzed: %s\n", r.Name, why))
 	}
+}
+
+// failedSeed returns the name of r's seed corpus entry that failed (go
+// test -fuzz runs it as fuzzing starts) if go test -fuzz of another fuzz
+// test of the package would run it with the tests (cfg's Run and Skip
+// select r's fuzz test), or "".
+func (r *TargetResult) failedSeed(cfg Config) string {
+	if !runSelects(cfg.Run, r.Name) || cfg.Skip != "" && skipSelects(cfg.Skip, r.Name) {
+		return ""
+	}
+	for _, f := range r.Failures {
+		if f.Seed != "" {
+			return f.Seed
+		}
+	}
+	return ""
 }
 
 // A budget splits -fuzztime over the targets of a run: each gets an equal

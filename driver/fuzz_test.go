@@ -120,7 +120,9 @@ func TestFuzzPackageDoesNotBuild(t *testing.T) {
 // TestFuzzRunsTestsOncePerPackage: a run of several fuzz tests runs each
 // package's tests once, in its first target's turn, as go test -fuzz runs
 // them before fuzzing; a package whose tests fail (under go test too) has
-// none of its fuzz tests fuzzed, and the other packages' are.
+// none of its fuzz tests fuzzed, and the other packages' are. So does one
+// whose first fuzz test's seed fails as its fuzzing starts: go test -fuzz
+// of the package's other fuzz test runs that seed with the tests.
 func TestFuzzRunsTestsOncePerPackage(t *testing.T) {
 	fuzzbox := testFuzzbox(t)
 	dir := t.TempDir()
@@ -154,21 +156,28 @@ func TestCount(t *testing.T) {
 func FuzzB1(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
 func FuzzB2(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
 `,
-	}
-	for name, src := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
+		"c/c_test.go": `package c
+
+import "testing"
+
+func FuzzC1(f *testing.F) {
+	f.Add("bad")
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "bad" {
+			t.Fatal("fuzzbox-e2e: bad seed")
 		}
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	})
+}
+
+func FuzzC2(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
+`,
 	}
+	writeTestFiles(t, dir, files)
 	runs := filepath.Join(t.TempDir(), "runs")
 	t.Setenv("FUZZBOX_TEST_RUNS", runs)
 	cfg := Config{Fuzz: ".", FuzzTime: "4s", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: io.Discard}
-	targets, err := Resolve(context.Background(), cfg, []string{filepath.Join(dir, "a"), filepath.Join(dir, "b")})
-	if err != nil || len(targets) != 4 {
+	targets, err := Resolve(context.Background(), cfg, []string{filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")})
+	if err != nil || len(targets) != 6 {
 		t.Fatalf("Resolve: %v, %v", targets, err)
 	}
 	var mu sync.Mutex
@@ -182,16 +191,23 @@ func FuzzB2(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
 		t.Errorf("exit %d (%v): want 1, a package's tests failed", res.ExitCode, res.Err)
 	}
 	for _, r := range res.Targets {
-		a := strings.HasPrefix(r.Name, "FuzzA")
-		if a && (r.Execs != 0 || !r.prefuzzFailed || r.ExitCode != ExitFailure) {
-			t.Errorf("%s: %d execs, exit %d: want it not fuzzed (TestBroken fails)", r.Name, r.Execs, r.ExitCode)
-		}
-		if !a && (r.Execs == 0 || r.ExitCode != ExitOK) {
+		switch {
+		case strings.HasPrefix(r.Name, "FuzzA") || r.Name == "FuzzC2":
+			if r.Execs != 0 || !r.prefuzzFailed || r.ExitCode != ExitFailure {
+				t.Errorf("%s: %d execs, exit %d: want it not fuzzed (TestBroken fails, FuzzC1's seed fails)", r.Name, r.Execs, r.ExitCode)
+			}
+		case r.Name == "FuzzC1":
+			if len(r.Failures) != 1 || r.Failures[0].Seed != "seed#0" {
+				t.Errorf("FuzzC1: failures %+v, want its seed#0's", r.Failures)
+			}
+		case r.Execs == 0 || r.ExitCode != ExitOK:
 			t.Errorf("%s: %d execs, exit %d: want it fuzzed", r.Name, r.Execs, r.ExitCode)
 		}
 	}
-	if !strings.Contains(out.String(), "--- FAIL: TestBroken") || !strings.Contains(out.String(), "FuzzA2 is not fuzzed") {
-		t.Errorf("output does not show TestBroken's failure and FuzzA2 left out:\n%s", out.String())
+	for _, want := range []string{"--- FAIL: TestBroken", "FuzzA2 is not fuzzed", "FuzzC2 is not fuzzed: the seed corpus entry FuzzC1/seed#0 failed"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 	if b, err := os.ReadFile(runs); string(b) != "ran\n" {
 		t.Errorf("package b's tests ran %q (%v): want once", b, err)

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -127,7 +128,7 @@ type noMatch string
 func (e noMatch) Error() string { return string(e) }
 
 // listAll runs go list over patterns: once for each run of patterns that
-// share the directory to run it in (splitPattern).
+// share the directory to run it in (splitPattern), each package once.
 func listAll(ctx context.Context, cfg Config, patterns []string) ([]*pkgInfo, error) {
 	var pkgs []*pkgInfo
 	for i := 0; i < len(patterns); {
@@ -144,7 +145,11 @@ func listAll(ctx context.Context, cfg Config, patterns []string) ([]*pkgInfo, er
 		if err != nil {
 			return nil, fmt.Errorf("go list %s: %w", strings.Join(given, " "), err)
 		}
-		pkgs = append(pkgs, ps...)
+		for _, p := range ps {
+			if !slices.ContainsFunc(pkgs, func(q *pkgInfo) bool { return q.Dir == p.Dir && q.ImportPath == p.ImportPath }) {
+				pkgs = append(pkgs, p) // once, as go list lists a package that several patterns match
+			}
+		}
 	}
 	return pkgs, nil
 }

@@ -46,14 +46,7 @@ func TestResolve(t *testing.T) {
 	mod := "module example.com/m\n\ngo 1.26\n"
 	a := "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {}\n\nfunc FuzzB(f *testing.F) {}\n\nfunc Fuzzy(f *testing.F) {}\n"
 	b := "package b_test\n\nimport \"testing\"\n\nfunc FuzzC(f *testing.F) {}\n"
-	for name, text := range map[string]string{"go.mod": mod, "a/a_test.go": a, "b/b_test.go": b, "c/c.go": "package c\n"} {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTestFiles(t, dir, map[string]string{"go.mod": mod, "a/a_test.go": a, "b/b_test.go": b, "c/c.go": "package c\n"})
 	ctx := context.Background()
 	for _, tc := range []struct {
 		fuzz     string
@@ -63,6 +56,8 @@ func TestResolve(t *testing.T) {
 		{"^Fuzz[AC]$", []string{"example.com/m/a", "example.com/m/b"}, []string{"example.com/m/a.FuzzA", "example.com/m/b.FuzzC"}},
 		{".", []string{"./..."}, []string{"example.com/m/a.FuzzA", "example.com/m/a.FuzzB", "example.com/m/b.FuzzC"}},
 		{"B", []string{"./a"}, []string{"example.com/m/a.FuzzB"}},
+		// overlapping patterns: each package once, as go list lists it
+		{"^Fuzz[AC]$", []string{"./...", "./a", "example.com/m/b", "./b/"}, []string{"example.com/m/a.FuzzA", "example.com/m/b.FuzzC"}},
 		{".", []string{"./c"}, []string{"error: example.com/m/c has no fuzz tests"}},
 		{"^FuzzZ$", []string{"./a", "./b"}, []string{"error: -fuzz=^FuzzZ$ matches no fuzz test in ./a ./b (fuzz tests: FuzzA, FuzzB, FuzzC)"}},
 	} {
@@ -134,14 +129,7 @@ func TestListTagsFromGOFLAGS(t *testing.T) {
 		"p/p.go":      "package p\n",
 		"p/x_test.go": "//go:build special\n\npackage p\n\nimport \"testing\"\n\nfunc FuzzSpecial(f *testing.F) {}\n",
 	}
-	for name, text := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTestFiles(t, dir, files)
 	for _, c := range []struct {
 		goflags, tags string
 		want          int

@@ -59,14 +59,7 @@ func FuzzCheck(f *testing.F) {
 }
 `,
 	}
-	for name, text := range files {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTestFiles(t, dir, files)
 	return dir
 }
 
