@@ -259,12 +259,17 @@ func (c *Config) cacheDir(t Target) (string, error) {
 const panicOnExit0 = "-test.paniconexit0"
 
 // userArgs returns what every run of the test binary gets after fuzzbox's
-// flags: -test.short when asked for, then TestArgs. A positional argument
-// among TestArgs ends the flags the binary parses, so nothing may follow it.
+// flags: -test.short and -test.v when asked for (code may take other paths
+// under testing.Short or testing.Verbose: a failure on one must replay
+// with them), then TestArgs. A positional argument among TestArgs ends the
+// flags the binary parses, so nothing may follow it.
 func (c *Config) userArgs() []string {
 	var args []string
 	if c.Short {
 		args = append(args, "-test.short")
+	}
+	if c.Verbose {
+		args = append(args, "-test.v")
 	}
 	return append(args, c.TestArgs...)
 }
@@ -312,7 +317,7 @@ func (c *Config) optionalArgs(dict, twin string) []string {
 	for _, b := range []struct {
 		on   bool
 		flag string
-	}{{c.Verbose, "test.v"}, {c.KeepGoing, ipc.FlagKeepGoing}, {c.KeepFlaky, ipc.FlagKeepFlaky}, {c.NoCmp, ipc.FlagNoCmp}, {c.NoLeaks, ipc.FlagNoLeaks}} {
+	}{{c.KeepGoing, ipc.FlagKeepGoing}, {c.KeepFlaky, ipc.FlagKeepFlaky}, {c.NoCmp, ipc.FlagNoCmp}, {c.NoLeaks, ipc.FlagNoLeaks}} {
 		if b.on {
 			args = append(args, flagArg(b.flag, "true"))
 		}

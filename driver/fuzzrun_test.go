@@ -685,6 +685,36 @@ func TestFuzzKeepGoing(t *testing.T) {
 	}
 }
 
+// TestFuzzVerbose: with -v, a failure only on a testing.Verbose path is
+// the code's: go test -v's replay reproduces it (before, the replay and the
+// re-run of the tests lacked -v, so it was called fuzzbox's internal error
+// and nothing was written).
+func TestFuzzVerbose(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/v\n\ngo 1.26\n",
+		"v_test.go": `package v
+
+import "testing"
+
+func FuzzVerbose(f *testing.F) {
+	f.Add([]byte("a"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if testing.Verbose() && len(b) > 1 && b[0] == 'v' {
+			panic("fuzzbox-e2e: verbose path")
+		}
+	})
+}
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzVerbose$", FuzzTime: "60s", Verbose: true, RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.ExitCode != ExitFailure || len(r.internal) > 0 || len(r.failures) != 1 || !strings.Contains(r.failures[0], "fuzzbox-e2e: verbose path") {
+		t.Fatalf("want the verbose path's panic reported, no internal error\n%s", r)
+	}
+	if names := reproducerNames(t, dir, "FuzzVerbose"); len(names) != 1 {
+		t.Errorf("reproducers %q, want one", names)
+	}
+}
+
 // TestFuzzFailingSeed: a testdata seed that already fails is a finding
 // (exit 1) reported with its own path; no new reproducer is written; so is
 // a failing f.Add seed.

@@ -46,7 +46,7 @@ type Frame struct {
 // testdata/fuzz/FuzzX/entry, or its f.Add values named entry by go test
 // (seed#0, when no such file exists) with stock go test, in t.Dir, and
 // reports the result. Of cfg it reads Tags, Race, Vet, ReplayLimit (go test -timeout: a
-// run that hangs fails with kind hang), Short and TestArgs. It returns an error when the entry
+// run that hangs fails with kind hang), Short, Verbose and TestArgs. It returns an error when the entry
 // does not exist, the package does not build or go test cannot run; a
 // failing test is a result, not an error. Cancelling ctx stops go test.
 func Replay(ctx context.Context, cfg Config, t Target, entry string) (ReplayResult, error) {
