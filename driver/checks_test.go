@@ -149,13 +149,14 @@ func TestFuzzboxOnlyFailureIsNotBlamed(t *testing.T) {
 
 // TestFuzzboxOnlyFindingIsNotWritten: an input that fails in fuzzbox's binary
 // (in its fresh workers too) but not under stock go test is not reported as
-// the code's failure: an internal error says so, and the run exits 0 (a
+// the code's failure: an internal error says so; it is a seed, so the fuzz
+// test is not fuzzed, exit 2, as when its seeds fail so in the tests (a
 // reproducer fuzzbox wrote is moved out of testdata/ to the cache:
 // TestSetAside).
 func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzPanicsOnlyInFuzzbox$", Run: "^$", FuzzTime: "20s"}, ".")
-	if r.res.ExitCode != ExitOK {
-		t.Errorf("want exit 0: go test passes every input\n%s", r)
+	if r.res.ExitCode != ExitError || !strings.Contains(r.res.Targets[0].Err, "not fuzzed: an input of FuzzPanicsOnlyInFuzzbox's corpus fails, or outlasts -timeout") {
+		t.Errorf("want exit 2, not fuzzed: go test passes the seed, which stops every start\n%s", r)
 	}
 	for _, m := range r.failures {
 		t.Errorf("reported as a failure of the code: %s", m)
@@ -186,10 +187,15 @@ func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 // TestSlowInputIsNotAHang: an input that runs longer than -timeout in
 // fuzzbox's binary (and its fresh workers) but within it under stock go test
 // is a slow input, not a hang: a warning, no failure, no reproducer left in
-// testdata/, exit 0.
+// testdata/. The input is a seed, which stops every start: not fuzzed, exit 2.
 func TestSlowInputIsNotAHang(t *testing.T) {
 	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzSlowOnlyInFuzzbox$", Run: "^$", FuzzTime: "20s", Timeout: time.Second}, "./slow")
-	r.slowInputsOnly(t)
+	if r.res.ExitCode != ExitError || !strings.Contains(r.res.Targets[0].Err, "not fuzzed: an input of FuzzSlowOnlyInFuzzbox's corpus fails, or outlasts -timeout") {
+		t.Errorf("want exit 2, not fuzzed: the slow seed stops every start\n%s", r)
+	}
+	for _, m := range append(r.failures, r.internal...) {
+		t.Errorf("reported as a failure or an internal error: %s", m)
+	}
 	if len(r.warnings) != 1 || !strings.Contains(r.warnings[0], "a slow input, not a hang") || !strings.Contains(r.warnings[0], "go test -run='^FuzzSlowOnlyInFuzzbox$/^") {
 		t.Errorf("want one warning that go test runs the input within -timeout, got %q\n%s", r.warnings, r)
 	}

@@ -129,6 +129,12 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	if c == ExitFailure && r.started && chk.onlyRefuted() {
 		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
 		r.setAside = !chk.beforeFuzzing && !cfg.KeepGoing
+		if chk.beforeFuzzing && !cfg.KeepGoing {
+			// A seed (or generated corpus entry) failing only in fuzzbox's
+			// binary stops every start: not fuzzed, an error, as when
+			// its seeds fail so in the tests.
+			c, r.Err = ExitError, fmt.Sprintf("not fuzzed: an input of %s's corpus fails, or outlasts -timeout, only in fuzzbox's binary (above), which stops its fuzzing as it starts", r.Name)
+		}
 	}
 	if c > r.ExitCode {
 		r.ExitCode = c
