@@ -100,16 +100,12 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 	return p, nil
 }
 
-// workerEnv makes goroutine dumps complete (hang reports) unless the user
-// chose a traceback level, passes the memory limit, and sets
-// adaptivestackstart (stack.go).
+// workerEnv passes the memory limit. The code under test sees the
+// environment go test gives it otherwise: complete goroutine dumps come
+// from the worker's own traceback setting (RunWorker), and the runtime's
+// adaptivestackstart (stack.go) is on by default.
 func workerEnv(rssLimitMB int) []string {
-	env := append(os.Environ(), fmt.Sprintf("%s=%d", rssLimitMBEnv, rssLimitMB),
-		"GODEBUG="+adaptiveStacks(os.Getenv("GODEBUG")))
-	if os.Getenv("GOTRACEBACK") == "" {
-		env = append(env, "GOTRACEBACK=all")
-	}
-	return env
+	return append(os.Environ(), fmt.Sprintf("%s=%d", rssLimitMBEnv, rssLimitMB))
 }
 
 // watchdog kills the worker when one execution runs longer than timeout

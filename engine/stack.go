@@ -6,21 +6,10 @@ import (
 	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
-// Goroutine stacks in workers: see basedeps.StackBallast. The coordinator
-// sets adaptivestackstart=1 for its workers (adaptiveStacks), unless the
-// user's GODEBUG sets it.
-
-// adaptiveStacks returns the worker's GODEBUG: the coordinator's with
-// adaptivestackstart=1 added, unless it sets adaptivestackstart itself.
-func adaptiveStacks(godebug string) string {
-	if basedeps.AdaptiveStackSetting(godebug) != "" {
-		return godebug
-	}
-	if godebug == "" {
-		return "adaptivestackstart=1"
-	}
-	return godebug + ",adaptivestackstart=1"
-}
+// Goroutine stacks in workers: see basedeps.StackBallast. The runtime's
+// adaptivestackstart is on by default (the user's GODEBUG may turn it off):
+// workers get no GODEBUG of fuzzbox's, which the code under test, and the
+// processes it starts, would see where go test sets none.
 
 // dropIdle removes from a dump of every goroutine the worker's own idle
 // goroutines: the stack ballast and the SIGQUIT handler (quit.go), which say

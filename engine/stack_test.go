@@ -13,15 +13,19 @@ import (
 	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
-func TestAdaptiveStacks(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                          "adaptivestackstart=1",
-		"gctrace=1":                 "gctrace=1,adaptivestackstart=1",
-		"adaptivestackstart=0":      "adaptivestackstart=0",
-		"x=1, adaptivestackstart=1": "x=1, adaptivestackstart=1",
-	} {
-		if got := adaptiveStacks(in); got != want {
-			t.Errorf("adaptiveStacks(%q) = %q, want %q", in, got, want)
+// TestWorkerEnv: workers see the environment go test gives the code under
+// test, plus fuzzbox's memory limit: no GODEBUG or GOTRACEBACK of fuzzbox's,
+// which the code, and the processes it starts, would see (the starting
+// stack size is the runtime's default, TestStackBallast; complete dumps
+// come from RunWorker's traceback setting).
+func TestWorkerEnv(t *testing.T) {
+	t.Setenv("GODEBUG", "")
+	t.Setenv("GOTRACEBACK", "")
+	os.Unsetenv("GODEBUG")
+	os.Unsetenv("GOTRACEBACK")
+	for _, kv := range workerEnv(100) {
+		if strings.HasPrefix(kv, "GODEBUG=") || strings.HasPrefix(kv, "GOTRACEBACK=") {
+			t.Errorf("worker environment has %s", kv)
 		}
 	}
 }

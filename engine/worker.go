@@ -71,6 +71,9 @@ func SnapshotCoverage() {
 // fails; its message is reported to the coordinator.
 func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	signal.Ignore(os.Interrupt) // the coordinator decides when workers stop
+	if os.Getenv("GOTRACEBACK") == "" {
+		debug.SetTraceback("all") // hang and crash reports show every goroutine, unless the user chose
+	}
 	dumpOnQuit()
 	in := os.NewFile(ipc.FdIn, "fuzzbox-in")
 	out := os.NewFile(ipc.FdOut, "fuzzbox-out")

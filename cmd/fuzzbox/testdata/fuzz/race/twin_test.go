@@ -1,7 +1,7 @@
 package race
 
 import (
-	"os"
+	"flag"
 	"strings"
 	"testing"
 )
@@ -21,13 +21,13 @@ func FuzzTwinRace(f *testing.F) {
 	})
 }
 
-// FuzzFuzzboxOnlyRace races only in fuzzbox's worker processes (whose
-// GODEBUG has adaptivestackstart, engine/stack.go), never under stock go
-// test -race: the race twin finds it, and the driver must not report it.
+// FuzzFuzzboxOnlyRace races only in fuzzbox's worker processes (which have
+// fuzzbox's flags), never under stock go test -race: the race twin finds
+// it, and the driver must not report it.
 func FuzzFuzzboxOnlyRace(f *testing.F) {
 	f.Add("seed")
 	f.Fuzz(func(t *testing.T, s string) {
-		if strings.HasPrefix(s, "TW") && strings.Contains(os.Getenv("GODEBUG"), "adaptivestackstart") {
+		if strings.HasPrefix(s, "TW") && flag.Lookup("fuzzbox.timeout") != nil {
 			inTwo(func() { tally++ }) // unsynchronized, in fuzzbox's workers only
 		}
 	})
