@@ -37,7 +37,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.FuzzTime, "fuzztime", "", "time to fuzz (duration, or Nx for N executions over all workers); default until stopped")
 	fs.StringVar(&c.MinimizeTime, "fuzzminimizetime", ipc.DefaultMinimizeTime, "time (or Nx executions) to minimize a failing input; 0x turns minimization off")
 	fs.IntVar(&c.Parallel, "parallel", 0, "worker processes (default GOMAXPROCS)")
-	fs.StringVar(&c.Run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all with one fuzz test, none with several)")
+	fs.StringVar(&c.Run, "run", "", "regexp of tests to run before fuzzing, as go test -run (default: all; with several fuzz tests, once per package, in its first fuzz test's turn)")
 	fs.StringVar(&c.Skip, "skip", "", "regexp of tests not to run, as go test -skip")
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
 	ShortFlag(fs, &c.Short)
@@ -359,6 +359,8 @@ func (r TargetResult) status(base string) (status, detail string) {
 		status, detail = "ERR ", r.Err
 	case r.ExitCode != ExitOK:
 		status, detail = "FAIL", "tests failed (see output)"
+	case !r.turned:
+		status, detail = "--  ", "not fuzzed: the run ended before its turn"
 	}
 	if len(r.Flaky) > 0 {
 		detail += fmt.Sprintf(" (%d flaky, not written)", len(r.Flaky))

@@ -51,6 +51,7 @@ type TargetResult struct {
 	dict string // dictionary file for the run: Config.Dict plus the package's literals
 
 	started   bool          // the engine reported its baseline in the last turn
+	turned    bool          // it had a turn: the run did not end before it
 	turnExecs int64         // executions of the last turn
 	fuzzedFor time.Duration // the last turn's fuzzing time (start to done event), 0 if it did not fuzz
 	startedAt int64         // the last turn's start event, in ms since the run started
@@ -157,6 +158,7 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 			share := b.share(runnable(results[i:]))
 			r.skipTests = r.skipTests || tested[r.pkg]
 			testsTurn := !r.skipTests
+			r.turned = true
 			runTarget(ctx, cfg, r, share, s)
 			tested[r.pkg] = true
 			b.spent(share, r)

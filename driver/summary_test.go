@@ -18,28 +18,30 @@ import (
 
 func TestWriteSummary(t *testing.T) {
 	res := Result{Targets: []TargetResult{
-		{Target: Target{Package: "example.com/p", Name: "FuzzA"}, Execs: 1234},
+		{Target: Target{Package: "example.com/p", Name: "FuzzA"}, Execs: 1234, turned: true},
 		{Target: Target{Package: "example.com/p", Name: "FuzzB"}, Failures: []event.Event{{Kind: "panic", Reproducer: "testdata/fuzz/FuzzB/0123"}},
 			Flaky: []event.Event{{}}},
 		{Target: Target{Package: "example.com/p", Name: "FuzzC"}, Err: "engine: giving up"},
 		{Target: Target{Package: "example.com/p", Name: "FuzzD"}, ExitCode: ExitFailure},
-		{Target: Target{Package: "example.com/p", Name: "FuzzE"}, Execs: 842, Unfuzzed: "842/7787"},
+		{Target: Target{Package: "example.com/p", Name: "FuzzE"}, Execs: 842, Unfuzzed: "842/7787", turned: true},
+		{Target: Target{Package: "example.com/p", Name: "FuzzF"}}, // the run was stopped before its turn
 	}}
 	var b strings.Builder
 	res.WriteSummary(&b)
-	want := "\nfuzzbox: 5 fuzz tests:\n" +
+	want := "\nfuzzbox: 6 fuzz tests:\n" +
 		"  ok    example.com/p.FuzzA                                1234 execs\n" +
 		"  FAIL  example.com/p.FuzzB                                panic -> testdata/fuzz/FuzzB/0123 (1 flaky, not written)\n" +
 		"  ERR   example.com/p.FuzzC                                engine: giving up\n" +
 		"  FAIL  example.com/p.FuzzD                                tests failed (see output)\n" +
-		"  ok    example.com/p.FuzzE                                842 execs, not fuzzed: its time ended while it ran its seed and generated corpus (842/7787 inputs)\n"
+		"  ok    example.com/p.FuzzE                                842 execs, not fuzzed: its time ended while it ran its seed and generated corpus (842/7787 inputs)\n" +
+		"  --    example.com/p.FuzzF                                not fuzzed: the run ended before its turn\n"
 	if b.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
 	}
 	// fuzzbox ci's reports say so too.
 	for _, w := range []func(io.Writer, Result, string) error{writeMarkdown, writeJUnit} {
 		b.Reset()
-		if err := w(&b, Result{Targets: res.Targets[4:]}, ""); err != nil || !strings.Contains(b.String(), "not fuzzed: its time ended") {
+		if err := w(&b, Result{Targets: res.Targets[4:5]}, ""); err != nil || !strings.Contains(b.String(), "not fuzzed: its time ended") {
 			t.Errorf("report %q, %v: want it to say FuzzE was not fuzzed", b.String(), err)
 		}
 	}
