@@ -232,7 +232,7 @@ func record(r *TargetResult, e event.Event) {
 			if r.Duplicates == nil {
 				r.Duplicates = map[string]int{}
 			}
-			r.Duplicates[e.Bucket]++
+			r.Duplicates[e.Bucket] += max(1, e.Count)
 		}
 	case event.Flaky:
 		r.Flaky = append(r.Flaky, e)

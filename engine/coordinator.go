@@ -118,16 +118,18 @@ type coordinator struct {
 	lens      lenControl // the mutants' length limit
 	rng       *rand.Rand
 	fails     []*crashError
-	claimed   bool            // a failure is being recorded (without KeepGoing, the only one)
-	sigs      map[string]bool // signatures of recorded failures
-	flaky     map[string]int  // signatures of flaky failures, with how often they were seen
-	atLine    map[string]int  // failures claimed at each t.Error line (failureKey of a fail), flaky ones too; maxClaimsPerLine at most
-	internals int             // internal errors so far
-	fatalErr  error           // an internal error that stops the run
-	execs     int64           // executions over all workers
-	budget    int64           // executions left under opts.Limit (when set)
-	warned    bool            // the fuzz function was seen changing its input (warned once)
-	key       *binaryKey      // the test binary's SHA-256 when syncing: coverage is recorded (synccov.go)
+	claimed   bool                    // a failure is being recorded (without KeepGoing, the only one)
+	sigs      map[string]bool         // signatures of recorded failures
+	dups      map[string]*event.Event // duplicates since the last statistics tick, by bucket (duplicate)
+	dupOrder  []string                // their buckets, in the order they came
+	flaky     map[string]int          // signatures of flaky failures, with how often they were seen
+	atLine    map[string]int          // failures claimed at each t.Error line (failureKey of a fail), flaky ones too; maxClaimsPerLine at most
+	internals int                     // internal errors so far
+	fatalErr  error                   // an internal error that stops the run
+	execs     int64                   // executions over all workers
+	budget    int64                   // executions left under opts.Limit (when set)
+	warned    bool                    // the fuzz function was seen changing its input (warned once)
+	key       *binaryKey              // the test binary's SHA-256 when syncing: coverage is recorded (synccov.go)
 
 	inputs  []*entry  // the baseline's inputs
 	next    int       // the next baseline input to hand out
@@ -276,6 +278,7 @@ func (c *coordinator) result() error {
 				"the run's limit ended it while it ran the seed and generated corpus (%s inputs): nothing was fuzzed; give it a longer -fuzztime", e.Progress)})
 		}
 	}
+	c.flushDuplicates()
 	c.rep.emit(e)
 	switch {
 	case c.fatalErr != nil && len(c.fails) == 0:

@@ -94,3 +94,20 @@ func TestSeedFailure(t *testing.T) {
 		t.Errorf("seedOf(the zero input) = %+v, want none", s)
 	}
 }
+
+// TestDuplicatesCounted: with -keepgoing, a bug fuzzing keeps hitting is
+// reported as duplicate events of its bucket, one per statistics interval
+// with the count, not one per input.
+func TestDuplicatesCounted(t *testing.T) {
+	r := runFake(t, "bug", 4*time.Second, func(o *Options) { o.KeepGoing = true })
+	var events, dups int
+	for _, e := range r.ofType(event.Failure) {
+		if e.Duplicate {
+			events++
+			dups += max(1, e.Count)
+		}
+	}
+	if dups < 10 || events > 4 {
+		t.Errorf("%d duplicates in %d events: want many, in one per bucket and 3-s interval (and one at the end)", dups, events)
+	}
+}

@@ -131,6 +131,7 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 			c.release()
 			done = nil
 		case now := <-tick.C:
+			c.flushDuplicates()
 			if ctx.Err() != nil {
 				continue
 			}

@@ -67,6 +67,7 @@ type Event struct {
 	Reproducer string   `json:"reproducer,omitempty"` // failure: the reproducer's path ("" for a seed of f.Add's); coverage: the new cache entry; warning: the input, saved to the cache
 	Seed       string   `json:"seed,omitempty"`       // failure: the seed corpus entry that failed, as go test -run=Target/Seed names it (seed#0, a testdata file's name); its input is not minimized and nothing is written
 	Duplicate  bool     `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
+	Count      int      `json:"count,omitempty"`      // duplicate failure: how many of its bucket it stands for, found since the last statistics interval (every one, when omitted: 1)
 	Reruns     int      `json:"reruns,omitempty"`     // failure, flaky: re-runs of the input in fresh workers
 	Reproduced int      `json:"reproduced,omitempty"` // failure, flaky: how many of them failed the same way
 	Minimized  string   `json:"minimized,omitempty"`  // failure: "yes", "no" (nothing smaller found) or "cut short" (budget spent); omitted when not attempted
