@@ -199,7 +199,7 @@ func signature(kind, msg string) string {
 		}
 	}
 	var frames []string
-	for _, m := range frameRE.FindAllStringSubmatch(msg, -1) {
+	for _, m := range frameRE.FindAllStringSubmatch(firstGoroutine(msg), -1) {
 		fn := m[1]
 		if internalFrame(fn) {
 			continue
@@ -214,6 +214,20 @@ func signature(kind, msg string) string {
 		head = ""
 	}
 	return kind + "|" + head + "|" + strings.Join(frames, "|")
+}
+
+// firstGoroutine cuts a dying process's dump of every goroutine after the
+// first, the one that failed: frames of the others (the testing package's
+// main goroutine, the code's idle ones) vary from one death to the next,
+// and made a signature of a goroutine with fewer than three frames of its
+// own unstable (a panic on a goroutine the code started: each death a new
+// "unique" failure, each flaky one reported).
+func firstGoroutine(msg string) string {
+	hs := goroutineStateRE.FindAllStringIndex(msg, 2)
+	if len(hs) < 2 {
+		return msg
+	}
+	return msg[:hs[1][0]]
 }
 
 // Patterns for failureKey.

@@ -540,3 +540,32 @@ func TestMinimizedIntoRecorded(t *testing.T) {
 		t.Errorf("failure events:\n%s\nwant:\n%s\n(%d failures recorded, want 2)", strings.Join(got, "\n"), strings.Join(wantEvents, "\n"), len(c.fails))
 	}
 }
+
+// lateDump is a worker's death by a panic on a goroutine the fuzz function
+// started, with the other goroutines the runtime lists after it; other, if
+// set, is one of them.
+func lateDump(id int, other string) string {
+	return fmt.Sprintf("panic: late goroutine panic\n\ngoroutine %d [running]:\nexample.com/m.FuzzX.func1.1()\n\t/m/x_test.go:12 +0x3e\n"+
+		"created by example.com/m.FuzzX.func1 in goroutine %d\n\t/m/x_test.go:12 +0xcd\n\n"+
+		"goroutine 1 [chan receive]:\ntesting.runFuzzing({0x1, 0x2})\n\t/go/src/testing/fuzz.go:624 +0x7ec\n\n"+
+		"goroutine 9 [select]:\n%s()\n\t/m/other.go:3 +0x1\n", id, id-1, other)
+}
+
+// TestSignatureOfFirstGoroutine: a death's signature holds the frames of
+// the goroutine that failed, not those of the goroutines listed after it,
+// which vary from one death to the next; such a goroutine, started by the
+// code, is named (strayCreator).
+func TestSignatureOfFirstGoroutine(t *testing.T) {
+	a, b := lateDump(54, "example.com/m.idleA"), lateDump(8, "example.com/m.idleB")
+	if sa, sb := signature(KindPanic, a), signature(KindPanic, b); sa != sb {
+		t.Errorf("signatures differ with the other goroutines:\n%s\n%s", sa, sb)
+	}
+	if got := strayCreator(a); got != "example.com/m.FuzzX.func1" {
+		t.Errorf("strayCreator = %q, want the fuzz function's closure that started it", got)
+	}
+	own := "panic: boom\n\ngoroutine 7 [running]:\nexample.com/m.parse()\n\t/m/p.go:5 +0x1\n" +
+		"created by testing.(*F).Fuzz.func1 in goroutine 6\n\t/go/src/testing/fuzz.go:328 +0x668\n"
+	if got := strayCreator(own); got != "" {
+		t.Errorf("strayCreator of the input's own goroutine = %q, want none", got)
+	}
+}

@@ -280,6 +280,22 @@ func (c *coordinator) unclaim(f *failure, sig string) {
 	c.dropClaim(sig)
 	c.flaky[sig]++
 	c.rep.emit(event.Event{Type: event.Flaky, Kind: f.kind, Message: f.msg, Reruns: f.reruns, Reproduced: f.reproduced})
+	if creator := strayCreator(f.msg); creator != "" && c.flaky[sig] == 1 {
+		c.rep.emit(event.Event{Type: event.Warning, Kind: f.kind, Message: fmt.Sprintf(
+			"the flaky %s failure (%s) is on a goroutine %s started, not on the fuzz function's: such a goroutine may outlive the input that started it and fail while a later input runs, whose re-runs then pass (go test -fuzz reports it as the process terminating unexpectedly). Look for a goroutine that fails after its input returned",
+			f.kind, firstLine(f.msg), creator)})
+	}
+}
+
+// strayCreator returns the function that started the goroutine a dying
+// process's dump shows failing, when the code under test started it (not
+// the testing package's goroutine for the input), or "".
+func strayCreator(msg string) string {
+	m := createdByRE.FindStringSubmatch(firstGoroutine(msg))
+	if m == nil || internalFrame(m[1]) {
+		return ""
+	}
+	return m[1]
 }
 
 // dropClaim drops the claim on a failure with signature sig that is not
