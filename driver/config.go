@@ -274,6 +274,22 @@ func (c *Config) userArgs() []string {
 	return append(args, c.TestArgs...)
 }
 
+// shownTestFlags returns the go test flags of a check with stock go test
+// (goTest) that change what runs, each followed by a space, for messages
+// that show the command.
+func (c *Config) shownTestFlags() string {
+	var b strings.Builder
+	for _, f := range []struct {
+		on   bool
+		flag string
+	}{{c.Race, "-race"}, {c.Short, "-short"}, {c.Verbose, "-v"}, {c.Tags != "", "-tags=" + c.Tags}} {
+		if f.on {
+			b.WriteString(f.flag + " ")
+		}
+	}
+	return b.String()
+}
+
 // replayArgs returns the flags of a run of the tests matching run (a stock
 // test binary's replay, or the fuzzing binary's without fuzzing): once, with
 // go test's -test.paniconexit0, bounded by the replay limit.

@@ -153,23 +153,24 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		r.prefuzzFailed = true
 		return false
 	}
+	gt := "go test " + cfg.shownTestFlags() // as goTest runs it
 	s.output(r.Target, fmt.Sprintf(
-		"fuzzbox: the fuzzing binary of %s stopped (%v) before fuzzing %s started; checking with go test -run='%s' whose failure it is\n",
-		r.Package, exitErr, r.Name, run))
+		"fuzzbox: the fuzzing binary of %s stopped (%v) before fuzzing %s started; checking with %s-run='%s' whose failure it is\n",
+		r.Package, exitErr, r.Name, gt, run))
 	out, code, built, err := goTest(ctx, cfg, r.Dir, run)
 	switch {
 	case ctx.Err() != nil:
 		return false
 	case err != nil || !built:
 		s.output(r.Target, fmt.Sprintf(
-			"fuzzbox: go test could not run to check it (%s); fuzzbox cannot tell whether a test of the package failed or its own binary did; run go test -run='%s' in %s\n",
-			firstNonEmpty(errText(err), firstLineOf(out)), run, r.Dir))
+			"fuzzbox: go test could not run to check it (%s); fuzzbox cannot tell whether a test of the package failed or its own binary did; run %s-run='%s' in %s\n",
+			firstNonEmpty(errText(err), firstLineOf(out)), gt, run, r.Dir))
 		r.prefuzzFailed = true
 		return false
 	case code != 0:
 		s.output(r.Target, fmt.Sprintf(
-			"fuzzbox: %s failed under go test too (go test -run='%s' in %s): fix it first, or leave the tests out with fuzzbox fuzz -run\n",
-			failedWhat(names), run, r.Dir))
+			"fuzzbox: %s failed under go test too (%s-run='%s' in %s): fix it first, or leave the tests out with fuzzbox fuzz -run\n",
+			failedWhat(names), gt, run, r.Dir))
 		r.prefuzzFailed = true
 		return false
 	}
@@ -177,14 +178,14 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		// It fails neither under go test nor, this time, in fuzzbox's
 		// binary: a flaky test (timing under load), nobody's bug to report.
 		s.emit(event.Event{Type: event.Warning, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
-			"%s failed before fuzzing in fuzzbox's binary, then passed under go test -run='%s' and when run again in fuzzbox's binary: a flaky test; fuzzing goes on without it.\n%s",
-			failedWhat(names), run, w.excerpt())})
+			"%s failed before fuzzing in fuzzbox's binary, then passed under %s-run='%s' and when run again in fuzzbox's binary: a flaky test; fuzzing goes on without it.\n%s",
+			failedWhat(names), gt, run, w.excerpt())})
 		return r.skipFuzzboxOnly(names, s)
 	}
 	s.emit(event.Event{Type: event.InternalError, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
-		"fuzzbox's fuzzing binary failed %s before fuzzing, but go test -run='%s' passes: this is a bug in fuzzbox, not in your code. "+
+		"fuzzbox's fuzzing binary failed %s before fuzzing, but %s-run='%s' passes: this is a bug in fuzzbox, not in your code. "+
 			"Please report it with fuzzbox's version, go version, the module and version of %s, the command, and the output below.\n%s",
-		failedWhat(names), run, r.Package, w.excerpt())})
+		failedWhat(names), gt, run, r.Package, w.excerpt())})
 	r.Internal = append(r.Internal, event.Event{Type: event.InternalError, Target: r.Name})
 	return r.skipFuzzboxOnly(names, s)
 }

@@ -195,3 +195,14 @@ func TestFailureFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestShownTestFlags: messages that show a go test check's command show
+// the flags it runs with.
+func TestShownTestFlags(t *testing.T) {
+	if got := (&Config{}).shownTestFlags(); got != "" {
+		t.Errorf("no flags: %q", got)
+	}
+	if got := (&Config{Race: true, Short: true, Tags: "a,b"}).shownTestFlags(); got != "-race -short -tags=a,b " {
+		t.Errorf("race, short, tags: %q", got)
+	}
+}
