@@ -304,6 +304,34 @@ func TestFuzzTestMainWithoutRun(t *testing.T) {
 	}
 }
 
+// TestFuzzTestMainExitsAfterRun: a TestMain that exits non-zero after
+// m.Run (a check of its own; here always) does so when listing the tests
+// too: the fuzz test is fuzzed, and the run fails after, as under go test
+// -fuzz (before, listing failed: exit 2, nothing fuzzed).
+func TestFuzzTestMainExitsAfterRun(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/tm\n\ngo 1.26\n",
+		"tm_test.go": `package tm
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	m.Run()
+	os.Exit(3)
+}
+
+func FuzzX(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzX$", FuzzTime: "2000x", Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.ExitCode != ExitFailure || r.execs == 0 || !strings.Contains(r.text, "exited (exit status 3) after fuzzing FuzzX without a failure") {
+		t.Errorf("want FuzzX fuzzed, then exit 1 and why\n%s", r)
+	}
+}
+
 // TestFuzzSkipsItself: a fuzz test that calls f.Skip passes without fuzzing
 // under go test -fuzz; the driver says so and exits 0, unlike a binary that
 // never ran (TestFuzzTestMainWithoutRun).
@@ -311,6 +339,11 @@ func TestFuzzSkipsItself(t *testing.T) {
 	r := fuzzFixture(t, "exit0", Config{Fuzz: "^FuzzSkipped$", FuzzTime: "100x"}, "./skipped")
 	if r.res.ExitCode != ExitOK || !strings.Contains(r.text, "FuzzSkipped was not fuzzed: it skipped itself (f.Skip)") {
 		t.Errorf("want exit 0 and the reason\n%s", r)
+	}
+	// One that -skip leaves out passes too, and is said so.
+	r = fuzzFixture(t, "exit0", Config{Fuzz: "^FuzzSkipped$", Skip: "^FuzzSkipped$", FuzzTime: "100x"}, "./skipped")
+	if r.res.ExitCode != ExitOK || !strings.Contains(r.text, "FuzzSkipped was not fuzzed: -skip leaves it out") {
+		t.Errorf("-skip: want exit 0 and the reason\n%s", r)
 	}
 }
 

@@ -316,19 +316,23 @@ func listFuzzTests(ctx context.Context, bin, dir string, user []string) ([]strin
 	if strings.Contains(stderr.String(), "flag provided but not defined: -fuzzbox.") {
 		return nil, fmt.Errorf("%s is not a fuzzbox fuzzing binary: it was linked with the stock test main (build it with fuzzbox's test main: fuzzbox testmain, or the Bazel rules)", bin)
 	}
-	if err != nil {
-		hint := ""
-		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) && len(user) == 0 {
-			hint = " (does a TestMain want flags or arguments? pass them after -args, as to go test)"
-		}
-		return nil, fmt.Errorf("listing the fuzz tests of %s: %v: %s%s", bin, err, firstLineOf(stderr.String()), hint)
-	}
 	var names []string
 	sc := bufio.NewScanner(&stdout)
 	for sc.Scan() {
 		if name := strings.TrimSpace(sc.Text()); corpus.IsFuzzTestName(name) {
 			names = append(names, name)
 		}
+	}
+	ee := (*exec.ExitError)(nil)
+	if err != nil && !(errors.As(err, &ee) && len(names) > 0) {
+		// A binary that listed its tests and then exited non-zero (a
+		// TestMain's check after m.Run) is fuzzed, as go test -fuzz fuzzes
+		// it and reports that exit after.
+		hint := ""
+		if ee != nil && len(user) == 0 {
+			hint = " (does a TestMain want flags or arguments? pass them after -args, as to go test)"
+		}
+		return nil, fmt.Errorf("listing the fuzz tests of %s: %v: %s%s", bin, err, firstLineOf(stderr.String()), hint)
 	}
 	return names, nil
 }

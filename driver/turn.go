@@ -114,6 +114,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		return nil, nil
 	}
 	r.started, r.setAside = false, false // before readEvents, which sets started, starts
+	failsBefore := len(r.Failures)
 	r.startedAt, r.caughtAt, r.fuzzedFor, r.turnExecs, r.Plateau, r.Unfuzzed = 0, 0, 0, 0, false, ""
 	chk := newChecker(ctx, cfg, r, s)
 	var wg sync.WaitGroup
@@ -136,6 +137,9 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 			c, r.Err = ExitError, fmt.Sprintf("not fuzzed: an input of %s's corpus fails, or outlasts -timeout, only in fuzzbox's binary (above), which stops its fuzzing as it starts", r.Name)
 		}
 	}
+	if c == ExitFailure && r.started && len(r.Failures) == failsBefore && !chk.onlyRefuted() && r.Err == "" && ctx.Err() == nil {
+		s.output(r.Target, fmt.Sprintf("fuzzbox: the fuzzing binary exited (%v) after fuzzing %s without a failure (a TestMain that exits non-zero after m.Run?): FAIL, as under go test -fuzz\n", err, r.Name))
+	}
 	if c > r.ExitCode {
 		r.ExitCode = c
 	}
@@ -145,14 +149,17 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	if c != ExitOK {
 		return w, err // the package's tests or seeds failed before the engine started
 	}
-	exitedBeforeFuzzing(r, w, s)
+	exitedBeforeFuzzing(r, w, s, cfg.Skip != "" && skipSelects(cfg.Skip, r.Name))
 	return nil, nil
 }
 
 // exitedBeforeFuzzing records why a fuzzing binary that exited with status
-// 0 fuzzed nothing.
-func exitedBeforeFuzzing(r *TargetResult, w *prefuzzWatch, s *stream) {
+// 0 fuzzed nothing; skipped says -skip leaves the fuzz test out.
+func exitedBeforeFuzzing(r *TargetResult, w *prefuzzWatch, s *stream, skipped bool) {
 	switch {
+	case w.passed && skipped:
+		s.output(r.Target, fmt.Sprintf(
+			"fuzzbox: %s was not fuzzed: -skip leaves it out, as under go test -fuzz\n", r.Name))
 	case w.passed:
 		// The fuzz test skipped itself (f.Skip): go test -fuzz passes too.
 		s.output(r.Target, fmt.Sprintf(
