@@ -152,7 +152,7 @@ func (c *checker) slow(e event.Event, name, kept string) {
 func (c *checker) setAside(path, name string) string {
 	switch {
 	case path == "":
-		return "the seed corpus entry " + c.r.Name + "/" + name + " is yours and stays"
+		return "the " + event.SeedEntry(c.r.Name, name) + " is yours and stays"
 	case c.seeds[name]:
 		return "the seed file " + path + " is yours and stays"
 	}

@@ -308,7 +308,7 @@ func (r TargetResult) shownPath(repro, base string) string {
 // its reproducer (shownPath), or the seed corpus entry it is.
 func (r TargetResult) shownInput(f event.Event, base string) string {
 	if f.Seed != "" {
-		return "seed corpus entry " + r.Name + "/" + f.Seed
+		return event.SeedEntry(r.Name, f.Seed)
 	}
 	return r.shownPath(f.Reproducer, base)
 }

@@ -214,7 +214,7 @@ func stopPackage(results []*TargetResult, failed *TargetResult, s *stream, why s
 // test of the package would run it with the tests (cfg's Run and Skip
 // select r's fuzz test), or "".
 func (r *TargetResult) failedSeed(cfg Config) string {
-	if !runSelects(cfg.Run, r.Name) || cfg.Skip != "" && skipSelects(cfg.Skip, r.Name) {
+	if !runSelects(cfg.Run, r.Name) || skipSelects(cfg.Skip, r.Name) {
 		return ""
 	}
 	for _, f := range r.Failures {

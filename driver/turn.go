@@ -149,7 +149,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	if c != ExitOK {
 		return w, err // the package's tests or seeds failed before the engine started
 	}
-	exitedBeforeFuzzing(r, w, s, cfg.Skip != "" && skipSelects(cfg.Skip, r.Name))
+	exitedBeforeFuzzing(r, w, s, skipSelects(cfg.Skip, r.Name))
 	return nil, nil
 }
 

@@ -95,7 +95,7 @@ type crashError struct {
 // corpus entry of target it is.
 func (e *crashError) where(target string) string {
 	if e.seed != "" {
-		return "seed corpus entry " + target + "/" + e.seed
+		return event.SeedEntry(target, e.seed)
 	}
 	return e.path
 }

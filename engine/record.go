@@ -314,7 +314,7 @@ func (c *coordinator) unconfirmed(f *failure, sig string) {
 	path, kept := f.path, ""
 	switch {
 	case f.seed != "":
-		kept = "the seed corpus entry " + c.opts.Target + "/" + f.seed
+		kept = "the " + event.SeedEntry(c.opts.Target, f.seed)
 	case path == "":
 		if data, err := corpus.Marshal(f.vals...); err == nil {
 			path = c.saveCache(&entry{data: data})

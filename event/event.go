@@ -90,6 +90,10 @@ type Event struct {
 	ExitCode     *int   `json:"exit_code,omitempty"`     // exit: the driver's exit status
 }
 
+// SeedEntry names seed corpus entry seed of fuzz test target as go test's
+// status line does: "seed corpus entry FuzzX/seed#0" (Event.Seed).
+func SeedEntry(target, seed string) string { return "seed corpus entry " + target + "/" + seed }
+
 // ReplayName is the name go test -run=Target/ReplayName gives a failure's
 // input: its seed corpus entry's, or its reproducer file's; "" when it has
 // neither.

@@ -184,8 +184,8 @@ func saveOutputs(res driver.Result, b *bazelFlags, cacheDir, dir, outputs string
 	for _, r := range res.Targets {
 		for _, e := range r.Failures {
 			if e.Seed != "" { // in the source tree already: nothing to copy
-				fmt.Fprintf(&sum, "\n%s: failure (%s): %s\n  seed corpus entry %s/%s\n  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n",
-					r.Target.Name, e.Kind, event.FirstLine(e.Message), r.Target.Name, e.Seed, b.pkg, r.Target.Name, e.Seed, r.Target.Name, e.Seed)
+				fmt.Fprintf(&sum, "\n%s: failure (%s): %s\n  %s\n  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n",
+					r.Target.Name, e.Kind, event.FirstLine(e.Message), event.SeedEntry(r.Target.Name, e.Seed), b.pkg, r.Target.Name, e.Seed, r.Target.Name, e.Seed)
 				continue
 			}
 			repro := e.Reproducer
