@@ -96,6 +96,10 @@ not json
 	if r.Failed || r.ExecsPerSec != 500 {
 		t.Errorf("got %+v, want not found at 500 execs/s", r)
 	}
+	r = feed(newFuzzboxParser(nil), `{"type":"done","elapsed_ms":3000,"not_fuzzed":"failed","message":"its package's tests failed"}`)
+	if r.Execs != 0 || r.FuzzS != 0 || r.ExecsPerSec != 0 {
+		t.Errorf("got %+v, want no fuzzing time nor rate for a test not fuzzed", r)
+	}
 }
 
 // TestFuzzboxParserKeepGoing: with -keepgoing, the run is scored by the

@@ -31,8 +31,9 @@ type event struct {
 	Message     string  `json:"message"`
 	Reproducer  string  `json:"reproducer"`
 	Found       bool    `json:"found"`
-	Duplicate   bool    `json:"duplicate"` // failure: one already reported (-keepgoing)
-	Output      string  `json:"output"`    // output: a line the fuzzing binary printed
+	Duplicate   bool    `json:"duplicate"`  // failure: one already reported (-keepgoing)
+	Output      string  `json:"output"`     // output: a line the fuzzing binary printed
+	NotFuzzed   string  `json:"not_fuzzed"` // done: the fuzz test was not fuzzed (why)
 }
 
 // fuzzboxParser reads the fuzzbox fuzz -json event stream. It is not safe
@@ -101,7 +102,10 @@ func (p *fuzzboxParser) line(_ time.Duration, s string) {
 	case "stats":
 		p.last = &e
 	case "done":
-		p.last, p.done = &e, true
+		p.done = true
+		if e.NotFuzzed == "" { // the driver's for a test not fuzzed has no numbers, and no fuzzing time
+			p.last = &e
+		}
 	}
 }
 

@@ -58,6 +58,7 @@ type TargetResult struct {
 	caughtAt  int64         // the last turn's first failure caught while fuzzing (minimizing event), 0 if none
 	setAside  bool          // the last turn stopped, while fuzzing, only at failures go test passes (checker)
 	resumes   int           // turns started again after such a stop
+	dones     int           // done events of its target: the engine's and endUnfuzzed's
 	skip      []string      // top-level tests left out: they failed only in fuzzbox's binary
 	skipTests bool          // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed, or they ran in an earlier turn of the package
 	// prefuzzFailed says the package's tests or seeds failed before
@@ -159,7 +160,9 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 			r.skipTests = r.skipTests || tested[r.pkg]
 			testsTurn := !r.skipTests
 			r.turned = true
+			dones := r.dones
 			runTarget(ctx, cfg, r, share, s)
+			endTurn(ctx, r, s, dones)
 			tested[r.pkg] = true
 			b.spent(share, r)
 			switch seed := r.failedSeed(cfg); {
@@ -173,7 +176,39 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 			break
 		}
 	}
+	for _, r := range results {
+		if !r.turned && r.dones == 0 {
+			r.endUnfuzzed(s, event.NotFuzzedStopped, "the run ended before its turn")
+		}
+	}
 	return summarize(results)
+}
+
+// endTurn gives r's turn the done event the engine did not send, when its
+// fuzzing did not start (no done event since the turn began with dones):
+// why is r.Err, its package's failed tests or seeds, or a stop. A turn
+// whose fuzzing started ends with the engine's.
+func endTurn(ctx context.Context, r *TargetResult, s *stream, dones int) {
+	if r.dones > dones || r.started {
+		return
+	}
+	switch {
+	case r.Err != "":
+		r.endUnfuzzed(s, event.NotFuzzedError, r.Err)
+	case r.prefuzzFailed:
+		r.endUnfuzzed(s, event.NotFuzzedFailed, "its package's tests or seeds failed before fuzzing "+r.Name+" (see output), and go test -fuzz fuzzes nothing then")
+	case ctx.Err() != nil:
+		r.endUnfuzzed(s, event.NotFuzzedStopped, "the run was stopped before fuzzing "+r.Name+" started")
+	default:
+		r.endUnfuzzed(s, event.NotFuzzedError, "its fuzzing binary exited before fuzzing "+r.Name+" started (see output)")
+	}
+}
+
+// endUnfuzzed emits the done event of r's target whose fuzzing did not
+// start, and will not: why is an event.NotFuzzed* reason, message the text.
+func (r *TargetResult) endUnfuzzed(s *stream, why, message string) {
+	r.dones++
+	s.emit(event.Event{Type: event.Done, Target: r.Name, Package: r.Package, NotFuzzed: why, Message: message})
 }
 
 // runnable counts the results whose targets can run.
@@ -197,7 +232,8 @@ func (r *TargetResult) runnable() bool {
 // saying why: its tests or seeds failed before fuzzing (under go test too,
 // or it could not tell), or failed's own seeds did, which the tests of go
 // test -fuzz for another fuzz test run; go test -fuzz fuzzes nothing then.
-// A package's tests run in the turn of its first target only.
+// A package's tests run in the turn of its first target only. Each gets
+// its done event.
 func stopPackage(results []*TargetResult, failed *TargetResult, s *stream, why string) {
 	for _, r := range results {
 		if r == failed || r.pkg != failed.pkg || !r.runnable() {
@@ -206,6 +242,7 @@ func stopPackage(results []*TargetResult, failed *TargetResult, s *stream, why s
 		r.prefuzzFailed = true
 		r.ExitCode = max(r.ExitCode, ExitFailure)
 		s.output(r.Target, fmt.Sprintf("fuzzbox: %s is not fuzzed: %s\n", r.Name, why))
+		r.endUnfuzzed(s, event.NotFuzzedFailed, why)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -211,6 +212,78 @@ func FuzzC2(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }
 	}
 	if b, err := os.ReadFile(runs); string(b) != "ran\n" {
 		t.Errorf("package b's tests ran %q (%v): want once", b, err)
+	}
+}
+
+// TestFuzzDoneForEveryTarget: every selected fuzz test gets one done
+// event, also one that is not fuzzed, which says why (not_fuzzed) and has
+// no status line: its package's tests failed (its own turn) or a sibling's
+// seed did, its package does not build, it skipped itself, or the run was
+// stopped before its turn. A fuzzed one's is the engine's.
+func TestFuzzDoneForEveryTarget(t *testing.T) {
+	fuzzbox := testFuzzbox(t)
+	dir := t.TempDir()
+	noop := "f.Fuzz(func(t *testing.T, s string) {}) }\n"
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.26\n",
+		"a/a_test.go": "package a\n\nimport \"testing\"\n\nfunc TestBroken(t *testing.T) { t.Fatal(\"broken\") }\n\nfunc FuzzA1(f *testing.F) { " + noop + "func FuzzA2(f *testing.F) { " + noop,
+		"b/b_test.go": "package b\n\nimport \"testing\"\n\nvar x int = \"not an int\"\n\nfunc FuzzB(f *testing.F) { " + noop,
+		"c/c_test.go": "package c\n\nimport \"testing\"\n\nfunc FuzzC1(f *testing.F) {\n\tf.Add(\"bad\")\n\tf.Fuzz(func(t *testing.T, s string) {\n\t\tif s == \"bad\" {\n\t\t\tt.Fatal(\"bad seed\")\n\t\t}\n\t})\n}\n\nfunc FuzzC2(f *testing.F) { " + noop,
+		"d/d_test.go": "package d\n\nimport \"testing\"\n\nfunc FuzzD(f *testing.F) { f.Skip(\"not today\"); " + noop,
+		"e/e_test.go": "package e\n\nimport \"testing\"\n\nfunc FuzzE1(f *testing.F) { " + noop + "func FuzzE2(f *testing.F) { " + noop,
+	})
+	cfg := Config{Fuzz: ".", FuzzTime: "4s", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: io.Discard}
+	var pkgs []string
+	for _, p := range []string{"a", "b", "c", "d", "e"} {
+		pkgs = append(pkgs, filepath.Join(dir, p))
+	}
+	targets, err := Resolve(context.Background(), cfg, pkgs)
+	if err != nil || len(targets) != 8 {
+		t.Fatalf("Resolve: %v, %v", targets, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := map[string][]event.Event{}
+	Fuzz(ctx, cfg, targets, func(e event.Event) {
+		switch {
+		case e.Type == event.Start && e.Target == "FuzzE1":
+			cancel() // Ctrl-C: FuzzE2 gets no turn
+		case e.Type == event.Done:
+			done[e.Target] = append(done[e.Target], e)
+		}
+	})
+	want := map[string]string{"FuzzA1": event.NotFuzzedFailed, "FuzzA2": event.NotFuzzedFailed, "FuzzB": event.NotFuzzedError,
+		"FuzzC1": "", "FuzzC2": event.NotFuzzedFailed, "FuzzD": event.NotFuzzedSkipped, "FuzzE1": "", "FuzzE2": event.NotFuzzedStopped}
+	for name, why := range want {
+		evs := done[name]
+		if len(evs) != 1 {
+			t.Errorf("%s: %d done events %+v, want 1", name, len(evs), evs)
+			continue
+		}
+		e := evs[0]
+		switch {
+		case e.NotFuzzed != why || e.Package != "example.com/m/"+strings.ToLower(name[4:5]):
+			t.Errorf("%s: done event %+v, want not_fuzzed %q, with its package", name, e, why)
+		case why != "" && (e.Message == "" || e.Execs != 0 || event.Format(e) != ""):
+			t.Errorf("%s: done event %+v (status line %q), want why in words, no numbers, no status line", name, e, event.Format(e))
+		case why == "" && e.Execs == 0:
+			t.Errorf("%s: done event %+v, want the engine's, with its executions", name, e)
+		}
+	}
+	if m := done["FuzzB"]; len(m) == 1 && !strings.Contains(m[0].Message, "does not build") {
+		t.Errorf("FuzzB's done event says %q, want its build error", m[0].Message)
+	}
+	// When no package builds, the run is an error, and the fuzz test still
+	// gets its done event.
+	var broken []event.Event
+	i := slices.IndexFunc(targets, func(t Target) bool { return t.Name == "FuzzB" })
+	res := Fuzz(context.Background(), cfg, targets[i:i+1], func(e event.Event) {
+		if e.Type == event.Done {
+			broken = append(broken, e)
+		}
+	})
+	if res.ExitCode != ExitError || len(broken) != 1 || broken[0].NotFuzzed != event.NotFuzzedError {
+		t.Errorf("FuzzB alone: exit %d, done events %+v: want exit 2 and one done event, error", res.ExitCode, broken)
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 // target to record its turns in. A target that cannot run (its package does
 // not build) gets its error in its result, and a warning says so, when
 // others can: the run fuzzes them, as go test ./... tests the packages that
-// build. When none can, prepare returns the first error.
+// build. When none can, prepare returns the first error. Each target that
+// cannot run gets its done event.
 func prepare(ctx context.Context, cfg Config, targets []Target, tmp string, s *stream) ([]*TargetResult, error) {
 	b := &builds{cfg: cfg, tmp: tmp, s: s, bins: map[*pkgInfo]*fuzzBinary{}, errs: map[*pkgInfo]error{}}
 	results := make([]*TargetResult, len(targets))
@@ -37,13 +38,18 @@ func prepare(ctx context.Context, cfg Config, targets []Target, tmp string, s *s
 	if first == nil {
 		return results, nil
 	}
-	if !slices.ContainsFunc(results, func(r *TargetResult) bool { return r.Err == "" }) {
-		return nil, first
-	}
+	some := slices.ContainsFunc(results, func(r *TargetResult) bool { return r.Err == "" })
 	for _, r := range results {
-		if r.Err != "" {
+		if r.Err == "" {
+			continue
+		}
+		if some {
 			s.emit(event.Event{Type: event.Warning, Package: r.Package, Target: r.Name, Message: fmt.Sprintf("%s is not fuzzed: %s", r.Target, r.Err)})
 		}
+		r.endUnfuzzed(s, event.NotFuzzedError, r.Err)
+	}
+	if !some {
+		return nil, first
 	}
 	return results, nil
 }

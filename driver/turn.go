@@ -154,19 +154,19 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 }
 
 // exitedBeforeFuzzing records why a fuzzing binary that exited with status
-// 0 fuzzed nothing; skipped says -skip leaves the fuzz test out.
+// 0 fuzzed nothing, and ends a skipped fuzz test's turn with its done event;
+// skipped says -skip leaves the fuzz test out.
 func exitedBeforeFuzzing(r *TargetResult, w *prefuzzWatch, s *stream, skipped bool) {
-	switch {
-	case w.passed && skipped:
-		s.output(r.Target, fmt.Sprintf(
-			"fuzzbox: %s was not fuzzed: -skip leaves it out, as under go test -fuzz\n", r.Name))
-	case w.passed:
-		// The fuzz test skipped itself (f.Skip): go test -fuzz passes too.
-		s.output(r.Target, fmt.Sprintf(
-			"fuzzbox: %s was not fuzzed: it skipped itself (f.Skip), and passes, as under go test -fuzz\n", r.Name))
-	default:
+	if !w.passed {
 		r.Err = fmt.Sprintf("the fuzzing binary exited with status 0 before fuzzing %s started: nothing was fuzzed (does a TestMain return without calling m.Run?)", r.Name)
+		return
 	}
+	why := "it skipped itself (f.Skip), and passes, as under go test -fuzz"
+	if skipped {
+		why = "-skip leaves it out, as under go test -fuzz"
+	}
+	s.output(r.Target, fmt.Sprintf("fuzzbox: %s was not fuzzed: %s\n", r.Name, why))
+	r.endUnfuzzed(s, event.NotFuzzedSkipped, why)
 }
 
 // skipArgs returns the flags that leave out what the user skips (go test's
@@ -254,6 +254,7 @@ func record(r *TargetResult, e event.Event) {
 			r.caughtAt = e.Elapsed
 		}
 	case event.Done:
+		r.dones++
 		r.Execs += e.Execs
 		r.turnExecs, r.Plateau, r.Unfuzzed = e.Execs, e.Plateau, e.Progress
 		if r.startedAt > 0 {

@@ -22,7 +22,7 @@ const (
 	Flaky         = "flaky"          // a failing input did not fail again when re-run
 	InternalError = "internal_error" // fuzzbox itself failed (not the code under test); the run goes on
 	Warning       = "warning"        // something the user should know that is not a failure (docs/engine.md lists them): the code under test did what the testing package forbids and stock go test does not check, a test was flaky before fuzzing, a failure could not be confirmed, the run's cgroup or -sync directory has a problem
-	Done          = "done"           // a target's run ended
+	Done          = "done"           // a target's turn ended, or it is left out of the run (not_fuzzed): every selected target gets one
 	Output        = "output"         // a line the test binary printed
 	Exit          = "exit"           // the driver's last event
 )
@@ -39,6 +39,20 @@ const (
 	KindOOM   = "oom"   // the worker exceeded the memory limit or the runtime ran out of memory
 	KindRace  = "race"  // the race detector reported a data race
 	KindLeak  = "leak"  // goroutines the input started were left blocked after the fuzz function returned
+)
+
+// Why a fuzz test was not fuzzed: the not_fuzzed field of its done event.
+// Every selected fuzz test of a run that got as far as building its
+// packages gets a done event. Each of its turns ends with one: the
+// engine's when its fuzzing started, else the driver's, with not_fuzzed
+// and the message saying why; and the driver's says why a fuzz test that
+// gets no turn is left out. Each reason is a verdict, as fuzzbox fuzz's
+// summary has it.
+const (
+	NotFuzzedError   = "error"   // it could not run: its package did not build, its binary could not start or failed only in fuzzbox (ERR, exit 2)
+	NotFuzzedFailed  = "failed"  // its package's tests, or seeds go test -fuzz runs with them, failed before fuzzing (FAIL, exit 1)
+	NotFuzzedSkipped = "skipped" // it skipped itself (f.Skip), or -skip leaves it out: it passes, as under go test -fuzz
+	NotFuzzedStopped = "stopped" // the run was stopped (Ctrl-C) before its fuzzing started
 )
 
 // Types lists every event type.
@@ -63,7 +77,7 @@ type Event struct {
 	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"; done, warning: the baseline's when the run ended before fuzzing started
 
 	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing, warning (an unconfirmed failure): panic, fail, fatal, exit, hang, oom, race, leak
-	Message    string   `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text
+	Message    string   `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text; done: why it was not fuzzed (with not_fuzzed)
 	Reproducer string   `json:"reproducer,omitempty"` // failure: the reproducer's path ("" for a seed of f.Add's); coverage: the new cache entry; warning: the input, saved to the cache
 	Seed       string   `json:"seed,omitempty"`       // failure: the seed corpus entry that failed, as go test -run=Target/Seed names it (seed#0, a testdata file's name); its input is not minimized and nothing is written
 	Duplicate  bool     `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
@@ -77,6 +91,7 @@ type Event struct {
 	Found      bool     `json:"found,omitempty"`      // done: at least one failure
 	Internal   int      `json:"internal,omitempty"`   // done: internal errors survived
 	Plateau    bool     `json:"plateau,omitempty"`    // done: fuzzing stopped early: no new coverage for -plateau
+	NotFuzzed  string   `json:"not_fuzzed,omitempty"` // done: its fuzzing did not start (the driver's done event, not the engine's), and why: error, failed, skipped or stopped (NotFuzzedError...), with message
 
 	RaceReplayed int    `json:"race_replayed,omitempty"` // stats, done: inputs the race twin replayed (-racetwin)
 	RaceSkipped  int    `json:"race_skipped,omitempty"`  // stats, done: inputs the race twin skipped: too many were waiting

@@ -110,6 +110,9 @@ func TestFormat(t *testing.T) {
 			"fuzz: elapsed: 0s, flaky fail failure: x_test.go:3: odd: failed again in 0 of 3 re-runs in a fresh worker; not written (-keepflaky writes it)"},
 		{event.Event{Type: event.InternalError, Message: "worker: panic in the worker: boom\nstack"},
 			"fuzz: elapsed: 0s, internal error in fuzzbox (a fuzzbox bug, not a failure of your code; please report it): worker: panic in the worker: boom; nothing was written\n    stack"},
+		{event.Event{Type: event.Done, Elapsed: 2000, Execs: 10, ExecsPerSec: 5, Corpus: 1, Edges: 3},
+			"fuzz: elapsed: 2s, execs: 10 (5/sec), new interesting: 0 (total: 1), edges: 3"},
+		{event.Event{Type: event.Done, NotFuzzed: event.NotFuzzedFailed, Message: "its package's tests failed"}, ""},
 		{event.Event{Type: event.Output, Output: "ok\n"}, ""},
 		{event.Event{Type: event.Exit}, ""},
 	} {

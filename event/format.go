@@ -8,7 +8,9 @@ import (
 
 // Format renders e as the status line people see (in go test -fuzz's shape
 // where it has one), or "" for events that have no line of their own:
-// output (printed as is), build, exit and duplicate failures.
+// output (printed as is), build, exit, duplicate failures, and the done
+// event of a fuzz test that was not fuzzed (the output and fuzzbox fuzz's
+// summary say why).
 func Format(e Event) string {
 	el := fmtDur(time.Duration(e.Elapsed) * time.Millisecond)
 	switch e.Type {
@@ -17,6 +19,9 @@ func Format(e Event) string {
 	case Start:
 		return fmt.Sprintf("fuzz: elapsed: %s, gathering baseline coverage: %s completed, now fuzzing with %d workers", el, e.Progress, e.Workers)
 	case Stats, Done:
+		if e.NotFuzzed != "" {
+			return ""
+		}
 		return statsLine(el, e)
 	case Minimizing:
 		if e.Kind == "" {
