@@ -156,7 +156,7 @@ func writeJUnit(w io.Writer, res Result, root string) error {
 				c.SystemOut += "\n" + text
 				continue
 			}
-			c.Failures = append(c.Failures, junitResult{Message: event.FirstLine(f.Message), Type: f.Kind, Text: text})
+			c.Failures = append(c.Failures, junitResult{Message: f.Headline(), Type: f.Kind, Text: text})
 		}
 		if t.Err != "" {
 			c.Failures = append(c.Failures, junitResult{Message: t.Err, Type: "error", Text: t.Err})
@@ -202,9 +202,9 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 			r := obj{
 				"ruleId":  id,
 				"level":   sarifLevel(f.Known),
-				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test %s-run=%s/%s %s)", event.FirstLine(f.Message), event.BucketWord(f.Known), t.shownInput(f, root), raceFlag(f.Kind), t.Name, f.ReplayName(), t.Package)},
+				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test %s-run=%s/%s %s)", f.Headline(), event.BucketWord(f.Known), t.shownInput(f, root), raceFlag(f.Kind), t.Name, f.ReplayName(), t.Package)},
 			}
-			if file, line := location(t, f.Message, root); file != "" {
+			if file, line := location(t, f.Headline()+"\n"+f.Message, root); file != "" { // a fail's t.Error line, not a t.Log line before it
 				r["locations"] = []obj{{"physicalLocation": obj{"artifactLocation": obj{"uri": file}, "region": obj{"startLine": line}}}}
 			}
 			results = append(results, r)
@@ -259,7 +259,7 @@ func writeMarkdown(w io.Writer, res Result, root string) error {
 				fmt.Fprintf(&b, "| `%s` | %s | %d | | |\n", t, result, t.Execs)
 			}
 			for _, f := range t.Failures {
-				result := event.FirstLine(f.Message)
+				result := f.Headline()
 				if !strings.HasPrefix(result, f.Kind) {
 					result = f.Kind + ": " + result
 				}

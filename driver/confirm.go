@@ -106,6 +106,13 @@ func (c *checker) check(e event.Event) bool {
 	case !res.Passed:
 		c.confirmed++
 		return true
+	case e.AfterReturn:
+		// go test ends the process once the fuzz function returns; the
+		// goroutine that fails after that may not have run by then.
+		c.confirmed++
+		c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' passes %s (%d runs): its %s comes after the fuzz function returned, on a goroutine the input started, and go test's process can end first; fuzzbox's re-runs, which wait for the input's goroutines, failed %d of %d. Reported as your code's failure\n",
+			c.r.Name, regexp.QuoteMeta(name), name, goTestReplays, e.Kind, e.Reproduced, e.Reruns))
+		return true
 	}
 	c.refuted++
 	c.beforeFuzzing = c.beforeFuzzing || c.r.startedAt == 0
@@ -121,7 +128,7 @@ func (c *checker) check(e event.Event) bool {
 	c.s.emit(event.Event{Type: event.InternalError, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
 		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it (%d runs): not reported as a failure of your code; %s%s. "+
 			"A failure only fuzzbox's binary has is a fuzzbox bug (or depends on the fuzzing process): please report it with the input and the output below.\n%s",
-		name, e.Kind, event.FirstLine(e.Message), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), goTestReplays, kept, c.after(), e.Message)})
+		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), goTestReplays, kept, c.after(), e.Message)})
 	c.r.Internal = append(c.r.Internal, event.Event{Type: event.InternalError, Target: c.r.Name})
 	return false
 }

@@ -123,13 +123,16 @@ type coordinator struct {
 	dups      map[string]*event.Event // duplicates since the last statistics tick, by bucket (duplicate)
 	dupOrder  []string                // their buckets, in the order they came
 	flaky     map[string]int          // signatures of flaky failures, with how often they were seen
-	atLine    map[string]int          // failures claimed at each t.Error line (failureKey of a fail), flaky ones too; maxClaimsPerLine at most
-	internals int                     // internal errors so far
-	fatalErr  error                   // an internal error that stops the run
-	execs     int64                   // executions over all workers
-	budget    int64                   // executions left under opts.Limit (when set)
-	warned    bool                    // the fuzz function was seen changing its input (warned once)
-	key       *binaryKey              // the test binary's SHA-256 when syncing: coverage is recorded (synccov.go)
+	// settle: fuzz calls settle (ipc.FuzzArgs.Settle), since a flaky death
+	// on a goroutine the code under test started (unclaim).
+	settle    bool
+	atLine    map[string]int // failures claimed at each t.Error line (failureKey of a fail), flaky ones too; maxClaimsPerLine at most
+	internals int            // internal errors so far
+	fatalErr  error          // an internal error that stops the run
+	execs     int64          // executions over all workers
+	budget    int64          // executions left under opts.Limit (when set)
+	warned    bool           // the fuzz function was seen changing its input (warned once)
+	key       *binaryKey     // the test binary's SHA-256 when syncing: coverage is recorded (synccov.go)
 
 	inputs  []*entry  // the baseline's inputs
 	next    int       // the next baseline input to hand out

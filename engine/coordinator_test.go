@@ -123,6 +123,17 @@ func fakeWorker(mode, dir string) int {
 		case strings.Contains(mode, "exitorfatal") && len(b) >= 3:
 			os.Stderr.WriteString(stackOverflow)
 			os.Exit(2)
+		case strings.Contains(mode, "stray") && len(b) >= 3 && b[0] == 'S':
+			// A goroutine that outlives its input, then fails: while a
+			// later input runs, unless the worker waits. The context
+			// package starts it, so that it is the code under test's for
+			// the engine (a go statement here would be fuzzbox's own).
+			ctx, cancel := context.WithCancel(context.Background())
+			context.AfterFunc(ctx, func() {
+				time.Sleep(20 * time.Millisecond)
+				panic(fmt.Sprintf("stray goroutine of an input of %d bytes", len(b)))
+			})
+			cancel()
 		case strings.Contains(mode, "leak") && len(b) >= 3:
 			c := make(chan int)
 			go func() { c <- len(b) }() // nobody receives: a goroutine leak

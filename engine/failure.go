@@ -190,8 +190,9 @@ var (
 )
 
 // signature identifies a failure for de-duplication: its kind, the shape
-// of the first line of its message, and the first few stack frames outside
-// the runtime and testing packages.
+// of the first line of its message (a fail's: the line that says what
+// failed, failLine) when it is a fail or has no stack, and the first few
+// stack frames outside the runtime and testing packages.
 func signature(kind, msg string) string {
 	if kind == KindHang {
 		if frames := hangFrames(msg); len(frames) > 0 {
@@ -209,9 +210,12 @@ func signature(kind, msg string) string {
 			break
 		}
 	}
-	head := shape(firstLine(msg))
-	if len(frames) > 0 && kind != KindFail {
-		head = ""
+	var head string
+	switch {
+	case kind == KindFail:
+		head = shape(failLine(msg))
+	case len(frames) == 0:
+		head = shape(firstLine(msg))
 	}
 	return kind + "|" + head + "|" + strings.Join(frames, "|")
 }
@@ -246,8 +250,8 @@ var (
 //     numbers removed (an index out of range and a nil dereference in one
 //     function are two bugs; a panic's own text may quote the input);
 //   - a runtime fatal error: its text with the numbers removed;
-//   - a t.Error or t.Fatal: the file:line that reported it (its text may
-//     quote the input);
+//   - a t.Error or t.Fatal: the file:line that reported it (failLine: not
+//     a t.Log line before it; its text may quote the input);
 //   - a goroutine leak: where its first goroutine was created (leakKey);
 //   - a hang, oom or exit: "" (any failure of the kind: a hang stays a hang
 //     at the same timeout, an oom at the same limit).
@@ -262,7 +266,7 @@ func failureKey(kind, msg string) string {
 			return numbersRE.ReplaceAllString(firstLine(msg[i:]), "N")
 		}
 	case KindFail:
-		if m := reportedAtRE.FindStringSubmatch(firstLine(msg)); m != nil {
+		if m := reportedAtRE.FindStringSubmatch(failLine(msg)); m != nil {
 			return m[1]
 		}
 	case KindPanic:

@@ -560,12 +560,12 @@ func TestSignatureOfFirstGoroutine(t *testing.T) {
 	if sa, sb := signature(KindPanic, a), signature(KindPanic, b); sa != sb {
 		t.Errorf("signatures differ with the other goroutines:\n%s\n%s", sa, sb)
 	}
-	if got := strayCreator(a); got != "example.com/m.FuzzX.func1" {
+	if got := strayCreator(a, "example.com/m"); got != "example.com/m.FuzzX.func1" {
 		t.Errorf("strayCreator = %q, want the fuzz function's closure that started it", got)
 	}
 	own := "panic: boom\n\ngoroutine 7 [running]:\nexample.com/m.parse()\n\t/m/p.go:5 +0x1\n" +
 		"created by testing.(*F).Fuzz.func1 in goroutine 6\n\t/go/src/testing/fuzz.go:328 +0x668\n"
-	if got := strayCreator(own); got != "" {
+	if got := strayCreator(own, "example.com/m"); got != "" {
 		t.Errorf("strayCreator of the input's own goroutine = %q, want none", got)
 	}
 }

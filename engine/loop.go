@@ -264,6 +264,7 @@ func (c *coordinator) fuzzWork(w *worker) bool {
 	args := &ipc.FuzzArgs{
 		Limit: limit, Duration: c.corpus.callDuration(e), MaxLen: c.lens.limit(c.corpus, e, c.execs), Seed: c.rng.Uint64(), Trace: !c.opts.NoCmp,
 		Splice: c.corpus.spliceSample(c.rng, 8), Dict: c.dict.tokens(), CheckInput: !c.warned, Keep: keepFinding,
+		Settle: c.settle,
 	}
 	w.work <- work{base: e, args: args, global: c.snapshot()}
 	return true

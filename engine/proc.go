@@ -313,11 +313,19 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=%d while running the input", rssLimitMB)
 	}
 	kind = deathKind(out)
-	if kind == KindExit {
+	settled := p.mem.Settling() && !onInputGoroutine(out)
+	switch {
+	case kind == KindExit && settled:
+		return kind, fmt.Sprintf("fuzzbox: the process exited (%s) %s\n%s", p.state, settledNote, lastLines(out, 20))
+	case kind == KindExit:
 		return kind, fmt.Sprintf("fuzzbox: the fuzz function exited the process (%s) while running the input\n%s", p.state, lastLines(out, 20))
 	}
+	died := p.state.String()
+	if settled {
+		died += ", " + settledNote
+	}
 	dump := trimDump(out)
-	return kind, fmt.Sprintf("%s\n(fuzzbox: the worker process died: %s)\n%s", firstLine(dump), p.state, dump)
+	return kind, fmt.Sprintf("%s\n(fuzzbox: the worker process died: %s)\n%s", firstLine(dump), died, dump)
 }
 
 // blockedHang says why a hang is a deadlock when its dump shows the fuzz

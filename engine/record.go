@@ -279,20 +279,27 @@ func (c *coordinator) saveBucket(f *failure, path, minSig string) {
 func (c *coordinator) unclaim(f *failure, sig string) {
 	c.dropClaim(sig)
 	c.flaky[sig]++
-	c.rep.emit(event.Event{Type: event.Flaky, Kind: f.kind, Message: f.msg, Reruns: f.reruns, Reproduced: f.reproduced})
-	if creator := strayCreator(f.msg); creator != "" && c.flaky[sig] == 1 {
-		c.rep.emit(event.Event{Type: event.Warning, Kind: f.kind, Message: fmt.Sprintf(
-			"the flaky %s failure (%s) is on a goroutine %s started, not on the fuzz function's: such a goroutine may outlive the input that started it and fail while a later input runs, whose re-runs then pass (go test -fuzz reports it as the process terminating unexpectedly). Look for a goroutine that fails after its input returned",
-			f.kind, firstLine(f.msg), creator)})
+	c.rep.emit(event.Event{Type: event.Flaky, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Reruns: f.reruns, Reproduced: f.reproduced})
+	creator := strayCreator(f.msg, c.opts.Package)
+	if creator == "" || c.flaky[sig] > 1 {
+		return
 	}
+	then := "fuzzing goes on waiting, after each input that leaves goroutines running, for them to end (" + ipc.SettleMax.String() + " at most), so that such a failure is caught with the input that started the goroutine"
+	if c.settle {
+		then = "it outlived the wait for an input's goroutines (" + ipc.SettleMax.String() + "), so the input that started it is not known. Look for a goroutine that fails after its input returned"
+	}
+	c.settle = true
+	c.rep.emit(event.Event{Type: event.Warning, Kind: f.kind, Message: fmt.Sprintf(
+		"the flaky %s failure (%s) is on a goroutine %s started, not on the fuzz function's: such a goroutine may outlive the input that started it and fail while a later input runs, whose re-runs then pass (go test -fuzz reports it as the process terminating unexpectedly, with that later input); %s",
+		f.kind, firstLine(f.msg), creator, then)})
 }
 
 // strayCreator returns the function that started the goroutine a dying
-// process's dump shows failing, when the code under test started it (not
-// the testing package's goroutine for the input), or "".
-func strayCreator(msg string) string {
+// process's dump shows failing, when the code under test (package pkg)
+// started it (not the testing package's goroutine for the input), or "".
+func strayCreator(msg, pkg string) string {
 	m := createdByRE.FindStringSubmatch(firstGoroutine(msg))
-	if m == nil || internalFrame(m[1]) {
+	if m == nil || !startedByCode(m[1], pkg) {
 		return ""
 	}
 	return m[1]
@@ -350,9 +357,9 @@ func (c *coordinator) recorded(f *failure, path string) {
 		name = filepath.Base(path)
 	}
 	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values) + raceReplay(c.opts.Target, name, f.kind), path: path, seed: f.seed})
-	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Reproducer: path, Seed: f.seed,
+	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Reproducer: path, Seed: f.seed,
 		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values,
-		Bucket: f.bucket, Known: f.known})
+		Bucket: f.bucket, Known: f.known, AfterReturn: diedAfterReturn(f.msg)})
 	if f.kind != KindRace {
 		c.toTwin(&entry{vals: f.vals, enc: appendValues(nil, f.vals)})
 	}
@@ -395,6 +402,12 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int, verdict bool) {
 		}
 		reruns++
 		if r.failed && r.kind == f.kind {
+			if diedAfterReturn(r.msg) {
+				// Alone in a worker, the input's goroutine failed after the
+				// fuzz function returned: what it does, whatever input was
+				// running when the fuzzing worker died.
+				f.msg = r.msg
+			}
 			return reruns, 1, true
 		}
 	}
@@ -437,7 +450,8 @@ func (w *worker) rerun(vals []any) rerunResult {
 func (s *setup) rerunOn(p *proc, vals []any) rerunResult {
 	p.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.RunResponse
-	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
+	// A re-run settles: a goroutine the input started may fail after it.
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Settle: true}}, &resp); err != nil {
 		if why := s.internalCause(p, err); why != "" {
 			return rerunResult{why: why}
 		}
@@ -468,7 +482,7 @@ func (w *worker) minimizing() bool {
 // candidate that kills the worker (a hang, a fatal error) is refused: a
 // fresh worker starts over from f.vals past it.
 func (w *worker) minimizeFailure(p *proc, f *failure) *proc {
-	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
+	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg)})
 	w.rep.minimizing.Add(1)
 	defer w.rep.minimizing.Add(-1)
 	f.minimized = minimizedNo
@@ -569,7 +583,7 @@ func (w *worker) adoptMinimized(f *failure, vals []any, cut bool) {
 // from the same input. A hang stays a hang at the same timeout, an oom at
 // the same memory limit.
 func (w *worker) minimizeDeath(f *failure) {
-	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg})
+	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg)})
 	w.rep.minimizing.Add(1)
 	defer w.rep.minimizing.Add(-1)
 	f.minimized = minimizedNo
@@ -577,7 +591,7 @@ func (w *worker) minimizeDeath(f *failure) {
 	best, smaller := f.vals, false
 	var refuse []int64
 	for !w.stopping() {
-		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key, Refuse: refuse}
+		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key, Refuse: refuse, Settle: diedAfterReturn(f.msg)}
 		if !w.minimizeBudget(args, start, execs) {
 			f.minimized = minimizedCutShort
 			break

@@ -96,6 +96,8 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	w.seen = make([]byte, len(execState.snap))
 	w.first, w.again = make([]byte, len(w.seen)), make([]byte, len(w.seen))
 	oneProcUntilGoroutines(mem.Execs)
+	w.stacks = allStacks()
+	w.settleKnown = goroutineIDs(parseGoroutines(w.stacks())) // the worker's own, and the package's init's
 	return w.serve(ctx)
 }
 
@@ -122,6 +124,12 @@ type workerServer struct {
 	exactMem bool // measure each execution's memory (run and minimize calls; see memCheck)
 
 	leaks *leakChecker // goroutine-leak detection (leak.go); nil when off
+
+	// Settling (settle.go): whether this call's executions settle, and the
+	// goroutines there when the last settling execution ended.
+	settling    bool
+	settleKnown map[uint64]bool
+	stacks      func() string // a dump of every goroutine (allStacks)
 
 	// Input modification checks (FuzzArgs.CheckInput), per fuzz call.
 	checkInput    bool
@@ -167,6 +175,7 @@ func (w *workerServer) handle(c ipc.Call) (resp any, err error) {
 		}
 	}()
 	w.exactMem = c.Fuzz == nil
+	w.settling = c.Fuzz != nil && c.Fuzz.Settle || c.Run != nil && c.Run.Settle || c.Minimize != nil && c.Minimize.Settle
 	switch {
 	case c.Fuzz != nil:
 		if testHookFuzzCall != nil {
@@ -214,16 +223,33 @@ func (w *workerServer) exec(vals []any) error {
 	if w.checkInput && w.modified == 0 {
 		w.checkModified(vals)
 	}
-	if err == nil && w.leaks != nil && runtime.NumGoroutine() > goroutines {
-		err = w.checkLeak(goroutines, time.Since(start))
+	if err == nil && goroutines > 0 && runtime.NumGoroutine() > goroutines {
+		err = w.afterReturn(goroutines, time.Since(start))
 	}
 	return err
 }
 
-// goroutines returns, when leaks are looked for, the number of goroutines
-// and the time before an execution.
+// afterReturn runs the leak check and the settling wait of an execution
+// that passed, took d and left more goroutines than the before it found.
+// What kills the worker meanwhile came after the fuzz function returned:
+// the shared memory's settling flag says so.
+func (w *workerServer) afterReturn(before int, d time.Duration) error {
+	w.mem.SetSettling(true)
+	defer w.mem.SetSettling(false)
+	var err error
+	if w.leaks != nil {
+		err = w.checkLeak(before, d)
+	}
+	if err == nil && w.settling {
+		w.settle(before)
+	}
+	return err
+}
+
+// goroutines returns, when leaks are looked for or executions settle, the
+// number of goroutines and the time before an execution.
 func (w *workerServer) goroutines() (int, time.Time) {
-	if w.leaks == nil {
+	if w.leaks == nil && !w.settling {
 		return 0, time.Time{}
 	}
 	return runtime.NumGoroutine(), time.Now()

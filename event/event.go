@@ -76,22 +76,24 @@ type Event struct {
 	Unstable    int     `json:"unstable,omitempty"`        // stats, done: edges an input reached once and not when re-run (not in edges)
 	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"; done, warning: the baseline's when the run ended before fuzzing started
 
-	Kind       string   `json:"kind,omitempty"`       // failure, flaky, minimizing, warning (an unconfirmed failure): panic, fail, fatal, exit, hang, oom, race, leak
-	Message    string   `json:"message,omitempty"`    // failure, flaky, minimizing, internal_error, warning: the text; done: why it was not fuzzed (with not_fuzzed)
-	Reproducer string   `json:"reproducer,omitempty"` // failure: the reproducer's path ("" for a seed of f.Add's); coverage: the new cache entry; warning: the input, saved to the cache
-	Seed       string   `json:"seed,omitempty"`       // failure: the seed corpus entry that failed, as go test -run=Target/Seed names it (seed#0, a testdata file's name); its input is not minimized and nothing is written
-	Duplicate  bool     `json:"duplicate,omitempty"`  // failure: same signature as an earlier one (-keepgoing)
-	Count      int      `json:"count,omitempty"`      // duplicate failure: how many of its bucket it stands for, found since the last statistics interval (every one, when omitted: 1)
-	Reruns     int      `json:"reruns,omitempty"`     // failure, flaky: re-runs of the input in fresh workers
-	Reproduced int      `json:"reproduced,omitempty"` // failure, flaky: how many of them failed the same way
-	Minimized  string   `json:"minimized,omitempty"`  // failure: "yes", "no" (nothing smaller found) or "cut short" (budget spent); omitted when not attempted
-	Values     []string `json:"values,omitempty"`     // failure: a typed fuzz test's (package typed) failing arguments as Go expressions
-	Failures   int      `json:"failures,omitempty"`   // done: unique failures found
-	Pruned     int      `json:"pruned,omitempty"`     // done: redundant generated-corpus entries deleted
-	Found      bool     `json:"found,omitempty"`      // done: at least one failure
-	Internal   int      `json:"internal,omitempty"`   // done: internal errors survived
-	Plateau    bool     `json:"plateau,omitempty"`    // done: fuzzing stopped early: no new coverage for -plateau
-	NotFuzzed  string   `json:"not_fuzzed,omitempty"` // done: its fuzzing did not start (the driver's done event, not the engine's), and why: error, failed, skipped or stopped (NotFuzzedError...), with message
+	Kind        string   `json:"kind,omitempty"`         // failure, flaky, minimizing, warning (an unconfirmed failure): panic, fail, fatal, exit, hang, oom, race, leak
+	Message     string   `json:"message,omitempty"`      // failure, flaky, minimizing, internal_error, warning: the text; done: why it was not fuzzed (with not_fuzzed)
+	Line        string   `json:"line,omitempty"`         // failure, flaky, minimizing: the line of message that says what failed, when it is not the first (a t.Error after t.Log lines: the engine reads the source line of each file:line reported to tell a log call); Headline
+	Reproducer  string   `json:"reproducer,omitempty"`   // failure: the reproducer's path ("" for a seed of f.Add's); coverage: the new cache entry; warning: the input, saved to the cache
+	Seed        string   `json:"seed,omitempty"`         // failure: the seed corpus entry that failed, as go test -run=Target/Seed names it (seed#0, a testdata file's name); its input is not minimized and nothing is written
+	AfterReturn bool     `json:"after_return,omitempty"` // failure: a goroutine the input started failed after the fuzz function returned (fuzzbox waited for it); go test -run may end before it fails
+	Duplicate   bool     `json:"duplicate,omitempty"`    // failure: same signature as an earlier one (-keepgoing)
+	Count       int      `json:"count,omitempty"`        // duplicate failure: how many of its bucket it stands for, found since the last statistics interval (every one, when omitted: 1)
+	Reruns      int      `json:"reruns,omitempty"`       // failure, flaky: re-runs of the input in fresh workers
+	Reproduced  int      `json:"reproduced,omitempty"`   // failure, flaky: how many of them failed the same way
+	Minimized   string   `json:"minimized,omitempty"`    // failure: "yes", "no" (nothing smaller found) or "cut short" (budget spent); omitted when not attempted
+	Values      []string `json:"values,omitempty"`       // failure: a typed fuzz test's (package typed) failing arguments as Go expressions
+	Failures    int      `json:"failures,omitempty"`     // done: unique failures found
+	Pruned      int      `json:"pruned,omitempty"`       // done: redundant generated-corpus entries deleted
+	Found       bool     `json:"found,omitempty"`        // done: at least one failure
+	Internal    int      `json:"internal,omitempty"`     // done: internal errors survived
+	Plateau     bool     `json:"plateau,omitempty"`      // done: fuzzing stopped early: no new coverage for -plateau
+	NotFuzzed   string   `json:"not_fuzzed,omitempty"`   // done: its fuzzing did not start (the driver's done event, not the engine's), and why: error, failed, skipped or stopped (NotFuzzedError...), with message
 
 	RaceReplayed int    `json:"race_replayed,omitempty"` // stats, done: inputs the race twin replayed (-racetwin)
 	RaceSkipped  int    `json:"race_skipped,omitempty"`  // stats, done: inputs the race twin skipped: too many were waiting
@@ -103,6 +105,15 @@ type Event struct {
 	Error        string `json:"error,omitempty"`         // done: the run stopped on an internal error; exit: the reason for exit code 2
 	Output       string `json:"output,omitempty"`        // output: the line, with its newline
 	ExitCode     *int   `json:"exit_code,omitempty"`     // exit: the driver's exit status
+}
+
+// Headline is the line of e's message its status line quotes: Line, or
+// the message's first line (FirstLine).
+func (e Event) Headline() string {
+	if e.Line != "" {
+		return e.Line
+	}
+	return FirstLine(e.Message)
 }
 
 // SeedEntry names seed corpus entry seed of fuzz test target as go test's

@@ -27,14 +27,14 @@ func Format(e Event) string {
 		if e.Kind == "" {
 			return fmt.Sprintf("fuzz: elapsed: %s, minimizing", el) // the periodic line while it goes on
 		}
-		return fmt.Sprintf("fuzz: elapsed: %s, minimizing %s failure: %s", el, e.Kind, FirstLine(e.Message))
+		return fmt.Sprintf("fuzz: elapsed: %s, minimizing %s failure: %s", el, e.Kind, e.Headline())
 	case Failure:
 		if e.Duplicate {
 			return ""
 		}
-		line := fmt.Sprintf("fuzz: elapsed: %s, found %s failure: %s (written to %s)", el, e.Kind, FirstLine(e.Message), e.Reproducer)
+		line := fmt.Sprintf("fuzz: elapsed: %s, found %s failure: %s (written to %s)", el, e.Kind, e.Headline(), e.Reproducer)
 		if e.Seed != "" { // go test's line, then what it found
-			line = fmt.Sprintf("failure while testing seed corpus entry: %s/%s (%s failure: %s)", e.Target, e.Seed, e.Kind, FirstLine(e.Message))
+			line = fmt.Sprintf("failure while testing seed corpus entry: %s/%s (%s failure: %s)", e.Target, e.Seed, e.Kind, e.Headline())
 		}
 		if e.Bucket != "" {
 			line += "; " + BucketWord(e.Known) + " bucket " + e.Bucket
@@ -55,7 +55,7 @@ func Format(e Event) string {
 			kept = "written to " + e.Reproducer + " (-keepflaky)"
 		}
 		return fmt.Sprintf("fuzz: elapsed: %s, flaky %s failure: %s: failed again in %d of %d re-runs in a fresh worker; %s",
-			el, e.Kind, FirstLine(e.Message), e.Reproduced, e.Reruns, kept)
+			el, e.Kind, e.Headline(), e.Reproduced, e.Reruns, kept)
 	case Warning:
 		return fmt.Sprintf("fuzz: elapsed: %s, warning: %s", el, FirstLine(e.Message))
 	case InternalError:

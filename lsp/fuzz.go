@@ -111,18 +111,18 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 			return nil // the periodic line: the state says so already
 		}
 		r.setState("minimizing " + e.Kind + " failure")
-		s.progressReport(r, "minimizing "+e.Kind+" failure: "+event.FirstLine(e.Message))
+		s.progressReport(r, "minimizing "+e.Kind+" failure: "+e.Headline())
 		s.refreshLenses()
 	case event.Failure:
 		if e.Duplicate {
 			return nil
 		}
-		f := &failure{test: key.name, kind: e.Kind, message: strings.TrimPrefix(event.FirstLine(e.Message), e.Kind+": "), reproducer: e.Reproducer,
+		f := &failure{test: key.name, kind: e.Kind, message: strings.TrimPrefix(e.Headline(), e.Kind+": "), reproducer: e.Reproducer,
 			seed: e.Seed, stack: e.Message}
 		if f.reproducer != "" && !filepath.IsAbs(f.reproducer) {
 			f.reproducer = filepath.Join(key.dir, f.reproducer)
 		}
-		if at, ok := driver.FailureFrame(e.Message, key.dir, driver.ModuleRoot(key.dir)); ok {
+		if at, ok := driver.FailureFrame(e.Headline()+"\n"+e.Message, key.dir, driver.ModuleRoot(key.dir)); ok {
 			f.file, f.line = at.File, at.Line
 		}
 		return f

@@ -77,3 +77,25 @@ func TestRealCodeBigSeed(t *testing.T) {
 		t.Errorf("no \"minimizing\" status line while the failure was minimized\n%s", r)
 	}
 }
+
+// TestRealCodeStrayGoroutine: a goroutine an input starts panics after the
+// fuzz function returned. fuzzbox reports it with that input (go test -fuzz
+// writes the input running at the death), says so, and exits 1 without
+// calling the failure its own, whether go test's replay, whose process may
+// end first, fails or passes.
+func TestRealCodeStrayGoroutine(t *testing.T) {
+	dir := e2eModule(t, "realcode")
+	r := e2eFuzz(t, dir, "-run=^$", "-fuzz=^FuzzStray$", "-fuzztime=60s", ".")
+	if r.code != 1 || !strings.Contains(r.stdout, "after the fuzz function returned, on a goroutine the input started") ||
+		strings.Contains(r.stdout+r.stderr, "internal error") {
+		t.Fatalf("want the late panic reported as a failure after the fuzz function returned\n%s", r)
+	}
+	ents, err := os.ReadDir(filepath.Join(dir, "testdata", "fuzz", "FuzzStray"))
+	if err != nil || len(ents) != 1 {
+		t.Fatalf("reproducers %v (%v): want one\n%s", ents, err, r)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "testdata", "fuzz", "FuzzStray", ents[0].Name()))
+	if err != nil || !strings.HasPrefix(strings.SplitN(string(data), "\n", 3)[1], `[]byte("xy`) {
+		t.Errorf("reproducer %q (%v): want the input that starts the goroutine, beginning with xy", data, err)
+	}
+}

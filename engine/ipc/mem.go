@@ -17,7 +17,8 @@ import (
 //	[12:16)  value capacity in bytes (fixed at creation)
 //	[16:20)  coverage length in bytes (fixed at creation)
 //	[20:24)  ready: 1 once the worker serves calls (atomic)
-//	[24:64)  reserved
+//	[24:28)  settling: 1 while the worker waits for goroutines an input left running (atomic)
+//	[28:64)  reserved
 //	[64:64+valueCap)             the encoded input
 //	[64+valueCap:+coverageLen)   coverage (one byte per edge counter)
 //
@@ -123,6 +124,24 @@ func (m *Mem) SetReady() { atomic.StoreUint32(m.readyPtr(), 1) }
 
 // Ready reports whether the worker has called SetReady.
 func (m *Mem) Ready() bool { return atomic.LoadUint32(m.readyPtr()) == 1 }
+
+func (m *Mem) settlingPtr() *uint32 { return (*uint32)(unsafe.Pointer(&m.buf[24])) }
+
+// SetSettling records whether the worker, after the fuzz function returned,
+// is waiting for goroutines the input in the value area started. A worker
+// that dies while it is set died of one of those goroutines.
+func (m *Mem) SetSettling(on bool) {
+	var v uint32
+	if on {
+		v = 1
+	}
+	atomic.StoreUint32(m.settlingPtr(), v)
+}
+
+// Settling reports whether the worker was waiting for an input's goroutines
+// (SetSettling): read after it died, whether they killed it. False once
+// the region is closed.
+func (m *Mem) Settling() bool { return m.buf != nil && atomic.LoadUint32(m.settlingPtr()) == 1 }
 
 // ValueCap returns the capacity of the value area.
 func (m *Mem) ValueCap() int { return m.vcap }

@@ -58,7 +58,19 @@ type FuzzArgs struct {
 	// coverage, collecting more (within Limit and Duration, and up to
 	// MaxFound inputs); 0 ends the call at the first.
 	Keep time.Duration
+	// Settle has the worker wait, after each execution that passed and
+	// left goroutines the code under test started still running, for them
+	// to end (SettleMax at most), with the shared memory's settling flag
+	// set: a goroutine that panics after the fuzz function returned then
+	// kills the worker while its own input is in shared memory, not a
+	// later one. False: no wait (the coordinator sets it once a death on
+	// such a goroutine could not be pinned on an input).
+	Settle bool
 }
+
+// SettleMax bounds the wait of a settling execution (FuzzArgs.Settle,
+// RunArgs.Settle, MinimizeArgs.Settle) for the goroutines it left.
+const SettleMax = 250 * time.Millisecond
 
 // MaxFound bounds FuzzResponse.Found: a call that has this many inputs ends.
 const MaxFound = 64
@@ -109,7 +121,8 @@ type FuzzResponse struct {
 // write the coverage it reached into the region's coverage area (one byte per
 // edge counter, as bucket bits; see the engine's coverage.go).
 type RunArgs struct {
-	Trace bool // also trace comparisons and return their operands as Tokens
+	Trace  bool // also trace comparisons and return their operands as Tokens
+	Settle bool // settle after the execution, as FuzzArgs.Settle
 }
 
 // RunResponse reports a RunArgs execution.
@@ -138,6 +151,7 @@ type MinimizeArgs struct {
 	Kind     string        // the failure kind to keep ("panic", "fail", "hang", ...)
 	Key      string        // where the failure must happen too (engine's failureKey); "" keeps any failure of Kind
 	Refuse   []int64       // candidates to refuse without running (not counted in Execs or Limit), ascending, by place in the order proposed from 0
+	Settle   bool          // settle after each candidate, as FuzzArgs.Settle
 }
 
 // MinimizeResponse reports a MinimizeArgs call. On return the shared memory

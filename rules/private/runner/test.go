@@ -185,7 +185,7 @@ func saveOutputs(res driver.Result, b *bazelFlags, cacheDir, dir, outputs string
 		for _, e := range r.Failures {
 			if e.Seed != "" { // in the source tree already: nothing to copy
 				fmt.Fprintf(&sum, "\n%s: failure (%s): %s\n  %s\n  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n",
-					r.Target.Name, e.Kind, event.FirstLine(e.Message), event.SeedEntry(r.Target.Name, e.Seed), b.pkg, r.Target.Name, e.Seed, r.Target.Name, e.Seed)
+					r.Target.Name, e.Kind, e.Headline(), event.SeedEntry(r.Target.Name, e.Seed), b.pkg, r.Target.Name, e.Seed, r.Target.Name, e.Seed)
 				continue
 			}
 			repro := e.Reproducer
@@ -202,7 +202,7 @@ func saveOutputs(res driver.Result, b *bazelFlags, cacheDir, dir, outputs string
 				continue
 			}
 			name := filepath.Base(rel)
-			fmt.Fprintf(&sum, "\n%s: failure (%s): %s (minimized: %s)\n", r.Target.Name, e.Kind, event.FirstLine(e.Message), orDash(e.Minimized))
+			fmt.Fprintf(&sum, "\n%s: failure (%s): %s (minimized: %s)\n", r.Target.Name, e.Kind, e.Headline(), orDash(e.Minimized))
 			if len(e.Values) > 0 { // a typed fuzz test's (package typed) arguments, as Go syntax
 				fmt.Fprintf(&sum, "  failing arguments: %s\n", strings.Join(e.Values, ", "))
 			}

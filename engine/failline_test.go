@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// TestFailLine: a fuzz function that logs its input before it fails has the
+// t.Error line, not the t.Log line, as its failure's line, place and
+// signature; a message without a log line first is as before.
+func TestFailLine(t *testing.T) {
+	dir := t.TempDir()
+	src := `package m
+
+func FuzzX(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string) {
+		t.Logf("input %q", s)
+		if len(s) > 3 {
+			t.Errorf("too long: %d", len(s))
+		}
+		if s == "x" {
+			t.Fatal("x")
+		}
+		t.Log("fine"); t.Error("both on one line")
+	})
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	saved := sources
+	sources = &sourceLines{files: map[string][]string{}}
+	t.Cleanup(func() { sources = saved })
+
+	long := "--- FAIL: FuzzX (0.00s)\n    x_test.go:5: input \"abcd\"\n    x_test.go:7: too long: 4\n"
+	x := "--- FAIL: FuzzX (0.00s)\n    x_test.go:5: input \"x\"\n    x_test.go:10: x\n"
+	same := "--- FAIL: FuzzX (0.00s)\n    x_test.go:5: input \"b\"\n    x_test.go:12: fine\n    x_test.go:12: both on one line\n"
+	if got := failLine(long); got != "x_test.go:7: too long: 4" {
+		t.Errorf("failLine = %q, want the t.Errorf line", got)
+	}
+	if got := failureKey(KindFail, long); got != "x_test.go:7" {
+		t.Errorf("failureKey = %q, want x_test.go:7", got)
+	}
+	if signature(KindFail, long) == signature(KindFail, x) {
+		t.Errorf("two t.Error lines after one t.Log line have one signature: %q", signature(KindFail, long))
+	}
+	if got := failLine(same); got != "x_test.go:12: fine" {
+		t.Errorf("failLine = %q: a line that logs and fails is no log line", got)
+	}
+	if got := headline(KindFail, long); got != "x_test.go:7: too long: 4" {
+		t.Errorf("headline = %q", got)
+	}
+	e := event.Event{Type: event.Failure, Kind: KindFail, Message: long, Line: headline(KindFail, long), Reproducer: "r"}
+	if got, want := event.Format(e), "fuzz: elapsed: 0s, found fail failure: x_test.go:7: too long: 4 (written to r)"; got != want {
+		t.Errorf("status line %q, want %q", got, want)
+	}
+	// Nothing to tell: the first line, as before.
+	for _, msg := range []string{
+		"--- FAIL: FuzzX (0.00s)\n    x_test.go:7: too long: 4\n    x_test.go:5: input\n",
+		"--- FAIL: FuzzX (0.00s)\n    other_test.go:3: gone\n",
+		"--- FAIL: FuzzX (0.00s)\n    x_test.go:5: only a log\n",
+	} {
+		if got, want := failLine(msg), firstLine(msg); got != want || headline(KindFail, msg) != "" {
+			t.Errorf("failLine(%q) = %q, want the first line %q and no headline", msg, got, want)
+		}
+	}
+	if headline(KindPanic, long) != "" {
+		t.Errorf("a panic has a headline")
+	}
+}
