@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -243,12 +244,13 @@ func leakCandidates(all []goroutine, known map[uint64]bool, pkg string) []gorout
 // idleState reports whether a goroutine in state is waiting on time or the
 // system rather than on another goroutine: never a leak.
 func idleState(state string) bool {
-	for _, p := range []string{"sleep", "syscall", "IO wait", "timer goroutine", "GC", "finalizer wait", "force gc", "trace reader"} {
-		if strings.HasPrefix(state, p) {
-			return true
-		}
-	}
-	return false
+	return stateIn(state, "sleep", "syscall", "IO wait", "timer goroutine", "GC", "finalizer wait", "force gc", "trace reader")
+}
+
+// stateIn reports whether a goroutine's state is one of states (or starts
+// with one: "sleep" is also "sleep, 2 minutes").
+func stateIn(state string, states ...string) bool {
+	return slices.ContainsFunc(states, func(p string) bool { return strings.HasPrefix(state, p) })
 }
 
 // leakCreator reports whether fn, the function that created a goroutine,

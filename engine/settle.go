@@ -25,9 +25,10 @@ import (
 // blocked on another goroutine (a leak, which the leak check reports, or a
 // server waiting for its next request).
 
-// settledNote ends the first line of a death while settling (proc.death):
-// failures whose message has it came from a goroutine after the fuzz
-// function returned (diedAfterReturn).
+// settledNote ends the line of a death while settling that says how the
+// worker died (proc.death: the message's first line for an exit, its second
+// for a panic or fatal error's dump): failures whose message has it came
+// from a goroutine after the fuzz function returned (diedAfterReturn).
 const settledNote = "after the fuzz function returned, on a goroutine the input started"
 
 // diedAfterReturn reports whether a failure's message is that of a worker
@@ -100,12 +101,7 @@ func (w *workerServer) mayStillRun() (bool, map[uint64]bool) {
 // mayRun reports whether a goroutine in state may go on without another
 // goroutine waking it.
 func mayRun(state string) bool {
-	for _, p := range []string{"running", "runnable", "sleep", "syscall", "preempted"} {
-		if strings.HasPrefix(state, p) {
-			return true
-		}
-	}
-	return false
+	return stateIn(state, "running", "runnable", "sleep", "syscall", "preempted")
 }
 
 // startedByCode reports whether fn, the function that started a goroutine,
