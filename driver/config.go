@@ -297,6 +297,13 @@ func (c *Config) replayArgs(run string) []string {
 	return []string{panicOnExit0, "-test.count=1", "-test.run=" + run, "-test.timeout=" + c.replayLimit().String()}
 }
 
+// goTestTimeout is go test's default -timeout, which go test -fuzz passes
+// its binary too: it bounds the tests and seeds run before fuzzing (their
+// t.Deadline()), and the testing package stops the alarm before fuzzing
+// starts. fuzzbox's -timeout is a per-input limit; a test binary argument
+// after -args (-test.timeout=30m) overrides this.
+const goTestTimeout = "10m0s"
+
 // childArgs returns the fuzzing binary's arguments for one turn of r with
 // the given -test.fuzztime value ("" for none).
 func (c *Config) childArgs(r *TargetResult, fuzztime string) ([]string, error) {
@@ -306,7 +313,7 @@ func (c *Config) childArgs(r *TargetResult, fuzztime string) ([]string, error) {
 		return nil, err
 	}
 	args := []string{
-		"-test.fuzz=^" + regexp.QuoteMeta(t.Name) + "$", "-test.fuzzcachedir=" + cache, "-test.timeout=0",
+		"-test.fuzz=^" + regexp.QuoteMeta(t.Name) + "$", "-test.fuzzcachedir=" + cache, "-test.timeout=" + goTestTimeout,
 		panicOnExit0,
 		"-test.fuzzminimizetime=" + orDefault(c.MinimizeTime, ipc.DefaultMinimizeTime),
 		flagArg(ipc.FlagTimeout, c.timeout().String()), flagArg(ipc.FlagRSSLimitMB, strconv.Itoa(c.RSSLimitMB)),

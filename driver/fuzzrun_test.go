@@ -913,3 +913,46 @@ func TestFuzzPrebuiltBinaryTestsFail(t *testing.T) {
 		t.Errorf("want exit 1 and the failing tests named, without a go test check\n%s", r)
 	}
 }
+
+// TestFuzzBinaryNamedAsGoTest: the code under test sees the test binary
+// named as go test names it (os.Args[0], os.Executable: nm.test) in the
+// tests, the workers and go test's replays, where fuzzbox's were pkg0.test
+// and replay.test; and the tests before fuzzing have go test's deadline
+// (t.Deadline), where fuzzbox's had none (-test.timeout=0).
+func TestFuzzBinaryNamedAsGoTest(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/nm\n\ngo 1.26\n",
+		"nm_test.go": `package nm
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func named(t *testing.T) {
+	if got := strings.TrimSuffix(filepath.Base(os.Args[0]), ".exe"); got != "nm.test" {
+		t.Fatalf("fuzzbox-e2e: the test binary is %s, go test's is nm.test", got)
+	}
+}
+
+func TestNamed(t *testing.T) {
+	named(t)
+	if d, ok := t.Deadline(); !ok || time.Until(d) < 9*time.Minute {
+		t.Fatalf("fuzzbox-e2e: deadline %v (%v), go test's is 10 minutes away", d, ok)
+	}
+}
+
+func FuzzNamed(f *testing.F) {
+	f.Add([]byte("a"))
+	f.Fuzz(func(t *testing.T, b []byte) { named(t) })
+}
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzNamed$", FuzzTime: "200x", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.ExitCode != ExitOK || len(r.internal) > 0 || len(r.failures) > 0 || strings.Contains(r.String(), "fuzzbox-e2e") {
+		t.Fatalf("want no failure: the binary named as go test names it\n%s", r)
+	}
+}

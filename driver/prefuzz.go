@@ -168,9 +168,13 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		r.prefuzzFailed = true
 		return false
 	case code != 0:
+		hint := ", or leave the tests out with fuzzbox fuzz -run"
+		if cfg.Run == "^$" || slices.Equal(names, []string{r.Name}) {
+			hint = "" // the fuzz test itself failed: -run cannot leave it out
+		}
 		s.output(r.Target, fmt.Sprintf(
-			"fuzzbox: %s failed under go test too (%s-run='%s' in %s): fix it first, or leave the tests out with fuzzbox fuzz -run\n",
-			failedWhat(names), gt, run, r.Dir))
+			"fuzzbox: %s failed under go test too (%s-run='%s' in %s): fix it first%s\n",
+			failedWhat(names), gt, run, r.Dir, hint))
 		r.prefuzzFailed = true
 		return false
 	}

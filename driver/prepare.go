@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
 
@@ -103,9 +105,16 @@ type fuzzBinary struct {
 	names   []string // the fuzz tests it lists; nil for a prebuilt binary (Resolve asked it)
 }
 
-// buildPackage builds p into base+".test" (unless it is a prebuilt
-// binary) and writes its dictionary to base+".dict".
-func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, base string) (*fuzzBinary, error) {
+// buildPackage builds p into dir (unless it is a prebuilt binary), named as
+// go test names it (the last element of its import path, then ".test":
+// os.Args[0] of the code under test), its race twin into dir/race, and
+// writes its dictionary into dir.
+func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, dir string) (*fuzzBinary, error) {
+	if err := os.MkdirAll(filepath.Join(dir, "race"), 0o777); err != nil {
+		return nil, fmt.Errorf("driver: %w", err)
+	}
+	name := path.Base(p.ImportPath)
+	base := filepath.Join(dir, name)
 	if p.binary != "" {
 		dict, err := packageDict(cfg, func() [][]byte { return build.SourceLiterals(p.Dir, p.GoFiles) }, base+".dict")
 		return &fuzzBinary{bin: p.binary, dict: dict}, err
@@ -115,7 +124,7 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, base string) (*fu
 		return nil, err
 	}
 	opts := build.Options{Dir: p.Dir, Package: ".", Out: base + ".test", Race: cfg.Race, Tags: cfg.Tags, Vet: cfg.Vet, Toolexec: toolexec, Stderr: cfg.stderr()}
-	twin := startTwinBuild(ctx, cfg, opts, base+".race.test")
+	twin := startTwinBuild(ctx, cfg, opts, filepath.Join(dir, "race", name+".test"))
 	res, err := build.Build(ctx, opts)
 	twinBin, twinErr := twin()
 	if err != nil {

@@ -109,8 +109,9 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 		return "", -1, false, fmt.Errorf("driver: replay: %w", err)
 	}
 	defer release()
-	bin := filepath.Join(tmp, "replay.test")
-	args := append([]string{"test", "-c", "-o", bin}, cfg.stockBuildFlags()...)
+	// Into a directory: go test -c names the binary as go test does
+	// (pkg.test), which the code under test sees as os.Args[0].
+	args := append([]string{"test", "-c", "-o", tmp + string(filepath.Separator)}, cfg.stockBuildFlags()...)
 	if cfg.Race {
 		args = append(args, "-race")
 	}
@@ -118,9 +119,11 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	if err != nil || code != 0 {
 		return out, code, false, replayErr(err)
 	}
-	if _, err := os.Stat(bin); err != nil {
+	bins, _ := filepath.Glob(filepath.Join(tmp, "*.test*")) // .test.exe on Windows
+	if len(bins) != 1 {
 		return out + "no test files\n", 1, false, nil // go test -c writes nothing for a package without tests
 	}
+	bin := bins[0]
 	cmd := testCmd(dir, bin, cfg.userArgs(), cfg.replayArgs(run)...)
 	if len(env) > 0 {
 		cmd.Env = append(cmd.Environ(), env...)

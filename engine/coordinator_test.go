@@ -123,6 +123,8 @@ func fakeWorker(mode, dir string) int {
 		case strings.Contains(mode, "exitorfatal") && len(b) >= 3:
 			os.Stderr.WriteString(stackOverflow)
 			os.Exit(2)
+		case mode == "envcheck" && (os.Getenv(leaksEnv) != "" || os.Getenv(rssLimitMBEnv) != ""):
+			return fmt.Errorf("the fuzz function sees fuzzbox's environment: %s=%q %s=%q", leaksEnv, os.Getenv(leaksEnv), rssLimitMBEnv, os.Getenv(rssLimitMBEnv))
 		case strings.Contains(mode, "stray") && len(b) >= 3 && b[0] == 'S':
 			// A goroutine that outlives its input, then fails: while a
 			// later input runs, unless the worker waits. The context

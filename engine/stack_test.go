@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/basedeps"
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // TestWorkerEnv: workers see the environment go test gives the code under
@@ -27,6 +28,17 @@ func TestWorkerEnv(t *testing.T) {
 		if strings.HasPrefix(kv, "GODEBUG=") || strings.HasPrefix(kv, "GOTRACEBACK=") {
 			t.Errorf("worker environment has %s", kv)
 		}
+	}
+}
+
+// TestWorkerEnvNotSeen: what the coordinator passes its workers in the
+// environment (leak detection's package, the memory limit) is read and
+// removed before the fuzz function runs: the code under test, and the
+// processes it starts, see go test's environment.
+func TestWorkerEnvNotSeen(t *testing.T) {
+	r := runFake(t, "envcheck", time.Second, func(o *Options) { o.Package = "example.com/m" })
+	if fails := r.ofType(event.Failure); len(fails) != 0 || r.err != nil {
+		t.Errorf("failures %+v (%v): want none", fails, r.err)
 	}
 }
 

@@ -92,6 +92,10 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	sc := newShallowCaller(fn)
 	defer sc.stop()
 	w := &workerServer{fn: sc.call, mem: mem, conn: ipc.NewConn(in, out), leaks: newLeakChecker()}
+	// Read: the code under test, and what it starts, see the environment
+	// go test gives them (but in package initialization, which ran first).
+	os.Unsetenv(leaksEnv)
+	os.Unsetenv(rssLimitMBEnv)
 	execState.snap = make([]byte, len(instrument.Counters()))
 	w.seen = make([]byte, len(execState.snap))
 	w.first, w.again = make([]byte, len(w.seen)), make([]byte, len(w.seen))

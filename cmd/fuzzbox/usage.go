@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/driver"
@@ -40,6 +41,9 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 	inv.SetOutput(io.Discard)
 	run := c.flags(inv.FlagSet)
 	err := inv.Parse(args)
+	if c.testArgs && err == nil {
+		err = parseInterspersed(inv.FlagSet)
+	}
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		c.printUsage(stdout, inv.FlagSet)
@@ -59,6 +63,24 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return run(inv)
+}
+
+// parseInterspersed parses the flags that follow fs's first positional
+// arguments, as go test takes them ("go test . -fuzz=FuzzX"): fs.Args()
+// are then the positional arguments alone.
+func parseInterspersed(fs *flag.FlagSet) error {
+	var positional []string
+	for {
+		rest := fs.Args()
+		i := slices.IndexFunc(rest, func(a string) bool { return len(a) > 1 && a[0] == '-' })
+		if i < 0 {
+			return fs.Parse(append([]string{"--"}, append(positional, rest...)...))
+		}
+		positional = append(positional, rest[:i]...)
+		if err := fs.Parse(rest[i:]); err != nil {
+			return err
+		}
+	}
 }
 
 // usageError prints "PREFIX: msg", the command's synopsis and where the

@@ -256,11 +256,15 @@ func (g goCmd) goflag(name string) string {
 	return v
 }
 
-// withTags adds the user's build tags (comma-separated, "" for none) to
-// the mode's own.
+// withTags adds the user's build tags ("" for none) to the mode's own.
+// The go command still takes the deprecated space-separated form ("a b"),
+// but not mixed with commas: such a list is joined with commas.
 func withTags(mode, user string) string {
 	if user == "" {
 		return mode
+	}
+	if !strings.Contains(user, ",") {
+		user = strings.Join(strings.Fields(user), ",")
 	}
 	return mode + "," + user
 }
@@ -338,11 +342,31 @@ func ` + mainStartWrapper + `(importPath, modulePath string, tests []testing.Int
 `)
 }
 
-// writeModFile writes a copy of the main module's go.mod (and go.sum) that
-// requires the runtime module and replaces it with the runtime directory,
+// modFile returns the go.mod file the user's go command reads: GOFLAGS's
+// -modfile (relative to the directory the go command runs in), as go test
+// takes it, or the main module's go.mod. The build passes its own -modfile,
+// which would override GOFLAGS's: it copies this one.
+func (g goCmd) modFile() string {
+	f := g.goflag("modfile")
+	switch {
+	case f == "":
+		return g.gomod
+	case filepath.IsAbs(f):
+		return f
+	}
+	dir := g.dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	return filepath.Join(dir, f)
+}
+
+// writeModFile writes a copy of the main module's go.mod (and go.sum; or
+// of GOFLAGS's -modfile and its .sum, modFile) that requires the runtime
+// module and replaces it with the runtime directory,
 // and returns the go command flags that use it.
 func (g goCmd) writeModFile(ctx context.Context, tmp string) ([]string, error) {
-	gomod := g.gomod
+	gomod := g.modFile()
 	rt, err := runtimeDir()
 	if err != nil {
 		return nil, fmt.Errorf("build: %w", err)

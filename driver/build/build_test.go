@@ -488,7 +488,7 @@ func TestBuildErrors(t *testing.T) {
 
 // TestBuildTagsFromGOFLAGS: without Options.Tags the build uses the -tags of
 // GOFLAGS, as go test does (its own -tags=fuzzbox overrode them); given
-// Options.Tags, those alone, as go test -tags.
+// Options.Tags, those alone, as go test -tags, in either of its forms.
 func TestBuildTagsFromGOFLAGS(t *testing.T) {
 	opts := setup(t, map[string]string{
 		"go.mod":      goMod,
@@ -502,6 +502,7 @@ func TestBuildTagsFromGOFLAGS(t *testing.T) {
 		{"-buildvcs=false -tags=special", "", true},
 		{"", "", false},
 		{"-tags=special", "other", false},
+		{"", "other special", true}, // the deprecated space-separated form, as go test takes it
 	} {
 		t.Setenv("GOFLAGS", c.goflags)
 		opts.Tags = c.tags
@@ -512,6 +513,34 @@ func TestBuildTagsFromGOFLAGS(t *testing.T) {
 		out, _ := runBinary(t, res.Binary, opts.Dir, "-test.run=TestSpecial", "-test.v")
 		if got := strings.Contains(out, "--- PASS: TestSpecial"); got != c.want {
 			t.Errorf("GOFLAGS=%q, Tags=%q: TestSpecial ran: %v, want %v:\n%s", c.goflags, c.tags, got, c.want, out)
+		}
+	}
+}
+
+// TestBuildModFileFromGOFLAGS: GOFLAGS's -modfile picks the go.mod the
+// build copies, as go test reads it (the build's own -modfile overrode it:
+// the package was built and fuzzed against the main go.mod's requirements).
+func TestBuildModFileFromGOFLAGS(t *testing.T) {
+	mod := func(dep string) string {
+		return "module example.com/u\n\ngo 1.21\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ./" + dep + "\n"
+	}
+	dep := func(v string) string { return "package dep\n\nconst V = \"" + v + "\"\n" }
+	opts := setup(t, map[string]string{
+		"go.mod":      mod("dep0"),
+		"alt.go.mod":  mod("dep1"),
+		"u.go":        libSrc,
+		"dep0/go.mod": "module example.com/dep\n\ngo 1.21\n", "dep0/dep.go": dep("zero"),
+		"dep1/go.mod": "module example.com/dep\n\ngo 1.21\n", "dep1/dep.go": dep("one"),
+		"dep_test.go": "package u\n\nimport (\n\t\"testing\"\n\n\t\"example.com/dep\"\n)\n\nfunc TestDep(t *testing.T) { t.Log(\"dep is \" + dep.V) }\n",
+	})
+	for goflags, want := range map[string]string{"": "dep is zero", "-modfile=alt.go.mod": "dep is one"} {
+		t.Setenv("GOFLAGS", goflags)
+		res, err := Build(context.Background(), opts)
+		if err != nil {
+			t.Fatalf("GOFLAGS=%q: %v", goflags, err)
+		}
+		if out, _ := runBinary(t, res.Binary, opts.Dir, "-test.run=TestDep", "-test.v"); !strings.Contains(out, want) {
+			t.Errorf("GOFLAGS=%q: want %q:\n%s", goflags, want, out)
 		}
 	}
 }
