@@ -30,11 +30,34 @@ var (
 // call, or, when every one is, the message's first line. A source line
 // that cannot be read counts as no log call.
 func failLine(msg string) string {
-	for _, l := range strings.Split(msg, "\n") {
-		l = strings.TrimSpace(l)
-		if m := reportedAtRE.FindStringSubmatch(l); m != nil && !sources.logCall(m[1]) {
+	indent := -1
+	for _, raw := range strings.Split(msg, "\n") {
+		l := strings.TrimSpace(raw)
+		m := reportedAtRE.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		// A reported line is as indented as the first; a line indented
+		// more continues a multi-line message, which may quote the input
+		// ("x_test.go:1: made up" in a logged input).
+		switch n := len(raw) - len(strings.TrimLeft(raw, " \t")); {
+		case indent < 0:
+			indent = n
+		case n != indent:
+			continue
+		}
+		if !sources.logCall(m[1]) {
 			return l
 		}
+	}
+	return firstLine(msg)
+}
+
+// lineOf is the line of a failure's message that says what failed: a
+// fail's failLine, another kind's first line.
+func lineOf(kind, msg string) string {
+	if kind == KindFail {
+		return failLine(msg)
 	}
 	return firstLine(msg)
 }

@@ -51,6 +51,12 @@ func FuzzX(f *testing.F) {
 	if got := failLine(same); got != "x_test.go:12: fine" {
 		t.Errorf("failLine = %q: a line that logs and fails is no log line", got)
 	}
+	// A logged input that spans lines and makes up a reported line: the
+	// continuation is indented more.
+	fake := "--- FAIL: FuzzX (0.00s)\n    x_test.go:5: input \"Q\n        zz.go:7: fake\"\n    x_test.go:7: too long: 4\n"
+	if got := failLine(fake); got != "x_test.go:7: too long: 4" {
+		t.Errorf("failLine = %q, want the t.Errorf line, not a line of the logged input", got)
+	}
 	if got := headline(KindFail, long); got != "x_test.go:7: too long: 4" {
 		t.Errorf("headline = %q", got)
 	}

@@ -119,7 +119,7 @@ func (e *multiCrashError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fuzzbox found %d unique failures:\n", len(e.errs))
 	for i, c := range e.errs {
-		fmt.Fprintf(&b, "  %d. %s: %s -> %s\n", i+1, c.kind, firstLine(c.msg), c.where(e.target))
+		fmt.Fprintf(&b, "  %d. %s: %s -> %s\n", i+1, c.kind, lineOf(c.kind, c.msg), c.where(e.target))
 	}
 	b.WriteString("\nfirst failure:\n")
 	b.WriteString(e.errs[0].msg)

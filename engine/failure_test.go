@@ -554,18 +554,24 @@ func lateDump(id int, other string) string {
 // TestSignatureOfFirstGoroutine: a death's signature holds the frames of
 // the goroutine that failed, not those of the goroutines listed after it,
 // which vary from one death to the next; such a goroutine, started by the
-// code, is named (strayCreator).
+// code, is named (strayGoroutine), and for one the standard library
+// started for it (time.AfterFunc), the code's function it runs.
 func TestSignatureOfFirstGoroutine(t *testing.T) {
 	a, b := lateDump(54, "example.com/m.idleA"), lateDump(8, "example.com/m.idleB")
 	if sa, sb := signature(KindPanic, a), signature(KindPanic, b); sa != sb {
 		t.Errorf("signatures differ with the other goroutines:\n%s\n%s", sa, sb)
 	}
-	if got := strayCreator(a, "example.com/m"); got != "example.com/m.FuzzX.func1" {
-		t.Errorf("strayCreator = %q, want the fuzz function's closure that started it", got)
+	if got := strayGoroutine(a, "example.com/m"); got != "example.com/m.FuzzX.func1 started" {
+		t.Errorf("strayGoroutine = %q, want the fuzz function's closure that started it", got)
+	}
+	timer := "panic: late\n\ngoroutine 9 [running]:\nexample.com/m.arm.func1()\n\t/m/p.go:9 +0x1\n" +
+		"created by time.goFunc\n\t/go/src/time/sleep.go:215 +0x2d\n"
+	if got, want := strayGoroutine(timer, "example.com/m"), "time.goFunc started, running example.com/m.arm.func1"; got != want {
+		t.Errorf("strayGoroutine = %q, want %q", got, want)
 	}
 	own := "panic: boom\n\ngoroutine 7 [running]:\nexample.com/m.parse()\n\t/m/p.go:5 +0x1\n" +
 		"created by testing.(*F).Fuzz.func1 in goroutine 6\n\t/go/src/testing/fuzz.go:328 +0x668\n"
-	if got := strayCreator(own, "example.com/m"); got != "" {
-		t.Errorf("strayCreator of the input's own goroutine = %q, want none", got)
+	if got := strayGoroutine(own, "example.com/m"); got != "" {
+		t.Errorf("strayGoroutine of the input's own goroutine = %q, want none", got)
 	}
 }

@@ -113,7 +113,10 @@ func (w *worker) baseline(p *proc, e *entry, trace bool) (ranBaseline, *proc, er
 		return done, p, nil
 	}
 	var resp ipc.RunResponse
-	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: trace}}, &resp); err != nil {
+	// A seed settles: a reproducer of a goroutine that fails after the fuzz
+	// function returned (event.AfterReturn) fails again as a seed. The
+	// generated corpus does not: it may hold thousands of inputs.
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Trace: trace, Settle: e.seed}}, &resp); err != nil {
 		np, err := w.lost(p, err, e.vals, seedOf(e))
 		return done, np, err
 	}

@@ -446,29 +446,60 @@ func (p *proc) stop(grace time.Duration) {
 }
 
 // tailBuffer keeps the last max bytes written to it.
+//
+// It keeps the start of the last crash report too (dumpStart: "panic: ",
+// "fatal error: "…, headMax bytes of it): a worker with thousands of
+// goroutines dumps more than max, and the tail alone lost the report's
+// first line and failing goroutine, so that a panic was taken for an exit.
 type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	buf []byte
+	mu     sync.Mutex
+	max    int
+	buf    []byte
+	total  int    // bytes written
+	head   []byte // from the last crash report on, headMax bytes at most
+	headAt int    // offset of head in what was written; -1 before a crash report
 }
 
-func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max} }
+// headMax bounds tailBuffer's copy of a crash report's start.
+const headMax = 64 << 10
+
+func newTailBuffer(max int) *tailBuffer { return &tailBuffer{max: max, headAt: -1} }
 
 // Write implements io.Writer.
 func (t *tailBuffer) Write(b []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	start := t.total - len(t.buf) // offset of buf[0]
 	t.buf = append(t.buf, b...)
+	t.total += len(b)
+	from := max(0, len(t.buf)-len(b)-16) // a marker may straddle two writes
+	switch i := dumpStart(string(t.buf[from:])); {
+	case i >= 0 && start+from+i > t.headAt:
+		t.headAt = start + from + i
+		t.head = append(t.head[:0], t.buf[from+i:min(len(t.buf), from+i+headMax)]...)
+	case t.headAt >= 0 && len(t.head) < headMax:
+		t.head = append(t.head, b[:min(len(b), headMax-len(t.head))]...)
+	}
 	if len(t.buf) > t.max {
 		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
 	}
 	return len(b), nil
 }
 
+// String returns the tail, after the crash report's start when the tail
+// has lost it.
 func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return string(t.buf)
+	kept := t.total - len(t.buf)
+	if t.headAt < 0 || t.headAt >= kept {
+		return string(t.buf)
+	}
+	left := kept - (t.headAt + len(t.head))
+	if left <= 0 { // the head reaches into the tail
+		return string(t.head[:kept-t.headAt]) + string(t.buf)
+	}
+	return fmt.Sprintf("%s\n[fuzzbox: %d bytes of the worker's output left out]\n%s", t.head, left, t.buf)
 }
 
 // fuzzArgs returns the arguments of a fuzz call on p: args, without the

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -221,7 +222,7 @@ func (c *coordinator) duplicate(f *failure, bucket string) {
 	if c.dups == nil {
 		c.dups = map[string]*event.Event{}
 	}
-	c.dups[bucket] = &event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true, Bucket: bucket, Count: 1}
+	c.dups[bucket] = &event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Duplicate: true, Bucket: bucket, Count: 1}
 	c.dupOrder = append(c.dupOrder, bucket)
 }
 
@@ -264,7 +265,7 @@ func (c *coordinator) saveBucket(f *failure, path, minSig string) {
 	}
 	for _, dir := range bucketDirs(&c.opts) {
 		for _, b := range bs {
-			b.Kind, b.Message, b.Reproducer, b.FirstSeen = f.kind, firstLine(f.msg), path, time.Now().UTC()
+			b.Kind, b.Message, b.Reproducer, b.FirstSeen = f.kind, lineOf(f.kind, f.msg), path, time.Now().UTC()
 			wrote, err := writeBucket(dir, b)
 			if err != nil {
 				c.rep.emit(event.Event{Type: event.Warning, Message: "crash buckets: " + err.Error()})
@@ -275,34 +276,60 @@ func (c *coordinator) saveBucket(f *failure, path, minSig string) {
 	}
 }
 
-// unclaim reports f as flaky and releases its claim: the run goes on.
+// unclaim reports f as flaky and releases its claim: the run goes on. A
+// failure on a goroutine the code under test started (strayGoroutine) may
+// come from an earlier input: the first turns settling on (ipc.FuzzArgs.Settle),
+// the last report of its signature says it stayed flaky even so.
 func (c *coordinator) unclaim(f *failure, sig string) {
 	c.dropClaim(sig)
 	c.flaky[sig]++
 	c.rep.emit(event.Event{Type: event.Flaky, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Reruns: f.reruns, Reproduced: f.reproduced})
-	creator := strayCreator(f.msg, c.opts.Package)
-	if creator == "" || c.flaky[sig] > 1 {
+	g := strayGoroutine(f.msg, c.opts.Package)
+	if g == "" {
 		return
 	}
-	then := "fuzzing goes on waiting, after each input that leaves goroutines running, for them to end (" + ipc.SettleMax.String() + " at most), so that such a failure is caught with the input that started the goroutine"
-	if c.settle {
-		then = "it outlived the wait for an input's goroutines (" + ipc.SettleMax.String() + "), so the input that started it is not known. Look for a goroutine that fails after its input returned"
+	wait := ipc.SettleMax.String()
+	var msg string
+	switch {
+	case c.flaky[sig] == 1:
+		then := "fuzzing goes on waiting, after each input that leaves goroutines running, for them to end (" + wait + " at most: an input that leaves one sleeping costs that much), so that such a failure is caught with the input that started the goroutine"
+		if c.settle {
+			then = "fuzzing waits for the goroutines each input leaves already (" + wait + " at most)"
+		}
+		msg = fmt.Sprintf("the flaky %s failure (%s) is on a goroutine %s, not on the fuzz function's: such a goroutine may outlive the input that started it and fail while a later input runs, whose re-runs then pass (go test -fuzz reports it as the process terminating unexpectedly, with that later input); %s",
+			f.kind, firstLine(f.msg), g, then)
+		c.settle = true
+	case c.flaky[sig] == maxFlakyReports:
+		msg = fmt.Sprintf("the %s failure (%s) on a goroutine %s stayed flaky while fuzzing waited for the goroutines each input left (%s at most): the goroutine outlives the wait, or a timer (time.AfterFunc) starts it after its input returned, so the input that causes it is not known, and it is not reported again. Look for a goroutine that fails after its input returned",
+			f.kind, firstLine(f.msg), g, wait)
+	default:
+		return
 	}
-	c.settle = true
-	c.rep.emit(event.Event{Type: event.Warning, Kind: f.kind, Message: fmt.Sprintf(
-		"the flaky %s failure (%s) is on a goroutine %s started, not on the fuzz function's: such a goroutine may outlive the input that started it and fail while a later input runs, whose re-runs then pass (go test -fuzz reports it as the process terminating unexpectedly, with that later input); %s",
-		f.kind, firstLine(f.msg), creator, then)})
+	c.rep.emit(event.Event{Type: event.Warning, Kind: f.kind, Message: msg})
 }
 
-// strayCreator returns the function that started the goroutine a dying
-// process's dump shows failing, when the code under test (package pkg)
-// started it (not the testing package's goroutine for the input), or "".
-func strayCreator(msg, pkg string) string {
-	m := createdByRE.FindStringSubmatch(firstGoroutine(msg))
+// strayGoroutine describes the goroutine a dying process's dump shows
+// failing, when the code under test (package pkg) started it, not the
+// testing package for an input: "example.com/m.F.func1 started", or, for
+// one the standard library started for the code (time.AfterFunc's,
+// context.AfterFunc's), "time.goFunc started, running example.com/m.F.func2".
+// It returns "" for any other.
+func strayGoroutine(msg, pkg string) string {
+	first := firstGoroutine(msg)
+	m := createdByRE.FindStringSubmatch(first)
 	if m == nil || !startedByCode(m[1], pkg) {
 		return ""
 	}
-	return m[1]
+	desc := m[1] + " started"
+	if strings.Contains(firstElem(funcPackage(m[1])), ".") {
+		return desc
+	}
+	for _, f := range frameRE.FindAllStringSubmatch(first, -1) {
+		if !internalFrame(f[1]) && f[1] != m[1] && strings.Contains(firstElem(funcPackage(f[1])), ".") {
+			return desc + ", running " + f[1]
+		}
+	}
+	return desc
 }
 
 // dropClaim drops the claim on a failure with signature sig that is not
@@ -334,7 +361,7 @@ func (c *coordinator) unconfirmed(f *failure, sig string) {
 	}
 	c.rep.emit(event.Event{Type: event.Warning, Kind: f.kind, Reproducer: path, Message: fmt.Sprintf(
 		"unconfirmed %s failure: %s: %s, so it is not reported and nothing was written to testdata; its input is kept (%s) and runs first in the next run, which reports it if it fails again",
-		f.kind, firstLine(f.msg), why, kept)})
+		f.kind, lineOf(f.kind, f.msg), why, kept)})
 }
 
 // recorded reports f, whose reproducer is written at path, and stops the

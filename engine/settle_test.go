@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -78,5 +80,53 @@ func TestMayRun(t *testing.T) {
 		if mayRun(s) {
 			t.Errorf("mayRun(%q) = true", s)
 		}
+	}
+}
+
+// TestTailBufferKeepsCrashStart: a dump longer than the tail kept (a worker
+// with thousands of goroutines) still shows its first line and failing
+// goroutine, so that a panic is not taken for an exit; the last report's,
+// not an earlier one's.
+func TestTailBufferKeepsCrashStart(t *testing.T) {
+	tb := newTailBuffer(1 << 10)
+	io.WriteString(tb, "fatal error: printed by a test, long before\n")
+	io.WriteString(tb, strings.Repeat("output of the code under test\n", 100))
+	io.WriteString(tb, "pan")
+	io.WriteString(tb, "ic: late\n\ngoroutine 9 [running]:\nexample.com/m.f()\n")
+	for i := range 5000 { // over headMax
+		fmt.Fprintf(tb, "\ngoroutine %d [sleep]:\ntime.Sleep(0x1)\n", 100+i)
+	}
+	out := tb.String()
+	if deathKind(out) != KindPanic || !strings.HasPrefix(out, "panic: late\n\ngoroutine 9 [running]:\nexample.com/m.f()") ||
+		!strings.Contains(out, "bytes of the worker's output left out]") || !strings.HasSuffix(out, "goroutine 5099 [sleep]:\ntime.Sleep(0x1)\n") {
+		t.Errorf("want the panic's start, a line saying what was left out, and the tail:\n%s", out)
+	}
+	short := newTailBuffer(1 << 10)
+	io.WriteString(short, "x\npanic: p\n\ngoroutine 1 [running]:\n")
+	if got := short.String(); got != "x\npanic: p\n\ngoroutine 1 [running]:\n" {
+		t.Errorf("short output %q: want it as written", got)
+	}
+}
+
+// TestStrayWarnings: the first flaky failure on a goroutine the code
+// started turns settling on and says so; the signature's last flaky report
+// says it stayed flaky even so; the reports between say nothing more.
+func TestStrayWarnings(t *testing.T) {
+	c, events := fakeCoordinator(t, "idle", nil)
+	msg := "panic: late\n(fuzzbox: the worker process died: exit status 2)\npanic: late\n\ngoroutine 9 [running]:\nexample.com/m.arm.func1()\n\t/m/p.go:9 +0x1\n" +
+		"created by time.goFunc\n\t/go/src/time/sleep.go:215 +0x2d\n"
+	f := &failure{kind: KindPanic, msg: msg, reruns: 3}
+	for range maxFlakyReports {
+		c.unclaim(f, signature(f.kind, f.msg))
+	}
+	var warns []string
+	for _, e := range decodeEvents(t, events) {
+		if e.Type == event.Warning {
+			warns = append(warns, e.Message)
+		}
+	}
+	if !c.settle || len(warns) != 2 || !strings.Contains(warns[0], "fuzzing goes on waiting") ||
+		!strings.Contains(warns[0], "time.goFunc started, running example.com/m.arm.func1") || !strings.Contains(warns[1], "stayed flaky") {
+		t.Errorf("settle %v, warnings %q: want settling on, then two warnings, the last saying it stayed flaky", c.settle, warns)
 	}
 }
