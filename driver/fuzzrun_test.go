@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -951,8 +952,37 @@ func FuzzNamed(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) { named(t) })
 }
 `})
-	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzNamed$", FuzzTime: "200x", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
+	var order []string // the done event and the binary's PASS line, as they came
+	r := fuzzWatched(t, dir, Config{Fuzz: "^FuzzNamed$", FuzzTime: "200x", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".", func(e event.Event) {
+		if e.Type == event.Done || e.Type == event.Output && e.Output == "PASS\n" {
+			order = append(order, e.Type)
+		}
+	})
 	if r.res.ExitCode != ExitOK || len(r.internal) > 0 || len(r.failures) > 0 || strings.Contains(r.String(), "fuzzbox-e2e") {
 		t.Fatalf("want no failure: the binary named as go test names it\n%s", r)
+	}
+	// As under go test, the last statistics line comes before PASS (the
+	// events and the output come through two pipes: TestCopyOutput).
+	if !slices.Equal(order, []string{event.Done, event.Output}) {
+		t.Errorf("done event and PASS came in the order %q, want done first", order)
+	}
+}
+
+// TestCopyOutput: the fuzzing binary's output is shown as it comes, but
+// for the fuzz test's failure report, held for go test's replay, and a
+// passing binary's last lines from PASS on, shown after its events (the
+// done event's statistics line came after PASS in one run of four).
+func TestCopyOutput(t *testing.T) {
+	var shown []string
+	s := newStream(func(e event.Event) { shown = append(shown, e.Output) })
+	tg := Target{Name: "FuzzX"}
+	held, trailer := copyOutput(strings.NewReader("=== RUN\nlog\nPASS\ngoleak: ok\n"), tg, s, func(string) {})
+	if !slices.Equal(shown, []string{"=== RUN\n", "log\n"}) || held != nil || !slices.Equal(trailer, []string{"PASS", "goleak: ok"}) {
+		t.Errorf("shown %q, held %q, trailer %q: want PASS and after it held back as the trailer", shown, held, trailer)
+	}
+	shown = nil
+	held, trailer = copyOutput(strings.NewReader("x\n--- FAIL: FuzzX (0.01s)\n    boom\nFAIL\n"), tg, s, func(string) {})
+	if !slices.Equal(shown, []string{"x\n"}) || !slices.Equal(held, []string{"--- FAIL: FuzzX (0.01s)", "    boom", "FAIL"}) || trailer != nil {
+		t.Errorf("shown %q, held %q, trailer %q: want the failure report held", shown, held, trailer)
 	}
 }

@@ -120,12 +120,15 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() { defer wg.Done(); readEvents(evR, r, s, chk) }()
-	var held []string
-	go func() { defer wg.Done(); held = copyOutput(outR, r.Target, s, w.line) }()
+	var held, trailer []string
+	go func() { defer wg.Done(); held, trailer = copyOutput(outR, r.Target, s, w.line) }()
 	err = waitChild(ctx, cmd)
 	outW.Close()
 	wg.Wait()
 	heldOutput(held, r, s, chk)
+	for _, line := range trailer {
+		s.output(r.Target, line+"\n")
+	}
 	c := childExit(err)
 	if c == ExitFailure && r.started && chk.onlyRefuted() {
 		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
@@ -269,21 +272,28 @@ func record(r *TargetResult, e event.Event) {
 // copyOutput turns the fuzzing binary's standard output into output events
 // up to the fuzz test's own "--- FAIL" line, and returns that line and the
 // rest: whether they are shown depends on go test's replay of the failure
-// (heldOutput), which may still run.
-func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) (held []string) {
+// (heldOutput), which may still run. It returns, in trailer, a passing
+// binary's last lines from "PASS" on, which are shown after its events.
+func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) (held, trailer []string) {
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 64<<10), 64<<20) // longer lines are cut
 	for sc.Scan() {
 		line := sc.Text()
 		watch(line)
-		if held != nil || strings.HasPrefix(line, "--- FAIL: "+t.Name+" (") {
+		switch {
+		case held != nil || strings.HasPrefix(line, "--- FAIL: "+t.Name+" ("):
 			held = append(held, line)
-			continue
+		case trailer != nil || line == "PASS":
+			// The binary's last words, which follow the engine's done
+			// event (its last statistics line) as under go test: the
+			// events come through another pipe, read concurrently.
+			trailer = append(trailer, line)
+		default:
+			s.output(t, line+"\n")
 		}
-		s.output(t, line+"\n")
 	}
 	io.Copy(io.Discard, rd)
-	return held
+	return held, trailer
 }
 
 // heldOutput emits the fuzz test's failure report copyOutput held, unless
