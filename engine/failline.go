@@ -65,10 +65,7 @@ func lineOf(kind, msg string) string {
 // headline is the line of a failure's message that says what failed, for
 // its event's Line when it is not the first (failLine); "" otherwise.
 func headline(kind, msg string) string {
-	if kind != KindFail {
-		return ""
-	}
-	if l := failLine(msg); l != firstLine(msg) {
+	if l := lineOf(kind, msg); l != firstLine(msg) {
 		return l
 	}
 	return ""

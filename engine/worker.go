@@ -234,7 +234,7 @@ func (w *workerServer) exec(vals []any) error {
 }
 
 // afterReturn runs the leak check and the settling wait of an execution
-// that passed, took d and left more goroutines than the before it found.
+// that passed, took d and left more goroutines than it found (before).
 // What kills the worker meanwhile came after the fuzz function returned:
 // the shared memory's settling flag says so.
 func (w *workerServer) afterReturn(before int, d time.Duration) error {
