@@ -270,11 +270,14 @@ func leakCreator(fn, pkg string) bool {
 	if internalFrame(fn) {
 		return false
 	}
-	first := firstElem(p)
-	return strings.Contains(first, ".") || pkg != "" && first == firstElem(pkg)
+	return !stdPackage(p) || pkg != "" && firstElem(p) == firstElem(pkg)
 }
 
 func firstElem(path string) string { return strings.SplitN(path, "/", 2)[0] }
+
+// stdPackage reports whether import path p is the standard library's, by
+// its first element, which has no dot there.
+func stdPackage(p string) bool { return !strings.Contains(firstElem(p), ".") }
 
 // leakedEachRun returns the goroutines of the last run that leaked: created
 // at a place where each run left a goroutine, all of which are blocked in

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
@@ -321,11 +320,11 @@ func strayGoroutine(msg, pkg string) string {
 		return ""
 	}
 	desc := m[1] + " started"
-	if strings.Contains(firstElem(funcPackage(m[1])), ".") {
+	if !stdPackage(funcPackage(m[1])) {
 		return desc
 	}
 	for _, f := range frameRE.FindAllStringSubmatch(first, -1) {
-		if !internalFrame(f[1]) && f[1] != m[1] && strings.Contains(firstElem(funcPackage(f[1])), ".") {
+		if !internalFrame(f[1]) && f[1] != m[1] && !stdPackage(funcPackage(f[1])) {
 			return desc + ", running " + f[1]
 		}
 	}
