@@ -214,7 +214,29 @@ func Run(ctx context.Context, cfg Config, patterns []string, out Output) Result 
 
 // runTargets is Run on resolved targets.
 func runTargets(ctx context.Context, cfg Config, targets []Target, out Output) Result {
-	return out.report(Fuzz(ctx, cfg, targets, NewPrinter(out.Stdout, out.JSON, targets).Print))
+	res := Fuzz(ctx, cfg, targets, NewPrinter(out.Stdout, out.JSON, targets).Print)
+	if line := res.goTestLine(); line != "" && !out.JSON && !cfg.PruneOnly {
+		fmt.Fprintln(out.Stdout, line)
+	}
+	return out.report(res)
+}
+
+// goTestLine is the line go test -fuzz prints after the test binary of a
+// run of one fuzz test: "ok" or "FAIL", the package and the binary's
+// running time (ok  \texample.com/p\t3.015s), which scripts and log readers
+// look for. It is "" for several fuzz tests (the summary says how each
+// ended), when the binary never ran, and when fuzzbox's own error ended the
+// run (ExitError): a FAIL there would blame the package.
+func (res Result) goTestLine() string {
+	if len(res.Targets) != 1 || res.Targets[0].ranFor == 0 || res.ExitCode == ExitError {
+		return ""
+	}
+	status := "ok  "
+	if res.ExitCode == ExitFailure {
+		status = "FAIL"
+	}
+	r := res.Targets[0]
+	return fmt.Sprintf("%s\t%s\t%.3fs", status, r.Package, r.ranFor.Seconds())
 }
 
 // NewPrinter returns the printer of a run of targets as fuzzbox fuzz prints

@@ -54,6 +54,7 @@ type TargetResult struct {
 	turned    bool          // it had a turn: the run did not end before it
 	turnExecs int64         // executions of the last turn
 	fuzzedFor time.Duration // the last turn's fuzzing time (start to done event), 0 if it did not fuzz
+	ranFor    time.Duration // the fuzzing binary's running time over all its starts (go test's elapsed)
 	startedAt int64         // the last turn's start event, in ms since the run started
 	caughtAt  int64         // the last turn's first failure caught while fuzzing (minimizing event), 0 if none
 	setAside  bool          // the last turn stopped, while fuzzing, only at failures go test passes (checker)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -60,6 +61,31 @@ func TestWriteSummary(t *testing.T) {
 		"  FAIL  example.com/m/a/very/long/package/path.FuzzWithALongName fail -> /elsewhere/testdata/fuzz/FuzzWithALongName/02\n"
 	if b.String() != want {
 		t.Errorf("summary from /m:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+// TestGoTestLine: a run of one fuzz test ends with go test's line for its
+// package; a run that fuzzbox's own error ended, several fuzz tests, or a
+// binary that never ran have none.
+func TestGoTestLine(t *testing.T) {
+	one := func(code int, ran time.Duration) Result {
+		return Result{ExitCode: code, Targets: []TargetResult{{Target: Target{Package: "example.com/p", Name: "FuzzA"}, ranFor: ran}}}
+	}
+	two := one(ExitOK, time.Second)
+	two.Targets = append(two.Targets, two.Targets[0])
+	for _, c := range []struct {
+		res  Result
+		want string
+	}{
+		{one(ExitOK, 3015*time.Millisecond), "ok  \texample.com/p\t3.015s"},
+		{one(ExitFailure, 217*time.Millisecond), "FAIL\texample.com/p\t0.217s"},
+		{one(ExitError, time.Second), ""},
+		{one(ExitFailure, 0), ""},
+		{two, ""},
+	} {
+		if got := c.res.goTestLine(); got != c.want {
+			t.Errorf("exit %d, ran %v, %d targets: got %q, want %q", c.res.ExitCode, c.res.Targets[0].ranFor, len(c.res.Targets), got, c.want)
+		}
 	}
 }
 

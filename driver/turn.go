@@ -106,6 +106,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	// crashing test's panic) is output, in the events of -json too.
 	outR, outW := io.Pipe()
 	cmd.Stdout, cmd.Stderr = outW, outW
+	began := time.Now()
 	err = cmd.Start()
 	evW.Close() // the child has its copy
 	if err != nil {
@@ -123,6 +124,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	var held, trailer []string
 	go func() { defer wg.Done(); held, trailer = copyOutput(outR, r.Target, s, w.line) }()
 	err = waitChild(ctx, cmd)
+	r.ranFor += time.Since(began)
 	outW.Close()
 	wg.Wait()
 	heldOutput(held, r, s, chk)

@@ -23,6 +23,10 @@ func TestRealCodeRangeAcrossStackGrowth(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "PASS") {
 		t.Fatalf("want the test to pass and fuzzing to end with nothing found, as under go test\n%s", r)
 	}
+	// go test -fuzz's last line, which scripts look for.
+	if !regexp.MustCompile(`\nok  \texample\.com/realcode\t\d+\.\d{3}s\n$`).MatchString(r.stdout) {
+		t.Errorf("want go test's \"ok  \\texample.com/realcode\\t<seconds>s\" as the last line\n%s", r)
+	}
 }
 
 // TestRealCodeNosplitDependency: a dependency's go:nosplit function whose
@@ -62,6 +66,9 @@ func TestRealCodeBigSeed(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stdout, "failure while testing seed corpus entry: FuzzBigSeed/seed#1") ||
 		!strings.Contains(r.stdout, "big input: 5242880 bytes") || strings.Contains(r.stdout+r.stderr, "internal error") {
 		t.Errorf("want the big seed's failure reported as go test -fuzz reports it\n%s", r)
+	}
+	if !regexp.MustCompile(`\nFAIL\nFAIL\texample\.com/realcode\t\d+\.\d{3}s\n$`).MatchString(r.stdout) {
+		t.Errorf("want go test's \"FAIL\\texample.com/realcode\\t<seconds>s\" as the last line\n%s", r)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "testdata", "fuzz", "FuzzBigSeed")); err == nil {
 		t.Errorf("a reproducer was written for a failing seed\n%s", r)
