@@ -2,6 +2,7 @@ package engine
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -19,10 +20,15 @@ import (
 // a log call from the rest.
 
 // logCallRE matches a source line that calls a Log or Logf method, and
-// failCallRE one that calls a method that fails the test.
+// failCallRE one that calls a method that fails the test. callRE matches a
+// statement that calls a function or method, and funcRE the line that
+// declares one: a log helper (t.Helper(), then t.Log) is reported at its
+// caller's line.
 var (
 	logCallRE  = regexp.MustCompile(`\.Logf?\(`)
 	failCallRE = regexp.MustCompile(`\.(Error|Errorf|Fatal|Fatalf|Fail|FailNow)\(`)
+	callRE     = regexp.MustCompile(`^\s*(?:\w+\.)?(\w+)\(`)
+	funcRE     = regexp.MustCompile(`^func (?:\([^)]*\) )?(\w+)[\[(]`)
 )
 
 // failLine returns the line of a fail's message that says what failed:
@@ -74,11 +80,16 @@ func headline(kind, msg string) string {
 // sources reads the test's source files, as the testing package names them
 // (relative to the package's directory, where the test binary runs), once
 // each.
-var sources = &sourceLines{files: map[string][]string{}}
+var sources = newSourceLines()
 
 type sourceLines struct {
-	mu    sync.Mutex
-	files map[string][]string // file name as reported → its lines; nil when unreadable
+	mu      sync.Mutex
+	files   map[string][]string        // file name as reported → its lines; nil when unreadable
+	helpers map[string]map[string]bool // directory → its functions' names → log helper (logHelper)
+}
+
+func newSourceLines() *sourceLines {
+	return &sourceLines{files: map[string][]string{}, helpers: map[string]map[string]bool{}}
 }
 
 // logCall reports whether the source line at "file.go:N" calls a Log
@@ -94,7 +105,60 @@ func (s *sourceLines) logCall(at string) bool {
 		return false
 	}
 	line := lines[n-1]
-	return logCallRE.MatchString(line) && !failCallRE.MatchString(line)
+	if failCallRE.MatchString(line) {
+		return false
+	}
+	if logCallRE.MatchString(line) {
+		return true
+	}
+	m := callRE.FindStringSubmatch(line)
+	return m != nil && s.logHelper(filepath.Dir(at[:i]), m[1])
+}
+
+// logHelper reports whether the package in dir declares a function or
+// method named name that marks itself a helper and logs but does not fail
+// (func logInput(t *testing.T, b []byte) { t.Helper(); t.Logf(…) }): the
+// testing package reports its log lines at its caller's line.
+func (s *sourceLines) logHelper(dir, name string) bool {
+	s.mu.Lock()
+	helpers, ok := s.helpers[dir]
+	s.mu.Unlock()
+	if !ok {
+		bodies := map[string]string{} // every declaration of a name: a method of one type may fail
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, f := range files {
+			if data, err := os.ReadFile(f); err == nil {
+				funcBodies(strings.Split(string(data), "\n"), bodies)
+			}
+		}
+		helpers = map[string]bool{}
+		for name, body := range bodies {
+			helpers[name] = strings.Contains(body, ".Helper()") && logCallRE.MatchString(body) && !failCallRE.MatchString(body)
+		}
+		s.mu.Lock()
+		s.helpers[dir] = helpers
+		s.mu.Unlock()
+	}
+	return helpers[name]
+}
+
+// funcBodies adds to bodies the top-level functions and methods of a
+// gofmt'ed Go file's lines (from the line that declares one to the next
+// line "}"), by name.
+func funcBodies(lines []string, bodies map[string]string) {
+	for i := 0; i < len(lines); i++ {
+		m := funcRE.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		j := i
+		if !strings.HasSuffix(lines[i], "}") {
+			for j++; j < len(lines) && lines[j] != "}"; j++ {
+			}
+		}
+		bodies[m[1]] += strings.Join(lines[i:min(j+1, len(lines))], "\n") + "\n"
+		i = j
+	}
 }
 
 func (s *sourceLines) lines(file string) []string {

@@ -25,7 +25,22 @@ func FuzzX(f *testing.F) {
 			t.Fatal("x")
 		}
 		t.Log("fine"); t.Error("both on one line")
+		logInput(t, s)
+		if s == "y" {
+			check(t, s)
+		}
 	})
+}
+
+func logInput(t *testing.T, s string) {
+	t.Helper()
+	t.Logf("input %q", s)
+}
+
+func check(t *testing.T, s string) {
+	t.Helper()
+	t.Log("checking")
+	t.Errorf("bad %q", s)
 }
 `
 	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
@@ -33,7 +48,7 @@ func FuzzX(f *testing.F) {
 	}
 	t.Chdir(dir)
 	saved := sources
-	sources = &sourceLines{files: map[string][]string{}}
+	sources = newSourceLines()
 	t.Cleanup(func() { sources = saved })
 
 	long := "--- FAIL: FuzzX (0.00s)\n    x_test.go:5: input \"abcd\"\n    x_test.go:7: too long: 4\n"
@@ -63,6 +78,12 @@ func FuzzX(f *testing.F) {
 	e := event.Event{Type: event.Failure, Kind: KindFail, Message: long, Line: headline(KindFail, long), Reproducer: "r"}
 	if got, want := event.Format(e), "fuzz: elapsed: 0s, found fail failure: x_test.go:7: too long: 4 (written to r)"; got != want {
 		t.Errorf("status line %q, want %q", got, want)
+	}
+	// A log helper (t.Helper, then t.Log) is reported at its caller's
+	// line; a helper that fails is not a log helper.
+	helped := "--- FAIL: FuzzX (0.00s)\n    x_test.go:13: input \"y\"\n    x_test.go:15: checking\n    x_test.go:15: bad \"y\"\n"
+	if got := failLine(helped); got != "x_test.go:15: checking" {
+		t.Errorf("failLine = %q, want the line of the failing helper's call, not the log helper's", got)
 	}
 	// Nothing to tell: the first line, as before.
 	for _, msg := range []string{
