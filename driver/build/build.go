@@ -77,7 +77,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("build: toolexec command: %w", err)
 	}
-	g := goCmd{dir: opts.Dir, env: os.Environ()}
+	g := goCmd{dir: opts.Dir, env: append(os.Environ(), noDWARFEnv+"=1")}
 	version, err := g.readEnv(ctx)
 	if err != nil {
 		return nil, err

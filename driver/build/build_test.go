@@ -3,6 +3,7 @@ package build
 import (
 	"bufio"
 	"context"
+	"debug/elf"
 	"errors"
 	"fmt"
 	"io"
@@ -165,6 +166,7 @@ func TestBuildTestsAndFuzzTargets(t *testing.T) {
 	}
 	// The user's module is untouched.
 	checkSymbols(t, res.Binary)
+	checkNoDWARF(t, res.Binary)
 	if data, _ := os.ReadFile(filepath.Join(opts.Dir, "go.mod")); string(data) != goMod {
 		t.Errorf("go.mod changed:\n%s", data)
 	}
@@ -215,6 +217,23 @@ func checkSymbols(t *testing.T, bin string) {
 	}
 	if !sawCounters || !sawUser {
 		t.Errorf("nm shows counters %v, example.com/u.TestCheck %v; want both", sawCounters, sawUser)
+	}
+}
+
+// checkNoDWARF checks that bin was linked without DWARF (-w), as go test
+// links a binary it runs and removes; its symbol table stays
+// (checkSymbols).
+func checkNoDWARF(t *testing.T, bin string) {
+	t.Helper()
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Skipf("not an ELF binary: %v", err)
+	}
+	defer f.Close()
+	for _, s := range f.Sections {
+		if strings.HasPrefix(s.Name, ".debug_") || strings.HasPrefix(s.Name, ".zdebug_") {
+			t.Errorf("binary has DWARF section %s: the link was not told -w", s.Name)
+		}
 	}
 }
 

@@ -35,4 +35,6 @@
 //     comparison hooks' calls into C (cmpfilter.go). It appends its own
 //     version to the compiler's -V=full answer, which keys the go build
 //     cache: repeat builds are cached, and never mixed up with stock builds.
+//     The binary is linked without DWARF (-w), as go test links a binary it
+//     runs and removes.
 package build

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -30,7 +31,8 @@ var procsSymbols = [][]byte{[]byte("runtime.GOMAXPROCS"), []byte("runtime.NumCPU
 
 // linkArgs returns the linker command line to run for args: with
 // -X procsReaderVar=P when package P, linked from importcfg, reads the
-// number of processors.
+// number of processors, and with -w (no DWARF) when Build asks for it
+// (noDWARFEnv).
 func linkArgs(args []string) ([]string, error) {
 	expanded, rsp, err := expandResponseFiles(args)
 	if err != nil {
@@ -41,11 +43,17 @@ func linkArgs(args []string) ([]string, error) {
 		return args, nil
 	}
 	goroot := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(args[0])))) // GOROOT/pkg/tool/GOOS_GOARCH/link
-	pkg := procsReader(cfg, goroot)
-	if pkg == "" {
+	var flags []string
+	if pkg := procsReader(cfg, goroot); pkg != "" {
+		flags = append(flags, "-X", procsReaderVar+"="+pkg)
+	}
+	if os.Getenv(noDWARFEnv) == "1" {
+		flags = append(flags, "-w")
+	}
+	if flags == nil {
 		return args, nil
 	}
-	expanded = append([]string{expanded[0], "-X", procsReaderVar + "=" + pkg}, expanded[1:]...)
+	expanded = slices.Concat(expanded[:1], flags, expanded[1:])
 	if rsp == "" {
 		return expanded, nil
 	}

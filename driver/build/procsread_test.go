@@ -63,4 +63,12 @@ func TestProcsReader(t *testing.T) {
 	if args, _ := linkArgs(plainArgs); !slices.Equal(args, plainArgs) {
 		t.Errorf("linkArgs without a reader = %q, want them unchanged", args)
 	}
+	// Build's links leave out DWARF.
+	t.Setenv(noDWARFEnv, "1")
+	if args, _ := linkArgs(plainArgs); !slices.Equal(args, slices.Concat(plainArgs[:1], []string{"-w"}, plainArgs[1:])) {
+		t.Errorf("linkArgs with %s=1 = %q, want -w after the linker", noDWARFEnv, args)
+	}
+	if args, _ := linkArgs([]string{link, "-V=full"}); !slices.Equal(args, []string{link, "-V=full"}) {
+		t.Errorf("linkArgs of the version query = %q, want it unchanged", args)
+	}
 }

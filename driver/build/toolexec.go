@@ -72,6 +72,15 @@ var skipInstrumentation = map[string]bool{
 	"time":                  true,
 }
 
+// noDWARFEnv names the environment variable through which Build asks
+// Toolexec to link without DWARF (the linker's -w), as go test links a
+// binary it runs and removes: a fuzzing binary lives for one run, nothing
+// reads its DWARF (its stacks come from the runtime's own tables), and the
+// DWARF is most of the link's time and memory (cuelang.org/go/cue's fuzz
+// test: 2.3 s of processor time and 514 MiB at the peak with it, 1.7 s and
+// 434 MiB without, for the whole run of one input).
+const noDWARFEnv = "FUZZBOX_NODWARF"
+
 // noInstrumentEnv names the environment variable through which a build
 // asks Toolexec to compile more packages (comma-separated import paths)
 // without instrumentation (linkNosplit).
