@@ -40,6 +40,17 @@ func FuzzTyped(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v int) {})
 }
 
+// FuzzInterfaceValue: a value of an interface type has its dynamic type
+// at run time (goldmark's fuzz test adds strings out of decoded JSON).
+func FuzzInterfaceValue(f *testing.F) {
+	for _, c := range []map[string]any{{"markdown": "# x"}} {
+		f.Add(c["markdown"])
+	}
+	var v any = "y"
+	f.Add(v)
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+
 func FuzzNamed(f *testing.F) {
 	f.Add(ID(4)) // want `f.Add value ID\(4\) has named type ID, which the testing package rejects: fuzz argument id is uint32`
 	f.Fuzz(func(t *testing.T, id uint32) {})
