@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/driver/build"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -215,20 +216,26 @@ func Run(ctx context.Context, cfg Config, patterns []string, out Output) Result 
 // runTargets is Run on resolved targets.
 func runTargets(ctx context.Context, cfg Config, targets []Target, out Output) Result {
 	res := Fuzz(ctx, cfg, targets, NewPrinter(out.Stdout, out.JSON, targets).Print)
-	if line := res.goTestLine(); line != "" && !out.JSON && !cfg.PruneOnly {
+	if line := res.goTestLine(targets); line != "" && !out.JSON && !cfg.PruneOnly {
 		fmt.Fprintln(out.Stdout, line)
 	}
 	return out.report(res)
 }
 
 // goTestLine is the line go test -fuzz prints after the test binary of a
-// run of one fuzz test: "ok" or "FAIL", the package and the binary's
-// running time (ok  \texample.com/p\t3.015s), which scripts and log readers
+// run of one fuzz test (targets): "ok" or "FAIL", the package and the
+// binary's running time (ok  \texample.com/p\t3.015s), or the package and
+// "[build failed]" when it does not compile, which scripts and log readers
 // look for. It is "" for several fuzz tests (the summary says how each
 // ended), when the binary never ran, and when fuzzbox's own error ended the
 // run (ExitError): a FAIL there would blame the package.
-func (res Result) goTestLine() string {
-	if len(res.Targets) != 1 || res.Targets[0].ranFor == 0 || res.ExitCode == ExitError {
+func (res Result) goTestLine(targets []Target) string {
+	switch {
+	case len(targets) != 1:
+		return ""
+	case res.ExitCode == ExitError && errors.Is(res.Err, build.ErrNotBuilt):
+		return "FAIL\t" + targets[0].Package + " [build failed]"
+	case len(res.Targets) != 1 || res.Targets[0].ranFor == 0 || res.ExitCode == ExitError:
 		return ""
 	}
 	status := "ok  "

@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/driver/build"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
@@ -73,6 +76,7 @@ func TestGoTestLine(t *testing.T) {
 	}
 	two := one(ExitOK, time.Second)
 	two.Targets = append(two.Targets, two.Targets[0])
+	notBuilt := errorResult(fmt.Errorf("%w: x.go:3:9: undefined: f", build.ErrNotBuilt))
 	for _, c := range []struct {
 		res  Result
 		want string
@@ -82,9 +86,15 @@ func TestGoTestLine(t *testing.T) {
 		{one(ExitError, time.Second), ""},
 		{one(ExitFailure, 0), ""},
 		{two, ""},
+		{notBuilt, "FAIL\texample.com/p [build failed]"},
+		{errorResult(errors.New("-fuzz: no fuzz test matches")), ""},
 	} {
-		if got := c.res.goTestLine(); got != c.want {
-			t.Errorf("exit %d, ran %v, %d targets: got %q, want %q", c.res.ExitCode, c.res.Targets[0].ranFor, len(c.res.Targets), got, c.want)
+		targets := make([]Target, max(1, len(c.res.Targets)))
+		for i := range targets {
+			targets[i] = Target{Package: "example.com/p", Name: "FuzzA"}
+		}
+		if got := c.res.goTestLine(targets); got != c.want {
+			t.Errorf("exit %d (%v), %d targets: got %q, want %q", c.res.ExitCode, c.res.Err, len(targets), got, c.want)
 		}
 	}
 }

@@ -393,6 +393,9 @@ func TestFuzzUsageErrors(t *testing.T) {
 			if n := len(e2eReproducers(t, dir, "FuzzNever")); n != 0 {
 				t.Errorf("a usage error wrote %d reproducers", n)
 			}
+			if tt.module == "broken" && !strings.HasSuffix(r.stdout, "FAIL\texample.com/broken [build failed]\n") {
+				t.Errorf("want go test's \"FAIL\\texample.com/broken [build failed]\" last\n%s", r)
+			}
 		})
 	}
 }

@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,9 +12,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Options configures Build.
@@ -51,6 +54,10 @@ type Result struct {
 	ImportPath string // import path of the package
 }
 
+// ErrNotBuilt is wrapped by Build's error when the go command could not
+// compile or link the package (what go test reports as "[build failed]").
+var ErrNotBuilt = errors.New("package does not build")
+
 // xtestFile is the name of the external test file the overlay adds to the
 // package directory; it never exists on disk.
 const xtestFile = "zz_fuzzbox_main_test.go"
@@ -59,7 +66,19 @@ const xtestFile = "zz_fuzzbox_main_test.go"
 // opts.Out (see the package documentation for how). The user's files are
 // not modified. A package that does not compile yields an error
 // "package does not build: ..." and the go command's output on opts.Stderr.
+//
+// A build that ctx stops fails with an error that wraps ctx's, and never
+// says the package does not build: the go command got SIGINT (and stopped
+// starting tools), not a compiler error.
 func Build(ctx context.Context, opts Options) (*Result, error) {
+	res, err := build(ctx, opts)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("build of %s interrupted: %w", cmp.Or(opts.Package, "."), context.Cause(ctx))
+	}
+	return res, err
+}
+
+func build(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Out == "" || len(opts.Toolexec) == 0 {
 		return nil, errors.New("build: Options.Out and Options.Toolexec are required")
 	}
@@ -124,7 +143,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	args = append(args, opts.Package)
 	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
 		opts.Stderr.Write(output)
-		return nil, fmt.Errorf("package does not build: %s%s", Summary(output, err), untested(version))
+		return nil, fmt.Errorf("%w: %s%s", ErrNotBuilt, Summary(output, err), untested(version))
 	}
 	return &Result{Binary: out, PkgDir: pkg.Dir, ImportPath: pkg.ImportPath}, nil
 }
@@ -218,8 +237,20 @@ func (g goCmd) command(ctx context.Context, stdout, stderr io.Writer, args ...st
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir, cmd.Env = g.dir, g.env
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	if runtime.GOOS != "windows" {
+		// Stopped, the go command gets SIGINT, as from a terminal: it
+		// starts no more tools and waits for the running ones, which a
+		// SIGKILL of the go command alone would leave running (a
+		// terminal's Ctrl-C has reached them too).
+		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+		cmd.WaitDelay = cancelWait
+	}
 	return cmd
 }
+
+// cancelWait is how long a stopped go command has to exit after SIGINT
+// before it is killed.
+var cancelWait = 10 * time.Second
 
 // listedPackage is the part of "go list -json" output Build uses.
 type listedPackage struct {

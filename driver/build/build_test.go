@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The tests build real binaries with Build. The test binary itself plays
@@ -457,6 +459,38 @@ func TestBuildInternalFuzz(t *testing.T) {
 	out, code := runBinary(t, res.Binary, res.PkgDir, "-test.run=^FuzzStringRoundTrip$", "-test.v")
 	if code != 0 || !strings.Contains(out, "--- PASS: FuzzStringRoundTrip") {
 		t.Errorf("binary exit %d:\n%s", code, out)
+	}
+}
+
+// TestBuildInterrupted: a build stopped while the go command runs a tool is
+// "interrupted", not "package does not build" (the user's code is fine),
+// and returns once the go command exits (SIGINT, then a kill after
+// cancelWait).
+func TestBuildInterrupted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("uses sh")
+	}
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": internalTests})
+	started := filepath.Join(t.TempDir(), "started")
+	// The go command asks every tool for its version through toolexec
+	// first: this one says it started, then takes its time.
+	opts.Toolexec = []string{"sh", "-c", "touch " + started + "; sleep 5", "toolexec"}
+	defer func(d time.Duration) { cancelWait = d }(cancelWait)
+	cancelWait = 200 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for {
+			if _, err := os.Stat(started); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	_, err := Build(ctx, opts)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrNotBuilt) || strings.Contains(fmt.Sprint(err), "does not build") {
+		t.Errorf("Build stopped while the go command ran a tool: %v, want an interruption, not \"package does not build\"", err)
 	}
 }
 
