@@ -533,7 +533,7 @@ func TestMinimizedIntoRecorded(t *testing.T) {
 	}
 	wantEvents := []string{
 		"testdata/fuzz/FuzzExpr/a dup=false known=false " + want,
-		" dup=true known=false " + want,
+		"testdata/fuzz/FuzzExpr/a dup=true known=false " + want, // names the reproducer it was minimized into
 		"testdata/fuzz/FuzzExpr/b dup=false known=true " + want,
 	}
 	if !slices.Equal(got, wantEvents) || len(c.fails) != 2 {

@@ -374,7 +374,7 @@ func (c *coordinator) recorded(f *failure, path string) {
 	if slices.ContainsFunc(c.fails, func(e *crashError) bool { return e.path == path && e.seed == f.seed }) {
 		// Minimized into the very input of a failure recorded before,
 		// which its report and reproducer stand for.
-		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Duplicate: true, Bucket: f.bucket})
+		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Duplicate: true, Bucket: f.bucket, Reproducer: path})
 		return
 	}
 	values := typedValues(f.vals)

@@ -104,6 +104,10 @@ func TestFormat(t *testing.T) {
 		{event.Event{Type: event.Failure, Kind: "panic", Message: "--- FAIL: FuzzX\n    panic: boom\n", Reproducer: "testdata/fuzz/FuzzX/ab"},
 			"fuzz: elapsed: 0s, found panic failure: panic: boom (written to testdata/fuzz/FuzzX/ab)"},
 		{event.Event{Type: event.Failure, Duplicate: true, Kind: "panic"}, ""},
+		// Minimized into an input written before: after its minimizing line,
+		// the status says so.
+		{event.Event{Type: event.Failure, Duplicate: true, Kind: "fail", Message: "x_test.go:7: overflow", Reproducer: "testdata/fuzz/FuzzX/0a1b"},
+			"fuzz: elapsed: 0s, fail failure minimized to the input already written to testdata/fuzz/FuzzX/0a1b: x_test.go:7: overflow"},
 		{event.Event{Type: event.Minimizing, Kind: "fail", Message: "x_test.go:3: odd\nmore", Elapsed: 1000}, "fuzz: elapsed: 1s, minimizing fail failure: x_test.go:3: odd"},
 		{event.Event{Type: event.Minimizing, Elapsed: 4000}, "fuzz: elapsed: 4s, minimizing"},
 		{event.Event{Type: event.Flaky, Kind: "fail", Message: "x_test.go:3: odd", Reruns: 3},

@@ -30,7 +30,10 @@ func Format(e Event) string {
 		return fmt.Sprintf("fuzz: elapsed: %s, minimizing %s failure: %s", el, e.Kind, e.Headline())
 	case Failure:
 		if e.Duplicate {
-			return ""
+			if e.Reproducer == "" {
+				return "" // counted in the summary
+			}
+			return fmt.Sprintf("fuzz: elapsed: %s, %s failure minimized to the input already written to %s: %s", el, e.Kind, e.Reproducer, e.Headline())
 		}
 		line := fmt.Sprintf("fuzz: elapsed: %s, found %s failure: %s (written to %s)", el, e.Kind, e.Headline(), e.Reproducer)
 		if e.Seed != "" { // go test's line, then what it found
