@@ -39,8 +39,7 @@ const maxFlakyReports = 5
 // signature holds its message, which may quote the input: a line that
 // reports the input would otherwise make each failing input a new unique
 // failure, confirmed, minimized and written, without bound over a long run.
-// Past the bound, such failures are refused without an event, as those of a
-// signature too often flaky are.
+// Past the bound, such failures are refused, and a warning says so once.
 const maxClaimsPerLine = 5
 
 // lost handles a call on p that ended without a response: the worker died
@@ -197,6 +196,12 @@ func (c *coordinator) claim(f *failure, sig string) bool {
 	tooMany := line != "" && c.atLine[line] >= maxClaimsPerLine
 	if dup && !stopped {
 		c.duplicate(f, c.bucketOf(sig))
+	}
+	if tooMany && !dup && !stopped && c.atLine[line] == maxClaimsPerLine {
+		c.atLine[line]++ // said once
+		c.rep.emit(event.Event{Type: event.Warning, Message: fmt.Sprintf(
+			"%d failures with different messages were recorded at %s; further ones at that line are not (its message may quote the input, which makes every failing input new)",
+			maxClaimsPerLine, line)})
 	}
 	if dup || stopped || tooFlaky || tooMany {
 		return false
