@@ -126,7 +126,7 @@ type coordinator struct {
 	// settle: fuzz calls settle (ipc.FuzzArgs.Settle), since a flaky death
 	// on a goroutine the code under test started (unclaim).
 	settle    bool
-	atLine    map[string]int // failures claimed at each t.Error line (failureKey of a fail), flaky ones too; maxClaimsPerLine at most
+	atLine    map[string]int // failures claimed at each t.Error line (failureKey of a fail), flaky ones too; maxClaimsPerLine at most, then one more once claim has warned that the line is full
 	internals int            // internal errors so far
 	fatalErr  error          // an internal error that stops the run
 	execs     int64          // executions over all workers
