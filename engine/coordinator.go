@@ -123,6 +123,7 @@ type coordinator struct {
 	dups      map[string]*event.Event // duplicates since the last statistics tick, by bucket (duplicate)
 	dupOrder  []string                // their buckets, in the order they came
 	flaky     map[string]int          // signatures of flaky failures, with how often they were seen
+	known     []string                // the last knownSigs
 	// settle: fuzz calls settle (ipc.FuzzArgs.Settle), since a flaky death
 	// on a goroutine the code under test started (unclaim).
 	settle    bool

@@ -50,6 +50,7 @@ type fuzzed struct {
 	// unstable are the bits the call's finds reached on their first
 	// execution and not on their second (unstableBits), or nil.
 	unstable []byte
+	known    []ipc.KnownFailure // failures of known signatures it counted
 }
 
 // claim asks whether a failure with signature sig is to be recorded; the
@@ -264,7 +265,7 @@ func (c *coordinator) fuzzWork(w *worker) bool {
 	args := &ipc.FuzzArgs{
 		Limit: limit, Duration: c.corpus.callDuration(e), MaxLen: c.lens.limit(c.corpus, e, c.execs), Seed: c.rng.Uint64(), Trace: !c.opts.NoCmp,
 		Splice: c.corpus.spliceSample(c.rng, 8), Dict: c.dict.tokens(), CheckInput: !c.warned, Keep: keepFinding,
-		Settle: c.settle,
+		Settle: c.settle, Known: c.knownSigs(),
 	}
 	w.work <- work{base: e, args: args, global: c.snapshot()}
 	return true
@@ -299,6 +300,7 @@ func (c *coordinator) fuzzed(b fuzzed) {
 	for _, a := range b.adds {
 		c.addFound(a)
 	}
+	c.knownFailed(b.known)
 }
 
 // fatal stops the run on an error that makes going on pointless.

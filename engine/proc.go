@@ -35,6 +35,7 @@ type proc struct {
 	rss    atomic.Int64              // resident MiB at the watchdog's last reading during a call
 	calls  int64                     // executions reported by completed calls
 	dict   [][]byte                  // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
+	known  []string                  // the known signatures last sent (ipc.FuzzArgs.SameKnown)
 	hooks  atomic.Pointer[procHooks] // the fuzzing worker's, told of slow executions (early.go)
 	// ooms are the kernel's counts of OOM kills when the process started
 	// and when it exited (oomKills), valid when oomsRead is 2.
@@ -503,19 +504,21 @@ func (t *tailBuffer) String() string {
 }
 
 // fuzzArgs returns the arguments of a fuzz call on p: args, without the
-// dictionary when p has it already.
+// dictionary and the known signatures when p has them already.
 func (p *proc) fuzzArgs(args *ipc.FuzzArgs) *ipc.FuzzArgs {
+	a := *args
 	if sameSlice(p.dict, args.Dict) {
-		a := *args
 		a.Dict, a.SameDict = nil, true
-		return &a
 	}
-	p.dict = args.Dict
-	return args
+	if sameSlice(p.known, args.Known) {
+		a.Known, a.SameKnown = nil, true
+	}
+	p.dict, p.known = args.Dict, args.Known
+	return &a
 }
 
 // sameSlice reports whether a and b are the same slice: the coordinator's
-// dictionary is replaced, never changed in place, when tokens are added.
-func sameSlice(a, b [][]byte) bool {
+// dictionary and known signatures are replaced, never changed in place.
+func sameSlice[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }

@@ -112,6 +112,10 @@ type workerServer struct {
 	mem  *ipc.Mem
 	conn *ipc.Conn
 	dict [][]byte // the dictionary of the last fuzz call that sent one
+	// known holds the known signatures of the last fuzz call that sent
+	// them (ipc.FuzzArgs.Known); nil when none.
+	known map[string]bool
+	sigs  map[string]knownKeys // failure messages → their keys, maxSigMemo at most (knownFailure)
 	// sent holds the comparison tokens already sent to the coordinator,
 	// which keeps them: a call reports only new ones.
 	sent map[string]bool
@@ -314,6 +318,7 @@ func (w *workerServer) resizeLen(maxLen int) int {
 
 func (w *workerServer) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	w.checkInput, w.modified, w.modifiedInput = args.CheckInput, 0, nil
+	w.setKnown(args)
 	defer func() { w.checkInput = false }()
 	resp := w.fuzzLoop(args)
 	resp.Modified, resp.ModifiedInput = w.modified, w.modifiedInput
@@ -437,13 +442,16 @@ func clockStride(elapsed time.Duration, iters int, d time.Duration) int {
 }
 
 // try executes one mutant and reports whether the call must end because it
-// failed or its finds end it (found). With traced, comparisons are
-// recorded.
+// failed (with a signature not known: knownFailure) or its finds end it
+// (found). With traced, comparisons are recorded.
 func (w *workerServer) try(vals []any, traced bool, keep time.Duration, resp *ipc.FuzzResponse) bool {
 	execState.trace = traced
 	err := w.exec(vals)
 	execState.trace = false
 	resp.Execs++
+	if err != nil && w.knownFailure(err, resp) {
+		return false
+	}
 	if err != nil {
 		resp.Err = err.Error()
 		return true

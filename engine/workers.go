@@ -202,7 +202,7 @@ func (w *worker) fuzzOnce(p *proc, wk work) (*proc, fuzzed, error) {
 	if resp.Modified > 0 {
 		w.send(modified{resp.Modified, resp.ModifiedInput})
 	}
-	done.tokens, done.found = resp.Tokens, len(resp.Found) > 0
+	done.tokens, done.found, done.known = resp.Tokens, len(resp.Found) > 0, resp.Known
 	w.takeFound(&resp, &done) // a failure that ends the call leaves the finds before it valid
 	if resp.Err != "" {
 		vals, derr := decodeValues(p.mem.Value())

@@ -28,7 +28,8 @@ type Call struct {
 }
 
 // FuzzArgs asks the worker to mutate the input in shared memory repeatedly
-// and execute each mutant, until a limit is reached, an input fails, or
+// and execute each mutant, until a limit is reached, an input fails (other
+// than with a Known signature), or
 // Keep after the first input that found coverage the coverage area of the
 // shared memory does not have. The coordinator writes its global coverage
 // into the region's coverage area before the call.
@@ -66,6 +67,28 @@ type FuzzArgs struct {
 	// later one. False: no wait (the coordinator sets it once a death on
 	// such a goroutine could not be pinned on an input).
 	Settle bool
+	// Known holds the signatures (the engine's, computed the same way on
+	// both sides from a failure's message) of failures the coordinator
+	// records no more: those of a -keepgoing run's recorded failures and
+	// of failures refused as too flaky; and "at FILE:LINE" for a t.Error
+	// or t.Fatal line whose every failure is refused (a fail reported
+	// there is known whatever its message). An execution that fails with one
+	// of them does not end the call: it is counted in FuzzResponse.Known
+	// and fuzzing goes on. A failure whose own code panicked in fuzzbox's
+	// packages ends the call whatever its signature. Nil means none,
+	// unless SameKnown is set.
+	Known []string
+	// SameKnown has the worker use the Known of its previous fuzz call
+	// (sent only when it changed, as the dictionary).
+	SameKnown bool
+}
+
+// KnownFailure counts the executions of a fuzz call that failed with one
+// of FuzzArgs.Known.
+type KnownFailure struct {
+	Signature string // the element of FuzzArgs.Known they failed with
+	Count     int64  // how many executions did
+	Err       string // the first one's message
 }
 
 // SettleMax bounds the wait of a settling execution (FuzzArgs.Settle,
@@ -104,6 +127,10 @@ type FuzzResponse struct {
 	// engine's unstable bits). Nil when none.
 	Unstable []byte
 	Err      string // the input failed with this message ("" = no failure)
+	// Known counts the executions that failed with a signature of
+	// FuzzArgs.Known, one element per signature, in the order first seen.
+	// Nil when none did.
+	Known []KnownFailure
 	// Tokens are operands the worker saw in traced comparisons, for the
 	// coordinator's automatic dictionary. Nil when Trace was false.
 	Tokens [][]byte
