@@ -128,7 +128,7 @@ func (s *sourceLines) logHelper(dir, name string) bool {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if data, err := os.ReadFile(f); err == nil {
-				funcBodies(strings.Split(string(data), "\n"), bodies)
+				funcBodies(splitLines(data), bodies)
 			}
 		}
 		helpers = map[string]bool{}
@@ -161,13 +161,23 @@ func funcBodies(lines []string, bodies map[string]string) {
 	}
 }
 
+// splitLines splits a source file into its lines, without their line ends
+// ("\n" or "\r\n": a body ends at a line "}", which "}\r" is not).
+func splitLines(data []byte) []string {
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
 func (s *sourceLines) lines(file string) []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	lines, ok := s.files[file]
 	if !ok {
 		if data, err := os.ReadFile(file); err == nil {
-			lines = strings.Split(string(data), "\n")
+			lines = splitLines(data)
 		}
 		s.files[file] = lines
 	}

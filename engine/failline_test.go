@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fuzzbox/fuzzbox/event"
@@ -43,13 +45,29 @@ func check(t *testing.T, s string) {
 	t.Errorf("bad %q", s)
 }
 `
-	if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
+	for _, eol := range []string{"\n", "\r\n"} {
+		t.Run(strings.ReplaceAll(strings.ReplaceAll(eol, "\r", "CR"), "\n", "LF"), func(t *testing.T) {
+			dir := filepath.Join(dir, fmt.Sprint(len(eol)))
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "x_test.go"), []byte(strings.ReplaceAll(src, "\n", eol)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+			saved := sources
+			sources = newSourceLines()
+			t.Cleanup(func() { sources = saved })
+			checkFailLine(t)
+		})
 	}
-	t.Chdir(dir)
-	saved := sources
-	sources = newSourceLines()
-	t.Cleanup(func() { sources = saved })
+}
+
+// checkFailLine is TestFailLine's checks, in the directory of its source.
+// A file with CRLF line ends reads the same: its function bodies ended at
+// a line "}", which "}\r" is not, and a log helper read to the file's end
+// failed (a helper that fails is none).
+func checkFailLine(t *testing.T) {
 
 	long := "--- FAIL: FuzzX (0.00s)\n    x_test.go:5: input \"abcd\"\n    x_test.go:7: too long: 4\n"
 	x := "--- FAIL: FuzzX (0.00s)\n    x_test.go:5: input \"x\"\n    x_test.go:10: x\n"
