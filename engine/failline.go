@@ -37,7 +37,8 @@ var (
 // that cannot be read counts as no log call.
 func failLine(msg string) string {
 	indent := -1
-	for _, raw := range strings.Split(msg, "\n") {
+	lines := strings.Split(msg, "\n")
+	for i, raw := range lines {
 		l := strings.TrimSpace(raw)
 		m := reportedAtRE.FindStringSubmatch(l)
 		if m == nil {
@@ -46,17 +47,75 @@ func failLine(msg string) string {
 		// A reported line is as indented as the first; a line indented
 		// more continues a multi-line message, which may quote the input
 		// ("x_test.go:1: made up" in a logged input).
-		switch n := len(raw) - len(strings.TrimLeft(raw, " \t")); {
+		n := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		switch {
 		case indent < 0:
 			indent = n
 		case n != indent:
 			continue
 		}
-		if !sources.logCall(m[1]) {
-			return l
+		if sources.logCall(m[1]) {
+			continue
 		}
+		if l == m[1]+":" { // the text starts on the next line
+			if d := continued(lines[i+1:], n); d != "" {
+				l += " " + d
+			}
+		}
+		return l
 	}
 	return firstLine(msg)
+}
+
+// maxContinued bounds what continued returns, in bytes.
+const maxContinued = 200
+
+// continued says what a reported line with no text of its own reports,
+// from the lines after it indented more than indent: the content of
+// testify's "Error:" field (two lines at most: "Received unexpected
+// error: dtls internal: sequence number overflow"), or else the first such
+// line. testify's assertions (require.NoError, assert.Equal) start their
+// report on the line after "x_test.go:N:", so every one of them in a file
+// had one shape and one signature: -keepgoing took two different
+// assertions' failures for one (pion/dtls's round-trip fuzz tests), and
+// minimization could shrink one into the other.
+func continued(lines []string, indent int) string {
+	var field string
+	var first string
+	var errLines []string
+	for _, raw := range lines {
+		if strings.TrimSpace(raw) == "" {
+			continue
+		}
+		if len(raw)-len(strings.TrimLeft(raw, " \t")) <= indent {
+			break
+		}
+		if first == "" {
+			first = strings.TrimSpace(raw)
+		}
+		// testify: the testing package's indentation (spaces), a tab,
+		// the field's label padded (blank on its continuation lines), a
+		// tab, the content.
+		rest, ok := strings.CutPrefix(strings.TrimLeft(raw, " "), "\t")
+		label, content, cut := strings.Cut(rest, "\t")
+		if !ok || !cut {
+			continue
+		}
+		if label = strings.TrimSpace(label); label != "" {
+			field = label
+		}
+		if field == "Error:" && len(errLines) < 2 {
+			errLines = append(errLines, strings.TrimSpace(content))
+		}
+	}
+	d := first
+	if len(errLines) > 0 {
+		d = strings.Join(errLines, " ")
+	}
+	if len(d) > maxContinued {
+		d = strings.ToValidUTF8(d[:maxContinued], "") + "…"
+	}
+	return d
 }
 
 // lineOf is the line of a failure's message that says what failed: a

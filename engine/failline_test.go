@@ -103,6 +103,43 @@ func checkFailLine(t *testing.T) {
 	if got := failLine(helped); got != "x_test.go:15: checking" {
 		t.Errorf("failLine = %q, want the line of the failing helper's call, not the log helper's", got)
 	}
+	// testify starts its report on the line after "x_test.go:N:": its
+	// Error field says what failed, and tells two assertions apart.
+	testify := func(at, errField string) string {
+		m := "--- FAIL: FuzzX (0.00s)\n    x_test.go:5: input \"b\"\n    " + at + ": \n" +
+			"        \tError Trace:\t/src/m/" + at + "\n        \t            \t\t\t\t/usr/local/go/src/testing/fuzz.go:341\n"
+		for i, l := range strings.Split(errField, "\n") {
+			label := "Error:      "
+			if i > 0 {
+				label = "            "
+			}
+			m += "        \t" + label + "\t" + l + "\n"
+		}
+		return m + "        \tTest:       \tFuzzX\n"
+	}
+	noErr := testify("x_test.go:7", "Received unexpected error:\ndtls internal: sequence number 17 overflows")
+	noErr2 := testify("x_test.go:7", "Received unexpected error:\ndtls internal: sequence number 99 overflows")
+	notEqual := testify("x_test.go:10", "Not equal: \nexpected: 3\nactual  : 4")
+	if got, want := failLine(noErr), "x_test.go:7: Received unexpected error: dtls internal: sequence number 17 overflows"; got != want {
+		t.Errorf("failLine of testify's report = %q, want %q", got, want)
+	}
+	if got := failureKey(KindFail, notEqual); got != "x_test.go:10" {
+		t.Errorf("failureKey of testify's report = %q, want x_test.go:10", got)
+	}
+	if got, want := failLine(notEqual), "x_test.go:10: Not equal: expected: 3"; got != want {
+		t.Errorf("failLine of testify's report = %q, want %q", got, want)
+	}
+	if signature(KindFail, noErr) == signature(KindFail, notEqual) {
+		t.Errorf("two testify assertions have one signature: %q", signature(KindFail, noErr))
+	}
+	if signature(KindFail, noErr) != signature(KindFail, noErr2) {
+		t.Errorf("one testify assertion, numbers apart, has two signatures: %q, %q", signature(KindFail, noErr), signature(KindFail, noErr2))
+	}
+	// A report whose text starts on its next line, not testify's: that line.
+	multi := "--- FAIL: FuzzX (0.00s)\n    x_test.go:7: \n        round trip differs:\n        got 3\n"
+	if got := failLine(multi); got != "x_test.go:7: round trip differs:" {
+		t.Errorf("failLine of a report on the next line = %q", got)
+	}
 	// Nothing to tell: the first line, as before.
 	for _, msg := range []string{
 		"--- FAIL: FuzzX (0.00s)\n    x_test.go:7: too long: 4\n    x_test.go:5: input\n",

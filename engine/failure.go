@@ -238,8 +238,9 @@ func firstGoroutine(msg string) string {
 var (
 	// frameAtRE matches a stack frame and the file:line under it.
 	frameAtRE = regexp.MustCompile(frameFn + `\n[ \t]*(\S+\.go:\d+)`)
-	// reportedAtRE matches the file:line that starts a t.Error's line.
-	reportedAtRE = regexp.MustCompile(`^([\w.\-]+\.go:\d+): `)
+	// reportedAtRE matches the file:line that starts a t.Error's line
+	// (trimmed: a report whose text starts on the next line ends there).
+	reportedAtRE = regexp.MustCompile(`^([\w.\-]+\.go:\d+):(?: |$)`)
 )
 
 // failureKey is what minimization keeps of a failure besides its kind, so
