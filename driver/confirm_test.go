@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // TestSetAside: a reproducer go test does not fail on is moved out of
@@ -43,5 +46,24 @@ func TestSetAside(t *testing.T) {
 	}
 	if newChecker(context.Background(), Config{Binary: "x.fuzz"}, r, newStream(nil)) != nil {
 		t.Error("a prebuilt binary's failures are checked with go test")
+	}
+}
+
+// TestStreamTimesGoForward: an event stamped before the last one emitted
+// (the engine's done event, held back while the driver replayed a failure
+// with go test and reported what it saw) is emitted at the last one's
+// time: a status line's elapsed time never goes back.
+func TestStreamTimesGoForward(t *testing.T) {
+	var got []event.Event
+	s := newStream(func(e event.Event) { got = append(got, e) })
+	done := event.Event{Type: event.Done, Time: s.start.Add(96 * time.Second)}
+	s.emit(event.Event{Type: event.Warning, Time: s.start.Add(100 * time.Second)})
+	s.emit(done)
+	s.emit(event.Event{Type: event.Output})
+	if len(got) != 3 || got[1].Elapsed != 100000 || !got[1].Time.Equal(got[0].Time) {
+		t.Fatalf("events %+v: want the done event at the warning's 100 s", got)
+	}
+	if got[2].Elapsed < got[1].Elapsed || got[2].Elapsed > 100000 {
+		t.Errorf("an event stamped now came at %d ms, after one at 100 s: want the 100 s too", got[2].Elapsed)
 	}
 }

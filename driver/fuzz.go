@@ -356,11 +356,15 @@ func oneLine(err error) string {
 }
 
 // stream serializes events to the handler and stamps each with the time
-// since the run started.
+// since the run started. Times only go forward: an event the driver held
+// back while it replayed a failure with go test (the engine's done event,
+// stamped when the engine sent it) takes the time of the last one before
+// it, which printed "elapsed: 1m40s, warning: …" and then "elapsed: 1m36s".
 type stream struct {
 	mu    sync.Mutex
 	h     Handler
 	start time.Time
+	last  time.Time // the latest Time emitted
 }
 
 func newStream(h Handler) *stream {
@@ -379,8 +383,12 @@ func (s *stream) emit(e event.Event) {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
-	e.Elapsed = e.Time.Sub(s.start).Milliseconds()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if e.Time.Before(s.last) {
+		e.Time = s.last
+	}
+	s.last = e.Time
+	e.Elapsed = e.Time.Sub(s.start).Milliseconds()
 	s.h(e)
 }
