@@ -8,6 +8,13 @@ const (
 	MaxIntCmps = 1024
 	MaxStrCmps = 256
 	MaxStrLen  = 64 // longer string operands are not recorded
+	// MaxTracedCmps bounds the comparisons a trace looks at: past it,
+	// tracing stops until the next StartTrace. Each costs a call and, when
+	// unequal, a hash even when it repeats one seen before, and a
+	// backtracking matcher that compares characters billions of times on a
+	// long input (dlclark/regexp2) ran twice as long traced as untraced,
+	// past the hang timeout, where go test took 1.2 s.
+	MaxTracedCmps = 1 << 20
 )
 
 // IntCmp is one traced integer comparison whose operands differed.
@@ -32,6 +39,7 @@ type StrCmp struct {
 func StartTrace() {
 	atomic.StoreUint32(&nInts, 0)
 	atomic.StoreUint32(&nStrs, 0)
+	atomic.StoreUint32(&nLooked, 0)
 	atomic.AddUint64(&gen, 1) // forgets the operands seen by the previous trace
 	atomic.StoreUint32(&tracing, 1)
 }
@@ -62,6 +70,7 @@ var (
 	tracing uint32 // nonzero while operands are recorded
 	nInts   uint32 // slots claimed in ints (may exceed len(ints))
 	nStrs   uint32 // slots claimed in strs (may exceed len(strs))
+	nLooked uint32 // comparisons looked at in this trace (may exceed MaxTracedCmps)
 	ints    [MaxIntCmps]IntCmp
 	strs    [MaxStrCmps]StrCmp
 	gen     uint64 // trace generation, mixed into seen's tags
@@ -81,6 +90,19 @@ const seenSlots = 1 << 12
 // hooks.go gives; go:norace keeps the race detector from instrumenting what
 // runs inside the user's code (a target's goroutine still comparing after
 // its call returned would otherwise be reported as a race with StopTrace).
+
+// spent counts a comparison looked at and reports whether the trace has
+// looked at MaxTracedCmps already; then it turns tracing off.
+//
+//go:nosplit
+//go:norace
+func spent() bool {
+	if atomic.AddUint32(&nLooked, 1) <= MaxTracedCmps {
+		return false
+	}
+	atomic.StoreUint32(&tracing, 0)
+	return true
+}
 
 // firstSight reports whether no comparison with hash h was recorded in this
 // trace, and remembers h.
@@ -142,7 +164,7 @@ func strKey(a, b string, fold bool) uint64 {
 func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
 	// A full table drops the rest: checked first, so that code comparing
 	// billions of times (a compressor) pays no hash for each once it is.
-	if a == b || atomic.LoadUint32(&nInts) >= MaxIntCmps || !firstSight(intKey(a, b, size, isConst)) {
+	if spent() || a == b || atomic.LoadUint32(&nInts) >= MaxIntCmps || !firstSight(intKey(a, b, size, isConst)) {
 		return // already equal (nothing to learn), or a repeat
 	}
 	i := atomic.AddUint32(&nInts, 1) - 1
@@ -155,7 +177,7 @@ func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
 //go:nosplit
 //go:norace
 func recordStr(a, b string, fold bool, pc uint) {
-	if a == b || len(a) > MaxStrLen || len(b) > MaxStrLen || atomic.LoadUint32(&nStrs) >= MaxStrCmps || !firstSight(strKey(a, b, fold)) {
+	if spent() || a == b || len(a) > MaxStrLen || len(b) > MaxStrLen || atomic.LoadUint32(&nStrs) >= MaxStrCmps || !firstSight(strKey(a, b, fold)) {
 		return
 	}
 	i := atomic.AddUint32(&nStrs, 1) - 1

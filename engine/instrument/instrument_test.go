@@ -83,6 +83,32 @@ func TestTraceLimits(t *testing.T) {
 	}
 }
 
+// TestTraceBound: a trace looks at MaxTracedCmps unequal comparisons at
+// most, then stops (repeats cost a hash each: a matcher comparing billions
+// of times ran twice as long traced); the next trace starts again.
+func TestTraceBound(t *testing.T) {
+	StartTrace()
+	for i := range MaxTracedCmps {
+		recordInt(';', 'x'-uint64(i%2)*('x'-';'), 1, true, 1) // equal ones count too
+	}
+	if atomic.LoadUint32(&tracing) == 0 {
+		t.Fatal("tracing stopped at the bound, before it was passed")
+	}
+	recordInt(';', 'x', 1, true, 1)
+	if atomic.LoadUint32(&tracing) != 0 {
+		t.Fatal("tracing goes on past MaxTracedCmps comparisons")
+	}
+	recordInt(5, 6, 8, false, 2) // what a hook would not call with tracing off
+	if ints, _ := collect(); len(ints) != 1 {
+		t.Errorf("recorded %d comparisons, want the one before the bound", len(ints))
+	}
+	StartTrace()
+	recordInt(5, 6, 8, false, 2)
+	if ints, _ := collect(); len(ints) != 1 {
+		t.Errorf("the next trace recorded %d comparisons, want 1", len(ints))
+	}
+}
+
 // TestTraceRepeats: a comparison repeated with the same operands (a parser's
 // character tests, a loop bound) is recorded once per trace, so that it
 // cannot crowd out the distinct comparisons that follow it; the next trace
