@@ -60,8 +60,8 @@ func (c *coordinator) knownFailed(known []ipc.KnownFailure) {
 		if !c.sigs[k.Signature] || k.Count <= 0 {
 			continue
 		}
-		msg := cleanMessage(k.Err)
-		c.duplicate(&failure{kind: failureKind(msg), msg: msg}, c.bucketOf(k.Signature), int(k.Count))
+		kind, msg := classify(k.Err)
+		c.duplicate(&failure{kind: kind, msg: msg}, c.bucketOf(k.Signature), int(k.Count))
 	}
 }
 
@@ -113,8 +113,7 @@ type knownKeys struct{ sig, line string }
 const linePrefix = "at "
 
 func knownKeysOf(msg string) knownKeys {
-	clean := cleanMessage(msg)
-	kind := failureKind(clean)
+	kind, clean := classify(msg)
 	k := knownKeys{sig: signature(kind, clean)}
 	if line := failureKey(kind, clean); kind == KindFail && line != "" {
 		k.line = linePrefix + line

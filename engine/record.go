@@ -70,8 +70,16 @@ func (w *worker) failed(p *proc, msg string, vals []any, s seedRef) (*proc, erro
 		w.internal("fuzzbox's own code panicked while running an input:\n" + msg)
 		return w.restart(p)
 	}
-	msg = cleanMessage(msg)
-	return w.recordFailure(p, newFailure(failureKind(msg), msg, vals, s)), nil
+	kind, msg := classify(msg)
+	return w.recordFailure(p, newFailure(kind, msg, vals, s)), nil
+}
+
+// classify returns the kind of a failing input's message as the worker
+// reported it, and the message without the testing package's prefixes:
+// what a failure's signature is computed from, on either side.
+func classify(msg string) (kind, clean string) {
+	clean = cleanMessage(msg)
+	return failureKind(clean), clean
 }
 
 // testingPrefixRE matches the testing package's own file:line prefix on the
