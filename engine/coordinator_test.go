@@ -139,7 +139,9 @@ func fakeWorker(mode, dir string) int {
 		case strings.Contains(mode, "leak") && len(b) >= 3:
 			c := make(chan int)
 			go func() { c <- len(b) }() // nobody receives: a goroutine leak
-		case strings.Contains(mode, "hang") && len(b) >= 3:
+		case mode == "creep" && len(b) >= 3 && len(b) < 5:
+			time.Sleep(500 * time.Millisecond) // past a probe, within the timeout: slow, not hanging
+		case (strings.Contains(mode, "hang") || mode == "creep") && len(b) >= 3:
 			for {
 				fakeSpin++
 			}
@@ -649,6 +651,45 @@ func TestSlowStartIsNoHang(t *testing.T) {
 		t.Fatalf("failures = %+v, want one confirmed hang", fails)
 	}
 	checkHang3(t, fails[0], minimizedYes)
+}
+
+// TestHangMinimizedByProbes: a hang's candidates count as hanging once they
+// have run a tenth of the timeout, and the smallest is adopted when a fresh
+// worker runs it past the whole timeout.
+func TestHangMinimizedByProbes(t *testing.T) {
+	probes := probeKills.Load()
+	fails := recordCaught(t, "hang", false, &failure{kind: KindHang, msg: "hang", vals: []any{[]byte("123456789")}},
+		func(o *Options) { o.Timeout, o.MinimizeDuration = 2*time.Second, time.Minute }).ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one confirmed hang", fails)
+	}
+	checkHang3(t, fails[0], minimizedYes)
+	if probeKills.Load() == probes {
+		t.Error("no smaller input was found by a probe: every round waited for the whole timeout")
+	}
+}
+
+// TestHangProbeTakesNoSlowInput: inputs of 3 and 4 bytes run past a probe
+// but end within the timeout, longer ones hang. The probes' 3-byte input
+// does not hang in a fresh worker, so minimization goes on at the whole
+// timeout and ends at 5 bytes.
+func TestHangProbeTakesNoSlowInput(t *testing.T) {
+	probes := probeKills.Load()
+	fails := recordCaught(t, "creep", false, &failure{kind: KindHang, msg: "hang", vals: []any{[]byte("123456789")}},
+		func(o *Options) { o.Timeout, o.MinimizeDuration = time.Second, time.Minute }).ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Minimized != minimizedYes {
+		t.Fatalf("failures = %+v, want one minimized hang", fails)
+	}
+	data, err := os.ReadFile(fails[0].Reproducer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vals, err := corpus.Unmarshal(data); err != nil || len(vals[0].([]byte)) != 5 {
+		t.Errorf("reproducer %q: want the 5-byte hang, not a slow input (%v)", data, err)
+	}
+	if probeKills.Load() == probes {
+		t.Error("the probes took no input")
+	}
 }
 
 // checkHang3 checks that f's reproducer is an input of exactly 3 bytes and

@@ -608,58 +608,18 @@ const (
 
 // adoptMinimized makes vals, a smaller input that failed like f, f's input
 // if it fails the same way again in a fresh worker (the message of that
-// run, as go test will show it, or for an oom, as fuzzbox measured it).
-func (w *worker) adoptMinimized(f *failure, vals []any, cut bool) {
+// run, as go test will show it, or for an oom, as fuzzbox measured it),
+// and reports whether it did.
+func (w *worker) adoptMinimized(f *failure, vals []any, cut bool) bool {
 	r := w.rerun(vals)
 	if !r.failed || !sameFailure(f.kind, f.key, r.kind, r.msg) {
-		return
+		return false
 	}
 	f.vals, f.msg, f.minimized = vals, r.msg, minimizedYes
 	if cut {
 		f.minimized = minimizedCutShort
 	}
-}
-
-// minimizeDeath minimizes a failure that kills its worker (hang, oom,
-// fatal, exit): a fresh worker runs the candidates, written to shared
-// memory before each runs, until one kills it the same way; that candidate
-// is the new input, and a fresh worker goes on from it. A candidate that
-// kills the worker another way is refused: a fresh worker goes on past it
-// from the same input. A hang stays a hang at the same timeout, an oom at
-// the same memory limit.
-func (w *worker) minimizeDeath(f *failure) {
-	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg)})
-	w.rep.minimizing.Add(1)
-	defer w.rep.minimizing.Add(-1)
-	f.minimized = minimizedNo
-	start, execs := time.Now(), int64(0)
-	best, smaller := f.vals, false
-	var refuse []int64
-	for !w.stopping() {
-		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key, Refuse: refuse, Settle: diedAfterReturn(f.msg)}
-		if !w.minimizeBudget(args, start, execs) {
-			f.minimized = minimizedCutShort
-			break
-		}
-		cand, n, done := w.minimizeRound(best, args)
-		execs += n
-		if done == roundOtherDeath {
-			refuse = refuseKiller(refuse, n)
-			continue
-		}
-		if done != "" {
-			if done == minimizedCutShort {
-				f.minimized = done
-			}
-			break
-		}
-		best, smaller, refuse = cand, true, nil
-	}
-	// The message reported is the one the re-run gives the input written:
-	// if the re-run refuses the candidate, f keeps its input and message.
-	if smaller {
-		w.adoptMinimized(f, best, f.minimized == minimizedCutShort)
-	}
+	return true
 }
 
 // minimizeBudget sets args' limits from what is left of the minimization
@@ -676,46 +636,6 @@ func (w *worker) minimizeBudget(args *ipc.MinimizeArgs, start time.Time, execs i
 		}
 	}
 	return true
-}
-
-// roundOtherDeath is minimizeRound's done when a candidate killed the worker
-// some other way than the failure minimized.
-const roundOtherDeath = "other death"
-
-// minimizeRound runs one Minimize call on a fresh worker from vals. It
-// returns the candidate that killed the worker the same way and the
-// executions spent, or why the round ended without one: "no" (every
-// candidate tried), minimizedCutShort, roundOtherDeath, or "other" (the
-// worker could not start or was not killed by a candidate: see
-// killedByCandidate).
-func (w *worker) minimizeRound(vals []any, args *ipc.MinimizeArgs) (cand []any, execs int64, done string) {
-	p, err := w.startRawProc(false)
-	if err != nil {
-		w.internal(fmt.Sprintf("starting a worker to minimize a failing input: %v", err))
-		return nil, 0, "other"
-	}
-	defer p.stop(time.Second)
-	p.mem.SetValue(appendValues(nil, vals))
-	var resp ipc.MinimizeResponse
-	err = p.call(ipc.Call{Minimize: args}, &resp)
-	switch {
-	case err == nil && resp.CutShort:
-		return nil, resp.Execs, minimizedCutShort
-	case err == nil:
-		return nil, resp.Execs, minimizedNo
-	}
-	execs = int64(p.mem.Execs())
-	if !w.killedByCandidate(p, err, execs) {
-		return nil, execs, "other"
-	}
-	kind, msg := p.death(w.opts.Timeout, w.opts.RSSLimitMB)
-	if cand, err = decodeValues(p.mem.Value()); err != nil {
-		return nil, execs, "other"
-	}
-	if !sameFailure(args.Kind, args.Key, kind, msg) {
-		return nil, execs, roundOtherDeath
-	}
-	return cand, execs, ""
 }
 
 // writeReproducer writes f's input to CorpusDir and returns the path; a

@@ -130,9 +130,15 @@ func (w *worker) startProc() (*proc, error) {
 // startRawProc starts a worker process. With stoppable, a hard stop of the
 // run kills it when it is busy.
 func (s *setup) startRawProc(stoppable bool) (*proc, error) {
+	return s.startRawProcTimeout(stoppable, s.opts.Timeout)
+}
+
+// startRawProcTimeout is startRawProc with a watchdog that takes an
+// execution running longer than timeout for a hang.
+func (s *setup) startRawProcTimeout(stoppable bool, timeout time.Duration) (*proc, error) {
 	name, args, env := s.command()
 	env = append(env[:len(env):len(env)], s.leaksSetting())
-	p, err := startProc(name, args, env, s.covLen, s.opts.Timeout, s.opts.RSSLimitMB)
+	p, err := startProc(name, args, env, s.covLen, timeout, s.opts.RSSLimitMB)
 	if err == nil {
 		s.group.add(p.cmd.Process.Pid)
 	}
