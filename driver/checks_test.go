@@ -281,6 +281,10 @@ func TestFlakyTestBeforeFuzzing(t *testing.T) {
 	if !warned || r.execs < 200 {
 		t.Errorf("want a flaky-test warning and fuzzing after it (%d executions)\n%s", r.execs, r)
 	}
+	// Every test ran in the first start: the second runs none of them again.
+	if runs, err := os.ReadFile(filepath.Join(r.dir, "flaky", "passes.marker")); err != nil || string(runs) != "ran\n" {
+		t.Errorf("TestPasses ran %q (%v), want once: it passed in the first start\n%s", runs, err, r)
+	}
 }
 
 // TestFuzzTestCallsExit0: go test runs a test binary with -test.paniconexit0,

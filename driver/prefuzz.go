@@ -38,6 +38,7 @@ type prefuzzWatch struct {
 	report  []string // the first lines of a crash report (panic, fatal error)
 	inCrash bool     // reading the first "[running]" goroutine's frames
 	passed  bool     // go test's final "PASS" line was printed
+	failEnd bool     // its final "FAIL" line: every test ran, some failed
 }
 
 // line takes one line of the binary's output.
@@ -55,8 +56,12 @@ var (
 // failLine takes one line of the binary's output for go test's "--- FAIL"
 // lines and its final "PASS".
 func (w *prefuzzWatch) failLine(s string) {
-	if s == "PASS" {
+	switch s {
+	case "PASS":
 		w.passed = true
+		return
+	case "FAIL":
+		w.failEnd = true
 		return
 	}
 	m := topFailRE.FindStringSubmatch(s)
@@ -88,6 +93,13 @@ func (w *prefuzzWatch) crashLine(s string) {
 			w.crashed, w.inCrash = name, false
 		}
 	}
+}
+
+// ranAll reports whether the binary ran every test before it stopped: it
+// printed go test's final "FAIL", and nothing crashed (a panic or fatal
+// error ends the process before the tests after it run).
+func (w *prefuzzWatch) ranAll() bool {
+	return w.failEnd && len(w.report) == 0 && w.crashed == ""
 }
 
 // names returns the top-level tests that failed, the crashed one included.
@@ -184,14 +196,14 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		s.emit(event.Event{Type: event.Warning, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
 			"%s failed before fuzzing in fuzzbox's binary, then passed under %s-run='%s' and when run again in fuzzbox's binary: a flaky test; fuzzing goes on without it.\n%s",
 			failedWhat(names), gt, run, w.excerpt())})
-		return r.skipFuzzboxOnly(names, s)
+		return r.skipFuzzboxOnly(names, w.ranAll(), s)
 	}
 	s.emit(event.Event{Type: event.InternalError, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
 		"fuzzbox's fuzzing binary failed %s before fuzzing, but %s-run='%s' passes: this is a bug in fuzzbox, not in your code. "+
 			"Please report it with fuzzbox's version, go version, the module and version of %s, the command, and the output below.\n%s",
 		failedWhat(names), gt, run, r.Package, w.excerpt())})
 	r.Internal = append(r.Internal, event.Event{Type: event.InternalError, Target: r.Name})
-	return r.skipFuzzboxOnly(names, s)
+	return r.skipFuzzboxOnly(names, w.ranAll(), s)
 }
 
 // rerunPasses runs the tests matching run once more in the fuzzing binary,
@@ -202,11 +214,19 @@ func rerunPasses(ctx context.Context, cfg Config, r *TargetResult, run string) b
 }
 
 // skipFuzzboxOnly arranges the next start of r without the tests that
-// failed only in fuzzbox's binary, and reports whether there is one.
-func (r *TargetResult) skipFuzzboxOnly(names []string, s *stream) bool {
+// failed only in fuzzbox's binary, and reports whether there is one. When
+// the binary ran every test (ranAll), the others passed: the next start runs
+// none (a package's tests can take minutes: pion/dtls's, 55 s under load).
+func (r *TargetResult) skipFuzzboxOnly(names []string, ranAll bool, s *stream) bool {
 	if slices.Contains(names, r.Name) {
 		r.Err = fmt.Sprintf("fuzzbox's binary fails the seed inputs of %s where go test passes them (an internal error, reported above): not fuzzed", r.Name)
 		return false
+	}
+	if ranAll && len(names) > 0 && !r.skipTests {
+		r.skipTests = true
+		s.output(r.Target, fmt.Sprintf(
+			"fuzzbox: fuzzing %s without running the package's tests again: they ran, and all but %s passed\n", r.Name, strings.Join(names, ", ")))
+		return true
 	}
 	if len(names) == 0 {
 		if r.skipTests {

@@ -93,29 +93,43 @@ FAIL`, "\n") {
 	if ex := w.excerpt(); !strings.HasPrefix(ex, "panic: boom [recovered]") {
 		t.Errorf("excerpt = %q", ex)
 	}
+	if w.ranAll() {
+		t.Error("ranAll after a crash: the tests after it did not run")
+	}
 	w = &prefuzzWatch{}
-	w.failLine("--- FAIL: TestE (0.00s)")
+	w.line("--- FAIL: TestE (0.00s)")
 	if ex := w.excerpt(); ex != "--- FAIL: TestE" {
 		t.Errorf("excerpt without a crash = %q", ex)
+	}
+	if w.ranAll() {
+		t.Error("ranAll before go test's final FAIL line")
+	}
+	if w.line("FAIL"); !w.ranAll() {
+		t.Error("not ranAll after the final FAIL line, nothing crashed")
 	}
 }
 
 func TestSkipFuzzboxOnly(t *testing.T) {
 	s := newStream(nil)
 	r := &TargetResult{Target: Target{Name: "FuzzX"}}
-	if !r.skipFuzzboxOnly([]string{"TestA", "TestB"}, s) {
+	if !r.skipFuzzboxOnly([]string{"TestA", "TestB"}, false, s) {
 		t.Fatal("named tests: want a retry without them")
 	}
 	if got := fmt.Sprint(r.skipArgs("")); got != "[-test.skip=^(TestA|TestB)$]" {
 		t.Errorf("skipArgs = %s", got)
 	}
-	if !r.skipFuzzboxOnly(nil, s) || fmt.Sprint(r.skipArgs("")) != "[-test.run=^$ -test.skip=^(TestA|TestB)$]" {
+	if !r.skipFuzzboxOnly(nil, false, s) || fmt.Sprint(r.skipArgs("")) != "[-test.run=^$ -test.skip=^(TestA|TestB)$]" {
 		t.Errorf("unnamed failure: want a retry running no tests, got %v", r.skipArgs(""))
 	}
-	if r.skipFuzzboxOnly(nil, s) {
+	if r.skipFuzzboxOnly(nil, false, s) {
 		t.Error("an unnamed failure with no tests running: want no further retry")
 	}
-	if r.skipFuzzboxOnly([]string{"FuzzX"}, s) || r.Err == "" {
+	if r.skipFuzzboxOnly([]string{"FuzzX"}, true, s) || r.Err == "" {
 		t.Errorf("the target's own seeds failing only in fuzzbox: want no retry and an error, got Err %q", r.Err)
+	}
+	// Every test ran and only TestA failed: the next start runs none.
+	r = &TargetResult{Target: Target{Name: "FuzzX"}}
+	if !r.skipFuzzboxOnly([]string{"TestA"}, true, s) || fmt.Sprint(r.skipArgs("")) != "[-test.run=^$]" {
+		t.Errorf("all tests ran: want a retry running no tests, got %v", r.skipArgs(""))
 	}
 }

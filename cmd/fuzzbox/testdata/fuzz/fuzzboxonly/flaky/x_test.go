@@ -15,6 +15,17 @@ func TestFailsOnce(t *testing.T) {
 	}
 }
 
+// TestPasses counts its runs in passes.marker: it passes in the first start,
+// where TestFailsOnce fails, so the start after that does not run it again.
+func TestPasses(t *testing.T) {
+	f, err := os.OpenFile("passes.marker", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o666)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("ran\n")
+	f.Close()
+}
+
 func FuzzAfterFlaky(f *testing.F) {
 	f.Add(1)
 	f.Fuzz(func(t *testing.T, n int) {})
