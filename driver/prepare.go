@@ -125,7 +125,7 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, dir string) (*fuz
 	}
 	opts := build.Options{Dir: p.Dir, Package: ".", Out: base + ".test", Race: cfg.Race, Tags: cfg.Tags, Vet: cfg.Vet, Toolexec: toolexec, Stderr: cfg.stderr()}
 	twin := startTwinBuild(ctx, cfg, opts, filepath.Join(dir, "race", name+".test"))
-	res, err := build.Build(ctx, opts)
+	res, err := cachedBuild(ctx, opts)
 	twinBin, twinErr := twin()
 	if err != nil {
 		return nil, err
@@ -156,7 +156,7 @@ func startTwinBuild(ctx context.Context, cfg Config, opts build.Options, out str
 	var err error
 	go func() {
 		defer close(done)
-		res, err = build.Build(ctx, opts)
+		res, err = cachedBuild(ctx, opts)
 	}()
 	return func() (string, error) {
 		<-done

@@ -7,3 +7,6 @@ func lockWorkDir(dir string) (unlock func()) { return func() {} }
 
 // abandoned reports false: without a lock, no directory is known abandoned.
 func abandoned(path string) bool { return false }
+
+// lockFile reports false here: no lock, no binary cache (bincache.go).
+func lockFile(path string) (unlock func(), ok bool) { return nil, false }

@@ -36,3 +36,24 @@ func abandoned(path string) bool {
 	defer f.Close()
 	return syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
 }
+
+// lockFile opens path, creating it, and holds an exclusive lock on it,
+// waiting for another process's, until unlock is called (or the process
+// dies); ok is false when it cannot.
+func lockFile(path string) (unlock func(), ok bool) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, false
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, false
+	}
+	return func() { f.Close() }, true
+}
