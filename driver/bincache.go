@@ -56,7 +56,9 @@ func cachedBuild(ctx context.Context, opts build.Options) (*build.Result, error)
 
 // binCacheEntry returns opts' directory in the binary cache, locked until
 // unlock is called, after removing the entries unused for binCacheAge; ok
-// is false when there is none.
+// is false when there is none. A package in the temporary directory (a
+// test's copy of a fixture, made anew each time) has none: its entry would
+// never be used again.
 func binCacheEntry(opts build.Options) (dir string, unlock func(), ok bool) {
 	root, err := os.UserCacheDir()
 	if err != nil {
@@ -64,7 +66,7 @@ func binCacheEntry(opts build.Options) (dir string, unlock func(), ok bool) {
 	}
 	root = filepath.Join(root, filepath.FromSlash(binCacheDir))
 	pkgDir, err := filepath.Abs(opts.Dir)
-	if err != nil {
+	if err != nil || within(pkgDir, os.TempDir()) {
 		return "", nil, false
 	}
 	key := strings.Join([]string{pkgDir, opts.Package, fmt.Sprint(opts.Race), opts.Tags, opts.Vet, strings.Join(opts.Toolexec, " ")}, "\x00")
@@ -116,4 +118,11 @@ func copyExecutable(from, to string) error {
 		return err
 	}
 	return dst.Close()
+}
+
+// within reports whether path is dir or inside it (both absolute and
+// clean; symbolic links are not followed).
+func within(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

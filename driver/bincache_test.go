@@ -43,7 +43,13 @@ func TestBinaryCache(t *testing.T) {
 	long := time.Now().Add(-binCacheAge - time.Hour)
 	os.Chtimes(old, long, long)
 
-	dir := filepath.Join(t.TempDir(), "nofuzz")
+	// A package in the temporary directory has no entry: this one is
+	// outside the one the build sees.
+	base := t.TempDir()
+	tmp := filepath.Join(base, "tmp")
+	os.Mkdir(tmp, 0o777)
+	t.Setenv("TMPDIR", tmp)
+	dir := filepath.Join(base, "nofuzz")
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "cmd", "fuzzbox", "testdata", "fuzz", "nofuzz"))); err != nil {
 		t.Fatal(err)
 	}
@@ -78,6 +84,9 @@ func TestBinaryCache(t *testing.T) {
 	}
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Errorf("an entry unused for longer than %v is still there (%v)", binCacheAge, err)
+	}
+	if _, _, ok := binCacheEntry(build.Options{Dir: filepath.Join(tmp, "p")}); ok {
+		t.Error("a package in the temporary directory got an entry")
 	}
 }
 
