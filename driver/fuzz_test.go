@@ -301,3 +301,41 @@ func TestSyncNames(t *testing.T) {
 		t.Errorf("distinct names: %v", err)
 	}
 }
+
+// TestStoppedWhileTestsRun: Ctrl-C while the package's tests run before
+// fuzzing kills the fuzzing binary (the testing package handles the signal
+// only while it fuzzes). The run was stopped: the target's done event says
+// so, and there is no error blaming the binary (it was exit 2, "the fuzzing
+// binary did not exit normally").
+func TestStoppedWhileTestsRun(t *testing.T) {
+	fuzzbox := testFuzzbox(t)
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"slow_test.go": "package m\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n\t\"time\"\n)\n\n" +
+			"func TestSlow(t *testing.T) { fmt.Println(\"slow test running\"); time.Sleep(time.Minute) }\n\n" +
+			"func FuzzM(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }\n",
+	})
+	cfg := Config{Fuzz: "^FuzzM$", FuzzTime: "10s", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: io.Discard}
+	targets, err := Resolve(context.Background(), cfg, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var done []event.Event
+	res := Fuzz(ctx, cfg, targets, func(e event.Event) {
+		switch {
+		case e.Type == event.Output && strings.Contains(e.Output, "slow test running"):
+			cancel() // Ctrl-C
+		case e.Type == event.Done:
+			done = append(done, e)
+		}
+	})
+	if res.ExitCode != ExitOK || res.Err != nil {
+		t.Errorf("exit %d (%v), want 0 and no error: the run was stopped", res.ExitCode, res.Err)
+	}
+	if len(done) != 1 || done[0].NotFuzzed != event.NotFuzzedStopped {
+		t.Errorf("done events %+v, want one saying the run was stopped", done)
+	}
+}

@@ -132,6 +132,12 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		s.output(r.Target, line+"\n")
 	}
 	c := childExit(err)
+	if c == ExitError && ctx.Err() != nil {
+		// Killed because the run was stopped (Ctrl-C while the package's
+		// tests ran: the testing package has no handler for it then): the
+		// binary's doing no more than a finding.
+		c = ExitOK
+	}
 	if c == ExitFailure && r.started && chk.onlyRefuted() {
 		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
 		r.setAside = !chk.beforeFuzzing && !cfg.KeepGoing
