@@ -40,7 +40,8 @@ type pkgInfo struct {
 	build.LiteralSource                       // the source-literal dictionary's inputs (and ImportPath, Dir)
 	Module              *struct{ Dir string } // the module, for Cover's mirror of it
 	Error               *struct{ Err string }
-	binary              string // Config.Binary, absolute: nothing to build
+	IgnoredGoFiles      []string // the files build constraints exclude
+	binary              string   // Config.Binary, absolute: nothing to build
 }
 
 // moduleDir returns the package's module root, or its directory.
@@ -85,7 +86,30 @@ func Resolve(ctx context.Context, cfg Config, patterns []string) ([]Target, erro
 	if len(pkgs) == 1 {
 		where = pkgs[0].ImportPath
 	}
-	return targets, matchError(fuzzRE, where, all, len(targets))
+	err = matchError(fuzzRE, where, all, len(targets))
+	if len(all) == 0 && err != nil {
+		err = noMatch(err.Error() + excludedTests(pkgs))
+	}
+	return targets, err
+}
+
+// excludedTests names the test files that build constraints exclude from
+// pkgs, for an error that found no fuzz test: "" when there are none.
+// go test -fuzz says only "no fuzz tests to fuzz" when a fuzz test's file
+// needs a tag (gosnmp's "marshal", udecimal's "fuzz").
+func excludedTests(pkgs []*pkgInfo) string {
+	var tests []string
+	for _, p := range pkgs {
+		for _, f := range p.IgnoredGoFiles {
+			if strings.HasSuffix(f, "_test.go") {
+				tests = append(tests, f)
+			}
+		}
+	}
+	if len(tests) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; build constraints exclude %s: does a fuzz test need -tags?", strings.Join(tests, ", "))
 }
 
 // ResolveOne is Resolve for a front end that works on one fuzz test (fuzzbox
@@ -253,7 +277,7 @@ func isLocalPattern(pat string) bool {
 }
 
 // listFields are the go list fields Resolve reads.
-const listFields = "ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,Imports,TestImports,XTestImports,Module,Error"
+const listFields = "ImportPath,Dir,GoFiles,TestGoFiles,XTestGoFiles,IgnoredGoFiles,Imports,TestImports,XTestImports,Module,Error"
 
 // listPackages runs go list on patterns in dir; its errors do not say
 // which patterns (the caller does).

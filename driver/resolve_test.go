@@ -46,7 +46,9 @@ func TestResolve(t *testing.T) {
 	mod := "module example.com/m\n\ngo 1.26\n"
 	a := "package a\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) {}\n\nfunc FuzzB(f *testing.F) {}\n\nfunc Fuzzy(f *testing.F) {}\n"
 	b := "package b_test\n\nimport \"testing\"\n\nfunc FuzzC(f *testing.F) {}\n"
-	writeTestFiles(t, dir, map[string]string{"go.mod": mod, "a/a_test.go": a, "b/b_test.go": b, "c/c.go": "package c\n"})
+	tagged := "//go:build fuzz\n\npackage d\n\nimport \"testing\"\n\nfunc FuzzD(f *testing.F) {}\n"
+	writeTestFiles(t, dir, map[string]string{"go.mod": mod, "a/a_test.go": a, "b/b_test.go": b, "c/c.go": "package c\n",
+		"d/d.go": "package d\n", "d/fuzz_test.go": tagged})
 	ctx := context.Background()
 	for _, tc := range []struct {
 		fuzz     string
@@ -59,6 +61,8 @@ func TestResolve(t *testing.T) {
 		// overlapping patterns: each package once, as go list lists it
 		{"^Fuzz[AC]$", []string{"./...", "./a", "example.com/m/b", "./b/"}, []string{"example.com/m/a.FuzzA", "example.com/m/b.FuzzC"}},
 		{".", []string{"./c"}, []string{"error: example.com/m/c has no fuzz tests"}},
+		// a fuzz test behind a build tag: the error names the file
+		{".", []string{"./d"}, []string{"error: example.com/m/d has no fuzz tests; build constraints exclude fuzz_test.go: does a fuzz test need -tags?"}},
 		{"^FuzzZ$", []string{"./a", "./b"}, []string{"error: -fuzz=^FuzzZ$ matches no fuzz test in ./a ./b (fuzz tests: FuzzA, FuzzB, FuzzC)"}},
 	} {
 		ts, err := Resolve(ctx, Config{Fuzz: tc.fuzz, Dir: dir}, tc.patterns)

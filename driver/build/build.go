@@ -73,9 +73,18 @@ const xtestFile = "zz_fuzzbox_main_test.go"
 func Build(ctx context.Context, opts Options) (*Result, error) {
 	res, err := build(ctx, opts)
 	if err != nil && ctx.Err() != nil {
-		return nil, fmt.Errorf("build of %s interrupted: %w", cmp.Or(opts.Package, "."), context.Cause(ctx))
+		return nil, fmt.Errorf("build of %s interrupted: %w", shownPackage(opts), context.Cause(ctx))
 	}
 	return res, err
+}
+
+// shownPackage names the package opts builds for a message: its directory
+// when the package is "." there.
+func shownPackage(opts Options) string {
+	if p := cmp.Or(opts.Package, "."); p != "." || opts.Dir == "" {
+		return p
+	}
+	return opts.Dir
 }
 
 func build(ctx context.Context, opts Options) (*Result, error) {

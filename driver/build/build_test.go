@@ -492,6 +492,10 @@ func TestBuildInterrupted(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrNotBuilt) || strings.Contains(fmt.Sprint(err), "does not build") {
 		t.Errorf("Build stopped while the go command ran a tool: %v, want an interruption, not \"package does not build\"", err)
 	}
+	// It names the package's directory, not "." (the soak's "build of . interrupted").
+	if want := "build of " + opts.Dir + " interrupted"; !strings.Contains(fmt.Sprint(err), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
 }
 
 func TestBuildErrors(t *testing.T) {
