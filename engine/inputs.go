@@ -195,9 +195,19 @@ func (c *coordinator) addFound(f foundInput) {
 	if n == 0 {
 		return // another worker found it first
 	}
-	c.corpus.add(e, cov)
 	c.newCount++
 	c.lastNew = time.Now()
+	if old := c.corpus.holding(e.data); old != nil {
+		// An entry again, with bits it did not reach before: code whose
+		// coverage varies from run to run (gojq's builtins lists a map).
+		// One entry of it is enough; it may claim the new bits.
+		if c.corpus.roundRobin {
+			c.corpus.cull.rate(old, cov)
+		}
+		c.rep.emit(event.Event{Type: event.Coverage, Reproducer: c.cachePath(old), Corpus: c.corpus.len(), Edges: n})
+		return
+	}
+	c.corpus.add(e, cov)
 	c.toTwin(e)
 	c.lens.grew(c.execs)
 	var path string
@@ -211,6 +221,18 @@ func (c *coordinator) addFound(f foundInput) {
 		path = c.saveCache(e)
 	}
 	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: n})
+}
+
+// cachePath returns the file that holds e: the one it came from, or its
+// place in the generated corpus ("" when there is none).
+func (c *coordinator) cachePath(e *entry) string {
+	switch {
+	case e.path != "" && e.path != zeroPath:
+		return e.path
+	case c.opts.CacheDir == "":
+		return ""
+	}
+	return filepath.Join(c.opts.CacheDir, corpus.Name(e.data))
 }
 
 // saveDict writes the automatic dictionary next to the generated corpus,

@@ -111,3 +111,26 @@ func TestDuplicatesCounted(t *testing.T) {
 		t.Errorf("%d duplicates in %d events: want many, in one per bucket and 3-s interval (and one at the end)", dups, events)
 	}
 }
+
+// TestFoundAgain: an input found again with bits it did not reach before
+// (code whose coverage varies: gojq's builtins lists a map) is not a second
+// corpus entry; its coverage event names the entry it is.
+func TestFoundAgain(t *testing.T) {
+	c, events := fakeCoordinator(t, "", func(o *Options) { o.CacheDir = t.TempDir() })
+	c.covLen, c.global = 4, make([]byte, 4)
+	c.addFound(foundInput{e: newEntry([]any{[]byte("builtins[]")}, nil, "", false), cov: []byte{1, 0, 0, 0}})
+	c.addFound(foundInput{e: newEntry([]any{[]byte("builtins[]")}, nil, "", false), cov: []byte{0, 1, 0, 0}})
+	c.addFound(foundInput{e: newEntry([]any{[]byte("other")}, nil, "", false), cov: []byte{0, 0, 1, 0}})
+	if n := c.corpus.len(); n != 2 {
+		t.Errorf("corpus of %d entries, want 2: the input found twice is one", n)
+	}
+	var cov []event.Event
+	for _, e := range decodeEvents(t, events) {
+		if e.Type == event.Coverage {
+			cov = append(cov, e)
+		}
+	}
+	if len(cov) != 3 || cov[1].Reproducer != cov[0].Reproducer || cov[1].Corpus != 1 || cov[1].Edges != 1 || cov[2].Corpus != 2 {
+		t.Errorf("coverage events %+v, want three, the second naming the first's file with its new edge and a corpus of 1", cov)
+	}
+}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"crypto/sha256"
 	"math/rand/v2"
 	"time"
 
@@ -74,8 +75,11 @@ type queue struct {
 	// deliberate frontier chase"), so a lone instance keeps the count, and
 	// synced instances split the two (share.cycles): every other one goes
 	// round by index.
-	next   int
-	cull   cull
+	next int
+	cull cull
+	// held indexes the entries by their content (heldKey), for a find
+	// that is an entry again (addFound).
+	held   map[[16]byte]*entry
 	sumDur time.Duration // of the entries' execution times (those measured)
 	nDur   int           // entries with a measured execution time
 	share  share         // this instance's part of the round robin when instances sync (peers.go)
@@ -97,6 +101,10 @@ func (q *queue) add(e *entry, cov []byte) {
 		e.calls = max(e.calls, 1)
 	}
 	q.entries = append(q.entries, e)
+	if q.held == nil {
+		q.held = map[[16]byte]*entry{}
+	}
+	q.held[heldKey(e.data)] = e
 	if q.roundRobin {
 		q.cull.rate(e, cov) // the power schedule does not cull
 	}
@@ -104,6 +112,17 @@ func (q *queue) add(e *entry, cov []byte) {
 		q.sumDur += e.dur
 		q.nDur++
 	}
+}
+
+// holding returns the entry whose content is data, or nil.
+func (q *queue) holding(data []byte) *entry {
+	return q.held[heldKey(data)]
+}
+
+// heldKey identifies an entry's content.
+func heldKey(data []byte) [16]byte {
+	sum := sha256.Sum256(data)
+	return [16]byte(sum[:16])
 }
 
 // callDuration is how long a fuzz call based on e runs: fuzzCallDuration,
