@@ -227,16 +227,17 @@ func runTargets(ctx context.Context, cfg Config, targets []Target, out Output) R
 // binary's running time (ok  \texample.com/p\t3.015s), or the package and
 // "[build failed]" when it does not compile, which scripts and log readers
 // look for. It is "" for several fuzz tests (the summary says how each
-// ended), when the binary never ran, and when fuzzbox's own error ended the
-// run (ExitError): a FAIL there would blame the package.
+// ended), when the binary never ran or was stopped before fuzzing, and when
+// fuzzbox's own error ended the run (ExitError): a FAIL there would blame
+// the package.
 func (res Result) goTestLine(targets []Target) string {
 	switch {
 	case len(targets) != 1:
 		return ""
 	case res.ExitCode == ExitError && errors.Is(res.Err, build.ErrNotBuilt):
 		return "FAIL\t" + targets[0].Package + " [build failed]"
-	case len(res.Targets) != 1 || res.Targets[0].ranFor == 0 || res.ExitCode == ExitError:
-		return ""
+	case len(res.Targets) != 1 || res.Targets[0].ranFor == 0 || res.Targets[0].stopped || res.ExitCode == ExitError:
+		return "" // no "ok" for tests a stop cut short
 	}
 	status := "ok  "
 	if res.ExitCode == ExitFailure {

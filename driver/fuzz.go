@@ -58,6 +58,7 @@ type TargetResult struct {
 	startedAt int64         // the last turn's start event, in ms since the run started
 	caughtAt  int64         // the last turn's first failure caught while fuzzing (minimizing event), 0 if none
 	setAside  bool          // the last turn stopped, while fuzzing, only at failures go test passes (checker)
+	stopped   bool          // the run was stopped (Ctrl-C) before its fuzzing started
 	resumes   int           // turns started again after such a stop
 	dones     int           // done events of its target: the engine's and endUnfuzzed's
 	skip      []string      // top-level tests left out: they failed only in fuzzbox's binary
@@ -199,6 +200,10 @@ func endTurn(ctx context.Context, r *TargetResult, s *stream, dones int) {
 	case r.prefuzzFailed:
 		r.endUnfuzzed(s, event.NotFuzzedFailed, "its package's tests or seeds failed before fuzzing "+r.Name+" (see output), and go test -fuzz fuzzes nothing then")
 	case ctx.Err() != nil:
+		r.stopped = true
+		if r.ranFor > 0 {
+			s.output(r.Target, "fuzzbox: the run was stopped before fuzzing "+r.Name+" started, while its package's tests ran\n")
+		}
 		r.endUnfuzzed(s, event.NotFuzzedStopped, "the run was stopped before fuzzing "+r.Name+" started")
 	default:
 		r.endUnfuzzed(s, event.NotFuzzedError, "its fuzzing binary exited before fuzzing "+r.Name+" started (see output)")

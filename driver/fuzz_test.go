@@ -338,4 +338,7 @@ func TestStoppedWhileTestsRun(t *testing.T) {
 	if len(done) != 1 || done[0].NotFuzzed != event.NotFuzzedStopped {
 		t.Errorf("done events %+v, want one saying the run was stopped", done)
 	}
+	if line := res.goTestLine(targets); line != "" {
+		t.Errorf("go test's line %q after a stop that cut the tests short, want none", line)
+	}
 }
