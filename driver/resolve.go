@@ -93,23 +93,15 @@ func Resolve(ctx context.Context, cfg Config, patterns []string) ([]Target, erro
 	return targets, err
 }
 
-// excludedTests names the test files that build constraints exclude from
-// pkgs, for an error that found no fuzz test: "" when there are none.
-// go test -fuzz says only "no fuzz tests to fuzz" when a fuzz test's file
-// needs a tag (gosnmp's "marshal", udecimal's "fuzz").
+// excludedTests is build.ExcludedTests of pkgs' files. go test -fuzz says
+// only "no fuzz tests to fuzz" when a fuzz test's file needs a tag
+// (gosnmp's "marshal", udecimal's "fuzz").
 func excludedTests(pkgs []*pkgInfo) string {
-	var tests []string
+	var ignored []string
 	for _, p := range pkgs {
-		for _, f := range p.IgnoredGoFiles {
-			if strings.HasSuffix(f, "_test.go") {
-				tests = append(tests, f)
-			}
-		}
+		ignored = append(ignored, p.IgnoredGoFiles...)
 	}
-	if len(tests) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("; build constraints exclude %s: does a fuzz test need -tags?", strings.Join(tests, ", "))
+	return build.ExcludedTests(ignored)
 }
 
 // ResolveOne is Resolve for a front end that works on one fuzz test (fuzzbox

@@ -222,8 +222,16 @@ func orNone(names []string) string {
 // excludedTests names the package's test files that build constraints
 // exclude, for an error that found no fuzz test: "" when there are none.
 func (p *fuzzPackage) excludedTests() string {
+	return ExcludedTests(p.IgnoredGoFiles)
+}
+
+// ExcludedTests names the test files among ignored (a package's files that
+// build constraints exclude, go list's IgnoredGoFiles) for an error that
+// found no fuzz test, asking whether -tags is needed; "" when there are
+// none. fuzzbox fuzz and fuzzbox build -libfuzzer both say it.
+func ExcludedTests(ignored []string) string {
 	var tests []string
-	for _, f := range p.IgnoredGoFiles {
+	for _, f := range ignored {
 		if strings.HasSuffix(f, "_test.go") {
 			tests = append(tests, f)
 		}
