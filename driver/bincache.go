@@ -66,7 +66,7 @@ func binCacheEntry(opts build.Options) (dir string, unlock func(), ok bool) {
 	}
 	root = filepath.Join(root, filepath.FromSlash(binCacheDir))
 	pkgDir, err := filepath.Abs(opts.Dir)
-	if err != nil || within(pkgDir, os.TempDir()) {
+	if _, inTmp := within(pkgDir, os.TempDir()); err != nil || inTmp {
 		return "", nil, false
 	}
 	key := strings.Join([]string{pkgDir, opts.Package, fmt.Sprint(opts.Race), opts.Tags, opts.Vet, strings.Join(opts.Toolexec, " ")}, "\x00")
@@ -120,9 +120,9 @@ func copyExecutable(from, to string) error {
 	return dst.Close()
 }
 
-// within reports whether path is dir or inside it (both absolute and
-// clean; symbolic links are not followed).
-func within(path, dir string) bool {
+// within reports whether path is dir or inside it (both absolute; symbolic
+// links are not followed), and path relative to dir when it is.
+func within(path, dir string) (rel string, ok bool) {
 	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	return rel, err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

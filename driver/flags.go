@@ -350,7 +350,7 @@ func shownDir(dir, base string) string {
 	if err != nil {
 		return dir
 	}
-	if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if rel, ok := within(abs, base); ok {
 		return rel
 	}
 	return abs
