@@ -342,3 +342,61 @@ func TestStoppedWhileTestsRun(t *testing.T) {
 		t.Errorf("go test's line %q after a stop that cut the tests short, want none", line)
 	}
 }
+
+// TestTestsEvent: while the package's tests run before fuzzing (go test
+// -fuzz prints nothing then), the stream says so with tests events, between
+// the build event and the engine's first; a turn that runs no test has
+// none.
+func TestTestsEvent(t *testing.T) {
+	fuzzbox := testFuzzbox(t)
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"slow_test.go": "package m\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n" +
+			"func TestSlow(t *testing.T) { time.Sleep(1500 * time.Millisecond) }\n\n" +
+			"func FuzzM(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }\n",
+	})
+	for _, run := range []string{"", "^$"} {
+		cfg := Config{Fuzz: "^FuzzM$", FuzzTime: "20x", Run: run, Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: io.Discard}
+		targets, err := Resolve(context.Background(), cfg, []string{dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var types []string
+		var tests []event.Event
+		res := Fuzz(context.Background(), cfg, targets, func(e event.Event) {
+			if e.Type != event.Output {
+				types = append(types, e.Type)
+			}
+			if e.Type == event.Tests {
+				tests = append(tests, e)
+			}
+		})
+		if res.ExitCode != ExitOK {
+			t.Fatalf("-run=%q: exit %d (%v)", run, res.ExitCode, res.Err)
+		}
+		if run == "^$" {
+			if len(tests) > 0 {
+				t.Errorf("-run='^$': tests events %+v, want none: no test runs", tests)
+			}
+			continue
+		}
+		if len(tests) == 0 {
+			t.Fatalf("no tests event while TestSlow ran 1.5 s; events %v", types)
+		}
+		for _, e := range tests {
+			if e.Target != "FuzzM" || e.Package != "example.com/m" || !strings.Contains(e.Message, "running the package's tests before fuzzing FuzzM") {
+				t.Errorf("tests event %+v, want FuzzM's, its package and what runs", e)
+			}
+		}
+		build, first, last := slices.Index(types, event.Build), slices.Index(types, event.Baseline), slices.Index(types, event.Tests)
+		for i, ty := range types {
+			if ty == event.Tests {
+				last = i
+			}
+		}
+		if build < 0 || first < 0 || !(build < slices.Index(types, event.Tests) && last < first) {
+			t.Errorf("event order %v, want the tests events after build and before the first baseline", types)
+		}
+	}
+}

@@ -857,7 +857,9 @@ func TestFuzzEveryEventType(t *testing.T) {
 		}
 	}
 	for _, typ := range event.Types {
-		if !seen[typ] && typ != event.InternalError {
+		// No internal error is to be had; the targets module's tests take
+		// less than the second before a tests event (TestTestsEvent's).
+		if !seen[typ] && typ != event.InternalError && typ != event.Tests {
 			t.Errorf("no %s event in the runs (seen: %v)", typ, seen)
 		}
 	}

@@ -118,12 +118,17 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	failsBefore := len(r.Failures)
 	r.startedAt, r.caughtAt, r.fuzzedFor, r.turnExecs, r.Plateau, r.Unfuzzed = 0, 0, 0, 0, false, ""
 	chk := newChecker(ctx, cfg, r, s)
+	var notice *testsNotice
+	if !r.skipTests && !cfg.PruneOnly && cfg.Run != "^$" {
+		notice = announceTests(r.Target, s)
+	}
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); readEvents(evR, r, s, chk) }()
+	go func() { defer wg.Done(); readEvents(evR, r, s, chk, notice) }()
 	var held, trailer []string
 	go func() { defer wg.Done(); held, trailer = copyOutput(outR, r.Target, s, w.line) }()
 	err = waitChild(ctx, cmd)
+	notice.end()
 	r.ranFor += time.Since(began)
 	outW.Close()
 	wg.Wait()
@@ -218,8 +223,9 @@ func childExit(err error) int {
 // readEvents consumes the engine's event stream: it records results in r
 // and passes each event on, with the package. A failure go test does not
 // reproduce is replaced by the internal error or warning chk reports, and
-// the done event does not count it.
-func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker) {
+// the done event does not count it. The first event ends notice's tests
+// events.
+func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, notice *testsNotice) {
 	defer rd.Close()
 	dec := event.NewDecoder(rd)
 	for {
@@ -230,6 +236,7 @@ func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker) {
 		if err != nil {
 			continue // not an event: skip the line, keep the stream
 		}
+		notice.end()
 		if !chk.check(e) {
 			continue
 		}

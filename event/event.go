@@ -13,6 +13,7 @@ import (
 // table in sync (event_test.go checks it).
 const (
 	Build         = "build"          // the driver is about to build the packages
+	Tests         = "tests"          // the package's tests have run for a second before fuzzing, as go test -fuzz runs them first (then every statistics interval until the engine's first event)
 	Baseline      = "baseline"       // the seed and generated corpus start running (then every statistics interval until fuzzing starts, with its progress)
 	Start         = "start"          // fuzzing starts
 	Stats         = "stats"          // periodic statistics
@@ -56,7 +57,7 @@ const (
 )
 
 // Types lists every event type.
-var Types = []string{Build, Baseline, Start, Stats, Coverage, Minimizing, Failure, Flaky, InternalError, Warning, Done, Output, Exit}
+var Types = []string{Build, Tests, Baseline, Start, Stats, Coverage, Minimizing, Failure, Flaky, InternalError, Warning, Done, Output, Exit}
 
 // Event is one record of the stream. Fields are added over time, never
 // renamed; zero-valued fields are omitted from the JSON form.
@@ -77,7 +78,7 @@ type Event struct {
 	Progress    string  `json:"progress,omitempty"`        // baseline, start: "done/total"; done, warning: the baseline's when the run ended before fuzzing started
 
 	Kind        string   `json:"kind,omitempty"`         // failure, flaky, minimizing, warning (an unconfirmed failure): panic, fail, fatal, exit, hang, oom, race, leak
-	Message     string   `json:"message,omitempty"`      // failure, flaky, minimizing, internal_error, warning: the text; done: why it was not fuzzed (with not_fuzzed)
+	Message     string   `json:"message,omitempty"`      // failure, flaky, minimizing, internal_error, warning, tests: the text; done: why it was not fuzzed (with not_fuzzed)
 	Line        string   `json:"line,omitempty"`         // failure, flaky, minimizing: the line of message that says what failed, when it is not the first (a t.Error after t.Log lines: the engine reads the source line of each file:line reported to tell a log call); Headline
 	Reproducer  string   `json:"reproducer,omitempty"`   // failure: the reproducer's path ("" for a seed of f.Add's; a duplicate's is set when its input, minimized, is that earlier failure's); coverage: the new cache entry; warning: the input, saved to the cache
 	Seed        string   `json:"seed,omitempty"`         // failure: the seed corpus entry that failed, as go test -run=Target/Seed names it (seed#0, a testdata file's name); its input is not minimized and nothing is written

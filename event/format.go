@@ -14,6 +14,8 @@ import (
 func Format(e Event) string {
 	el := fmtDur(time.Duration(e.Elapsed) * time.Millisecond)
 	switch e.Type {
+	case Tests:
+		return "fuzz: " + e.Message
 	case Baseline:
 		return fmt.Sprintf("fuzz: elapsed: %s, gathering baseline coverage: %s completed", el, e.Progress)
 	case Start:

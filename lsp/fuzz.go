@@ -89,6 +89,8 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 	switch e.Type {
 	case event.Build:
 		s.progressReport(r, "building")
+	case event.Tests:
+		s.progressReport(r, "running the package's tests")
 	case event.Baseline, event.Start:
 		s.progressReport(r, "baseline coverage "+e.Progress)
 	case event.Stats:
