@@ -34,7 +34,7 @@ const binCacheDir = "fuzzbox/bin"
 // binary to opts.Out. Where there is no cache (no user cache directory, no
 // file locks on the system), it builds into opts.Out.
 func cachedBuild(ctx context.Context, opts build.Options) (*build.Result, error) {
-	dir, unlock, ok := binCacheEntry(opts)
+	dir, unlock, ok := binCacheEntry(ctx, opts)
 	if !ok {
 		return build.Build(ctx, opts)
 	}
@@ -56,10 +56,10 @@ func cachedBuild(ctx context.Context, opts build.Options) (*build.Result, error)
 
 // binCacheEntry returns opts' directory in the binary cache, locked until
 // unlock is called, after removing the entries unused for binCacheAge; ok
-// is false when there is none. A package in the temporary directory (a
+// is false when there is none, or ctx ended while another run held it. A package in the temporary directory (a
 // test's copy of a fixture, made anew each time) has none: its entry would
 // never be used again.
-func binCacheEntry(opts build.Options) (dir string, unlock func(), ok bool) {
+func binCacheEntry(ctx context.Context, opts build.Options) (dir string, unlock func(), ok bool) {
 	root, err := os.UserCacheDir()
 	if err != nil {
 		return "", nil, false
@@ -75,7 +75,7 @@ func binCacheEntry(opts build.Options) (dir string, unlock func(), ok bool) {
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return "", nil, false
 	}
-	if unlock, ok = lockFile(filepath.Join(dir, workLock)); !ok {
+	if unlock, ok = lockFile(ctx, filepath.Join(dir, workLock)); !ok {
 		return "", nil, false
 	}
 	now := time.Now()

@@ -85,7 +85,7 @@ func TestBinaryCache(t *testing.T) {
 	if _, err := os.Stat(old); !os.IsNotExist(err) {
 		t.Errorf("an entry unused for longer than %v is still there (%v)", binCacheAge, err)
 	}
-	if _, _, ok := binCacheEntry(build.Options{Dir: filepath.Join(tmp, "p")}); ok {
+	if _, _, ok := binCacheEntry(context.Background(), build.Options{Dir: filepath.Join(tmp, "p")}); ok {
 		t.Error("a package in the temporary directory got an entry")
 	}
 }
@@ -105,4 +105,47 @@ func binCacheEntryPath(t *testing.T, root string) (string, bool) {
 	}
 	t.Fatal("no entry in the binary cache")
 	return "", false
+}
+
+// TestLockFileWaitEnds: a run waiting for another's lock on a cache entry
+// gives up when it is stopped (Ctrl-C), and takes the lock once it is free.
+func TestLockFileWaitEnds(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "lock")
+	unlock, ok := lockFile(context.Background(), path)
+	if !ok {
+		t.Fatal("no lock on a new file")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	got := make(chan bool)
+	go func() {
+		_, ok := lockFile(ctx, path)
+		got <- ok
+	}()
+	time.Sleep(100 * time.Millisecond)
+	cancel()
+	select {
+	case ok := <-got:
+		if ok {
+			t.Fatal("took a lock another open file holds")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the wait for a held lock did not end when its context did")
+	}
+	go func() {
+		unlock2, ok := lockFile(context.Background(), path)
+		if ok {
+			unlock2()
+		}
+		got <- ok
+	}()
+	time.Sleep(100 * time.Millisecond)
+	unlock()
+	select {
+	case ok := <-got:
+		if !ok {
+			t.Error("no lock once the holder let go")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("still waiting for a lock its holder let go")
+	}
 }

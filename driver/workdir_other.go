@@ -2,6 +2,8 @@
 
 package driver
 
+import "context"
+
 // lockWorkDir does nothing here: directories of killed runs stay.
 func lockWorkDir(dir string) (unlock func()) { return func() {} }
 
@@ -9,4 +11,4 @@ func lockWorkDir(dir string) (unlock func()) { return func() {} }
 func abandoned(path string) bool { return false }
 
 // lockFile reports false here: no lock, no binary cache (bincache.go).
-func lockFile(path string) (unlock func(), ok bool) { return nil, false }
+func lockFile(ctx context.Context, path string) (unlock func(), ok bool) { return nil, false }

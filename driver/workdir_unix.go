@@ -3,9 +3,11 @@
 package driver
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // lockWorkDir creates dir's lock file and holds an exclusive lock on it
@@ -39,16 +41,22 @@ func abandoned(path string) bool {
 
 // lockFile opens path, creating it, and holds an exclusive lock on it,
 // waiting for another process's, until unlock is called (or the process
-// dies); ok is false when it cannot.
-func lockFile(path string) (unlock func(), ok bool) {
+// dies); ok is false when it cannot, or ctx ends while it waits.
+func lockFile(ctx context.Context, path string) (unlock func(), ok bool) {
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
 		return nil, false
 	}
 	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
+		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err != syscall.EWOULDBLOCK && err != syscall.EINTR {
 			break
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, false
+		case <-time.After(lockPoll):
 		}
 	}
 	if err != nil {
@@ -57,3 +65,7 @@ func lockFile(path string) (unlock func(), ok bool) {
 	}
 	return func() { f.Close() }, true
 }
+
+// lockPoll is how often lockFile tries a lock another process holds: a
+// blocking flock could not be given up when the run is stopped.
+const lockPoll = 50 * time.Millisecond
