@@ -214,6 +214,7 @@ func (c *coordinator) run(ctx context.Context) error {
 		c.key = hashBinary() // by the end of the baseline, for the syncer
 	}
 	c.hard, c.cancel = context.WithCancel(ctx)
+	c.rep.onLost(c.cancel)
 	defer c.cancel()
 	if c.opts.Duration > 0 {
 		ctx, c.finish = context.WithTimeout(c.hard, c.opts.Duration)

@@ -866,3 +866,32 @@ func TestRefuseKiller(t *testing.T) {
 		}
 	}
 }
+
+// TestRunStopsWhenEventsReaderIsGone: a run whose events go to a pipe
+// nobody reads any more (the driver was killed: kill -9, an editor's crash)
+// stops at its next event, rather than fuzz for nobody until its time is
+// up, or for ever without -fuzztime.
+func TestRunStopsWhenEventsReaderIsGone(t *testing.T) {
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd.Close()
+	defer wr.Close()
+	c, _ := fakeCoordinator(t, "idle", func(o *Options) {
+		o.Duration = time.Hour
+		o.Events = wr
+	})
+	done := make(chan error, 1)
+	go func() { done <- c.run(context.Background()) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("run: %v, want the stop of a run nobody watches", err)
+		}
+	case <-time.After(2 * time.Minute):
+		c.cancel()
+		<-done
+		t.Fatal("the run went on with its events' reader gone")
+	}
+}

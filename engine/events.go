@@ -20,6 +20,20 @@ type reporter struct {
 	// minimizing counts the failures workers are minimizing: while one is
 	// and fuzzing has stopped for it, the statistics ticks say so (loop).
 	minimizing atomic.Int32
+	// lost is called once when an event cannot be written: the events
+	// go to a pipe the driver reads until the run ends, so its reader is
+	// gone (the driver, or the editor running it, was killed). The run
+	// stops, as on Ctrl-C, rather than fuzz for nobody until -fuzztime,
+	// or for ever. Nil until the run starts.
+	lost func()
+	gone bool
+}
+
+// onLost sets what to call when the events' reader is gone (lost).
+func (r *reporter) onLost(lost func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.lost = lost
 }
 
 func (r *reporter) emit(e event.Event) {
@@ -28,7 +42,10 @@ func (r *reporter) emit(e event.Event) {
 	e.Time, e.Target = time.Now(), r.target
 	e.Elapsed = e.Time.Sub(r.start).Milliseconds()
 	if r.events != nil {
-		event.Encode(r.events, e)
+		if err := event.Encode(r.events, e); err != nil && !r.gone && r.lost != nil {
+			r.gone = true
+			r.lost()
+		}
 		return
 	}
 	if line := event.Format(e); line != "" {
