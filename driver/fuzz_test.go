@@ -309,13 +309,7 @@ func TestSyncNames(t *testing.T) {
 // binary did not exit normally").
 func TestStoppedWhileTestsRun(t *testing.T) {
 	fuzzbox := testFuzzbox(t)
-	dir := t.TempDir()
-	writeTestFiles(t, dir, map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.26\n",
-		"slow_test.go": "package m\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n\t\"time\"\n)\n\n" +
-			"func TestSlow(t *testing.T) { fmt.Println(\"slow test running\"); time.Sleep(time.Minute) }\n\n" +
-			"func FuzzM(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }\n",
-	})
+	dir := slowTestModule(t, "time.Minute")
 	cfg := Config{Fuzz: "^FuzzM$", FuzzTime: "10s", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: io.Discard}
 	targets, err := Resolve(context.Background(), cfg, []string{dir})
 	if err != nil {
@@ -349,13 +343,7 @@ func TestStoppedWhileTestsRun(t *testing.T) {
 // none.
 func TestTestsEvent(t *testing.T) {
 	fuzzbox := testFuzzbox(t)
-	dir := t.TempDir()
-	writeTestFiles(t, dir, map[string]string{
-		"go.mod": "module example.com/m\n\ngo 1.26\n",
-		"slow_test.go": "package m\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n" +
-			"func TestSlow(t *testing.T) { time.Sleep(1500 * time.Millisecond) }\n\n" +
-			"func FuzzM(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }\n",
-	})
+	dir := slowTestModule(t, "1500 * time.Millisecond")
 	for _, run := range []string{"", "^$"} {
 		cfg := Config{Fuzz: "^FuzzM$", FuzzTime: "20x", Run: run, Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: io.Discard}
 		targets, err := Resolve(context.Background(), cfg, []string{dir})
@@ -399,4 +387,17 @@ func TestTestsEvent(t *testing.T) {
 			t.Errorf("event order %v, want the tests events after build and before the first baseline", types)
 		}
 	}
+}
+
+// slowTestModule writes a module whose package has FuzzM and a test that
+// prints "slow test running" and sleeps for the Go expression sleep.
+func slowTestModule(t *testing.T, sleep string) string {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"slow_test.go": "package m\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n\t\"time\"\n)\n\n" +
+			"func TestSlow(t *testing.T) { fmt.Println(\"slow test running\"); time.Sleep(" + sleep + ") }\n\n" +
+			"func FuzzM(f *testing.F) { f.Fuzz(func(t *testing.T, s string) {}) }\n",
+	})
+	return dir
 }
