@@ -150,6 +150,16 @@ func build(ctx context.Context, opts Options) (*Result, error) {
 		g.env = append(g.env, "GOWORK=off", "GOTOOLCHAIN=local", "GOMODCACHE="+filepath.Join(tmp, "modcache"))
 	}
 	args = append(args, opts.Package)
+	if g.gotmpdir == "" {
+		// The go command has no SIGINT handler while it builds: stopped,
+		// it leaves its work directory behind, and a tool still running
+		// writes on into it. Within tmp, it goes with tmp.
+		work := filepath.Join(tmp, "gotmp")
+		if err := os.Mkdir(work, 0o777); err != nil {
+			return nil, fmt.Errorf("build: %w", err)
+		}
+		g.env = append(g.env, "GOTMPDIR="+work)
+	}
 	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
 		opts.Stderr.Write(output)
 		return nil, fmt.Errorf("%w: %s%s", ErrNotBuilt, Summary(output, err), untested(version))
@@ -216,6 +226,9 @@ type goCmd struct {
 	goroot  string // GOROOT, as readEnv found it
 	gowork  string // the workspace file (GOWORK), "" or "off" outside a workspace
 	goflags string // GOFLAGS, as readEnv found it
+	// GOTMPDIR, as readEnv found it: the user's choice of where the go
+	// command's work directory goes, or "" (Build's own then).
+	gotmpdir string
 }
 
 // run runs "go args..." and returns its combined output.
@@ -247,11 +260,13 @@ func (g goCmd) command(ctx context.Context, stdout, stderr io.Writer, args ...st
 	cmd.Dir, cmd.Env = g.dir, g.env
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	if runtime.GOOS != "windows" {
-		// Stopped, the go command gets SIGINT, as from a terminal: it
-		// starts no more tools and waits for the running ones, which a
-		// SIGKILL of the go command alone would leave running (a
-		// terminal's Ctrl-C has reached them too).
-		cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+		// Stopped, the go command and the tools it runs get SIGINT, as
+		// from a terminal's Ctrl-C: they run in a process group of their
+		// own, which the signal goes to. Sent to the go command alone, it
+		// ends it at once (it has no handler while it builds) and leaves
+		// its tools running for nobody.
+		cmd.SysProcAttr = newGroup()
+		cmd.Cancel = func() error { return interruptGroup(cmd.Process) }
 		cmd.WaitDelay = cancelWait
 	}
 	return cmd

@@ -471,10 +471,13 @@ func TestBuildInterrupted(t *testing.T) {
 		t.Skip("uses sh")
 	}
 	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": internalTests})
-	started := filepath.Join(t.TempDir(), "started")
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the go command's work directory would go
+	t.Setenv("GOTMPDIR", "")
+	started, toolPID := filepath.Join(t.TempDir(), "started"), filepath.Join(t.TempDir(), "pid")
 	// The go command asks every tool for its version through toolexec
 	// first: this one says it started, then takes its time.
-	opts.Toolexec = []string{"sh", "-c", "touch " + started + "; sleep 5", "toolexec"}
+	opts.Toolexec = []string{"sh", "-c", "echo $$ > " + toolPID + "; touch " + started + "; exec sleep 60", "toolexec"}
 	defer func(d time.Duration) { cancelWait = d }(cancelWait)
 	cancelWait = 200 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
@@ -496,6 +499,36 @@ func TestBuildInterrupted(t *testing.T) {
 	if want := "build of " + opts.Dir + " interrupted"; !strings.Contains(fmt.Sprint(err), want) {
 		t.Errorf("error %q does not say %q", err, want)
 	}
+	// The tool got the interrupt too, and nothing of the build is left.
+	pid, err := os.ReadFile(toolPID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tries := 0; hasProc() && processAlive(strings.TrimSpace(string(pid))); tries++ {
+		if tries == 100 {
+			t.Fatalf("the tool the go command ran (pid %s) still runs after the build was stopped", pid)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("the stopped build left %v in the temporary directory", left)
+	}
+}
+
+// hasProc reports whether the system has /proc, where processAlive looks.
+func hasProc() bool {
+	_, err := os.Stat("/proc/self/stat")
+	return err == nil
+}
+
+// processAlive reports whether the process pid is there and not a zombie.
+func processAlive(pid string) bool {
+	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(stat), ") ")
+	return !strings.HasPrefix(rest, "Z")
 }
 
 func TestBuildErrors(t *testing.T) {

@@ -18,24 +18,24 @@ const (
 
 // readEnv reads, in one go env run, the go command's version, the main
 // module's go.mod (into g.gomod, for addRuntime), GOROOT (g.goroot), GOWORK
-// (g.gowork) and GOFLAGS (g.goflags). It refuses a go command
+// (g.gowork), GOFLAGS (g.goflags) and GOTMPDIR (g.gotmpdir). It refuses a go command
 // older than the supported releases, with a message that says what to do,
 // instead of a compile or link error deep in the build, and returns the
 // version, for the build's error messages.
 func (g *goCmd) readEnv(ctx context.Context) (string, error) {
-	out, err := g.output(ctx, "env", "GOVERSION", "GOMOD", "GOROOT", "GOWORK", "GOFLAGS")
+	out, err := g.output(ctx, "env", "GOVERSION", "GOMOD", "GOROOT", "GOWORK", "GOFLAGS", "GOTMPDIR")
 	if err != nil {
 		return "", fmt.Errorf("build: go env: %w", err)
 	}
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 5 {
+	if len(lines) != 6 {
 		return "", fmt.Errorf("build: unexpected go env output %q", out)
 	}
 	for i := range lines {
 		lines[i] = strings.TrimSpace(lines[i])
 	}
 	v := lines[0]
-	g.gomod, g.goroot, g.gowork, g.goflags = lines[1], lines[2], lines[3], lines[4]
+	g.gomod, g.goroot, g.gowork, g.goflags, g.gotmpdir = lines[1], lines[2], lines[3], lines[4], lines[5]
 	return v, checkGoVersion(v)
 }
 
