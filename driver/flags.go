@@ -234,6 +234,8 @@ func (res Result) goTestLine(targets []Target) string {
 	switch {
 	case len(targets) != 1:
 		return ""
+	case res.ExitCode == ExitError && errors.Is(res.Err, build.ErrSetupFailed):
+		return "" // the go command printed go test's own ("[setup failed]")
 	case res.ExitCode == ExitError && errors.Is(res.Err, build.ErrNotBuilt):
 		return "FAIL\t" + targets[0].Package + " [build failed]"
 	case len(res.Targets) != 1 || res.Targets[0].ranFor == 0 || res.Targets[0].stopped || res.ExitCode == ExitError:

@@ -87,6 +87,7 @@ func TestGoTestLine(t *testing.T) {
 		{one(ExitFailure, 0), ""},
 		{two, ""},
 		{notBuilt, "FAIL\texample.com/p [build failed]"},
+		{errorResult(errors.Join(notBuilt.Err, build.ErrSetupFailed)), ""}, // the go command printed "[setup failed]"
 		{errorResult(errors.New("-fuzz: no fuzz test matches")), ""},
 	} {
 		targets := make([]Target, max(1, len(c.res.Targets)))

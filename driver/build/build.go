@@ -58,6 +58,12 @@ type Result struct {
 // compile or link the package (what go test reports as "[build failed]").
 var ErrNotBuilt = errors.New("package does not build")
 
+// ErrSetupFailed is wrapped by Build's error beside ErrNotBuilt when the go
+// command printed go test's own line for the failure ("FAIL\tpkg [setup
+// failed]": an import it could not load), which a caller imitating go test
+// then does not print again.
+var ErrSetupFailed = errors.New("setup failed")
+
 // xtestFile is the name of the external test file the overlay adds to the
 // package directory; it never exists on disk.
 const xtestFile = "zz_fuzzbox_main_test.go"
@@ -161,10 +167,34 @@ func build(ctx context.Context, opts Options) (*Result, error) {
 		g.env = append(g.env, "GOTMPDIR="+work)
 	}
 	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
+		output, setup := withoutFailLine(output)
 		opts.Stderr.Write(output)
-		return nil, fmt.Errorf("%w: %s%s", ErrNotBuilt, Summary(output, err), untested(version))
+		err = fmt.Errorf("%w: %s%s", ErrNotBuilt, Summary(output, err), untested(version))
+		if setup {
+			err = setupError{err}
+		}
+		return nil, err
 	}
 	return &Result{Binary: out, PkgDir: pkg.Dir, ImportPath: pkg.ImportPath}, nil
+}
+
+// setupError is a build error that is ErrSetupFailed too.
+type setupError struct{ error }
+
+func (e setupError) Unwrap() []error { return []error{e.error, ErrSetupFailed} }
+
+// setupFailedRE matches the line go test -c prints, as go test does, when it
+// cannot load the package's imports.
+var setupFailedRE = regexp.MustCompile(`(?m)^FAIL\t\S+ \[setup failed\]$`)
+
+// withoutFailLine returns the go command's output without the bare "FAIL"
+// line go test -c adds after a setup failure (go test prints none), and
+// whether it printed go test's "[setup failed]" line.
+func withoutFailLine(output []byte) ([]byte, bool) {
+	if !setupFailedRE.Match(output) {
+		return output, false
+	}
+	return regexp.MustCompile(`(?m)^FAIL\n`).ReplaceAll(output, nil), true
 }
 
 // maxUninstrumented bounds how many packages linkNosplit leaves
@@ -516,21 +546,35 @@ func joinCommand(args []string) (string, error) {
 // Summary returns the first meaningful line of the go command's output, or
 // err when there is none: not a package header ("# pkg") nor the go
 // command's note of a module it fetches, which precede the error on a
-// machine whose module cache lacks some.
+// machine whose module cache lacks some, nor a C compiler's lines that say
+// where the error after them is (cgo: "x.go: In function 'f':").
 func Summary(output []byte, err error) string {
 	return firstLine(output, err, func(line string) bool {
-		return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "go: downloading ")
+		return strings.HasPrefix(line, "#") || strings.HasPrefix(line, "go: downloading ") ||
+			strings.Contains(line, ": In function ") || strings.HasPrefix(line, "In file included from ")
 	})
 }
 
 // firstLine returns the first non-empty line of output, spaces trimmed, that
-// skip does not skip, or err when there is none.
+// skip does not skip, or err when there is none. The lines indented by a tab
+// after it continue it, joined with spaces: the go command reports an import
+// error as "package example.com/m (test)", then "\timports …: build
+// constraints exclude all Go files in …", whose first line alone says
+// nothing.
 func firstLine(output []byte, err error, skip func(line string) bool) string {
-	for _, line := range strings.Split(string(output), "\n") {
+	lines := strings.Split(string(output), "\n")
+	for i, line := range lines {
 		line = strings.TrimSpace(line)
-		if line != "" && !skip(line) {
-			return line
+		if line == "" || skip(line) {
+			continue
 		}
+		for _, more := range lines[i+1:] {
+			if !strings.HasPrefix(more, "\t") {
+				break
+			}
+			line += " " + strings.TrimSpace(more)
+		}
+		return line
 	}
 	return err.Error()
 }

@@ -538,6 +538,7 @@ func TestBuildErrors(t *testing.T) {
 		pkg        string
 		wantErr    string // regexp
 		wantStderr string // substring of the go command's output
+		setup      bool   // the error is ErrSetupFailed: the output has go test's FAIL line, and no bare FAIL
 	}{{
 		desc:       "compile error",
 		files:      map[string]string{"u.go": "package u\n\nfunc F() int { return undefinedThing }\n"},
@@ -548,6 +549,13 @@ func TestBuildErrors(t *testing.T) {
 		files:   map[string]string{"u.go": libSrc},
 		pkg:     "./nope",
 		wantErr: `^package does not build: .*nope`,
+	}, {
+		desc: "an import no file of which builds",
+		files: map[string]string{"u.go": libSrc, "c/c.go": "//go:build never\n\npackage c\n",
+			"u_test.go": "package u\n\nimport (\n\t\"testing\"\n\n\t_ \"example.com/u/c\"\n)\n\nfunc TestU(t *testing.T) {}\n"},
+		wantErr:    `^package does not build: package example\.com/u \(test\) imports example\.com/u/c: build constraints exclude all Go files in \S+$`,
+		wantStderr: "FAIL\texample.com/u [setup failed]",
+		setup:      true,
 	}, {
 		desc:    "several packages",
 		files:   map[string]string{"u.go": libSrc, "v/v.go": "package v\n"},
@@ -571,6 +579,9 @@ func TestBuildErrors(t *testing.T) {
 			}
 			if !strings.Contains(stderr.String(), tt.wantStderr) {
 				t.Errorf("stderr lacks %q:\n%s", tt.wantStderr, stderr.String())
+			}
+			if errors.Is(err, ErrSetupFailed) != tt.setup || strings.Contains(stderr.String(), "\nFAIL\n") {
+				t.Errorf("ErrSetupFailed %v, want %v; a bare FAIL line is left out:\n%s", errors.Is(err, ErrSetupFailed), tt.setup, stderr.String())
 			}
 		})
 	}

@@ -508,8 +508,19 @@ func writeModuleProxy(t *testing.T, dir, path, version string, files map[string]
 // TestSummarySkipsDownloads: a failure's summary is its error, not the
 // modules the go command fetched before it.
 func TestSummarySkipsDownloads(t *testing.T) {
-	out := "go: downloading example.com/dep v1.0.0\n# example.com/u\n./u.go:3:8: undefined: nope\n"
+	out := "go: downloading example.com/dep v1.0.0\n# example.com/u\n./u.go:3:8: undefined: nope\n./u.go:4:8: undefined: nah\n"
 	if got := Summary([]byte(out), errors.New("exit status 1")); got != "./u.go:3:8: undefined: nope" {
+		t.Errorf("summary = %q", got)
+	}
+	// An import error's first line names the package, its next what is wrong.
+	out = "# example.com/u\npackage example.com/u (test)\n\timports example.com/u/internal/c: build constraints exclude all Go files in /m/internal/c\nFAIL\texample.com/u [setup failed]\n"
+	want := "package example.com/u (test) imports example.com/u/internal/c: build constraints exclude all Go files in /m/internal/c"
+	if got := Summary([]byte(out), errors.New("exit status 1")); got != want {
+		t.Errorf("summary = %q, want %q", got, want)
+	}
+	// A C compiler's error (cgo) comes after where it is.
+	out = "# example.com/u/c\nc/c.go: In function 'f':\nc/c.go:83:5: error: unknown type name 'T'\n   83 |     T *pd =\n"
+	if got := Summary([]byte(out), errors.New("exit status 1")); got != "c/c.go:83:5: error: unknown type name 'T'" {
 		t.Errorf("summary = %q", got)
 	}
 }
