@@ -391,6 +391,8 @@ func (r TargetResult) status(base string) (status, detail string) {
 		status, detail = "ERR ", r.Err
 	case r.ExitCode != ExitOK:
 		status, detail = "FAIL", "tests failed (see output)"
+	case r.stopped:
+		status, detail = "--  ", "not fuzzed: the run was stopped before its fuzzing started"
 	case !r.turned:
 		status, detail = "--  ", "not fuzzed: the run ended before its turn"
 	}

@@ -401,3 +401,39 @@ func slowTestModule(t *testing.T, sleep string) string {
 	})
 	return dir
 }
+
+// TestStoppedWhileBuilding: Ctrl-C while the fuzzing binary is built stops
+// the run as a stop while the tests run does: exit 0 (nothing found), a
+// line saying so, a done event per fuzz test saying it was stopped, and no
+// go test line (it was exit 2, "build of … interrupted").
+func TestStoppedWhileBuilding(t *testing.T) {
+	dir := slowTestModule(t, "0")
+	cfg := Config{Fuzz: "^FuzzM$", FuzzTime: "10s", Fuzzbox: testFuzzbox(t), CacheDir: t.TempDir(), Stderr: io.Discard}
+	targets, err := Resolve(context.Background(), cfg, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var done []event.Event
+	said := false
+	res := Fuzz(ctx, cfg, targets, func(e event.Event) {
+		switch e.Type {
+		case event.Build:
+			cancel() // Ctrl-C
+		case event.Output:
+			said = said || strings.Contains(e.Output, "the run was stopped while the fuzzing binary of example.com/m was built")
+		case event.Done:
+			done = append(done, e)
+		}
+	})
+	if res.ExitCode != ExitOK || res.Err != nil || !said {
+		t.Errorf("exit %d (%v), said so %v: want 0, no error, and a line saying the run was stopped", res.ExitCode, res.Err, said)
+	}
+	if len(done) != 1 || done[0].NotFuzzed != event.NotFuzzedStopped {
+		t.Errorf("done events %+v, want one saying the run was stopped", done)
+	}
+	if line := res.goTestLine(targets); line != "" {
+		t.Errorf("go test's line %q after a stop during the build, want none", line)
+	}
+}

@@ -29,7 +29,7 @@ func prepare(ctx context.Context, cfg Config, targets []Target, tmp string, s *s
 		fb, err := b.target(ctx, t)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			return nil, err
+			return stoppedBuilding(targets, t, s), nil
 		case err != nil:
 			first = cmp.Or(first, err)
 			results[i] = &TargetResult{Target: t, Err: oneLine(err), ExitCode: ExitError}
@@ -54,6 +54,20 @@ func prepare(ctx context.Context, cfg Config, targets []Target, tmp string, s *s
 		return nil, first
 	}
 	return results, nil
+}
+
+// stoppedBuilding ends the run stopped (Ctrl-C) while the package of
+// target at was built, as a stop while its tests run does: nothing was
+// found, each target's done event says it was stopped, and no go test line
+// follows. It returns the targets' results.
+func stoppedBuilding(targets []Target, at Target, s *stream) []*TargetResult {
+	s.output(at, "fuzzbox: the run was stopped while the fuzzing binary of "+at.Package+" was built\n")
+	results := make([]*TargetResult, len(targets))
+	for i, t := range targets {
+		results[i] = &TargetResult{Target: t, stopped: true}
+		results[i].endUnfuzzed(s, event.NotFuzzedStopped, "the run was stopped before fuzzing "+t.Name+" started")
+	}
+	return results
 }
 
 // builds are a run's fuzzing binaries, one per package, and the packages
