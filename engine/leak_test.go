@@ -260,6 +260,9 @@ func TestLeakFailure(t *testing.T) {
 	if f.Reproduced != 1 || !strings.HasPrefix(f.Message, leakHeader) || !strings.Contains(f.Message, "created by "+pkg+".fakeWorker.func") {
 		t.Errorf("failure %+v: want a leak confirmed in a fresh worker, created by the fake worker", f)
 	}
+	if !strings.Contains(f.Message, "go test does not fail on a leak; fix it, or fuzz with -leaks=false") {
+		t.Errorf("leak report %q does not say go test passes it, nor how to turn the check off", f.Message)
+	}
 	data, err := os.ReadFile(f.Reproducer)
 	if err != nil {
 		t.Fatal(err)
