@@ -133,7 +133,8 @@ func TestFuzzboxOnlyFailureIsNotBlamed(t *testing.T) {
 	in := r.internal
 	if len(in) != 2 || !strings.Contains(in[0], "TestFailsOnlyInFuzzbox, TestCrashesOnlyInFuzzbox") ||
 		!strings.Contains(in[0], "not in your code") || !strings.Contains(in[0], "fatal error: sync: unlock of unlocked mutex") ||
-		!strings.Contains(in[1], "failed FuzzPanicsOnlyInFuzzbox before fuzzing") || !strings.Contains(in[1], "panic: only in fuzzbox's binary") {
+		!strings.Contains(in[1], "failed FuzzPanicsOnlyInFuzzbox before fuzzing") || !strings.Contains(in[1], "panic: only in fuzzbox's binary") ||
+		!strings.Contains(in[0], "the run alone in fuzzbox's binary:\nfatal error: sync: unlock of unlocked mutex") {
 		t.Errorf("want two internal errors, naming the two tests and quoting the crash, then the other fuzz test; got %q\n%s", in, r)
 	}
 	if len(r.failures) > 0 || strings.Contains(r.text, "a test or seed input of the package failed") {
@@ -284,6 +285,28 @@ func TestFlakyTestBeforeFuzzing(t *testing.T) {
 	// Every test ran in the first start: the second runs none of them again.
 	if runs, err := os.ReadFile(filepath.Join(r.dir, "flaky", "passes.marker")); err != nil || string(runs) != "ran\n" {
 		t.Errorf("TestPasses ran %q (%v), want once: it passed in the first start\n%s", runs, err, r)
+	}
+}
+
+// TestFlakyCrashBeforeFuzzing: a flaky test that crashes the binary once
+// from a goroutine that is no test's (pion/ice's TestUnspecifiedUDPMux, whose
+// watchdog panicked under load) is re-run in fuzzbox's binary as a named
+// failing test is: it passes, so it is a flaky test, not fuzzbox's
+// internal error.
+func TestFlakyCrashBeforeFuzzing(t *testing.T) {
+	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzAfterFlakyCrash$", FuzzTime: "200x"}, "./flakycrash")
+	if r.res.ExitCode != ExitOK {
+		t.Errorf("want exit 0\n%s", r)
+	}
+	for _, m := range append(r.internal, r.failures...) {
+		t.Errorf("an internal error or failure for a flaky test: %s", m)
+	}
+	warned := false
+	for _, m := range r.warnings {
+		warned = warned || strings.Contains(m, "the package's tests failed before fuzzing") && strings.Contains(m, "a flaky test")
+	}
+	if !warned || r.execs < 200 {
+		t.Errorf("want a flaky-test warning and fuzzing after it (%d executions)\n%s", r.execs, r)
 	}
 }
 

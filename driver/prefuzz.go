@@ -192,27 +192,46 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		r.prefuzzFailed = true
 		return false
 	}
-	if len(names) > 0 && rerunPasses(ctx, cfg, r, run) {
+	again, passed := rerun(ctx, cfg, r, run)
+	if passed {
 		// It fails neither under go test nor, this time, in fuzzbox's
 		// binary: a flaky test (timing under load), nobody's bug to report.
+		// Also when no test could be named: a crash in a goroutine that is
+		// no test's (pion/ice's watchdog, which panicked under load).
 		s.emit(event.Event{Type: event.Warning, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
 			"%s failed before fuzzing in fuzzbox's binary, then passed under %s-run='%s' and when run again in fuzzbox's binary: a flaky test; fuzzing goes on without it.\n%s",
 			failedWhat(names), gt, run, w.excerpt())})
 		return r.skipFuzzboxOnly(names, w.ranAll(), s)
 	}
 	s.emit(event.Event{Type: event.InternalError, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
-		"fuzzbox's fuzzing binary failed %s before fuzzing, but %s-run='%s' passes: this is a bug in fuzzbox, not in your code. "+
-			"Please report it with fuzzbox's version, go version, the module and version of %s, the command, and the output below.\n%s",
-		failedWhat(names), gt, run, r.Package, w.excerpt())})
+		"fuzzbox's fuzzing binary failed %s before fuzzing, and again when run alone in it, but %s-run='%s' passes: this is a bug in fuzzbox, not in your code (or a test that fails under load, twice in a row). "+
+			"Please report it with fuzzbox's version, go version, the module and version of %s, the command, and the output below.\n%s\nthe run alone in fuzzbox's binary:\n%s",
+		failedWhat(names), gt, run, r.Package, w.excerpt(), again)})
 	r.Internal = append(r.Internal, event.Event{Type: event.InternalError, Target: r.Name})
 	return r.skipFuzzboxOnly(names, w.ranAll(), s)
 }
 
-// rerunPasses runs the tests matching run once more in the fuzzing binary,
-// without fuzzing, and reports whether they pass.
-func rerunPasses(ctx context.Context, cfg Config, r *TargetResult, run string) bool {
-	_, code, err := combined(ctx, testCmd(r.Dir, r.bin, cfg.userArgs(), cfg.replayArgs(run)...))
-	return err == nil && code == 0
+// rerun runs the tests matching run once more in the fuzzing binary,
+// without fuzzing, and reports whether they passed, and if not, what their
+// output said (its crash report or failed tests, else its last lines).
+func rerun(ctx context.Context, cfg Config, r *TargetResult, run string) (excerpt string, passed bool) {
+	out, code, err := combined(ctx, testCmd(r.Dir, r.bin, cfg.userArgs(), cfg.replayArgs(run)...))
+	if err == nil && code == 0 {
+		return "", true
+	}
+	w := &prefuzzWatch{}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for _, l := range lines {
+		w.line(l)
+	}
+	if len(w.report) > 0 || len(w.failed) > 0 {
+		return w.excerpt(), false
+	}
+	tail := strings.Join(lines[max(0, len(lines)-crashLines):], "\n")
+	if err != nil {
+		tail += "\n" + err.Error()
+	}
+	return tail, false
 }
 
 // skipFuzzboxOnly arranges the next start of r without the tests that
