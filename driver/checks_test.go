@@ -268,20 +268,7 @@ func (r *fixtureRun) doneFoundNothing(t *testing.T) {
 // then passes under go test and again in fuzzbox's binary, is flaky: a
 // warning, not an internal error, and fuzzing goes on without it.
 func TestFlakyTestBeforeFuzzing(t *testing.T) {
-	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzAfterFlaky$", FuzzTime: "200x"}, "./flaky")
-	if r.res.ExitCode != ExitOK {
-		t.Errorf("want exit 0\n%s", r)
-	}
-	for _, m := range append(r.internal, r.failures...) {
-		t.Errorf("an internal error or failure for a flaky test: %s", m)
-	}
-	warned := false
-	for _, m := range r.warnings {
-		warned = warned || strings.Contains(m, "TestFailsOnce failed before fuzzing") && strings.Contains(m, "a flaky test")
-	}
-	if !warned || r.execs < 200 {
-		t.Errorf("want a flaky-test warning and fuzzing after it (%d executions)\n%s", r.execs, r)
-	}
+	r := flakyRun(t, "^FuzzAfterFlaky$", "./flaky", "TestFailsOnce failed before fuzzing")
 	// Every test ran in the first start: the second runs none of them again.
 	if runs, err := os.ReadFile(filepath.Join(r.dir, "flaky", "passes.marker")); err != nil || string(runs) != "ran\n" {
 		t.Errorf("TestPasses ran %q (%v), want once: it passed in the first start\n%s", runs, err, r)
@@ -294,7 +281,15 @@ func TestFlakyTestBeforeFuzzing(t *testing.T) {
 // failing test is: it passes, so it is a flaky test, not fuzzbox's
 // internal error.
 func TestFlakyCrashBeforeFuzzing(t *testing.T) {
-	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzAfterFlakyCrash$", FuzzTime: "200x"}, "./flakycrash")
+	flakyRun(t, "^FuzzAfterFlakyCrash$", "./flakycrash", "the package's tests failed before fuzzing")
+}
+
+// flakyRun fuzzes fuzz 200 times in the fuzzboxonly fixture's package dir,
+// whose tests are flaky: it wants exit 0, no internal error or failure, a
+// flaky-test warning saying what failed, and the fuzzing after it.
+func flakyRun(t *testing.T, fuzz, dir, what string) *fixtureRun {
+	t.Helper()
+	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: fuzz, FuzzTime: "200x"}, dir)
 	if r.res.ExitCode != ExitOK {
 		t.Errorf("want exit 0\n%s", r)
 	}
@@ -303,11 +298,12 @@ func TestFlakyCrashBeforeFuzzing(t *testing.T) {
 	}
 	warned := false
 	for _, m := range r.warnings {
-		warned = warned || strings.Contains(m, "the package's tests failed before fuzzing") && strings.Contains(m, "a flaky test")
+		warned = warned || strings.Contains(m, what) && strings.Contains(m, "a flaky test")
 	}
 	if !warned || r.execs < 200 {
 		t.Errorf("want a flaky-test warning and fuzzing after it (%d executions)\n%s", r.execs, r)
 	}
+	return r
 }
 
 // TestFuzzTestCallsExit0: go test runs a test binary with -test.paniconexit0,

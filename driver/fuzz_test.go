@@ -302,41 +302,6 @@ func TestSyncNames(t *testing.T) {
 	}
 }
 
-// TestStoppedWhileTestsRun: Ctrl-C while the package's tests run before
-// fuzzing kills the fuzzing binary (the testing package handles the signal
-// only while it fuzzes). The run was stopped: the target's done event says
-// so, and there is no error blaming the binary (it was exit 2, "the fuzzing
-// binary did not exit normally").
-func TestStoppedWhileTestsRun(t *testing.T) {
-	fuzzbox := testFuzzbox(t)
-	dir := slowTestModule(t, "time.Minute")
-	cfg := Config{Fuzz: "^FuzzM$", FuzzTime: "10s", Fuzzbox: fuzzbox, CacheDir: t.TempDir(), Stderr: io.Discard}
-	targets, err := Resolve(context.Background(), cfg, []string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var done []event.Event
-	res := Fuzz(ctx, cfg, targets, func(e event.Event) {
-		switch {
-		case e.Type == event.Output && strings.Contains(e.Output, "slow test running"):
-			cancel() // Ctrl-C
-		case e.Type == event.Done:
-			done = append(done, e)
-		}
-	})
-	if res.ExitCode != ExitOK || res.Err != nil {
-		t.Errorf("exit %d (%v), want 0 and no error: the run was stopped", res.ExitCode, res.Err)
-	}
-	if len(done) != 1 || done[0].NotFuzzed != event.NotFuzzedStopped {
-		t.Errorf("done events %+v, want one saying the run was stopped", done)
-	}
-	if line := res.goTestLine(targets); line != "" {
-		t.Errorf("go test's line %q after a stop that cut the tests short, want none", line)
-	}
-}
-
 // TestTestsEvent: while the package's tests run before fuzzing (go test
 // -fuzz prints nothing then), the stream says so with tests events, between
 // the build event and the engine's first; a turn that runs no test has
@@ -402,38 +367,55 @@ func slowTestModule(t *testing.T, sleep string) string {
 	return dir
 }
 
-// TestStoppedWhileBuilding: Ctrl-C while the fuzzing binary is built stops
-// the run as a stop while the tests run does: exit 0 (nothing found), a
-// line saying so, a done event per fuzz test saying it was stopped, and no
-// go test line (it was exit 2, "build of … interrupted").
-func TestStoppedWhileBuilding(t *testing.T) {
-	dir := slowTestModule(t, "0")
-	cfg := Config{Fuzz: "^FuzzM$", FuzzTime: "10s", Fuzzbox: testFuzzbox(t), CacheDir: t.TempDir(), Stderr: io.Discard}
-	targets, err := Resolve(context.Background(), cfg, []string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var done []event.Event
-	said := false
-	res := Fuzz(ctx, cfg, targets, func(e event.Event) {
-		switch e.Type {
-		case event.Build:
-			cancel() // Ctrl-C
-		case event.Output:
-			said = said || strings.Contains(e.Output, "the run was stopped while the fuzzing binary of example.com/m was built")
-		case event.Done:
-			done = append(done, e)
-		}
-	})
-	if res.ExitCode != ExitOK || res.Err != nil || !said {
-		t.Errorf("exit %d (%v), said so %v: want 0, no error, and a line saying the run was stopped", res.ExitCode, res.Err, said)
-	}
-	if len(done) != 1 || done[0].NotFuzzed != event.NotFuzzedStopped {
-		t.Errorf("done events %+v, want one saying the run was stopped", done)
-	}
-	if line := res.goTestLine(targets); line != "" {
-		t.Errorf("go test's line %q after a stop during the build, want none", line)
+// TestStopped: Ctrl-C while the package's tests run before fuzzing kills
+// the fuzzing binary (the testing package handles the signal only while it
+// fuzzes; it was exit 2, "the fuzzing binary did not exit normally"), and
+// while the fuzzing binary is built it interrupts the go command (it was
+// exit 2, "build of … interrupted"). Either way the run was stopped: exit 0
+// (nothing found), a line saying so, a done event per fuzz test saying it was
+// stopped, and no go test line.
+func TestStopped(t *testing.T) {
+	for _, tc := range []struct {
+		name, sleep string
+		stop        func(event.Event) bool
+		said        string
+	}{
+		{"tests", "time.Minute", func(e event.Event) bool {
+			return e.Type == event.Output && strings.Contains(e.Output, "slow test running")
+		},
+			"the run was stopped before fuzzing FuzzM started, while its package's tests ran"},
+		{"build", "0", func(e event.Event) bool { return e.Type == event.Build },
+			"the run was stopped while the fuzzing binary of example.com/m was built"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := slowTestModule(t, tc.sleep)
+			cfg := Config{Fuzz: "^FuzzM$", FuzzTime: "10s", Fuzzbox: testFuzzbox(t), CacheDir: t.TempDir(), Stderr: io.Discard}
+			targets, err := Resolve(context.Background(), cfg, []string{dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var done []event.Event
+			said := false
+			res := Fuzz(ctx, cfg, targets, func(e event.Event) {
+				if tc.stop(e) {
+					cancel() // Ctrl-C
+				}
+				said = said || e.Type == event.Output && strings.Contains(e.Output, tc.said)
+				if e.Type == event.Done {
+					done = append(done, e)
+				}
+			})
+			if res.ExitCode != ExitOK || res.Err != nil || !said {
+				t.Errorf("exit %d (%v), said so %v: want 0, no error, and %q", res.ExitCode, res.Err, said, tc.said)
+			}
+			if len(done) != 1 || done[0].NotFuzzed != event.NotFuzzedStopped {
+				t.Errorf("done events %+v, want one saying the run was stopped", done)
+			}
+			if line := res.goTestLine(targets); line != "" {
+				t.Errorf("go test's line %q after a stop before fuzzing, want none", line)
+			}
+		})
 	}
 }
