@@ -288,7 +288,7 @@ func errText(err error) string {
 // testsQuiet is how long the package's tests run before a tests event says
 // so; testsInterval how often it says so again while they go on (the
 // engine's statistics interval).
-var (
+const (
 	testsQuiet    = time.Second
 	testsInterval = 3 * time.Second
 )

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -893,5 +894,29 @@ func TestRunStopsWhenEventsReaderIsGone(t *testing.T) {
 		c.cancel()
 		<-done
 		t.Fatal("the run went on with its events' reader gone")
+	}
+}
+
+// TestReporterLostOnlyOnWrite: only a failed write means the events'
+// reader is gone; an event that does not encode (a NaN rate, the engine's
+// fault) does not stop the run, and lost is called once.
+func TestReporterLostOnlyOnWrite(t *testing.T) {
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wr.Close()
+	calls := 0
+	r := &reporter{events: wr}
+	r.onLost(func() { calls++ })
+	r.emit(event.Event{Type: event.Stats, ExecsPerSec: math.NaN()})
+	if calls != 0 {
+		t.Fatalf("an event that does not encode called lost")
+	}
+	rd.Close()
+	r.emit(event.Event{Type: event.Stats})
+	r.emit(event.Event{Type: event.Stats})
+	if calls != 1 {
+		t.Errorf("lost called %d times after the reader closed, want once", calls)
 	}
 }

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,9 +26,10 @@ type reporter struct {
 	// go to a pipe the driver reads until the run ends, so its reader is
 	// gone (the driver, or the editor running it, was killed). The run
 	// stops, as on Ctrl-C, rather than fuzz for nobody until -fuzztime,
-	// or for ever. Nil until the run starts.
+	// or for ever. Nil until the run starts, and once called. Only a
+	// failed write counts: an event that does not encode (a NaN rate) is
+	// the engine's fault, and must not stop the run.
 	lost func()
-	gone bool
 }
 
 // onLost sets what to call when the events' reader is gone (lost).
@@ -42,9 +45,11 @@ func (r *reporter) emit(e event.Event) {
 	e.Time, e.Target = time.Now(), r.target
 	e.Elapsed = e.Time.Sub(r.start).Milliseconds()
 	if r.events != nil {
-		if err := event.Encode(r.events, e); err != nil && !r.gone && r.lost != nil {
-			r.gone = true
-			r.lost()
+		var write *fs.PathError
+		if err := event.Encode(r.events, e); errors.As(err, &write) && r.lost != nil {
+			lost := r.lost
+			r.lost = nil
+			lost()
 		}
 		return
 	}

@@ -187,6 +187,9 @@ func (e setupError) Unwrap() []error { return []error{e.error, ErrSetupFailed} }
 // cannot load the package's imports.
 var setupFailedRE = regexp.MustCompile(`(?m)^FAIL\t\S+ \[setup failed\]$`)
 
+// bareFailRE matches the bare "FAIL" line go test -c adds after it.
+var bareFailRE = regexp.MustCompile(`(?m)^FAIL\n`)
+
 // withoutFailLine returns the go command's output without the bare "FAIL"
 // line go test -c adds after a setup failure (go test prints none), and
 // whether it printed go test's "[setup failed]" line.
@@ -194,7 +197,7 @@ func withoutFailLine(output []byte) ([]byte, bool) {
 	if !setupFailedRE.Match(output) {
 		return output, false
 	}
-	return regexp.MustCompile(`(?m)^FAIL\n`).ReplaceAll(output, nil), true
+	return bareFailRE.ReplaceAll(output, nil), true
 }
 
 // maxUninstrumented bounds how many packages linkNosplit leaves
