@@ -103,6 +103,12 @@ func (w *workerServer) knownFailure(err error, resp *ipc.FuzzResponse) bool {
 	return true
 }
 
+// knownLeak reports whether msg, the message a leak would have, has one of
+// the fuzz call's known signatures (leakChecker.isKnown).
+func (w *workerServer) knownLeak(msg string) bool {
+	return w.known[knownKeysOf(msg).sig]
+}
+
 // knownKeys are what a failure may be known by: its signature, and for a
 // fail its line (linePrefix and its failureKey; "" for other kinds).
 type knownKeys struct{ sig, line string }

@@ -165,7 +165,7 @@ func TestLeakConfirm(t *testing.T) {
 			})
 			runs := 0
 			tt.run(f, runs)
-			msg, _ := lc.confirm(func() error { runs++; tt.run(f, runs); return nil })
+			msg, _, _ := lc.confirm(func() error { runs++; tt.run(f, runs); return nil })
 			if got := msg != ""; got != tt.leak {
 				t.Fatalf("leak reported: %v, want %v\n%s", got, tt.leak, msg)
 			}
@@ -322,5 +322,58 @@ func TestLeakBackoff(t *testing.T) {
 	lc.skip = 0
 	if checks(1, func() { f.add("chan send", "example.com/x.Serve") }); lc.penalty != 0 || lc.skip != 0 {
 		t.Errorf("after a leak: penalty %d, skip %d; want 0, 0", lc.penalty, lc.skip)
+	}
+}
+
+// TestLeakKnownNotConfirmedAgain: in a -keepgoing fuzz call, an execution
+// that leaves goroutines making a leak the run has recorded is reported as
+// that leak from the first dump, without the re-runs and the grace period,
+// and the checks after it thin out; a leak of another signature is still
+// confirmed in full.
+func TestLeakKnownNotConfirmedAgain(t *testing.T) {
+	const pkg = "github.com/fuzzbox/fuzzbox/engine"
+	var release []chan int
+	var held sync.Mutex
+	held.Lock()
+	defer func() {
+		held.Unlock()
+		for _, c := range release {
+			<-c
+		}
+	}()
+	send := func() {
+		c := make(chan int)
+		release = append(release, c)
+		go func() { c <- 1 }()
+	}
+	lock := func() { go func() { held.Lock(); held.Unlock() }() }
+	sleeps := 0
+	lc := startLeakChecker(pkg, allStacks(), func(d time.Duration) { sleeps++; time.Sleep(d) })
+	check := func(input func()) (msg string, reruns int) {
+		before := runtime.NumGoroutine()
+		input()
+		msg = lc.check(before, 0, func() error { reruns++; input(); return nil })
+		return msg, reruns
+	}
+
+	first, reruns := check(send)
+	if failureKind(first) != KindLeak || reruns != leakRuns-1 || sleeps != 1 {
+		t.Fatalf("first leak: %d re-runs, %d grace periods, message:\n%s", reruns, sleeps, first)
+	}
+	sig := knownKeysOf(first).sig
+	lc.isKnown = func(msg string) bool { return knownKeysOf(msg).sig == sig }
+
+	again, reruns := check(send)
+	if got := knownKeysOf(again).sig; got != sig || reruns != 0 || sleeps != 1 {
+		t.Fatalf("known leak: signature %q (want %q), %d re-runs, %d grace periods; want none", got, sig, reruns, sleeps)
+	}
+	if lc.skip != 1 {
+		t.Errorf("after a known leak: skip %d, want 1 (checks thin out as after a fruitless dump)", lc.skip)
+	}
+
+	lc.skip = 0
+	other, reruns := check(lock)
+	if !strings.Contains(other, "(sync.Mutex.Lock)") || reruns != leakRuns-1 || sleeps != 2 {
+		t.Errorf("another leak: %d re-runs, %d grace periods, want it confirmed in full:\n%s", reruns, sleeps, other)
 	}
 }

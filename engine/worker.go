@@ -319,6 +319,10 @@ func (w *workerServer) resizeLen(maxLen int) int {
 func (w *workerServer) fuzz(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	w.checkInput, w.modified, w.modifiedInput = args.CheckInput, 0, nil
 	w.setKnown(args)
+	if w.leaks != nil && len(w.known) > 0 {
+		w.leaks.isKnown = w.knownLeak
+		defer func() { w.leaks.isKnown = nil }()
+	}
 	defer func() { w.checkInput = false }()
 	resp := w.fuzzLoop(args)
 	resp.Modified, resp.ModifiedInput = w.modified, w.modifiedInput
