@@ -301,6 +301,36 @@ func TestHangSignature(t *testing.T) {
 	}
 }
 
+// TestLeakSignature: a leak is known by where its goroutine was started and
+// what it runs, not by where it blocked, which depends on the input
+// (go-milter's fuzz test: one goroutine writing into an unread pipe, blocked
+// in Write for one input and in Close for another).
+func TestLeakSignature(t *testing.T) {
+	leak := func(blocked, start, creator string) string {
+		return leakHeader + "1 goroutine started by the input still blocked (select) 50ms after the fuzz function returned, created by " + creator + "; the same on each of 3 runs in a row\n" +
+			leakHint + "\ngoroutine 56 [select]:\nio.(*pipe).write(0x1, {0x2, 0x0, 0x1000})\n\t/go/src/io/pipe.go:86 +0x2c5\n" +
+			"io.(*PipeWriter).Write(0x1?, {0x2?, 0x1000?, 0x1000?})\n\t/go/src/io/pipe.go:161 +0x37\n" +
+			blocked + "(0x3)\n\t/mod/x/text/transform/transform.go:245 +0x29e\n" +
+			start + "()\n\t/src/m/m_test.go:497 +0x1f9\n" +
+			"created by " + creator + " in goroutine 55\n\t/src/m/m_test.go:489 +0x2ea\n"
+	}
+	const start, creator = "example.com/m.FuzzT.func1.1", "example.com/m.FuzzT.func1"
+	write := signature(KindLeak, leak("golang.org/x/text/transform.(*Writer).Write", start, creator))
+	closed := signature(KindLeak, leak("golang.org/x/text/transform.(*Writer).Close", start, creator))
+	if write != closed {
+		t.Errorf("one leak blocked at two places, two signatures:\n%s\n%s", write, closed)
+	}
+	if want := "leak||" + creator + "|" + start; write != want {
+		t.Errorf("signature %q, want %q", write, want)
+	}
+	if other := signature(KindLeak, leak("golang.org/x/text/transform.(*Writer).Write", "example.com/m.FuzzT.func1.2", creator)); other == write {
+		t.Errorf("goroutines running two functions share the signature %q", other)
+	}
+	if other := signature(KindLeak, leak("golang.org/x/text/transform.(*Writer).Write", start, "example.com/m.FuzzU.func1")); other == write {
+		t.Errorf("goroutines started by two functions share the signature %q", other)
+	}
+}
+
 // TestFailureKey: what minimization keeps of a failure besides its kind.
 func TestFailureKey(t *testing.T) {
 	userPanic := func(text, fn, n string) string { return cleanMessage(recoveredPanic(text, fn, n)) }
