@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 func TestTuneGC(t *testing.T) {
@@ -147,4 +149,43 @@ func TestLargestAllocation(t *testing.T) {
 		t.Errorf("a live allocation: got the %s at\n%s", what, stack)
 	}
 	runtime.KeepAlive(keep)
+}
+
+// TestWornByGrowth: a worker is replaced past three quarters of the memory
+// limit, and past half of it (its collector's soft limit) once it holds
+// twice the memory of its first fuzz call: what a target keeps from one
+// input to the next would otherwise keep it collecting at the soft limit.
+// A process that starts big is kept until three quarters.
+func TestWornByGrowth(t *testing.T) {
+	mem, err := ipc.CreateMem(1<<16, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	w := &worker{setup: &setup{opts: Options{RSSLimitMB: 2048}}}
+	for _, tt := range []struct {
+		name   string
+		rss    []int64 // the readings before each check
+		wornAt int     // the check that replaces it; -1 none
+	}{
+		{"no reading yet, then steady", []int64{0, 0, 120, 130, 140}, -1},
+		{"grows from its first call past half", []int64{0, 120, 400, 900, 1100}, 4},
+		{"starts big, kept until three quarters", []int64{800, 900, 1200, 1500, 1600}, 4},
+		{"past three quarters at once", []int64{1600}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &proc{mem: mem}
+			got := -1
+			for i, rss := range tt.rss {
+				p.rss.Store(rss)
+				if w.worn(p) {
+					got = i
+					break
+				}
+			}
+			if got != tt.wornAt {
+				t.Errorf("replaced at check %d, want %d", got, tt.wornAt)
+			}
+		})
+	}
 }

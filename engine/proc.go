@@ -33,6 +33,7 @@ type proc struct {
 	reason atomic.Value              // string: why the watchdog killed it ("hang", "oom")
 	busy   atomic.Bool               // a call is in flight
 	rss    atomic.Int64              // resident MiB at the watchdog's last reading during a call
+	rss0   int64                     // rss after the process's first fuzz call (worn); 0 before
 	calls  int64                     // executions reported by completed calls
 	dict   [][]byte                  // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
 	known  []string                  // the known signatures last sent (ipc.FuzzArgs.SameKnown)
