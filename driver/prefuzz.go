@@ -36,6 +36,8 @@ const crashLines = 20
 // that goroutine is done.
 type prefuzzWatch struct {
 	failed  []string // top-level names of "--- FAIL:" lines
+	failMsg []string // the first crashLines lines of the failures: "--- FAIL:" lines and the indented lines under them
+	inFail  bool     // reading the indented lines under a top-level "--- FAIL:"
 	crashed string   // the test running in the crashing goroutine
 	report  []string // the first lines of a crash report (panic, fatal error)
 	inCrash bool     // reading the first "[running]" goroutine's frames
@@ -67,6 +69,10 @@ func (w *prefuzzWatch) failLine(s string) {
 		return
 	}
 	m := topFailRE.FindStringSubmatch(s)
+	w.inFail = m != nil || w.inFail && strings.HasPrefix(s, "    ")
+	if w.inFail && len(w.failMsg) < crashLines {
+		w.failMsg = append(w.failMsg, s)
+	}
 	if m == nil {
 		return
 	}
@@ -113,13 +119,14 @@ func (w *prefuzzWatch) names() []string {
 	return names
 }
 
-// excerpt returns the crash report's first lines, or the failed tests.
+// excerpt returns the crash report's first lines, or the failed tests'
+// (what go test prints under their "--- FAIL:" lines: why they failed).
 func (w *prefuzzWatch) excerpt() string {
 	if len(w.report) > 0 {
 		return strings.Join(w.report, "\n")
 	}
-	if len(w.failed) > 0 {
-		return "--- FAIL: " + strings.Join(w.failed, ", ")
+	if len(w.failMsg) > 0 {
+		return strings.Join(w.failMsg, "\n")
 	}
 	return "(no test failed and nothing crashed: the binary exited)"
 }
