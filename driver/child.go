@@ -27,7 +27,8 @@ const stopGrace = 5 * time.Second
 // directory dir with args, then user (Config.userArgs: last, since a
 // positional argument among them ends the flags the binary parses); run it
 // with runChild or combined. Its environment
-// is the one go test gives a test binary: this process's, with PWD the
+// is the one go test gives a test binary: this process's (with the GOFLAGS
+// it had before UseBuildFlags), with PWD the
 // package directory and PATH starting with the bin directory of the go
 // command's GOROOT there (goBinDir), so that a test that runs "go" runs the
 // toolchain that builds the package (after a toolchain switch, the switched
@@ -35,8 +36,9 @@ const stopGrace = 5 * time.Second
 func testCmd(dir, bin string, user []string, args ...string) *exec.Cmd {
 	cmd := exec.Command(bin, append(args[:len(args):len(args)], user...)...)
 	cmd.Dir = dir
+	cmd.Env = testEnv(cmd.Environ())
 	if gobin := goBinDir(dir); gobin != "" {
-		cmd.Env = withPathFirst(cmd.Environ(), gobin)
+		cmd.Env = withPathFirst(cmd.Env, gobin)
 	}
 	return cmd
 }

@@ -112,19 +112,6 @@ func ShortFlag(fs *flag.FlagSet, p *bool) {
 	fs.BoolVar(p, "short", false, "tell long-running tests and fuzz tests to shorten their run time, as go test -short (testing.Short)")
 }
 
-// SplitTestArgs splits a front end's command line at go test's -args (or
-// --args): what precedes it is the front end's flags and packages, what
-// follows goes to the test binary unchanged (Config.TestArgs), as go test
-// passes it.
-func SplitTestArgs(args []string) (own, test []string) {
-	for i, a := range args {
-		if a == "-args" || a == "--args" {
-			return args[:i], args[i+1:]
-		}
-	}
-	return args, nil
-}
-
 // goflagsTestFlags are the flags fuzzbox shares with go test that go test
 // also takes from GOFLAGS (cmd/go's testFlags): not -timeout (go test's
 // bounds the whole test binary, fuzzbox's one input) nor -json (go test's is

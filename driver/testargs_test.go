@@ -94,23 +94,6 @@ func TestFuzzTestArgs(t *testing.T) {
 	}
 }
 
-func TestSplitTestArgs(t *testing.T) {
-	for _, tc := range []struct {
-		in        []string
-		own, test []string
-	}{
-		{[]string{"-fuzz=X", "."}, []string{"-fuzz=X", "."}, nil},
-		{[]string{"-fuzz=X", ".", "-args", "-golden=dir", "extra"}, []string{"-fuzz=X", "."}, []string{"-golden=dir", "extra"}},
-		{[]string{"-fuzz=X", "--args", "-args"}, []string{"-fuzz=X"}, []string{"-args"}},
-		{[]string{"-args"}, []string{}, []string{}},
-	} {
-		own, test := SplitTestArgs(tc.in)
-		if !slices.Equal(own, tc.own) || !slices.Equal(test, tc.test) || (tc.test == nil) != (test == nil) {
-			t.Errorf("SplitTestArgs(%q) = %q, %q; want %q, %q", tc.in, own, test, tc.own, tc.test)
-		}
-	}
-}
-
 // TestUserArgsLast: the user's arguments come after every flag of
 // fuzzbox's (a positional one among them ends the flags the binary parses).
 func TestUserArgsLast(t *testing.T) {

@@ -47,8 +47,11 @@ package directory, where it runs and reproducers are written.
 
 As with go test, what follows -args goes to the test binary unchanged,
 after its own flags, on every run (the tests, the workers, the re-runs):
-a TestMain's own flags, or arguments. go test's flags in GOFLAGS apply
-unless given here (not -timeout, which here bounds one input).
+a TestMain's own flags, or arguments; so does a flag that neither
+fuzzbox nor go test defines (-update). go test's build flags (-mod,
+-ldflags, -gcflags, -trimpath, ...) go to every build, -count=1 is taken,
+and go test's flags in GOFLAGS apply unless given here (not -timeout,
+which here bounds one input).
 
 Exit status: 0 nothing found, 1 a failure was found, 2 usage or build error.
 

@@ -366,7 +366,8 @@ func TestFuzzUsageErrors(t *testing.T) {
 		{"bad -fuzz regexp", "targets", []string{"-fuzz=(", "."}, "-fuzz"},
 		{"bad -fuzztime", "targets", []string{"-fuzz=FuzzNever", "-fuzztime=abc", "."}, "-fuzztime"},
 		{"negative -fuzztime", "targets", []string{"-fuzz=FuzzNever", "-fuzztime=-1s", "."}, "-fuzztime"},
-		{"unknown flag", "targets", []string{"-fuzz=FuzzNever", "-nosuchflag", "."}, "nosuchflag"},
+		// A flag neither fuzzbox nor go test defines is the test binary's, as go test passes it (and then "." too).
+		{"unknown flag", "targets", []string{"-fuzz=FuzzNever", "-nosuchflag", "."}, "flag provided but not defined: -nosuchflag"},
 		{"no fuzz tests", "nofuzz", []string{"-fuzz=.", "-fuzztime=1x", "."}, "no fuzz tests"},
 		{"regexp matches none", "targets", []string{"-fuzz=^FuzzNope$", "-fuzztime=1x", "."}, "matches no fuzz test"},
 		{"does not build", "broken", []string{"-fuzz=.", "-fuzztime=1x", "."}, "undefinedFunction"},
@@ -410,6 +411,34 @@ func TestFuzzGOFLAGS(t *testing.T) {
 	}
 	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 0 {
 		t.Errorf("-fuzztime on the command line wins over GOFLAGS: want exit 0\n%s", r)
+	}
+}
+
+// TestFuzzGoTestCommandLine: a go test command line works as fuzzbox
+// fuzz's (driver.ParseCommandLine): go test's build flags reach the build
+// (-ldflags, with spaces and quotes, through GOFLAGS), a flag of the test
+// binary's own (-update) reaches every run of it, -count=1 is taken, and
+// the test binary's GOFLAGS are the user's; the fixture's bug needs all of
+// them, and stock go test with the same command line replays the
+// reproducer.
+func TestFuzzGoTestCommandLine(t *testing.T) {
+	dir := e2eModule(t, "goflags")
+	t.Setenv("GOFLAGS", "-modcacherw") // the fixture's test binary must see it as it is
+	ldflags := "-X 'example.com/goflags.Mode=on air'"
+	r := e2eFuzz(t, dir, "-count=1", "-fuzz=^FuzzMode$", "-fuzztime=90s", ".", "-update", "-ldflags", ldflags)
+	names := e2eReproducers(t, dir, "FuzzMode")
+	if r.code != 1 || len(names) != 1 || !strings.Contains(r.stdout, "built with -ldflags, run with -update") {
+		t.Fatalf("want exit 1 with one reproducer of the fixture's panic, have %d\n%s", len(names), r)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-run=^FuzzMode$/^"+names[0]+"$", ".", "-update", "-ldflags", ldflags)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "built with -ldflags, run with -update") {
+		t.Errorf("stock go test with the same flags: %v, want the reproducer's panic:\n%s", err, out)
+	}
+	if r := e2eFuzz(t, dir, "-fuzz=^FuzzMode$", "-cover", "."); r.code != 2 || !strings.Contains(r.stderr, "fuzzbox fuzz: go test's -cover is not fuzzbox's: what a fuzz test's corpus covers is fuzzbox cover's") {
+		t.Errorf("-cover: want exit 2 saying why\n%s", r)
 	}
 }
 

@@ -47,7 +47,7 @@ type command struct {
 	usage   string
 	minArgs int // fewer positional arguments is a usage error
 	// testArgs says that the command runs the package's test binary: it
-	// passes it what follows -args (driver.SplitTestArgs) and takes go
+	// reads its command line as go test does (driver.ParseCommandLine) and takes go
 	// test's flags from GOFLAGS (driver.SetFromGOFLAGS).
 	testArgs bool
 	// flags adds the command's flags to fs and returns what runs the

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/driver"
@@ -35,14 +34,13 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 		name, prefix = "fuzzbox "+c.group+" "+c.name, "fuzzbox "+c.group
 	}
 	inv := &invocation{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), cmd: c, prefix: prefix, stdout: stdout, stderr: stderr}
-	if c.testArgs {
-		args, inv.testArgs = driver.SplitTestArgs(args)
-	}
 	inv.SetOutput(io.Discard)
 	run := c.flags(inv.FlagSet)
-	err := inv.Parse(args)
-	if c.testArgs && err == nil {
-		err = parseInterspersed(inv.FlagSet)
+	var err error
+	if c.testArgs {
+		err = inv.parseGoTest(args)
+	} else {
+		err = inv.Parse(args)
 	}
 	switch {
 	case errors.Is(err, flag.ErrHelp):
@@ -65,22 +63,20 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 	return run(inv)
 }
 
-// parseInterspersed parses the flags that follow fs's first positional
-// arguments, as go test takes them ("go test . -fuzz=FuzzX"): fs.Args()
-// are then the positional arguments alone.
-func parseInterspersed(fs *flag.FlagSet) error {
-	var positional []string
-	for {
-		rest := fs.Args()
-		i := slices.IndexFunc(rest, func(a string) bool { return len(a) > 1 && a[0] == '-' })
-		if i < 0 {
-			return fs.Parse(append([]string{"--"}, append(positional, rest...)...))
-		}
-		positional = append(positional, rest[:i]...)
-		if err := fs.Parse(rest[i:]); err != nil {
-			return err
-		}
+// parseGoTest parses the command line of a command that runs the test
+// binary as go test parses its own (driver.ParseCommandLine): inv.Args()
+// are then the packages. go test's build flags go to every go command the
+// command starts (driver.UseBuildFlags).
+func (inv *invocation) parseGoTest(args []string) error {
+	cl, err := driver.ParseCommandLine(inv.FlagSet, args)
+	if err != nil {
+		return err
 	}
+	inv.testArgs = cl.TestArgs
+	if err := driver.UseBuildFlags(cl.BuildFlags); err != nil {
+		return err
+	}
+	return inv.Parse(append([]string{"--"}, cl.Positional...))
 }
 
 // usageError prints "PREFIX: msg", the command's synopsis and where the

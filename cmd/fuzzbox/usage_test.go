@@ -2,9 +2,6 @@ package main
 
 import (
 	"bytes"
-	"flag"
-	"io"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -58,27 +55,5 @@ func TestUsageError(t *testing.T) {
 		if code := run(tc.help, &stdout, &stderr); code != exitOK || !strings.Contains(stdout.String(), tc.helpWant) {
 			t.Errorf("%q: exit %d, stdout without %q:\n%s", tc.help, code, tc.helpWant, stdout.String())
 		}
-	}
-}
-
-// TestParseInterspersed: flags after the packages are taken, as go test
-// takes them; the packages keep their order; a bad one is still an error.
-func TestParseInterspersed(t *testing.T) {
-	fs := flag.NewFlagSet("x", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fuzz := fs.String("fuzz", "", "")
-	v := fs.Bool("v", false, "")
-	if err := fs.Parse([]string{"./a", "-fuzz=FuzzX", "./b", "-v", "./c"}); err != nil {
-		t.Fatal(err)
-	}
-	if err := parseInterspersed(fs); err != nil {
-		t.Fatal(err)
-	}
-	if *fuzz != "FuzzX" || !*v || !slices.Equal(fs.Args(), []string{"./a", "./b", "./c"}) {
-		t.Errorf("fuzz %q, v %v, args %q: want FuzzX, true, [./a ./b ./c]", *fuzz, *v, fs.Args())
-	}
-	fs.Parse([]string{"./a", "-bogus"})
-	if err := parseInterspersed(fs); err == nil || !strings.Contains(err.Error(), "-bogus") {
-		t.Errorf("a bad flag after the packages: %v", err)
 	}
 }

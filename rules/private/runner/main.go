@@ -34,6 +34,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/fuzzbox/fuzzbox/driver"
@@ -79,8 +80,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	b.register(fs)
 	f.register(fs)
 	m.register(fs)
-	args, f.TestArgs = driver.SplitTestArgs(args) // Checked keeps them in the Config
-	if err := fs.Parse(args); err != nil {
+	cl, err := driver.ParseCommandLine(fs, args)
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
 			fmt.Fprintln(stdout, "usage: bazel run //pkg:x_run -- [fuzzbox fuzz flags] [-args test binary arguments], bazel test //pkg:x_fuzz --test_arg=FLAG,\nor bazel run //pkg:x_merge -- [-into=DIR] [-testlogs=DIR]\n\nFlags:")
@@ -89,8 +90,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return usageError(stderr, err)
 	}
-	if fs.NArg() > 0 {
-		return usageError(stderr, fmt.Errorf("unexpected arguments %q: the package is the target's", fs.Args()))
+	f.TestArgs = cl.TestArgs // Checked keeps them in the Config
+	if len(cl.Positional) > 0 {
+		return usageError(stderr, fmt.Errorf("unexpected arguments %q: the package is the target's", cl.Positional))
+	}
+	if len(cl.BuildFlags) > 0 {
+		return usageError(stderr, fmt.Errorf("%s: the rules build the fuzzing binary (go_fuzz_test's attributes)", strings.Join(cl.BuildFlags, " ")))
 	}
 	if b.bin == "" || b.pkgDir == "" || b.pkg == "" {
 		return usageError(stderr, errors.New("-bazel.bin, -bazel.pkgdir and -bazel.pkg are required (run the rules' targets, not the runner)"))

@@ -1,0 +1,3 @@
+module example.com/goflags
+
+go 1.26

@@ -1,0 +1,244 @@
+package driver
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// A front end's command line, read as go test reads its own (cmd/go's
+// testFlags): "go test -fuzz=FuzzX -count=1 ./p -update" typed as
+// "fuzzbox fuzz -fuzz=FuzzX -count=1 ./p -update" does what it did.
+
+// CommandLine is a front end's command line, split (ParseCommandLine).
+type CommandLine struct {
+	// Positional are the arguments that are not flags: the packages.
+	Positional []string
+	// BuildFlags are go test's build flags that the front end's flag set
+	// does not define (-mod, -modfile, -ldflags, -gcflags, -trimpath, ...),
+	// each as one "-name=value" (or "-name" for a boolean): the go command
+	// must build with them (UseBuildFlags), as go test would.
+	BuildFlags []string
+	// TestArgs go to every run of the test binary (Config.TestArgs), in
+	// order: the go test flags that are the test binary's own (-failfast,
+	// -fullpath, as -test.name), the flags neither fuzzbox nor go test
+	// defines (a TestMain's or a package's own, such as -update), with what
+	// follows them, and what follows -args.
+	TestArgs []string
+}
+
+// goTestFlag is what fuzzbox does with one of go test's flags that its own
+// flag set does not define.
+type goTestFlag struct {
+	value bool   // it takes a value (-name=value or -name value)
+	build bool   // a build flag: the go command gets it (CommandLine.BuildFlags)
+	test  bool   // the test binary's: it gets it as -test.name
+	only  string // the one value fuzzbox accepts, and drops (-count=1)
+	why   string // why fuzzbox refuses it, when it is neither of the above
+}
+
+// goTestFlags are go test's flags (cmd/go: testflag.go, and work.AddBuildFlags
+// for go test), but for those every front end defines (-fuzz, -run, -v, ...).
+var goTestFlags = func() map[string]goTestFlag {
+	m := map[string]goTestFlag{
+		"count":    {value: true, only: "1"},
+		"failfast": {test: true},
+		"fullpath": {test: true},
+	}
+	for _, n := range []string{"a", "modcacherw", "trimpath"} {
+		m[n] = goTestFlag{build: true}
+	}
+	m["buildvcs"] = goTestFlag{build: true} // boolean, or auto
+	for _, n := range []string{"asmflags", "gccgoflags", "gcflags", "installsuffix", "ldflags", "mod", "modfile", "overlay", "p", "pgo", "pkgdir"} {
+		m[n] = goTestFlag{value: true, build: true}
+	}
+	refuse := func(why string, value bool, names ...string) {
+		for _, n := range names {
+			m[n] = goTestFlag{value: value, why: why}
+		}
+	}
+	refuse("the fuzzing binary is built by fuzzbox and run by it", false, "c", "n", "x", "work")
+	refuse("the fuzzing binary is built by fuzzbox and run by it", true, "o", "exec", "toolexec", "compiler", "buildmode", "C")
+	refuse("fuzzbox builds with the race detector (-race, -racetwin) and no other sanitizer", false, "asan", "msan", "linkshared")
+	refuse("what a fuzz test's corpus covers is fuzzbox cover's (docs/cover.md)", false, "cover")
+	refuse("what a fuzz test's corpus covers is fuzzbox cover's (docs/cover.md)", true, "covermode", "coverpkg", "coverprofile")
+	refuse("fuzzbox runs no benchmarks", false, "benchmem")
+	refuse("fuzzbox runs no benchmarks", true, "bench", "benchtime")
+	refuse("to profile a fuzz test, profile go test -run on its corpus", true, "cpuprofile", "memprofile", "memprofilerate",
+		"blockprofile", "blockprofilerate", "mutexprofile", "mutexprofilefraction", "trace", "outputdir")
+	refuse("fuzzbox runs the package's tests once, in their order, with GOMAXPROCS as it is", true, "cpu", "shuffle")
+	refuse("go test -list lists a package's tests", true, "list")
+	refuse("go test -artifacts keeps a test's artifacts", false, "artifacts")
+	refuse("debugging the go command is go build's", true, "debug-actiongraph", "debug-runtime-trace", "debug-trace")
+	return m
+}()
+
+// ParseCommandLine parses args, a front end's command line after its name,
+// as go test parses its own: fs's flags may come before, between and after
+// the positional arguments; a flag fs does not define is one of go test's
+// (goTestFlags: passed on, or refused with the reason), or else the test
+// binary's, which gets it and what follows it, as go test passes it; after
+// the first such flag, go test takes no more packages; -args hands the rest
+// to the test binary, as does "--". fs's flags are set as fs.Parse sets
+// them; fs.Args() is not changed. -h and -help are flag.ErrHelp unless fs
+// defines them.
+func ParseCommandLine(fs *flag.FlagSet, args []string) (*CommandLine, error) {
+	cl := &CommandLine{}
+	var testOwn, passed []string // -test.name flags first, as go test orders them
+	pkgsDone := false            // a flag was passed on: what follows is the binary's
+	afterBare := false           // the last argument was a flag passed on without =value
+	for len(args) > 0 {
+		a := args[0]
+		args = args[1:]
+		wasBare := afterBare
+		afterBare = false
+		if a == "--" {
+			passed = append(passed, append([]string{a}, args...)...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			if !pkgsDone {
+				cl.Positional = append(cl.Positional, a)
+				continue
+			}
+			passed = append(passed, a)
+			if !wasBare { // it cannot be a flag's value: it and the rest are the binary's arguments
+				passed = append(passed, args...)
+				break
+			}
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name == "args" && !hasValue {
+			passed = append(passed, args...)
+			break
+		}
+		if f := fs.Lookup(name); f != nil {
+			rest, err := setFlag(fs, f, name, value, hasValue, args)
+			if err != nil {
+				return nil, err
+			}
+			args = rest
+			continue
+		}
+		gt, ok := goTestFlags[name]
+		if !ok {
+			if name == "h" || name == "help" {
+				return nil, flag.ErrHelp
+			}
+			pkgsDone = true
+			passed = append(passed, a)
+			afterBare = !hasValue
+			continue
+		}
+		if gt.value && !hasValue {
+			if len(args) == 0 {
+				return nil, fmt.Errorf("flag needs an argument: -%s", name)
+			}
+			value, args = args[0], args[1:]
+		}
+		switch {
+		case gt.build:
+			cl.BuildFlags = append(cl.BuildFlags, buildFlag(name, value, gt.value || hasValue))
+		case gt.test:
+			testOwn = append(testOwn, buildFlag("test."+name, value, hasValue))
+		case gt.only != "" && value == gt.only:
+		case gt.only != "":
+			return nil, fmt.Errorf("-%s=%s is go test's; fuzzbox takes only -%s=%s", name, value, name, gt.only)
+		default:
+			return nil, fmt.Errorf("go test's -%s is not fuzzbox's: %s", name, gt.why)
+		}
+	}
+	cl.TestArgs = append(testOwn, passed...)
+	return cl, nil
+}
+
+// setFlag sets fs's flag f from -name[=value], taking the value from rest
+// when the flag is not boolean and has none; it returns what is left of rest.
+func setFlag(fs *flag.FlagSet, f *flag.Flag, name, value string, hasValue bool, rest []string) ([]string, error) {
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && !hasValue {
+		value = "true"
+	} else if !hasValue {
+		if len(rest) == 0 {
+			return nil, fmt.Errorf("flag needs an argument: -%s", name)
+		}
+		value, rest = rest[0], rest[1:]
+	}
+	if err := fs.Set(name, value); err != nil {
+		return nil, fmt.Errorf("invalid value %q for flag -%s: %w", value, name, err)
+	}
+	return rest, nil
+}
+
+// buildFlag is -name=value, or -name when it had no value.
+func buildFlag(name, value string, withValue bool) string {
+	if !withValue {
+		return "-" + name
+	}
+	return "-" + name + "=" + value
+}
+
+// testGOFLAGS is what a test binary's environment has for GOFLAGS once
+// UseBuildFlags changed this process's: what it had before (testCmd).
+var testGOFLAGS struct {
+	changed, had bool
+	value        string
+}
+
+// UseBuildFlags makes every go command this process starts build with
+// flags (CommandLine.BuildFlags), as go test builds with those on its
+// command line: it adds them to the environment's GOFLAGS, after the
+// user's own (GOFLAGS). The test binaries the driver runs keep the GOFLAGS
+// the environment had, as under go test. For a command-line front end,
+// once, before it runs the driver.
+func UseBuildFlags(flags []string) error {
+	if len(flags) == 0 {
+		return nil
+	}
+	goflags, err := goflagsWith(GOFLAGS(""), flags)
+	if err != nil {
+		return err
+	}
+	testGOFLAGS.value, testGOFLAGS.had = os.LookupEnv("GOFLAGS")
+	testGOFLAGS.changed = true
+	return os.Setenv("GOFLAGS", goflags)
+}
+
+// testEnv returns env, a test binary's environment, with the GOFLAGS it
+// had before UseBuildFlags.
+func testEnv(env []string) []string {
+	if !testGOFLAGS.changed {
+		return env
+	}
+	env = slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GOFLAGS=") })
+	if testGOFLAGS.had {
+		env = append(env, "GOFLAGS="+testGOFLAGS.value)
+	}
+	return env
+}
+
+// goflagsWith returns goflags (the go command's GOFLAGS) with flags added
+// after it, quoted where they hold spaces, as the go command splits
+// GOFLAGS (cmd/internal/quoted).
+func goflagsWith(goflags string, flags []string) (string, error) {
+	words := []string{}
+	if s := strings.TrimSpace(goflags); s != "" {
+		words = append(words, s)
+	}
+	for _, f := range flags {
+		switch {
+		case !strings.ContainsAny(f, " \t\n\r'\""):
+			words = append(words, f)
+		case !strings.Contains(f, "'"):
+			words = append(words, "'"+f+"'")
+		case !strings.Contains(f, `"`):
+			words = append(words, `"`+f+`"`)
+		default:
+			return "", errors.New("a build flag holds both kinds of quotes, which GOFLAGS cannot carry: " + f)
+		}
+	}
+	return strings.Join(words, " "), nil
+}

@@ -1,0 +1,85 @@
+package driver
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestParseCommandLine: a command line is read as go test reads its own
+// (cmd/go's testFlags): the front end's flags anywhere among the packages,
+// go test's build flags for the go command, its test binary's flags and
+// the flags it does not know for the test binary, with what follows them,
+// -args and -- the rest, and a clear error for what fuzzbox does not do.
+func TestParseCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		args               []string
+		fuzz               string
+		v                  bool
+		pkgs, build, targs []string
+		err                string
+	}{
+		{args: []string{"-fuzz=X", "."}, fuzz: "X", pkgs: []string{"."}},
+		{args: []string{"./a", "-fuzz", "X", "./b", "-v", "./c"}, fuzz: "X", v: true, pkgs: []string{"./a", "./b", "./c"}},
+		// A flag neither defines is the test binary's; go test then takes no more packages.
+		{args: []string{"-fuzz=X", "./p", "-update"}, fuzz: "X", pkgs: []string{"./p"}, targs: []string{"-update"}},
+		{args: []string{"-fuzz=X", "-update", "."}, fuzz: "X", targs: []string{"-update", "."}},
+		{args: []string{"-golden=dir", "-v", "extra", "more"}, v: true, targs: []string{"-golden=dir", "extra", "more"}},
+		{args: []string{".", "-golden", "dir", "-fuzz=X"}, fuzz: "X", pkgs: []string{"."}, targs: []string{"-golden", "dir"}},
+		// go test's build flags, its test binary's own, -count=1.
+		{args: []string{"-mod=mod", "-count=1", ".", "-ldflags", "-X a.b=c -s", "-trimpath", "-failfast", "-fuzz=X"}, fuzz: "X", pkgs: []string{"."},
+			build: []string{"-mod=mod", "-ldflags=-X a.b=c -s", "-trimpath"}, targs: []string{"-test.failfast"}},
+		{args: []string{"-update", "-fullpath", "."}, targs: []string{"-test.fullpath", "-update", "."}},
+		// -args and -- end the front end's flags.
+		{args: []string{"-fuzz=X", ".", "-args", "-fuzz=Y", "extra"}, fuzz: "X", pkgs: []string{"."}, targs: []string{"-fuzz=Y", "extra"}},
+		{args: []string{"-fuzz=X", "--args", "-args"}, fuzz: "X", targs: []string{"-args"}},
+		{args: []string{"-fuzz=X", "--", "-v"}, fuzz: "X", targs: []string{"--", "-v"}},
+		{args: []string{"-args"}},
+		// Errors.
+		{args: []string{"-count=2", "."}, err: "-count=2 is go test's; fuzzbox takes only -count=1"},
+		{args: []string{"-coverprofile", "c.out", "."}, err: "go test's -coverprofile is not fuzzbox's: what a fuzz test's corpus covers is fuzzbox cover's"},
+		{args: []string{"-c"}, err: "go test's -c is not fuzzbox's"},
+		{args: []string{".", "-fuzz"}, err: "flag needs an argument: -fuzz"},
+		{args: []string{".", "-ldflags"}, err: "flag needs an argument: -ldflags"},
+		{args: []string{"-v=maybe"}, err: `invalid value "maybe" for flag -v`},
+	} {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fuzz := fs.String("fuzz", "", "")
+		v := fs.Bool("v", false, "")
+		cl, err := ParseCommandLine(fs, tc.args)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want one with %q", tc.args, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.args, err)
+			continue
+		}
+		if *fuzz != tc.fuzz || *v != tc.v || !slices.Equal(cl.Positional, tc.pkgs) || !slices.Equal(cl.BuildFlags, tc.build) || !slices.Equal(cl.TestArgs, tc.targs) {
+			t.Errorf("%q: fuzz %q v %v packages %q build %q test %q; want %q %v %q %q %q", tc.args, *fuzz, *v, cl.Positional, cl.BuildFlags, cl.TestArgs,
+				tc.fuzz, tc.v, tc.pkgs, tc.build, tc.targs)
+		}
+	}
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	if _, err := ParseCommandLine(fs, []string{"-h"}); !errors.Is(err, flag.ErrHelp) {
+		t.Errorf("-h: %v, want flag.ErrHelp", err)
+	}
+}
+
+// TestGoflagsWith: flags holding spaces are quoted as the go command's
+// GOFLAGS splits them (cmd/internal/quoted); the user's GOFLAGS come first.
+func TestGoflagsWith(t *testing.T) {
+	got, err := goflagsWith(" -tags=x ", []string{"-mod=mod", "-ldflags=-X a.b=c -s", `-gcflags=-d="x y"`})
+	if want := `-tags=x -mod=mod '-ldflags=-X a.b=c -s' '-gcflags=-d="x y"'`; err != nil || got != want {
+		t.Errorf("goflagsWith = %q, %v; want %q", got, err, want)
+	}
+	if _, err := goflagsWith("", []string{`-ldflags=-X 'a.b=c d' -X "e.f=g h"`}); err == nil {
+		t.Error("a flag with both quotes: no error")
+	}
+}
