@@ -88,7 +88,7 @@ func (env *compatEnv) compareTests(ctx context.Context, p compatPkg, loc *compat
 	fb := newCompatEvents(false)
 	fcode, _, err := env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, "", "fuzzbox-tests"),
 		timeout: 30 * time.Minute, line: fb.line},
-		env.fuzzbox, "fuzz", "-json", "-v", "-tags="+p.tags, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", "-cachedir="+cache, loc.target)
+		env.fuzzbox, "fuzz", "-json", noGoCache(env.fuzzbox), "-v", "-tags="+p.tags, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", "-cachedir="+cache, loc.target)
 	tc.internal = fb.internal
 	env.restore(guard, &tc.note)
 	switch trouble := fb.trouble(fcode); {
@@ -134,7 +134,7 @@ func (env *compatEnv) recheck(ctx context.Context, p compatPkg, loc *compatLoc, 
 		cache, _ := os.MkdirTemp(env.work, "cache-")
 		env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, "", fmt.Sprintf("fuzzbox-recheck%d", i+1)),
 			timeout: 10 * time.Minute, line: fb.line},
-			env.fuzzbox, "fuzz", "-json", "-v", "-tags="+p.tags, "-run="+run, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", "-cachedir="+cache, loc.target)
+			env.fuzzbox, "fuzz", "-json", noGoCache(env.fuzzbox), "-v", "-tags="+p.tags, "-run="+run, "-fuzz=^"+p.fuzz[0]+"$", "-fuzztime=1x", "-cachedir="+cache, loc.target)
 		os.RemoveAll(cache)
 		env.restore(guard, note)
 		for _, n := range names {
@@ -335,7 +335,7 @@ func (env *compatEnv) fuzzOne(ctx context.Context, p compatPkg, loc compatLoc, r
 	ev := newCompatEvents(true)
 	code, _, err := env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, r.Fuzz, "fuzzbox"),
 		timeout: 2*env.cfg.compattime + 15*time.Minute, line: ev.line},
-		env.fuzzbox, "fuzz", "-json", "-tags="+p.tags, "-run=^$", "-fuzz=^"+r.Fuzz+"$", "-fuzztime="+env.cfg.compattime.String(),
+		env.fuzzbox, "fuzz", "-json", noGoCache(env.fuzzbox), "-tags="+p.tags, "-run=^$", "-fuzz=^"+r.Fuzz+"$", "-fuzztime="+env.cfg.compattime.String(),
 		"-parallel="+strconv.Itoa(env.cfg.parallel), "-fuzzminimizetime=10s", "-cachedir="+cache, loc.target)
 	switch {
 	case err != nil:

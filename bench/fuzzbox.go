@@ -3,16 +3,19 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
 // fuzzboxArgs is the fuzzbox command line for one run in the target's
 // directory.
-// cachedir is a fresh directory so that runs share no corpus.
+// cachedir is a fresh directory so that runs share no corpus (nor go test
+// -fuzz's: noGoCache).
 func fuzzboxArgs(cfg config, t target, cachedir string, extra ...string) []string {
-	args := []string{cfg.fuzzbox, "fuzz", "-json", "-fuzz=^" + t.fuzz + "$",
+	args := []string{cfg.fuzzbox, "fuzz", "-json", noGoCache(cfg.fuzzbox), "-fuzz=^" + t.fuzz + "$",
 		"-fuzztime=" + cfg.fuzztime.String(), "-parallel=" + strconv.Itoa(cfg.parallel),
 		"-fuzzminimizetime=" + cfg.minimizetime, "-cachedir=" + cachedir}
 	args = append(args, cfg.fuzzboxArgs...)
@@ -190,4 +193,24 @@ func firstLine(s string) string {
 		}
 	}
 	return strings.TrimSpace(s)
+}
+
+// noGoCaches caches noGoCache's answers, by fuzzbox binary.
+var noGoCaches sync.Map
+
+// noGoCache returns the flag that keeps fuzzbox fuzz from starting from go
+// test -fuzz's generated corpus ($GOCACHE/fuzz), -gocache=false, so that
+// runs share no corpus; for a fuzzbox build from before that flag (an
+// earlier build compared with -fuzzbox), which reads no such corpus, -json
+// again (every caller passes -json).
+func noGoCache(fuzzbox string) string {
+	if v, ok := noGoCaches.Load(fuzzbox); ok {
+		return v.(string)
+	}
+	flag := "-json"
+	if out, _ := exec.Command(fuzzbox, "fuzz", "-h").CombinedOutput(); strings.Contains(string(out), "-gocache") {
+		flag = "-gocache=false"
+	}
+	noGoCaches.Store(fuzzbox, flag)
+	return flag
 }

@@ -92,6 +92,10 @@ type Config struct {
 	// false means an input that leaves goroutines it started blocked fails
 	// with kind leak (docs/engine.md, Failures).
 	NoLeaks bool
+	// NoGoCache leaves go test -fuzz's generated corpus out (the
+	// -gocache=false flag); by default a fuzz test starts from its entries
+	// too, each copied into fuzzbox's generated corpus once (gocorpus.go).
+	NoGoCache bool
 
 	// RaceTwin builds the fuzz test a second time with -race and runs one
 	// background worker of that binary that replays each new corpus entry

@@ -51,6 +51,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.BoolVar(&c.KeepGoing, "keepgoing", false, "keep fuzzing after a failure; write one reproducer per unique failure")
 	fs.BoolVar(&c.KeepFlaky, "keepflaky", false, "write a reproducer for a failure that did not fail again when re-run in a fresh worker")
 	fs.Var(notFlag{&c.NoLeaks}, "leaks", "detect goroutine leaks: goroutines an input started, still blocked after it returned, are a failure of kind leak (default true; -leaks=false turns it off)")
+	fs.Var(notFlag{&c.NoGoCache}, "gocache", "start from go test -fuzz's generated corpus too ($GOCACHE/fuzz/<import path>/FuzzX): its entries join fuzzbox's, each once (default true; -gocache=false turns it off)")
 	fs.StringVar(&c.Dict, "dict", "", "dictionary file in the AFL/libFuzzer format")
 	fs.StringVar(&c.Schedule, "schedule", "", "corpus schedule: "+ipc.ScheduleRoundRobin+" (default) or "+ipc.SchedulePower)
 	fs.BoolVar(&c.NoCmp, "nocmp", false, "turn comparison guidance off (benchmark ablation)")

@@ -161,6 +161,9 @@ func fuzz(ctx context.Context, cfg Config, targets []Target, s *stream) Result {
 			share := b.share(runnable(results[i:]))
 			r.skipTests = r.skipTests || tested[r.pkg]
 			testsTurn := !r.skipTests
+			if !r.turned {
+				importGoCorpus(cfg, r, s)
+			}
 			r.turned = true
 			dones := r.dones
 			runTarget(ctx, cfg, r, share, s)

@@ -442,6 +442,94 @@ func TestFuzzGoTestCommandLine(t *testing.T) {
 	}
 }
 
+// TestFuzzGoTestCorpus: a fuzz test fuzzed with go test -fuzz before starts
+// from go test's generated corpus ($GOCACHE/fuzz/<import path>/FuzzX) too:
+// its entries join fuzzbox's, each once, and go test's is only read;
+// -gocache=false leaves it out.
+func TestFuzzGoTestCorpus(t *testing.T) {
+	bin := e2eBin(t)
+	dir := t.TempDir()
+	path := fmt.Sprintf("example.com/gocorpus%d", time.Now().UnixNano())
+	writeE2E(t, filepath.Join(dir, "go.mod"), "module "+path+"\n\ngo 1.26\n")
+	writeE2E(t, filepath.Join(dir, "p_test.go"), `package p
+
+import "testing"
+
+func FuzzGo(f *testing.F) {
+	f.Add("x")
+	f.Fuzz(func(t *testing.T, s string) {
+		n := 0
+		for _, c := range []byte(s) {
+			switch {
+			case c == 'a':
+				n++
+			case c >= '0' && c <= '9':
+				n += 2
+			case c == '{':
+				n += 3
+			}
+		}
+		if n > 1000000 {
+			t.Fatal("unreachable")
+		}
+	})
+}
+`)
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gocorpus := filepath.Join(strings.TrimSpace(string(out)), "fuzz", path, "FuzzGo")
+	t.Cleanup(func() { os.RemoveAll(filepath.Dir(gocorpus)) })
+	cmd := exec.Command("go", "test", "-run=^$", "-fuzz=^FuzzGo$", "-fuzztime=3000x", "-parallel=1", ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -fuzz: %v\n%s", err, out)
+	}
+	ents, err := os.ReadDir(gocorpus)
+	if err != nil || len(ents) == 0 {
+		t.Fatalf("go test -fuzz left no generated corpus in %s: %v", gocorpus, err)
+	}
+	var goNames []string
+	for _, e := range ents {
+		goNames = append(goNames, e.Name())
+	}
+	msg := fmt.Sprintf("fuzz: %d inputs of go test -fuzz's corpus of FuzzGo (%s) join the generated corpus", len(ents), gocorpus)
+	fuzz := func(args ...string) e2eResult {
+		t.Helper()
+		cmd := exec.Command(bin, append([]string{"fuzz", "-cachedir=" + filepath.Join(dir, ".cache"), "-fuzz=^FuzzGo$", "-fuzztime=1x"}, args...)...)
+		cmd.Dir = dir
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		return e2eResult{code: e2eExitCode(t, err), stdout: stdout.String(), stderr: stderr.String()}
+	}
+	if r := fuzz("-gocache=false", "."); r.code != 0 || strings.Contains(r.stdout, "go test -fuzz's corpus") {
+		t.Errorf("-gocache=false: want exit 0 and go test's corpus left out\n%s", r)
+	}
+	if r := fuzz("."); r.code != 0 || !strings.Contains(r.stdout, msg) {
+		t.Errorf("want exit 0 and %q\n%s", msg, r)
+	}
+	record, _ := os.ReadFile(filepath.Join(dir, ".cache", "FuzzGo.gocache"))
+	if got := strings.Fields(string(record)); !slices.Equal(slices.Sorted(slices.Values(got)), goNames) {
+		t.Errorf("recorded as copied: %q, want go test's %q", got, goNames)
+	}
+	if r := fuzz("."); r.code != 0 || strings.Contains(r.stdout, "go test -fuzz's corpus") {
+		t.Errorf("second run: want exit 0 and nothing copied again\n%s", r)
+	}
+	if after, err := os.ReadDir(gocorpus); err != nil || len(after) != len(ents) {
+		t.Errorf("go test's corpus changed: %d entries, %v; want %d", len(after), err, len(ents))
+	}
+}
+
+// writeE2E writes a file of a test's module.
+func writeE2E(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o666); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // e2eProc is one process as /proc shows it.
 type e2eProc struct {
 	pid, pgrp int

@@ -1,0 +1,151 @@
+package driver
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
+)
+
+// go test -fuzz's generated corpus: a fuzz test fuzzed with go test before
+// has a corpus in $GOCACHE/fuzz/<import path>/<FuzzX> that fuzzbox starts
+// from too. Before a fuzz test's first turn its entries are copied into
+// fuzzbox's generated corpus (the engine's baseline then keeps those that add
+// coverage and prunes the rest), each once: the names copied are recorded
+// beside the corpus (<cachedir>/FuzzX.gocache), so that an entry the
+// baseline pruned is not copied again in the next run. go test's cache is
+// only read.
+
+// goCacheDirs caches the go command's GOCACHE, by directory ("" when
+// there is none: GOCACHE=off, or no go command).
+var goCacheDirs sync.Map
+
+func goCacheDir(dir string) string {
+	if v, ok := goCacheDirs.Load(dir); ok {
+		return v.(string)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	gocache := ""
+	if out, err := goOutput(ctx, dir, "env", "GOCACHE"); err == nil {
+		if v := strings.TrimSpace(string(out)); v != "off" && filepath.IsAbs(v) {
+			gocache = v
+		}
+	}
+	goCacheDirs.Store(dir, gocache)
+	return gocache
+}
+
+// importGoCorpus copies the entries of go test's generated corpus of r's
+// fuzz test that fuzzbox's does not have and has not copied before, and
+// says how many it copied. A pruning run (corpus minimize and merge) and
+// Config.NoGoCache copy none.
+func importGoCorpus(cfg Config, r *TargetResult, s *stream) {
+	if cfg.PruneOnly || cfg.NoGoCache {
+		return
+	}
+	gocache := goCacheDir(r.Dir)
+	cache, err := cfg.cacheDir(r.Target)
+	if gocache == "" || err != nil {
+		return
+	}
+	src := filepath.Join(gocache, "fuzz", filepath.FromSlash(r.Package), r.Name)
+	n, err := copyNewEntries(src, filepath.Join(cache, r.Name), filepath.Join(cache, r.Name+".gocache"))
+	switch {
+	case err != nil:
+		s.output(r.Target, fmt.Sprintf("fuzz: warning: go test -fuzz's corpus of %s (%s) was not read: %v\n", r.Name, src, err))
+	case n > 0:
+		s.output(r.Target, fmt.Sprintf("fuzz: %d inputs of go test -fuzz's corpus of %s (%s) join the generated corpus\n", n, r.Name, src))
+	}
+}
+
+// copyNewEntries copies the corpus files of src into dest (corpus.Write)
+// but for those record names, and adds to record the names of every file of
+// src it looked at, copied, present in dest already or not a corpus file
+// (left out for good). A src that does not exist has nothing to copy.
+func copyNewEntries(src, dest, record string) (int, error) {
+	ents, err := os.ReadDir(src)
+	if os.IsNotExist(err) {
+		return 0, nil
+	} else if err != nil {
+		return 0, err
+	}
+	seen, err := readNames(record)
+	if err != nil {
+		return 0, err
+	}
+	var added []string
+	n := 0
+	var batch corpus.Batch // thousands of entries: not a disk sync each
+	defer batch.Flush()    // on an early return: its temporary directory
+	for _, e := range ents {
+		name := e.Name()
+		if !e.Type().IsRegular() || seen[name] || strings.ContainsAny(name, "\n\r") {
+			continue
+		}
+		added = append(added, name)
+		data, err := os.ReadFile(filepath.Join(src, name))
+		if err != nil {
+			return n, err
+		}
+		if _, err := corpus.Unmarshal(data); err != nil {
+			continue // not a corpus file: the engine would skip it
+		}
+		if _, err := os.Lstat(filepath.Join(dest, corpus.Name(data))); err == nil {
+			continue
+		}
+		if _, err := batch.Write(dest, data); err != nil {
+			return n, err
+		}
+		n++
+	}
+	if len(added) == 0 {
+		return n, nil
+	}
+	if err := batch.Flush(); err != nil {
+		return n, err
+	}
+	return n, appendNames(record, added)
+}
+
+// readNames returns the names a record file lists, one per line; none when
+// it does not exist.
+func readNames(path string) (map[string]bool, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return map[string]bool{}, nil
+	} else if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		names[sc.Text()] = true
+	}
+	return names, sc.Err()
+}
+
+// appendNames adds names to a record file, a line each. A kill in the
+// middle leaves at worst a partial last line, a name no file has: the
+// entries after it are copied again, which is harmless.
+func appendNames(path string, names []string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o666)
+	if err != nil {
+		return err
+	}
+	_, werr := f.WriteString(strings.Join(names, "\n") + "\n")
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	return werr
+}
