@@ -36,7 +36,7 @@ const stopGrace = 5 * time.Second
 func testCmd(dir, bin string, user []string, args ...string) *exec.Cmd {
 	cmd := exec.Command(bin, append(args[:len(args):len(args)], user...)...)
 	cmd.Dir = dir
-	cmd.Env = testEnv(cmd.Environ())
+	cmd.Env = ChildEnv(cmd.Environ())
 	if gobin := goBinDir(dir); gobin != "" {
 		cmd.Env = withPathFirst(cmd.Env, gobin)
 	}

@@ -28,6 +28,10 @@ type CommandLine struct {
 	// defines (a TestMain's or a package's own, such as -update), with what
 	// follows them, and what follows -args.
 	TestArgs []string
+	// Refused says, for each of go test's flags that fuzzbox does not take
+	// (-cover, -bench, -count=2, ...), why: a command line front end stops
+	// at the first, the editor's sidecar logs them and goes on.
+	Refused []string
 }
 
 // goTestFlag is what fuzzbox does with one of go test's flags that its own
@@ -79,7 +83,7 @@ var goTestFlags = func() map[string]goTestFlag {
 // ParseCommandLine parses args, a front end's command line after its name,
 // as go test parses its own: fs's flags may come before, between and after
 // the positional arguments; a flag fs does not define is one of go test's
-// (goTestFlags: passed on, or refused with the reason), or else the test
+// (goTestFlags: passed on, or refused with the reason, CommandLine.Refused), or else the test
 // binary's, which gets it and what follows it, as go test passes it; after
 // the first such flag, go test takes no more packages; -args hands the rest
 // to the test binary, as does "--". fs's flags are set as fs.Parse sets
@@ -147,9 +151,9 @@ func ParseCommandLine(fs *flag.FlagSet, args []string) (*CommandLine, error) {
 			testOwn = append(testOwn, buildFlag("test."+name, value, hasValue))
 		case gt.only != "" && value == gt.only:
 		case gt.only != "":
-			return nil, fmt.Errorf("-%s=%s is go test's; fuzzbox takes only -%s=%s", name, value, name, gt.only)
+			cl.Refused = append(cl.Refused, fmt.Sprintf("-%s=%s is go test's; fuzzbox takes only -%s=%s", name, value, name, gt.only))
 		default:
-			return nil, fmt.Errorf("go test's -%s is not fuzzbox's: %s", name, gt.why)
+			cl.Refused = append(cl.Refused, fmt.Sprintf("go test's -%s is not fuzzbox's: %s", name, gt.why))
 		}
 	}
 	cl.TestArgs = append(testOwn, passed...)
@@ -207,9 +211,10 @@ func UseBuildFlags(flags []string) error {
 	return os.Setenv("GOFLAGS", goflags)
 }
 
-// testEnv returns env, a test binary's environment, with the GOFLAGS it
-// had before UseBuildFlags.
-func testEnv(env []string) []string {
+// ChildEnv returns env, the environment of a process that is not one of
+// the run's go commands (a test binary, gopls), with the GOFLAGS it had
+// before UseBuildFlags.
+func ChildEnv(env []string) []string {
 	if !testGOFLAGS.changed {
 		return env
 	}

@@ -20,6 +20,7 @@ func TestParseCommandLine(t *testing.T) {
 		fuzz               string
 		v                  bool
 		pkgs, build, targs []string
+		refused            string
 		err                string
 	}{
 		{args: []string{"-fuzz=X", "."}, fuzz: "X", pkgs: []string{"."}},
@@ -39,9 +40,10 @@ func TestParseCommandLine(t *testing.T) {
 		{args: []string{"-fuzz=X", "--", "-v"}, fuzz: "X", targs: []string{"--", "-v"}},
 		{args: []string{"-args"}},
 		// Errors.
-		{args: []string{"-count=2", "."}, err: "-count=2 is go test's; fuzzbox takes only -count=1"},
-		{args: []string{"-coverprofile", "c.out", "."}, err: "go test's -coverprofile is not fuzzbox's: what a fuzz test's corpus covers is fuzzbox cover's"},
-		{args: []string{"-c"}, err: "go test's -c is not fuzzbox's"},
+		// Refused, with the reason.
+		{args: []string{"-count=2", "."}, pkgs: []string{"."}, refused: "-count=2 is go test's; fuzzbox takes only -count=1"},
+		{args: []string{"-coverprofile", "c.out", "."}, pkgs: []string{"."}, refused: "go test's -coverprofile is not fuzzbox's: what a fuzz test's corpus covers is fuzzbox cover's"},
+		{args: []string{"-c"}, refused: "go test's -c is not fuzzbox's"},
 		{args: []string{".", "-fuzz"}, err: "flag needs an argument: -fuzz"},
 		{args: []string{".", "-ldflags"}, err: "flag needs an argument: -ldflags"},
 		{args: []string{"-v=maybe"}, err: `invalid value "maybe" for flag -v`},
@@ -60,6 +62,9 @@ func TestParseCommandLine(t *testing.T) {
 		if err != nil {
 			t.Errorf("%q: %v", tc.args, err)
 			continue
+		}
+		if refused := strings.Join(cl.Refused, "\n"); !strings.Contains(refused, tc.refused) || (tc.refused == "") != (refused == "") {
+			t.Errorf("%q: refused %q, want %q", tc.args, cl.Refused, tc.refused)
 		}
 		if *fuzz != tc.fuzz || *v != tc.v || !slices.Equal(cl.Positional, tc.pkgs) || !slices.Equal(cl.BuildFlags, tc.build) || !slices.Equal(cl.TestArgs, tc.targs) {
 			t.Errorf("%q: fuzz %q v %v packages %q build %q test %q; want %q %v %q %q %q", tc.args, *fuzz, *v, cl.Positional, cl.BuildFlags, cl.TestArgs,

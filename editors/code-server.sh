@@ -102,7 +102,8 @@ mkdir -p "$OUT/ws-proxy/.vscode"
 # the Go extension's settings of test runs (go.buildTags, go.testFlags, go.testEnvVars) and a fuzz test that needs them
 cat >"$OUT/ws-proxy/.vscode/settings.json" <<JSON
 { "fuzzbox.path": "$OUT/bin/fuzzbox", "fuzzbox.mode": "proxy", "fuzzbox.goplsPath": "$EDITORS_CACHE/bin/gopls",
-  "go.buildTags": "special", "go.testFlags": ["-v", "-short", "-args", "-e2eflag=yes"], "go.testEnvVars": { "FUZZBOX_E2E_VAR": "\${workspaceFolder}/x" } }
+  "go.buildTags": "special", "go.testFlags": ["-v", "-count=1", "-short", "-ldflags=-X example.com/planted.e2eMode=ldflags", "-args", "-e2eflag=yes"],
+  "go.testEnvVars": { "FUZZBOX_E2E_VAR": "\${workspaceFolder}/x" } }
 JSON
 cat >"$OUT/ws-proxy/tagged_test.go" <<'GO'
 //go:build special
@@ -117,10 +118,12 @@ import (
 
 var e2eFlag = flag.String("e2eflag", "", "set by go.testFlags' -args")
 
+var e2eMode = "off" // set by go.testFlags' -ldflags
+
 func FuzzTagged(f *testing.F) {
 	f.Add("x")
 	f.Fuzz(func(t *testing.T, s string) {
-		t.Fatalf("fuzzbox-e2e: short=%v var=%s flag=%s", testing.Short(), os.Getenv("FUZZBOX_E2E_VAR"), *e2eFlag)
+		t.Fatalf("fuzzbox-e2e: short=%v var=%s flag=%s mode=%s", testing.Short(), os.Getenv("FUZZBOX_E2E_VAR"), *e2eFlag, e2eMode)
 	})
 }
 GO

@@ -111,6 +111,19 @@ func TestTagsAndShort(t *testing.T) {
 		t.Errorf("debug info with -vet=off %+v", info)
 	}
 	c.stop()
+	// go test's build flags of go.testFlags (the sidecar's builds get them
+	// from GOFLAGS) reach the debug session's build, as Delve splits them.
+	c = start(t, root, lsp.Options{Tags: "special", BuildFlags: []string{"-ldflags=-X a.b=c d", "-trimpath"}})
+	res, err = c.execute(command.DebugEntry, command.EntryArgs{URI: string(uri(entry))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(res, &info)
+	if !slices.Equal(info.BuildFlags, []string{"-tags=special", "'-ldflags=-X a.b=c d'", "-trimpath"}) ||
+		!strings.Contains(info.CommandLine, `dlv test --build-flags='-tags=special '\''-ldflags=-X a.b=c d'\'' -trimpath' . -- `) {
+		t.Errorf("debug info with build flags %+v", info)
+	}
+	c.stop()
 }
 
 // TestTestArgs: the test binary's own arguments (fuzzbox lsp -testarg: what

@@ -29,6 +29,12 @@ func (s *Server) debugEntry(path string) (any, error) {
 	if s.opts.Vet != "" {
 		info.BuildFlags = append(info.BuildFlags, "-vet="+s.opts.Vet)
 	}
+	for _, f := range s.opts.BuildFlags {
+		if strings.ContainsAny(f, " \t") {
+			f = "'" + f + "'" // as Delve's --build-flags splits (config.SplitQuotedFields)
+		}
+		info.BuildFlags = append(info.BuildFlags, f)
+	}
 	dlv := "dlv test "
 	if len(info.BuildFlags) > 0 {
 		dlv += "--build-flags=" + shellQuote(strings.Join(info.BuildFlags, " ")) + " "

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/sourcegraph/jsonrpc2"
 
+	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/lsp/command"
 	"github.com/fuzzbox/fuzzbox/lsp/protocol"
 )
@@ -41,6 +43,7 @@ type proxy struct {
 func startProxy(ctx context.Context, s *Server) (*proxy, error) {
 	p := &proxy{s: s, goplsDiags: map[protocol.DocumentURI][]json.RawMessage{}}
 	p.cmd = exec.Command(s.opts.Gopls, s.opts.GoplsArgs...)
+	p.cmd.Env = driver.ChildEnv(os.Environ()) // gopls gets the user's GOFLAGS, not the test builds' flags
 	in, err := p.cmd.StdinPipe()
 	if err != nil {
 		return nil, fmt.Errorf("lsp: starting gopls: %w", err)

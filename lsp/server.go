@@ -36,6 +36,10 @@ type Options struct {
 	// coverage report and debug session (driver.Config.TestArgs): what
 	// follows -args in the editor's go.testFlags, such as a TestMain's flags.
 	TestArgs []string
+	// BuildFlags are go test's build flags of the editor's go.testFlags
+	// (-ldflags=…, -mod=…): the sidecar's own builds get them from GOFLAGS
+	// (driver.UseBuildFlags), a debug session's build from DebugInfo.
+	BuildFlags []string
 	// Fuzzbox is the fuzzbox executable the fuzzing build runs as its
 	// -toolexec (driver.Config.Fuzzbox); "" means this executable, which
 	// must be fuzzbox itself (fuzzbox lsp is).

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/lsp"
@@ -30,6 +31,11 @@ Flags:
   -vet list       vet checks of every build of the tests, as go test -vet ("off": none)
   -testarg arg    an argument for the test binary, after its flags, as after go test -args
                   (a TestMain's own flags); repeat it for each argument
+  -gotestflag f   an element of the editor's go.testFlags, read as go test reads its
+                  command line: -tags, -short and -vet (over the flags above), go test's
+                  build flags (-mod, -ldflags, ...), the test binary's flags and what
+                  follows -args; what is go test's own runs' (-v, -run, -timeout, -race,
+                  -count, -cover, ...) is left out, and logged; repeat it for each
   -logfile FILE   write the sidecar's own log there (default: standard error)
 `
 
@@ -43,6 +49,8 @@ func lspFlags(fs *flag.FlagSet) func(*invocation) int {
 	driver.ShortFlag(fs, &opts.Short)
 	driver.VetFlag(fs, &opts.Vet)
 	fs.Func("testarg", "", func(a string) error { opts.TestArgs = append(opts.TestArgs, a); return nil })
+	var goTestFlags []string
+	fs.Func("gotestflag", "", func(f string) error { goTestFlags = append(goTestFlags, f); return nil })
 	logfile := fs.String("logfile", "", "")
 	return func(inv *invocation) int {
 		if inv.NArg() > 0 && opts.Gopls == "" {
@@ -54,6 +62,7 @@ func lspFlags(fs *flag.FlagSet) func(*invocation) int {
 			return exitUsage
 		}
 		defer closeLog()
+		applyGoTestFlags(&opts, goTestFlags, logger.Printf)
 		ctx, stop := interruptible()
 		defer stop()
 		opts.GoplsArgs, opts.Logf = inv.Args(), logger.Printf
@@ -63,4 +72,65 @@ func lspFlags(fs *flag.FlagSet) func(*invocation) int {
 		}
 		return exitOK
 	}
+}
+
+// goTestRunFlags are the flags of go test's own runs in an editor's
+// go.testFlags (its test runs'), which the sidecar's runs set themselves:
+// boolean ones, then those with a value.
+var goTestRunFlags = [2][]string{{"v", "race", "json"}, {"run", "skip", "parallel", "timeout", "fuzz", "fuzztime", "fuzzminimizetime"}}
+
+// applyGoTestFlags reads the editor's go.testFlags (-gotestflag, one each)
+// into opts as go test reads its command line (driver.ParseCommandLine):
+// their -tags, -short and -vet win over the flags', what goes to the test
+// binary (a flag go test does not define, what follows -args) joins
+// TestArgs, and go test's build flags reach every build
+// (driver.UseBuildFlags). What is for go test's own runs (goTestRunFlags),
+// the flags fuzzbox does not take and a bad one are left out, each said
+// in the log: the sidecar starts whatever the settings hold.
+func applyGoTestFlags(opts *lsp.Options, flags []string, logf func(string, ...any)) {
+	if len(flags) == 0 {
+		return
+	}
+	fs := flag.NewFlagSet("go.testFlags", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var tags, vet string
+	var short bool
+	driver.TagsFlag(fs, &tags)
+	driver.VetFlag(fs, &vet)
+	driver.ShortFlag(fs, &short)
+	for _, name := range goTestRunFlags[0] {
+		fs.Bool(name, false, "")
+	}
+	for _, name := range goTestRunFlags[1] {
+		fs.String(name, "", "")
+	}
+	cl, err := driver.ParseCommandLine(fs, flags)
+	if err != nil {
+		logf("go.testFlags %q left out: %v", flags, err)
+		return
+	}
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "tags":
+			opts.Tags = tags
+		case "vet":
+			opts.Vet = vet
+		case "short":
+			opts.Short = short
+		default:
+			logf("go.testFlags: -%s left out: fuzzbox's runs set their own", f.Name)
+		}
+	})
+	for _, why := range cl.Refused {
+		logf("go.testFlags: left out: %s", why)
+	}
+	if len(cl.Positional) > 0 {
+		logf("go.testFlags: %q left out: the sidecar's runs name their packages", cl.Positional)
+	}
+	opts.TestArgs = append(opts.TestArgs, cl.TestArgs...)
+	if err := driver.UseBuildFlags(cl.BuildFlags); err != nil {
+		logf("go.testFlags: build flags %q left out: %v", cl.BuildFlags, err)
+		return
+	}
+	opts.BuildFlags = cl.BuildFlags
 }

@@ -72,6 +72,9 @@ func (inv *invocation) parseGoTest(args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(cl.Refused) > 0 {
+		return errors.New(cl.Refused[0])
+	}
 	inv.testArgs = cl.TestArgs
 	if err := driver.UseBuildFlags(cl.BuildFlags); err != nil {
 		return err

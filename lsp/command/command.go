@@ -198,7 +198,7 @@ type DebugInfo struct {
 	Test        string   `json:"test"`        // FuzzX
 	Entry       string   `json:"entry"`       // the corpus file's name
 	Args        []string `json:"args"`        // the test binary's arguments: -test.run=^FuzzX$/^NAME$ (and -test.short with the server's -short)
-	BuildFlags  []string `json:"buildFlags"`  // the build's flags: -tags=… with the server's -tags; [] otherwise
+	BuildFlags  []string `json:"buildFlags"`  // the build's flags: -tags=… with the server's -tags, -vet=…, go test's build flags of go.testFlags (one with spaces in single quotes, as Delve's --build-flags splits them: joined with spaces they are one); [] otherwise
 	CommandLine string   `json:"commandLine"` // the Delve command line, for a terminal
 }
 

@@ -33,39 +33,18 @@ export interface GoSettings {
 export const goDefaults: GoSettings = { buildTags: '', testFlags: [], toolsEnvVars: {}, testEnvVars: {} };
 
 /**
- * The server's flags for the Go settings: -tags (go.testFlags' -tags wins over
- * go.buildTags, as in the Go extension's test runs), -short and -vet, and a
- * -testarg for each argument after go.testFlags' -args (the test binary's own).
+ * The server's flags for the Go settings: -tags for go.buildTags, and a
+ * -gotestflag for each element of go.testFlags, which the server reads as go
+ * test reads its command line (its -tags wins over go.buildTags, as in the Go
+ * extension's test runs; -short, -vet, build flags such as -ldflags or -mod,
+ * the test binary's own flags and what follows -args apply to every build and
+ * run; what is for go test's own runs, such as -v or -timeout, is left out).
  */
 export function goFlags(g: GoSettings): string[] {
-  let tags = g.buildTags.trim();
-  let short = false;
-  let vet: string | undefined;
-  let flags = g.testFlags ?? [];
-  let testArgs: string[] = [];
-  const split = flags.findIndex((f) => f === '-args' || f === '--args');
-  if (split >= 0) {
-    testArgs = flags.slice(split + 1);
-    flags = flags.slice(0, split);
-  }
-  for (let i = 0; i < flags.length; i++) {
-    const m = /^--?(tags|short|vet)(?:=(.*))?$/.exec(flags[i]);
-    if (!m) continue;
-    if (m[1] === 'short') {
-      short = m[2] === undefined || m[2] === 'true' || m[2] === '1';
-      continue;
-    }
-    let value = m[2];
-    if (value === undefined && i + 1 < flags.length) value = flags[++i];
-    if (value === undefined) continue;
-    if (m[1] === 'tags') tags = value;
-    else vet = value;
-  }
   const args: string[] = [];
+  const tags = (g.buildTags ?? '').trim();
   if (tags !== '') args.push('-tags=' + tags);
-  if (short) args.push('-short');
-  if (vet !== undefined && vet !== '') args.push('-vet=' + vet);
-  for (const a of testArgs) args.push('-testarg=' + a);
+  for (const f of g.testFlags ?? []) args.push('-gotestflag=' + f);
   return args;
 }
 

@@ -90,6 +90,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return usageError(stderr, err)
 	}
+	if len(cl.Refused) > 0 {
+		return usageError(stderr, errors.New(cl.Refused[0]))
+	}
 	f.TestArgs = cl.TestArgs // Checked keeps them in the Config
 	if len(cl.Positional) > 0 {
 		return usageError(stderr, fmt.Errorf("unexpected arguments %q: the package is the target's", cl.Positional))

@@ -86,14 +86,15 @@ function defineTests() {
     it("builds and runs with the Go extension's go.buildTags, go.testFlags and go.testEnvVars", async () => {
       // FuzzTagged (written by editors/code-server.sh) is behind the build tag
       // "special" and fails saying what it was run with: -short, an
-      // environment variable, and its package's flag given after -args.
+      // environment variable, its package's flag given after -args, and a
+      // variable set by go.testFlags' -ldflags.
       const tagged = file('tagged_test.go');
       const res = await vscode.commands.executeCommand<{ started: string }>('fuzzbox.runSeeds', { uri: tagged.toString(), name: 'FuzzTagged' });
       assert.deepStrictEqual(res, { started: 'FuzzTagged' });
       const diag = await poll('the diagnostic of FuzzTagged', async () =>
         vscode.languages.getDiagnostics(tagged).find((d) => d.source === 'fuzzbox' && d.message.includes('fuzzbox-e2e:')));
       console.log('[suite] tagged_test.go diagnostic:', JSON.stringify(diag.message.split('\n')[0]));
-      assert.ok(diag.message.includes(`fuzzbox-e2e: short=true var=${ws()}/x flag=yes`), diag.message);
+      assert.ok(diag.message.includes(`fuzzbox-e2e: short=true var=${ws()}/x flag=yes mode=ldflags`), diag.message);
     });
 
     it('refuses files outside the workspace', async () => {

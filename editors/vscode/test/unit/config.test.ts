@@ -32,22 +32,16 @@ describe('the Go extension\'s settings', () => {
   it('pass go.buildTags as -tags', () => {
     assert.deepStrictEqual(serverCommand(defaults, { ...goDefaults, buildTags: 'integration,special' }).args, ['lsp', '-tags=integration,special']);
   });
-  it('let go.testFlags\' -tags win over go.buildTags, and pass -short', () => {
-    assert.deepStrictEqual(goFlags({ ...goDefaults, buildTags: 'a', testFlags: ['-v', '-tags=b', '-short'] }), ['-tags=b', '-short']);
-    assert.deepStrictEqual(goFlags({ ...goDefaults, buildTags: 'a', testFlags: ['--tags', 'c', '-count=1'] }), ['-tags=c']);
-    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-short=false'] }), []);
+  it('pass each element of go.testFlags as -gotestflag, after go.buildTags\' -tags (the server reads them as go test does)', () => {
+    assert.deepStrictEqual(goFlags({ ...goDefaults, buildTags: 'a', testFlags: ['-v', '-tags=b', '-short'] }),
+      ['-tags=a', '-gotestflag=-v', '-gotestflag=-tags=b', '-gotestflag=-short']);
     assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: null as any }), []);
-    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-vet=off', '-short'] }), ['-short', '-vet=off']);
-    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-vet', 'atomic,printf', '-tags', 'x'] }), ['-tags=x', '-vet=atomic,printf']);
-  });
-  it('pass what follows go.testFlags\' -args as -testarg, one each', () => {
-    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['-short', '-args', '-update', '-golden=x y', '-tags=z'] }),
-      ['-short', '-testarg=-update', '-testarg=-golden=x y', '-testarg=-tags=z']);
-    assert.deepStrictEqual(goFlags({ ...goDefaults, testFlags: ['--args'] }), []);
+    assert.deepStrictEqual(goFlags({ ...goDefaults, buildTags: ' ', testFlags: ['-short', '-args', '-update', '-golden=x y'] }),
+      ['-gotestflag=-short', '-gotestflag=-args', '-gotestflag=-update', '-gotestflag=-golden=x y']);
   });
   it('put the go flags before the proxy\'s gopls', () => {
     assert.deepStrictEqual(serverCommand({ ...defaults, mode: 'proxy' }, { ...goDefaults, testFlags: ['-short'] }).args,
-      ['lsp', '-short', '-gopls=gopls']);
+      ['lsp', '-gotestflag=-short', '-gopls=gopls']);
   });
   it('set the environment of go.toolsEnvVars and go.testEnvVars, with the variables the Go extension replaces', () => {
     const g = { ...goDefaults, toolsEnvVars: { GOFLAGS: '-mod=mod', A: 'tools' }, testEnvVars: { A: 'test', D: '${workspaceFolder}/data', H: '${env:HOME}/x' } };
