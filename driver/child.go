@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 )
@@ -43,24 +42,14 @@ func testCmd(dir, bin string, user []string, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// goBinDirs caches goBinDir's answers, by directory.
-var goBinDirs sync.Map
-
 // goBinDir returns GOROOT/bin of the go command run in dir, or "" when the
 // go command cannot say (none in PATH, as in a Bazel sandbox: the test
 // binary then gets this process's PATH unchanged).
 func goBinDir(dir string) string {
-	if v, ok := goBinDirs.Load(dir); ok {
-		return v.(string)
+	if goroot := goEnv(dir, "GOROOT"); goroot != "" {
+		return filepath.Join(goroot, "bin")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	gobin := ""
-	if out, err := goOutput(ctx, dir, "env", "GOROOT"); err == nil && strings.TrimSpace(string(out)) != "" {
-		gobin = filepath.Join(strings.TrimSpace(string(out)), "bin")
-	}
-	goBinDirs.Store(dir, gobin)
-	return gobin
+	return ""
 }
 
 // withPathFirst returns env with dir first in its PATH, as cmd/go's

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"sync"
+	"time"
 )
 
 // The go command, as every part of the driver runs it (go list, go env, go
@@ -19,6 +21,27 @@ func goCmd(ctx context.Context, dir string, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = dir
 	return cmd
+}
+
+// goEnvs caches goEnv's answers, by directory and name.
+var goEnvs sync.Map
+
+// goEnv returns the go command's environment variable name (go env) in
+// dir, or "" when the go command cannot say (none in PATH, as in a Bazel
+// sandbox). Answers are cached for the process.
+func goEnv(dir, name string) string {
+	key := [2]string{dir, name}
+	if v, ok := goEnvs.Load(key); ok {
+		return v.(string)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	v := ""
+	if out, err := goOutput(ctx, dir, "env", name); err == nil {
+		v = strings.TrimSpace(string(out))
+	}
+	goEnvs.Store(key, v)
+	return v
 }
 
 // goOutput runs the go command in dir and returns its standard output; a

@@ -2,13 +2,10 @@ package driver
 
 import (
 	"bufio"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
@@ -22,26 +19,6 @@ import (
 // baseline pruned is not copied again in the next run. go test's cache is
 // only read.
 
-// goCacheDirs caches the go command's GOCACHE, by directory ("" when
-// there is none: GOCACHE=off, or no go command).
-var goCacheDirs sync.Map
-
-func goCacheDir(dir string) string {
-	if v, ok := goCacheDirs.Load(dir); ok {
-		return v.(string)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	gocache := ""
-	if out, err := goOutput(ctx, dir, "env", "GOCACHE"); err == nil {
-		if v := strings.TrimSpace(string(out)); v != "off" && filepath.IsAbs(v) {
-			gocache = v
-		}
-	}
-	goCacheDirs.Store(dir, gocache)
-	return gocache
-}
-
 // importGoCorpus copies the entries of go test's generated corpus of r's
 // fuzz test that fuzzbox's does not have and has not copied before, and
 // says how many it copied. A pruning run (corpus minimize and merge) and
@@ -50,9 +27,9 @@ func importGoCorpus(cfg Config, r *TargetResult, s *stream) {
 	if cfg.PruneOnly || cfg.NoGoCache {
 		return
 	}
-	gocache := goCacheDir(r.Dir)
+	gocache := goEnv(r.Dir, "GOCACHE") // "off" or "" when there is none
 	cache, err := cfg.cacheDir(r.Target)
-	if gocache == "" || err != nil {
+	if !filepath.IsAbs(gocache) || err != nil {
 		return
 	}
 	src := filepath.Join(gocache, "fuzz", filepath.FromSlash(r.Package), r.Name)
