@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -185,6 +186,10 @@ func buildFlag(name, value string, withValue bool) string {
 	return "-" + name + "=" + value
 }
 
+// buildFlags are the flags UseBuildFlags added to GOFLAGS, for messages
+// that show a go test command (Config.replayCommand).
+var buildFlags []string
+
 // testGOFLAGS is what a test binary's environment has for GOFLAGS once
 // UseBuildFlags changed this process's: what it had before (testCmd).
 var testGOFLAGS struct {
@@ -208,7 +213,40 @@ func UseBuildFlags(flags []string) error {
 	}
 	testGOFLAGS.value, testGOFLAGS.had = os.LookupEnv("GOFLAGS")
 	testGOFLAGS.changed = true
+	buildFlags = flags
 	return os.Setenv("GOFLAGS", goflags)
+}
+
+// replayCommand returns the go test command line that replays the corpus
+// entry name of fuzz test target with the flags of this run that change
+// what runs (-race, -short, -tags, the build flags, the test binary's
+// arguments), for the reader to copy: the testing package's "To re-run"
+// line has none. "" when the run has none of them.
+func (c *Config) replayCommand(target, name string) string {
+	if !c.Race && !c.Short && c.Tags == "" && len(buildFlags) == 0 && len(c.TestArgs) == 0 {
+		return ""
+	}
+	words := []string{"go", "test"}
+	for _, f := range append(strings.Fields(c.shownTestFlags()), buildFlags...) {
+		words = append(words, ShellQuote(f))
+	}
+	words = append(words, ShellQuote("-run=^"+target+"$/^"+regexp.QuoteMeta(name)+"$"), ".")
+	if len(c.TestArgs) > 0 {
+		words = append(words, "-args")
+		for _, a := range c.TestArgs {
+			words = append(words, ShellQuote(a))
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// ShellQuote quotes s for a POSIX shell when it needs it, for command
+// lines shown to be copied (the driver's, the sidecar's debug command).
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=+,:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // ChildEnv returns env, the environment of a process that is not one of

@@ -105,6 +105,9 @@ func (c *checker) check(e event.Event) bool {
 		return true
 	case !res.Passed:
 		c.confirmed++
+		if cmd := c.cfg.replayCommand(c.r.Name, name); cmd != "" {
+			c.say("fuzzbox: go test replays it with this run's flags: " + cmd + "\n")
+		}
 		return true
 	case e.AfterReturn:
 		// go test ends the process once the fuzz function returns; the

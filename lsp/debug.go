@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fuzzbox/fuzzbox/driver"
 	"github.com/fuzzbox/fuzzbox/lsp/command"
 )
 
@@ -37,23 +38,15 @@ func (s *Server) debugEntry(path string) (any, error) {
 	}
 	dlv := "dlv test "
 	if len(info.BuildFlags) > 0 {
-		dlv += "--build-flags=" + shellQuote(strings.Join(info.BuildFlags, " ")) + " "
+		dlv += "--build-flags=" + driver.ShellQuote(strings.Join(info.BuildFlags, " ")) + " "
 	}
 	quoted := make([]string, len(args))
 	for i, a := range args {
-		quoted[i] = shellQuote(a)
+		quoted[i] = driver.ShellQuote(a)
 	}
-	info.CommandLine = "cd " + shellQuote(dir) + " && " + dlv + ". -- " + strings.Join(quoted, " ")
+	info.CommandLine = "cd " + driver.ShellQuote(dir) + " && " + dlv + ". -- " + strings.Join(quoted, " ")
 	s.logMessage("debug %s/%s: %s", name, entry, info.CommandLine)
 	return info, nil
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=+,:@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // clientHandles reports whether the client said it runs client command name.

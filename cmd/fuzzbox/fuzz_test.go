@@ -437,6 +437,18 @@ func TestFuzzGoTestCommandLine(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "built with -ldflags, run with -update") {
 		t.Errorf("stock go test with the same flags: %v, want the reproducer's panic:\n%s", err, out)
 	}
+	// The command fuzzbox shows for a replay with the run's flags, run by a shell as a reader would paste it.
+	const say = "fuzzbox: go test replays it with this run's flags: "
+	i := strings.Index(r.stdout, say)
+	if i < 0 {
+		t.Fatalf("no %q line\n%s", say, r)
+	}
+	line, _, _ := strings.Cut(r.stdout[i+len(say):], "\n")
+	cmd = exec.CommandContext(ctx, "sh", "-c", line)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "built with -ldflags, run with -update") {
+		t.Errorf("the shown command %s: %v, want the reproducer's panic:\n%s", line, err, out)
+	}
 	if r := e2eFuzz(t, dir, "-fuzz=^FuzzMode$", "-cover", "."); r.code != 2 || !strings.Contains(r.stderr, "fuzzbox fuzz: go test's -cover is not fuzzbox's: what a fuzz test's corpus covers is fuzzbox cover's") {
 		t.Errorf("-cover: want exit 2 saying why\n%s", r)
 	}
