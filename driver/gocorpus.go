@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -33,7 +34,11 @@ func importGoCorpus(cfg Config, r *TargetResult, s *stream) {
 		return
 	}
 	src := filepath.Join(gocache, "fuzz", filepath.FromSlash(r.Package), r.Name)
-	n, err := copyNewEntries(src, filepath.Join(cache, r.Name), filepath.Join(cache, r.Name+".gocache"))
+	types, err := corpus.FuzzArgTypes(r.Dir, r.Name)
+	if err != nil {
+		types = nil // types the source does not spell plainly: the engine checks the entries
+	}
+	n, err := copyNewEntries(src, filepath.Join(cache, r.Name), filepath.Join(cache, r.Name+".gocache"), types)
 	switch {
 	case err != nil:
 		s.output(r.Target, fmt.Sprintf("fuzz: warning: go test -fuzz's corpus of %s (%s) was not read: %v\n", r.Name, src, err))
@@ -44,9 +49,12 @@ func importGoCorpus(cfg Config, r *TargetResult, s *stream) {
 
 // copyNewEntries copies the corpus files of src into dest (corpus.Write)
 // but for those record names, and adds to record the names of every file of
-// src it looked at, copied, present in dest already or not a corpus file
-// (left out for good). A src that does not exist has nothing to copy.
-func copyNewEntries(src, dest, record string) (int, error) {
+// src it looked at, copied, present in dest already, or not a corpus file
+// of the fuzz function's types (when types is not nil): go test's cache
+// keeps the entries of a fuzz function's earlier arguments, which it skips
+// and the engine would warn of at every run; those are left out for good.
+// A src that does not exist has nothing to copy.
+func copyNewEntries(src, dest, record string, types []reflect.Type) (int, error) {
 	ents, err := os.ReadDir(src)
 	if os.IsNotExist(err) {
 		return 0, nil
@@ -71,8 +79,9 @@ func copyNewEntries(src, dest, record string) (int, error) {
 		if err != nil {
 			return n, err
 		}
-		if _, err := corpus.Unmarshal(data); err != nil {
-			continue // not a corpus file: the engine would skip it
+		vals, err := corpus.Unmarshal(data)
+		if err != nil || types != nil && corpus.CheckTypes(vals, types) != nil {
+			continue // not an entry of this fuzz function's: go test and the engine skip it
 		}
 		if _, err := os.Lstat(filepath.Join(dest, corpus.Name(data))); err == nil {
 			continue

@@ -3,6 +3,7 @@ package driver
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -12,12 +13,14 @@ import (
 
 // TestCopyNewEntries: go test's corpus files that fuzzbox's generated
 // corpus lacks are copied once each; a name copied before is not copied
-// again after the baseline pruned it; what is not a corpus file is left out
-// for good; go test's directory is only read.
+// again after the baseline pruned it; what is not a corpus file, or an
+// entry of the fuzz function's earlier types, is left out for good; go
+// test's directory is only read.
 func TestCopyNewEntries(t *testing.T) {
 	dir := t.TempDir()
 	src, dest, record := filepath.Join(dir, "gocache"), filepath.Join(dir, "cache", "FuzzX"), filepath.Join(dir, "cache", "FuzzX.gocache")
-	if n, err := copyNewEntries(src, dest, record); n != 0 || err != nil {
+	types := []reflect.Type{reflect.TypeFor[string]()}
+	if n, err := copyNewEntries(src, dest, record, types); n != 0 || err != nil {
 		t.Fatalf("no go test corpus: %d, %v", n, err)
 	}
 	entry := func(s string) []byte {
@@ -34,13 +37,14 @@ func TestCopyNewEntries(t *testing.T) {
 		}
 	}
 	writeTestFile(t, filepath.Join(src, "garbage"), "not a corpus file\n")
+	writeTestFile(t, filepath.Join(src, "oldtype"), "go test fuzz v1\nint(5)\n") // of the fuzz function's earlier arguments
 	if err := os.Mkdir(filepath.Join(src, "subdir"), 0o777); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := corpus.Write(dest, a); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := copyNewEntries(src, dest, record); n != 1 || err != nil {
+	if n, err := copyNewEntries(src, dest, record, types); n != 1 || err != nil {
 		t.Fatalf("first copy: %d, %v; want 1 (b: a is there already)", n, err)
 	}
 	if got, _ := os.ReadFile(filepath.Join(dest, corpus.Name(b))); string(got) != string(b) {
@@ -50,22 +54,22 @@ func TestCopyNewEntries(t *testing.T) {
 		t.Errorf("fuzzbox's corpus has %d files, want a and b", len(ents))
 	}
 	names, _ := os.ReadFile(record)
-	want := []string{corpus.Name(a), corpus.Name(b), "garbage"}
+	want := []string{corpus.Name(a), corpus.Name(b), "garbage", "oldtype"}
 	slices.Sort(want)
 	if got := strings.Fields(string(names)); !slices.Equal(slices.Sorted(slices.Values(got)), want) {
 		t.Errorf("record %q, want %q", got, want)
 	}
 	os.Remove(filepath.Join(dest, corpus.Name(b))) // pruned by a baseline
-	if n, err := copyNewEntries(src, dest, record); n != 0 || err != nil {
+	if n, err := copyNewEntries(src, dest, record, types); n != 0 || err != nil {
 		t.Errorf("second copy: %d, %v; want none (b was copied before)", n, err)
 	}
 	if _, err := corpus.Write(src, c); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := copyNewEntries(src, dest, record); n != 1 || err != nil {
+	if n, err := copyNewEntries(src, dest, record, types); n != 1 || err != nil {
 		t.Errorf("after go test found c: %d, %v; want 1", n, err)
 	}
-	if ents, _ := os.ReadDir(src); len(ents) != 5 {
-		t.Errorf("go test's corpus has %d entries, want its 5 untouched", len(ents))
+	if ents, _ := os.ReadDir(src); len(ents) != 6 {
+		t.Errorf("go test's corpus has %d entries, want its 6 untouched", len(ents))
 	}
 }
