@@ -117,6 +117,9 @@ func ParseCommandLine(fs *flag.FlagSet, args []string) (*CommandLine, error) {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if n, ok := strings.CutPrefix(name, "test."); ok && (fs.Lookup(n) != nil || goTestFlags[n].why != "" || goTestFlags[n].test || goTestFlags[n].only != "") {
+			name = n // go test takes -test.v for -v, and so for every flag of the test binary's
+		}
 		if name == "args" && !hasValue {
 			passed = append(passed, args...)
 			break

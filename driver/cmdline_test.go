@@ -34,6 +34,9 @@ func TestParseCommandLine(t *testing.T) {
 		{args: []string{"-mod=mod", "-count=1", ".", "-ldflags", "-X a.b=c -s", "-trimpath", "-failfast", "-fuzz=X"}, fuzz: "X", pkgs: []string{"."},
 			build: []string{"-mod=mod", "-ldflags=-X a.b=c -s", "-trimpath"}, targs: []string{"-test.failfast"}},
 		{args: []string{"-update", "-fullpath", "."}, targs: []string{"-test.fullpath", "-update", "."}},
+		// go test's -test.name form of its test binary's flags.
+		{args: []string{"-test.fuzz=X", "-test.v", "-test.failfast", "."}, fuzz: "X", v: true, pkgs: []string{"."}, targs: []string{"-test.failfast"}},
+		{args: []string{"-test.ldflags=-s", "."}, targs: []string{"-test.ldflags=-s", "."}},
 		// -args and -- end the front end's flags.
 		{args: []string{"-fuzz=X", ".", "-args", "-fuzz=Y", "extra"}, fuzz: "X", pkgs: []string{"."}, targs: []string{"-fuzz=Y", "extra"}},
 		{args: []string{"-fuzz=X", "--args", "-args"}, fuzz: "X", targs: []string{"-args"}},
