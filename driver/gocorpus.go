@@ -34,6 +34,9 @@ func importGoCorpus(cfg Config, r *TargetResult, s *stream) {
 		return
 	}
 	src := filepath.Join(gocache, "fuzz", filepath.FromSlash(r.Package), r.Name)
+	if _, err := os.Stat(src); os.IsNotExist(err) {
+		return // never fuzzed with go test: no need to read the fuzz function's types
+	}
 	types, err := corpus.FuzzArgTypes(r.Dir, r.Name)
 	if err != nil {
 		types = nil // types the source does not spell plainly: the engine checks the entries
