@@ -59,7 +59,27 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 			return nil, fmt.Errorf("engine: corpus entry %s: %w", e.path, err)
 		}
 	}
-	return c.dropOversized(es, valueCap), nil
+	return c.dropOversized(c.inputsOnce(es), valueCap), nil
+}
+
+// inputsOnce returns es without the entries whose input an earlier one has, as
+// go test's coordinator adds each input once (by its encoding): a loop of
+// f.Add calls over a few values, or f.Add(nil) beside f.Add([]byte{}), is
+// one input of the baseline; the first (a seed before a generated entry)
+// stays. A generated entry that is a seed's input adds nothing: it is
+// pruned (deleted), as the baseline prunes what adds no coverage.
+func (c *coordinator) inputsOnce(es []*entry) []*entry {
+	seen := make(map[string]bool, len(es))
+	return slices.DeleteFunc(es, func(e *entry) bool {
+		dup := seen[string(e.enc)]
+		seen[string(e.enc)] = true
+		if dup && !e.seed && e.path != "" && filepath.Dir(e.path) == filepath.Clean(c.opts.CacheDir) {
+			if err := os.Remove(e.path); err == nil {
+				c.pruned++
+			}
+		}
+		return dup
+	})
 }
 
 // dropOversized leaves out, with a warning, the entries too large for a

@@ -1,7 +1,10 @@
 package engine
 
 import (
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -114,6 +117,46 @@ func TestZeroInput(t *testing.T) {
 		if zero >= 0 && (len(es[zero].vals[0].([]byte)) != 0 || es[zero].vals[1] != "" || es[zero].seed != (len(tc.seeds) == 0)) {
 			t.Errorf("zero input %+v, want empty values, a seed only when there are no seeds", es[zero])
 		}
+	}
+}
+
+// TestInputsOnce: an input the seeds or the generated corpus hold twice
+// runs once in the baseline, as under go test (128 f.Add calls over two
+// values are two inputs); the seed stays, before a generated entry.
+func TestInputsOnce(t *testing.T) {
+	var seeds []Seed
+	for i := range 6 {
+		seeds = append(seeds, Seed{Path: fmt.Sprintf("seed#%d", i), Values: []any{[]byte{byte('a' + i%2)}}})
+	}
+	seeds = append(seeds, Seed{Path: "seed#6", Values: []any{[]byte(nil)}}, Seed{Path: "seed#7", Values: []any{[]byte{}}})
+	c, _ := fakeCoordinator(t, "", func(o *Options) {
+		o.Types = []reflect.Type{reflect.TypeOf([]byte(nil))}
+		o.Seeds = seeds
+		o.CacheDir = t.TempDir()
+		for _, in := range []string{"b", "c"} {
+			data, err := corpus.Marshal([]byte(in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := corpus.Write(o.CacheDir, data); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	es, err := c.loadInputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range es {
+		got = append(got, fmt.Sprintf("%s=%q", filepath.Base(e.path), e.vals[0]))
+	}
+	want := []string{`seed#0="a"`, `seed#1="b"`, `seed#6=""`, `c="c"`}
+	if len(got) != 4 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || !strings.HasSuffix(got[3], `="c"`) {
+		t.Errorf("baseline inputs %q, want %q (the generated one named by its hash)", got, want)
+	}
+	if ents, _ := os.ReadDir(c.opts.CacheDir); len(ents) != 1 || c.pruned != 1 {
+		t.Errorf("the generated corpus has %d entries after %d pruned, want c alone (b is a seed's input)", len(ents), c.pruned)
 	}
 }
 
