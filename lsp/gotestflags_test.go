@@ -1,4 +1,4 @@
-package main
+package lsp_test
 
 import (
 	"fmt"
@@ -32,7 +32,7 @@ func TestApplyGoTestFlags(t *testing.T) {
 	} {
 		opts := lsp.Options{Tags: "a", TestArgs: []string{"-x"}}
 		var log []string
-		applyGoTestFlags(&opts, tc.flags, func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) })
+		opts.ApplyGoTestFlags(tc.flags, func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) })
 		if opts.Tags != tc.want.Tags || opts.Short != tc.want.Short || opts.Vet != tc.want.Vet || !slices.Equal(opts.TestArgs, tc.want.TestArgs) {
 			t.Errorf("%q: tags %q short %v vet %q test args %q; want %q %v %q %q", tc.flags, opts.Tags, opts.Short, opts.Vet, opts.TestArgs,
 				tc.want.Tags, tc.want.Short, tc.want.Vet, tc.want.TestArgs)
