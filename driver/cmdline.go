@@ -117,7 +117,7 @@ func ParseCommandLine(fs *flag.FlagSet, args []string) (*CommandLine, error) {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
-		if n, ok := strings.CutPrefix(name, "test."); ok && (fs.Lookup(n) != nil || goTestFlags[n].why != "" || goTestFlags[n].test || goTestFlags[n].only != "") {
+		if n, ok := strings.CutPrefix(name, "test."); ok && (fs.Lookup(n) != nil || goTestFlags[n] != (goTestFlag{}) && !goTestFlags[n].build) {
 			name = n // go test takes -test.v for -v, and so for every flag of the test binary's
 		}
 		if name == "args" && !hasValue {
