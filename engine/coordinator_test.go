@@ -61,6 +61,19 @@ func once(dir, name string) bool {
 
 var fakeSpin int
 
+// fakeLateLoop is mode latehang's hang: an input of 3 or 4 bytes sleeps
+// past a probe's time before it loops, as on a slow machine's way in.
+//
+//go:noinline
+func fakeLateLoop(n int) {
+	if n < 5 {
+		time.Sleep(600 * time.Millisecond)
+	}
+	for {
+		fakeSpin++
+	}
+}
+
 // fakeWorker serves the coordinator as a worker in the given mode. Inputs
 // are one []byte; the seed is empty, mutants rarely are.
 func fakeWorker(mode, dir string) int {
@@ -142,6 +155,10 @@ func fakeWorker(mode, dir string) int {
 			go func() { c <- len(b) }() // nobody receives: a goroutine leak
 		case mode == "creep" && len(b) >= 3 && len(b) < 5:
 			time.Sleep(500 * time.Millisecond) // past a probe, within the timeout: slow, not hanging
+		case mode == "latehang" && len(b) >= 3:
+			// Through reflect, as testing calls a fuzz function: a hang's
+			// way in is read from the frames inside reflect.Value.call.
+			reflect.ValueOf(fakeLateLoop).Call([]reflect.Value{reflect.ValueOf(len(b))})
 		case (strings.Contains(mode, "hang") || mode == "creep") && len(b) >= 3:
 			for {
 				fakeSpin++
@@ -691,6 +708,25 @@ func TestHangProbeTakesNoSlowInput(t *testing.T) {
 	if probeKills.Load() == probes {
 		t.Error("the probes took no input")
 	}
+}
+
+// TestHangLateLoopMinimized: inputs of 3 and 4 bytes hang only after a
+// warm-up longer than a probe (a slow machine's way to the loop), longer
+// ones at once. The probes refuse the short ones for their way in; the
+// whole timeout takes them, and minimization ends at 3 bytes.
+func TestHangLateLoopMinimized(t *testing.T) {
+	msg := "fuzzbox: hang: the input ran longer than the timeout of 2s; goroutine stacks:\ngoroutine 9 [running]:\n" +
+		"github.com/fuzzbox/fuzzbox/engine.fakeLateLoop(0x9)\n\t/x/coordinator_test.go:1 +0x1\n" +
+		"reflect.Value.call({0x1, 0x2, 0x13}, {0x3, 0x4}, {0x5, 0x1, 0x1})\n\t/go/src/reflect/value.go:586 +0xf0c\n"
+	if way := hangFrames(msg); len(way) != 1 {
+		t.Fatalf("hangFrames of the failure = %q, want fakeLateLoop", way)
+	}
+	fails := recordCaught(t, "latehang", false, &failure{kind: KindHang, msg: msg, vals: []any{[]byte("123456789")}},
+		func(o *Options) { o.Timeout, o.MinimizeDuration = 2*time.Second, time.Minute }).ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one confirmed hang", fails)
+	}
+	checkHang3(t, fails[0], minimizedYes)
 }
 
 // checkHang3 checks that f's reproducer is an input of exactly 3 bytes and

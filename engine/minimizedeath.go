@@ -51,9 +51,14 @@ func (w *worker) minimizeDeath(f *failure) {
 		probe := &deathMin{start: m.start, timeout: hangProbe(w.opts.Timeout), way: hangFrames(f.msg)}
 		best, smaller := w.shrinkDeath(f, probe)
 		cut := f.minimized == minimizedCutShort
-		// No smaller candidate ran a probe's time on the same way in: none
-		// would hang that way at the whole timeout either.
-		if !smaller || w.adoptMinimized(f, best, cut) || cut {
+		adopted := smaller && w.adoptMinimized(f, best, cut)
+		// No smaller candidate ran a probe's time on the same way in, and
+		// none was refused for its way in: none would hang that way at the
+		// whole timeout either. A candidate refused may only not have
+		// reached its loop within the probe's time (a slow machine, a slow
+		// start: CI's arm64 under qemu kept "He" where "H" hangs); the
+		// whole timeout tells.
+		if cut || probe.otherWay == 0 && (adopted || !smaller) {
 			return
 		}
 		m.execs = probe.execs
@@ -72,6 +77,10 @@ type deathMin struct {
 	execs   int64
 	timeout time.Duration
 	way     []string // hangFrames of the hang minimized; nil: any way
+
+	// otherWay is how many candidates of the smallest input found killed
+	// their worker some other way (for probe rounds: or on another way in).
+	otherWay int
 }
 
 // shrinkDeath runs m's rounds from f.vals until no candidate is smaller or
@@ -100,6 +109,7 @@ func (w *worker) shrinkDeath(f *failure, m *deathMin) (best []any, smaller bool)
 		}
 		best, smaller, refuse = cand, true, nil
 	}
+	m.otherWay = len(refuse)
 	return best, smaller
 }
 
