@@ -169,7 +169,7 @@ func (env *compatEnv) runAll(ctx context.Context, pkgs []compatPkg, done []compa
 func (p compatPkg) rowsIn(have map[string]compatRow) ([]compatRow, bool) {
 	var rows []compatRow
 	for _, fz := range p.fuzz {
-		r, ok := have[p.module+" "+p.pkg+" "+fz]
+		r, ok := have[p.module+" "+p.label()+" "+fz]
 		if !ok {
 			return nil, false
 		}

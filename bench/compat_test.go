@@ -20,19 +20,34 @@ example.com/m@v1.2.3   .        FuzzA,FuzzB   # a note
 example.com/m@v1.2.3   sub/pkg  FuzzC
 std                    html     FuzzEscapeUnescape
 example.com/t@v0.1.0   .        FuzzT         fuzz,extra
+std                    encoding/json  FuzzUnmarshalJSON  GOEXPERIMENT=jsonv2
+example.com/t@v0.1.0   .        FuzzT         fuzz   GOEXPERIMENT=a,b  GODEBUG=x=1
 `), 0o666)
 	pkgs, err := readCompatList(list)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pkgs) != 4 || pkgs[3].tags != "fuzz,extra" || pkgs[0].tags != "" || pkgs[0].name() != "example.com/m" || !slices.Equal(pkgs[0].fuzz, []string{"FuzzA", "FuzzB"}) ||
+	if len(pkgs) < 4 || pkgs[3].tags != "fuzz,extra" || pkgs[0].tags != "" || pkgs[0].name() != "example.com/m" || !slices.Equal(pkgs[0].fuzz, []string{"FuzzA", "FuzzB"}) ||
 		pkgs[0].comment != "a note" || pkgs[1].name() != "example.com/m/sub/pkg" || !pkgs[2].std() || pkgs[2].name() != "html" {
 		t.Errorf("parsed %+v", pkgs)
 	}
 	if got := selectCompat(pkgs, []string{"sub/"}); len(got) != 1 || got[0].pkg != "sub/pkg" {
 		t.Errorf("selectCompat(sub/) = %+v", got)
 	}
-	for _, bad := range []string{"example.com/m . FuzzA\n", "example.com/m@v1 . Fuzzy\n", "example.com/m@v1 FuzzA\n", "example.com/m@v1 . FuzzA tags more\n"} {
+	// Settings of the environment: two lines of one package stay apart.
+	if len(pkgs) != 6 || pkgs[4].tags != "" || !slices.Equal(pkgs[4].env, []string{"GOEXPERIMENT=jsonv2"}) ||
+		pkgs[4].label() != "encoding/json (GOEXPERIMENT=jsonv2)" || pkgs[4].label() == (compatPkg{pkg: "encoding/json"}).label() ||
+		pkgs[5].tags != "fuzz" || !slices.Equal(pkgs[5].env, []string{"GOEXPERIMENT=a,b", "GODEBUG=x=1"}) {
+		t.Errorf("parsed %+v", pkgs[4:])
+	}
+	if got := selectCompat(pkgs, []string{"jsonv2"}); len(got) != 1 || got[0].label() != pkgs[4].label() {
+		t.Errorf("selectCompat(jsonv2) = %+v", got)
+	}
+	if got := fileName(pkgs[4].name()); strings.ContainsAny(got, " /()=") {
+		t.Errorf("fileName(%q) = %q", pkgs[4].name(), got)
+	}
+	for _, bad := range []string{"example.com/m . FuzzA\n", "example.com/m@v1 . Fuzzy\n", "example.com/m@v1 FuzzA\n", "example.com/m@v1 . FuzzA tags more\n",
+		"example.com/m@v1 . FuzzA GOEXPERIMENT=x tags\n", "example.com/m@v1 . FuzzA lower=x\n"} {
 		os.WriteFile(list, []byte(bad), 0o666)
 		if _, err := readCompatList(list); err == nil {
 			t.Errorf("no error for %q", bad)

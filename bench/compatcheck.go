@@ -20,7 +20,7 @@ import (
 func (env *compatEnv) runPackage(ctx context.Context, p compatPkg) []compatRow {
 	rows := make([]compatRow, len(p.fuzz))
 	for i, fz := range p.fuzz {
-		rows[i] = compatRow{Module: p.module, Package: p.pkg, Fuzz: fz}
+		rows[i] = compatRow{Module: p.module, Package: p.label(), Fuzz: fz}
 	}
 	notRun := func(why string) []compatRow {
 		for i := range rows {

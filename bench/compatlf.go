@@ -89,7 +89,7 @@ func runCompatLibFuzzer(ctx context.Context, cfg config, stdout, stderr io.Write
 
 // libFuzzerRow builds fuzz test fz of p, runs it, and replays its crash.
 func (env *compatEnv) libFuzzerRow(ctx context.Context, p compatPkg, fz string) lfCompatRow {
-	r := lfCompatRow{Module: p.module, Package: p.pkg, Fuzz: fz}
+	r := lfCompatRow{Module: p.module, Package: p.label(), Fuzz: fz}
 	loc, err := env.locate(ctx, p)
 	if err != nil {
 		r.BuildError = err.Error()

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -20,25 +21,43 @@ type compatPkg struct {
 	pkg     string   // package directory in the module ("." for its root), or the standard library import path
 	fuzz    []string // fuzz test names
 	tags    string   // build tags every command uses ("" for none)
+	env     []string // NAME=value settings every command's environment gets (GOEXPERIMENT=jsonv2)
 	comment string   // the line's trailing "# ..." note, if any
 }
 
-// name is the package's short name in the table and on -targets.
+// name is the package's short name on -targets and in file names, with
+// its environment settings.
 func (p compatPkg) name() string {
-	if p.std() {
-		return p.pkg
+	name := p.pkg
+	if !p.std() {
+		name, _, _ = strings.Cut(p.module, "@")
+		if p.pkg != "." {
+			name += "/" + p.pkg
+		}
 	}
-	path, _, _ := strings.Cut(p.module, "@")
-	if p.pkg == "." {
-		return path
+	return name + p.envSuffix()
+}
+
+// label is the package's cell in the table (and its rows' Package): its
+// directory, with its environment settings, which tell apart two lines of
+// one package (encoding/json with and without GOEXPERIMENT=jsonv2).
+func (p compatPkg) label() string { return p.pkg + p.envSuffix() }
+
+func (p compatPkg) envSuffix() string {
+	if len(p.env) == 0 {
+		return ""
 	}
-	return path + "/" + p.pkg
+	return " (" + strings.Join(p.env, " ") + ")"
 }
 
 func (p compatPkg) std() bool { return p.module == "std" }
 
-// readCompatList parses the list: "module@version package FuzzA,FuzzB [tags]"
-// or "std importpath FuzzA", one per line; '#' starts a comment.
+// envNameRE matches the name of an environment setting of the list.
+var envNameRE = regexp.MustCompile(`^[A-Z][A-Z0-9_]*$`)
+
+// readCompatList parses the list: "module@version package FuzzA,FuzzB [tags]
+// [NAME=value ...]" or "std importpath FuzzA [tags] [NAME=value ...]", one
+// per line; '#' starts a comment.
 func readCompatList(path string) ([]compatPkg, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -53,12 +72,20 @@ func readCompatList(path string) ([]compatPkg, error) {
 		if len(fields) == 0 {
 			continue
 		}
-		if len(fields) != 3 && len(fields) != 4 {
-			return nil, fmt.Errorf("%s:%d: want \"module@version package FuzzA,FuzzB [tags]\", got %q", path, n, sc.Text())
+		want := fmt.Errorf("%s:%d: want \"module@version package FuzzA,FuzzB [tags] [NAME=value ...]\", got %q", path, n, sc.Text())
+		if len(fields) < 3 {
+			return nil, want
 		}
 		p := compatPkg{module: fields[0], pkg: fields[1], fuzz: strings.Split(fields[2], ","), comment: strings.TrimSpace(comment)}
-		if len(fields) == 4 {
-			p.tags = fields[3]
+		for i, f := range fields[3:] {
+			switch name, _, ok := strings.Cut(f, "="); {
+			case ok && envNameRE.MatchString(name):
+				p.env = append(p.env, f)
+			case i == 0 && !ok:
+				p.tags = f
+			default:
+				return nil, want
+			}
 		}
 		if !p.std() && !strings.Contains(p.module, "@") {
 			return nil, fmt.Errorf("%s:%d: module %q has no @version", path, n, p.module)

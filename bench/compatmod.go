@@ -26,7 +26,7 @@ type compatLoc struct {
 	// env is added to every command's environment: GOWORK=off for a
 	// module copy (a go.work file in a module zip names nested modules the
 	// zip leaves out), GOFLAGS=-mod=mod when its go.sum lacks sums its tests
-	// need.
+	// need, and the list's settings of the package (GOEXPERIMENT).
 	env []string
 }
 
@@ -40,7 +40,7 @@ func (env *compatEnv) locate(ctx context.Context, p compatPkg) (compatLoc, error
 		}
 		// Both take a standard library package by import path from
 		// anywhere, as users run them; go test -fuzz does not (below).
-		return compatLoc{dir: scratch, target: p.pkg, pkgDir: filepath.Join(goroot(), "src", filepath.FromSlash(p.pkg))}, nil
+		return compatLoc{dir: scratch, target: p.pkg, pkgDir: filepath.Join(goroot(), "src", filepath.FromSlash(p.pkg)), env: p.env}, nil
 	}
 	root := filepath.Join(env.work, fileName(p.module))
 	if _, err := os.Stat(root); err != nil {
@@ -54,7 +54,7 @@ func (env *compatEnv) locate(ctx context.Context, p compatPkg) (compatLoc, error
 		}
 	}
 	dir := filepath.Join(root, filepath.FromSlash(p.pkg))
-	loc := compatLoc{dir: dir, target: ".", pkgDir: dir, env: []string{"GOWORK=off"}}
+	loc := compatLoc{dir: dir, target: ".", pkgDir: dir, env: append([]string{"GOWORK=off"}, p.env...)}
 	if env.cfg.compatVendor {
 		// Offline: the vendor directory is all there is.
 		loc.env = append(loc.env, "GOPROXY=off", "GOMODCACHE="+filepath.Join(env.work, "empty-modcache"), "GOFLAGS=-modcacherw")
@@ -161,7 +161,9 @@ func (g *testdataGuard) restore() error {
 }
 
 // fileName turns a module or package path into a file name.
-func fileName(s string) string { return strings.NewReplacer("/", "_", "@", "_").Replace(s) }
+func fileName(s string) string {
+	return strings.NewReplacer("/", "_", "@", "_", " ", "_", "(", "", ")", "", "=", "-").Replace(s)
+}
 
 func goroot() string {
 	out, err := exec.Command("go", "env", "GOROOT").Output()
