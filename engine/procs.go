@@ -3,9 +3,10 @@ package engine
 import (
 	"os"
 	"runtime"
-	"runtime/metrics"
 	"strings"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
 // One processor until the code under test starts goroutines (worker side).
@@ -19,7 +20,8 @@ import (
 // as soon as the code under test is seen starting goroutines of its own:
 // code that runs goroutines in parallel (and the bugs that need them to,
 // such as concurrent map writes) gets every processor from its first input
-// on, after at most procsOver watch intervals. Code whose goroutines are
+// on, after a few watch intervals (basedeps.GoroutineWatch, which the
+// libFuzzer binaries' wake-up rule shares). Code whose goroutines are
 // already alive when the worker starts serving (started at package
 // initialization, or by the fuzz test before f.Fuzz) keeps the default from
 // the start: they may run beside every input without starting any more.
@@ -28,30 +30,9 @@ import (
 // takes a parallel one. A GOMAXPROCS the user set applies to the workers
 // unchanged.
 
-// procsWatch is how often the worker looks for goroutines the code under
-// test started.
-const procsWatch = 10 * time.Millisecond
-
-// procsSlack is how many goroutines the process may start beyond one per
-// execution (the runtime starts some on demand, such as a collector's mark
-// worker or its cleanup goroutine) before the code under test is taken to
-// start short-lived ones.
-const procsSlack = 8
-
-// procsOver is how many watches in a row must see more live goroutines
-// than the worker's own and the input's: an input's goroutine caught
-// exiting as the next one starts, now and then under load, must not count.
-const procsOver = 3
-
-// createdMetric counts the goroutines the process has started (Go 1.26).
-const createdMetric = "/sched/goroutines-created:goroutines"
-
 // oneProcUntilGoroutines runs the worker on one processor until the code
-// under test is seen starting goroutines: more of them live than the
-// worker's own and the input's (procsOver watches in a row), or more
-// started than executions (execs counts those begun; testing starts one
-// goroutine for each) beyond procsSlack. It must be called while no input
-// runs. It does nothing when the user set GOMAXPROCS, the code reads the
+// under test is seen starting goroutines (basedeps.GoroutineWatch; execs
+// counts the executions begun). It must be called while no input runs. It does nothing when the user set GOMAXPROCS, the code reads the
 // number of processors (procsReader), the runtime does not count started
 // goroutines, or goroutines of the code are alive already.
 func oneProcUntilGoroutines(execs func() uint64) {
@@ -61,20 +42,21 @@ func oneProcUntilGoroutines(execs func() uint64) {
 	if procsReader != "" {
 		return
 	}
-	if _, ok := goroutinesCreated(); !ok || codeGoroutine(parseGoroutines(allStacks()()), workerCreator) != "" || runtime.GOMAXPROCS(1) == 1 {
+	if codeGoroutine(parseGoroutines(allStacks()()), workerCreator) != "" {
 		return
 	}
 	// The counts are taken here, while no input runs: the watch's
 	// goroutine may first run after many inputs (on one processor, when
 	// the worker first blocks).
-	w := procsWatcher{live: runtime.NumGoroutine() + 1, start: execs(), execs: execs} // live: and the watch's goroutine
-	w.created, _ = goroutinesCreated()
-	w.created++ // the watch's goroutine
+	w, ok := basedeps.NewGoroutineWatch(execs, 1) // and the watch's goroutine
+	if !ok || runtime.GOMAXPROCS(1) == 1 {
+		return
+	}
 	go func() {
-		tick := time.NewTicker(procsWatch)
+		tick := time.NewTicker(basedeps.WatchEvery)
 		defer tick.Stop()
 		for range tick.C {
-			if w.own() {
+			if w.Own() {
 				runtime.SetDefaultGOMAXPROCS()
 				return
 			}
@@ -104,49 +86,6 @@ func codeGoroutine(gs []goroutine, own func(string) bool) string {
 		}
 	}
 	return ""
-}
-
-// procsWatcher is oneProcUntilGoroutines' state between watches.
-type procsWatcher struct {
-	live    int           // goroutines when no input runs
-	created uint64        // goroutines started when the watch began
-	start   uint64        // executions begun then
-	execs   func() uint64 // executions begun
-	over    int           // watches in a row that saw more live goroutines than live+1
-}
-
-// own reports whether the code under test has started goroutines of its own.
-func (w *procsWatcher) own() bool {
-	if w.above() {
-		w.over++
-	} else {
-		w.over = 0
-	}
-	now, _ := goroutinesCreated()
-	return w.over >= procsOver || now-w.created > w.execs()-w.start+procsSlack
-}
-
-// above reports whether more goroutines are live than the worker's own and
-// the input's. An input's goroutine that was preempted after it signalled
-// its end can wait in the global run queue while the next inputs' run (the
-// scheduler hands the processor from goroutine to goroutine through runnext
-// and rarely looks there): it is let run out before the second count.
-func (w *procsWatcher) above() bool {
-	if runtime.NumGoroutine() <= w.live+1 {
-		return false
-	}
-	runtime.Gosched()
-	return runtime.NumGoroutine() > w.live+1
-}
-
-// goroutinesCreated returns the number of goroutines the process started.
-func goroutinesCreated() (uint64, bool) {
-	s := []metrics.Sample{{Name: createdMetric}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0, false
-	}
-	return s[0].Value.Uint64(), true
 }
 
 // procsReader names a package of the code under test that reads the number

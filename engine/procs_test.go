@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
 // procsProbeEnv makes the test binary act as a worker for
@@ -61,7 +63,7 @@ func procsProbe(mode string) {
 			stop.Store(true)
 		})
 	case "pool": // executions hand work to the goroutine started before them
-		for range 2 * procsSlack {
+		for range 20 { // past the watch's slack of started goroutines (basedeps)
 			run(func() {
 				done := make(chan bool)
 				work <- func() { close(done) }
@@ -69,7 +71,7 @@ func procsProbe(mode string) {
 			})
 		}
 	case "short": // one goroutine per execution, ended before it returns
-		for range 2 * procsSlack {
+		for range 20 { // past the watch's slack of started goroutines (basedeps)
 			run(func() {
 				var wg sync.WaitGroup
 				wg.Go(func() {})
@@ -81,7 +83,7 @@ func procsProbe(mode string) {
 		// The watch may run late on a loaded machine (or under qemu):
 		// wait up to 3 s for it rather than a fixed few intervals.
 		for i := 0; i < 300 && runtime.GOMAXPROCS(0) == 1; i++ {
-			time.Sleep(procsWatch)
+			time.Sleep(basedeps.WatchEvery)
 		}
 	}
 	fmt.Println(runtime.GOMAXPROCS(0))
@@ -155,52 +157,5 @@ func TestCodeGoroutine(t *testing.T) {
 	}
 	if workerCreator("net/http/httptest.(*Server).goServe") || workerCreator("example.com/pool.init.0") {
 		t.Error("workerCreator takes a server's or a package's goroutine for the worker's own")
-	}
-}
-
-// procsAloneEnv runs TestProcsWatcher itself, in the process it starts.
-const procsAloneEnv = "FUZZBOX_TEST_PROCS_ALONE"
-
-// TestProcsWatcher: live goroutines beyond the worker's and the input's
-// count from the second watch in a row; started ones beyond one per
-// execution count past procsSlack.
-func TestProcsWatcher(t *testing.T) {
-	if os.Getenv(procsAloneEnv) == "" {
-		// The watcher counts the process's goroutines, which another
-		// test's ending in the middle of this one moved (a flaky "not
-		// reported"): it runs in a process of its own.
-		cmd := exec.Command(os.Args[0], "-test.run=^TestProcsWatcher$", "-test.count=1")
-		cmd.Env = append(os.Environ(), procsAloneEnv+"=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("%v\n%s", err, out)
-		}
-		return
-	}
-	var execs uint64
-	w := procsWatcher{live: runtime.NumGoroutine(), execs: func() uint64 { return execs }}
-	w.created, _ = goroutinesCreated()
-	if w.own() {
-		t.Fatal("own goroutines reported with none started")
-	}
-	block := make(chan bool)
-	defer close(block)
-	park := func() {
-		started := make(chan bool)
-		go func() { close(started); <-block }()
-		<-started
-		execs++ // counted as an execution's goroutine
-	}
-	park() // the input's goroutine
-	if w.own() || w.own() {
-		t.Fatal("the input's goroutine taken for the code's own")
-	}
-	park()
-	for i := 1; i < procsOver; i++ {
-		if w.own() {
-			t.Fatalf("%d watches over the live count reported", i)
-		}
-	}
-	if !w.own() {
-		t.Fatalf("%d watches over the live count not reported", procsOver)
 	}
 }

@@ -70,10 +70,11 @@ const (
 
 // runtimeRewriteID identifies the rewrite of the runtime (the filter's
 // source, the filtered calls, the shadowed counters, the muted string
-// hooks), for the compiler's version that keys the go build cache
+// hooks, the gated wake-ups), for the compiler's version that keys the go build cache
 // (versionLine).
 func runtimeRewriteID() string {
-	sum := sha256.Sum256([]byte(cmpFilterSource + "\x00" + traceCall.String() + "\x00" + traceCallFiltered + "\x00" + countersShadow + "\x00" + strHookMuted))
+	sum := sha256.Sum256([]byte(cmpFilterSource + "\x00" + traceCall.String() + "\x00" + traceCallFiltered + "\x00" + countersShadow + "\x00" + strHookMuted +
+		"\x00" + wakeGateSource + "\x00" + newprocGated + "\x00" + readyGated))
 	return hex.EncodeToString(sum[:6])
 }
 
@@ -235,7 +236,8 @@ func fuzzboxCmpPass(arg0, arg1, fakePC uintptr, dmask uint64) (uintptr, uintptr,
 // built with the libfuzzer tag: its libfuzzer.go is replaced by a copy with
 // filtered calls (filterTraceCalls), shadowed counters (shadowCounters) and
 // muted string hooks (muteStrHooks), and the filter's file is added, both
-// written beside the compiler's output. Arguments without
+// written beside the compiler's output; so is proc.go, by one with gated
+// wake-ups (gateProcArgs: wakegate.go). Arguments without
 // runtime/libfuzzer.go, or with one that lacks what a rewrite expects
 // (another Go release's), are returned as they are.
 func rewriteRuntimeArgs(args []string) ([]string, error) {
@@ -267,5 +269,36 @@ func rewriteRuntimeArgs(args []string) ([]string, error) {
 	}
 	out := append([]string{}, args...)
 	out[at] = hooks
-	return append(out, filter), nil
+	out = append(out, filter)
+	return gateProcArgs(out, dir)
+}
+
+// gateProcArgs replaces runtime/proc.go among the runtime's compiler
+// arguments by a copy with gated wake-ups (gateWakeups), written to dir
+// with the file that declares the gate, or returns args as they are if
+// proc.go is not there as expected.
+func gateProcArgs(args []string, dir string) ([]string, error) {
+	for i, a := range args[1:] {
+		if filepath.Base(a) != "proc.go" || filepath.Base(filepath.Dir(a)) != "runtime" {
+			continue
+		}
+		src, err := os.ReadFile(a)
+		if err != nil {
+			return nil, fmt.Errorf("libFuzzer runtime rewrite: %w", err)
+		}
+		gated := gateWakeups(src, a)
+		if gated == nil {
+			return args, nil
+		}
+		proc, decl := filepath.Join(dir, "proc.go"), filepath.Join(dir, "fuzzbox_wake.go")
+		if err := os.WriteFile(proc, gated, 0o666); err != nil {
+			return nil, fmt.Errorf("libFuzzer runtime rewrite: %w", err)
+		}
+		if err := os.WriteFile(decl, []byte(wakeGateSource), 0o666); err != nil {
+			return nil, fmt.Errorf("libFuzzer runtime rewrite: %w", err)
+		}
+		args[i+1] = proc
+		return append(args, decl), nil
+	}
+	return args, nil
 }

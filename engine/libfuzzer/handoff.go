@@ -187,8 +187,11 @@ func slotWord(p *C.uint32_t) *uint32 { return (*uint32)(unsafe.Pointer(p)) }
 // it precedes the engine's crash report.
 func serve(t *target) {
 	state := slotWord(&C.fuzzbox_slot.state)
+	gate := newWakeGate()
+	gate.hold()
 	for {
-		waitPosted(state)
+		waitPosted(state, gate)
+		gate.begin()
 		var in []byte
 		if n := int(C.fuzzbox_slot.size); n > 0 {
 			in = unsafe.Slice((*byte)(unsafe.Pointer(C.fuzzbox_slot.data)), n)
@@ -210,13 +213,17 @@ func serve(t *target) {
 
 // waitPosted returns once an input is posted: it spins (in C, which does
 // not hold up the Go scheduler any more than a system call) for goSpin,
-// then sleeps until the engine's thread wakes it.
-func waitPosted(state *uint32) {
+// then sleeps until the engine's thread wakes it, with the gate's wake-ups
+// let through (the engine's thread readies it from a call into Go, which
+// returns to C at once: another thread must take it up).
+func waitPosted(state *uint32, gate *wakeGate) {
 	for C.fuzzbox_go_wait_posted(C.int64_t(goSpin)) == 0 {
 		sleeping := slotWord(&C.fuzzbox_slot.go_sleeping)
 		atomic.StoreUint32(sleeping, 1)
 		if atomic.LoadUint32(state) != C.fuzzbox_posted {
+			gate.release()
 			<-wake
+			gate.hold()
 		}
 		atomic.StoreUint32(sleeping, 0)
 		if atomic.LoadUint32(state) == C.fuzzbox_posted {
