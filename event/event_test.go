@@ -117,6 +117,9 @@ func TestFormat(t *testing.T) {
 		{event.Event{Type: event.Done, Elapsed: 2000, Execs: 10, ExecsPerSec: 5, Corpus: 1, Edges: 3},
 			"fuzz: elapsed: 2s, execs: 10 (5/sec), new interesting: 0 (total: 1), edges: 3"},
 		{event.Event{Type: event.Done, NotFuzzed: event.NotFuzzedFailed, Message: "its package's tests failed"}, ""},
+		// Stopped in the baseline: its progress, not the fuzzing statistics.
+		{event.Event{Type: event.Done, Elapsed: 9000, Execs: 32672, ExecsPerSec: 3601, Corpus: 32672, Edges: 630, Progress: "32672/100010"},
+			"fuzz: elapsed: 9s, gathering baseline coverage: 32672/100010 completed"},
 		{event.Event{Type: event.Output, Output: "ok\n"}, ""},
 		{event.Event{Type: event.Exit}, ""},
 	} {

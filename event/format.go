@@ -21,8 +21,13 @@ func Format(e Event) string {
 	case Start:
 		return fmt.Sprintf("fuzz: elapsed: %s, gathering baseline coverage: %s completed, now fuzzing with %d workers", el, e.Progress, e.Workers)
 	case Stats, Done:
-		if e.NotFuzzed != "" {
+		switch {
+		case e.NotFuzzed != "":
 			return ""
+		case e.Type == Done && e.Progress != "":
+			// Ended (by a stop, a failure or the limit) before fuzzing
+			// started: where the baseline got to, as go test -fuzz says it.
+			return fmt.Sprintf("fuzz: elapsed: %s, gathering baseline coverage: %s completed", el, e.Progress)
 		}
 		return statsLine(el, e)
 	case Minimizing:
