@@ -18,6 +18,11 @@ package libfuzzer
 #include <stdint.h>
 
 uint8_t fuzzbox_nowake;
+
+// The runtime reads fuzzbox_nowake on other threads: Go sets and reads it
+// through these (atomically, out of the race detector's sight).
+static void fuzzbox_set_nowake(uint8_t v) { __atomic_store_n(&fuzzbox_nowake, v, __ATOMIC_RELAXED); }
+static uint8_t fuzzbox_get_nowake(void) { return __atomic_load_n(&fuzzbox_nowake, __ATOMIC_RELAXED); }
 */
 import "C"
 
@@ -37,11 +42,11 @@ const startedEvery = 64
 
 // A wakeGate is serve's side of fuzzbox_nowake.
 type wakeGate struct {
-	execs atomic.Uint64 // inputs begun
-	watch *basedeps.GoroutineWatch
+	execs atomic.Uint64            // inputs begun
+	watch *basedeps.GoroutineWatch // nil when open from the start
 
-	mu   sync.Mutex
-	open bool // the code under test has goroutines: wake-ups as usual, for good
+	mu   sync.Mutex  // orders the writes of open and fuzzbox_nowake
+	open atomic.Bool // the code under test has goroutines: wake-ups as usual, for good
 }
 
 // newWakeGate returns serve's gate, open when the code under test has
@@ -51,12 +56,12 @@ type wakeGate struct {
 func newWakeGate() *wakeGate {
 	g := &wakeGate{}
 	if codeGoroutine(allStacks()) != "" {
-		g.open = true
+		g.open.Store(true)
 		return g
 	}
 	w, ok := basedeps.NewGoroutineWatch(g.execs.Load, 1)
 	if !ok {
-		g.open = true
+		g.open.Store(true)
 		return g
 	}
 	g.watch = w
@@ -67,8 +72,8 @@ func newWakeGate() *wakeGate {
 // hold holds the wake-ups back unless the gate is open for good.
 func (g *wakeGate) hold() {
 	g.mu.Lock()
-	if !g.open {
-		C.fuzzbox_nowake = 1
+	if !g.open.Load() {
+		C.fuzzbox_set_nowake(1)
 	}
 	g.mu.Unlock()
 }
@@ -76,14 +81,14 @@ func (g *wakeGate) hold() {
 // release lets the wake-ups through until the next hold.
 func (g *wakeGate) release() {
 	g.mu.Lock()
-	C.fuzzbox_nowake = 0
+	C.fuzzbox_set_nowake(0)
 	g.mu.Unlock()
 }
 
 // begin counts an input about to run; every startedEvery inputs it first
 // looks at the goroutines the process started.
 func (g *wakeGate) begin() {
-	if n := g.execs.Load(); n%startedEvery == 0 && n > 0 && g.watch != nil && g.watch.Started() {
+	if n := g.execs.Load(); n%startedEvery == 0 && n > 0 && !g.open.Load() && g.watch.Started() {
 		g.openForGood()
 	}
 	g.execs.Add(1)
@@ -93,9 +98,8 @@ func (g *wakeGate) begin() {
 // goroutines the code under test queued meanwhile get the idle processor.
 func (g *wakeGate) openForGood() {
 	g.mu.Lock()
-	was := g.open
-	g.open = true
-	C.fuzzbox_nowake = 0
+	was := g.open.Swap(true)
+	C.fuzzbox_set_nowake(0)
 	g.mu.Unlock()
 	if !was {
 		go func() {}()
@@ -110,10 +114,7 @@ func (g *wakeGate) watchLive() {
 	tick := time.NewTicker(basedeps.WatchEvery)
 	defer tick.Stop()
 	for range tick.C {
-		g.mu.Lock()
-		open := g.open
-		g.mu.Unlock()
-		if open {
+		if g.open.Load() {
 			return
 		}
 		if g.watch.Live() {
@@ -153,4 +154,4 @@ func ownCreator(fn string) bool {
 }
 
 // heldBack reports whether fuzzbox_nowake is set, for tests.
-func heldBack() bool { return C.fuzzbox_nowake != 0 }
+func heldBack() bool { return C.fuzzbox_get_nowake() != 0 }

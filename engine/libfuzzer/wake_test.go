@@ -26,7 +26,7 @@ func TestWakeGate(t *testing.T) {
 	}
 	defer func() { openGate(&wakeGate{}) }()
 	g := newWakeGate()
-	if g.open {
+	if g.open.Load() {
 		t.Fatal("the gate is open before any goroutine of the code")
 	}
 	g.hold()
