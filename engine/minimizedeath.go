@@ -53,12 +53,13 @@ func (w *worker) minimizeDeath(f *failure) {
 		cut := f.minimized == minimizedCutShort
 		adopted := smaller && w.adoptMinimized(f, best, cut)
 		// No smaller candidate ran a probe's time on the same way in, and
-		// none was refused for its way in: none would hang that way at the
-		// whole timeout either. A candidate refused may only not have
-		// reached its loop within the probe's time (a slow machine, a slow
-		// start: CI's arm64 under qemu kept "He" where "H" hangs); the
-		// whole timeout tells.
-		if cut || probe.otherWay == 0 && (adopted || !smaller) {
+		// the probes could tell for every one: none would hang that way at
+		// the whole timeout either. On a slow machine (CI's arm64 under
+		// qemu) a candidate refused for its way in may only not have
+		// reached its loop within the probe's time ("He" was kept where
+		// "H" hangs), and a worker may be killed before it ran its first
+		// candidate; the whole timeout tells.
+		if cut || !probe.unsure && (adopted || !smaller) {
 			return
 		}
 		m.execs = probe.execs
@@ -78,9 +79,10 @@ type deathMin struct {
 	timeout time.Duration
 	way     []string // hangFrames of the hang minimized; nil: any way
 
-	// otherWay is how many candidates of the smallest input found killed
-	// their worker some other way (for probe rounds: or on another way in).
-	otherWay int
+	// unsure says that a probe round could not tell for a candidate of the
+	// smallest input found: one killed its worker another way (or on
+	// another way in), or the worker was killed before it ran one.
+	unsure bool
 }
 
 // shrinkDeath runs m's rounds from f.vals until no candidate is smaller or
@@ -105,11 +107,12 @@ func (w *worker) shrinkDeath(f *failure, m *deathMin) (best []any, smaller bool)
 			if done == minimizedCutShort {
 				f.minimized = done
 			}
+			m.unsure = m.unsure || done == "other" && n == 0 && m.timeout < w.opts.Timeout
 			break
 		}
 		best, smaller, refuse = cand, true, nil
 	}
-	m.otherWay = len(refuse)
+	m.unsure = m.unsure || len(refuse) > 0
 	return best, smaller
 }
 
