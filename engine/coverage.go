@@ -33,8 +33,9 @@ var bucketBit = func() (t [256]byte) {
 
 // hasNewBits reports whether the raw counters in snap set a bucket bit that
 // seen lacks. len(seen) must be at least len(snap). It runs after every
-// execution over every counter of the binary (the standard library is
-// instrumented too: 16 K counters for a small target), of which few are
+// execution over every counter of the binary (the standard library the
+// code under test reaches is instrumented too: thousands of counters for a
+// small target), of which few are
 // set: it skips zero counters 32 at a time and, in a word that has some,
 // visits only those.
 func hasNewBits(snap, seen []byte) bool {

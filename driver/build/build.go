@@ -140,7 +140,9 @@ func build(ctx context.Context, opts Options) (*Result, error) {
 		args = append(args, "-race")
 	}
 	args = append(args, "-tags="+tags)
-	if pkg.Standard {
+	if !pkg.Standard {
+		args = append(args, g.unreachedFlags(ctx, pkg.ImportPath, append([]string{"-tags=" + tags}, more...))...)
+	} else {
 		// A standard library package has no module of its own to add the
 		// runtime to: it is built from a scratch module that requires it
 		// (prepare), by import path. A toolchain the go command fetched

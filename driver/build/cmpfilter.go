@@ -38,6 +38,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 )
 
 // traceCall matches the runtime's forwarding of one comparison hook, a
@@ -70,11 +71,11 @@ const (
 
 // runtimeRewriteID identifies the rewrite of the runtime (the filter's
 // source, the filtered calls, the shadowed counters, the muted string
-// hooks, the gated wake-ups), for the compiler's version that keys the go build cache
-// (versionLine).
+// hooks, the gated wake-ups) and of testing (testingrewrite.go), for the
+// compiler's version that keys the go build cache (versionLine).
 func runtimeRewriteID() string {
 	sum := sha256.Sum256([]byte(cmpFilterSource + "\x00" + traceCall.String() + "\x00" + traceCallFiltered + "\x00" + countersShadow + "\x00" + strHookMuted +
-		"\x00" + wakeGateSource + "\x00" + newprocGated + "\x00" + readyGated))
+		"\x00" + wakeGateSource + "\x00" + newprocGated + "\x00" + readyGated + "\x00" + testingRewriteID))
 	return hex.EncodeToString(sum[:6])
 }
 
@@ -278,27 +279,36 @@ func rewriteRuntimeArgs(args []string) ([]string, error) {
 // with the file that declares the gate, or returns args as they are if
 // proc.go is not there as expected.
 func gateProcArgs(args []string, dir string) ([]string, error) {
+	return replaceSource(args, dir, "runtime", "proc.go", gateWakeups, "fuzzbox_wake.go", wakeGateSource)
+}
+
+// replaceSource replaces the file pkgDir/name among a package's compiler
+// arguments by the copy rewrite returns (given the source and its path),
+// written to dir, and adds the file decl as declName beside it. It returns
+// args as they are when the file is not among them or rewrite returns nil.
+func replaceSource(args []string, dir, pkgDir, name string, rewrite func([]byte, string) []byte, declName, decl string) ([]string, error) {
 	for i, a := range args[1:] {
-		if filepath.Base(a) != "proc.go" || filepath.Base(filepath.Dir(a)) != "runtime" {
+		if filepath.Base(a) != name || filepath.Base(filepath.Dir(a)) != pkgDir {
 			continue
 		}
 		src, err := os.ReadFile(a)
 		if err != nil {
-			return nil, fmt.Errorf("libFuzzer runtime rewrite: %w", err)
+			return nil, fmt.Errorf("rewriting %s/%s: %w", pkgDir, name, err)
 		}
-		gated := gateWakeups(src, a)
-		if gated == nil {
+		out := rewrite(src, a)
+		if out == nil {
 			return args, nil
 		}
-		proc, decl := filepath.Join(dir, "proc.go"), filepath.Join(dir, "fuzzbox_wake.go")
-		if err := os.WriteFile(proc, gated, 0o666); err != nil {
-			return nil, fmt.Errorf("libFuzzer runtime rewrite: %w", err)
+		file, declFile := filepath.Join(dir, name), filepath.Join(dir, declName)
+		if err := os.WriteFile(file, out, 0o666); err != nil {
+			return nil, fmt.Errorf("rewriting %s/%s: %w", pkgDir, name, err)
 		}
-		if err := os.WriteFile(decl, []byte(wakeGateSource), 0o666); err != nil {
-			return nil, fmt.Errorf("libFuzzer runtime rewrite: %w", err)
+		if err := os.WriteFile(declFile, []byte(decl), 0o666); err != nil {
+			return nil, fmt.Errorf("rewriting %s/%s: %w", pkgDir, name, err)
 		}
-		args[i+1] = proc
-		return append(args, decl), nil
+		args = slices.Clone(args)
+		args[i+1] = file
+		return append(args, declFile), nil
 	}
 	return args, nil
 }

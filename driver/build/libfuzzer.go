@@ -242,9 +242,11 @@ func ExcludedTests(ignored []string) string {
 	return fmt.Sprintf("; build constraints exclude %s: does a fuzz test need -tags?", strings.Join(tests, ", "))
 }
 
-// buildArchive runs go test -c -buildmode=c-archive on the package; a
-// package whose go:nosplit code leaves the comparison hooks no stack is
-// compiled without instrumentation (linkNosplit), as fuzzbox fuzz does.
+// buildArchive runs go test -c -buildmode=c-archive on the package; the
+// packages its code under test does not reach (unreachedFlags), and a
+// package whose go:nosplit code leaves the comparison hooks no stack
+// (linkNosplit, as fuzzbox fuzz does), are compiled without
+// instrumentation.
 func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuzzPackage, archive, tmp string) error {
 	toolexec, err := joinCommand(opts.Toolexec)
 	if err != nil {
@@ -254,8 +256,10 @@ func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuz
 	if err != nil {
 		return err
 	}
-	args := append([]string{"test", "-c", "-buildmode=c-archive", "-o", archive, "-vet=off", "-toolexec=" + toolexec, "-tags=" + withTags("libfuzzer", opts.Tags)}, more...)
-	args = append(args, opts.Package)
+	more = append([]string{"-tags=" + withTags("libfuzzer", opts.Tags)}, more...)
+	unreached := g.unreachedFlags(ctx, pkg.ImportPath, more)
+	args := append([]string{"test", "-c", "-buildmode=c-archive", "-o", archive, "-vet=off", "-toolexec=" + toolexec}, more...)
+	args = append(append(args, unreached...), opts.Package)
 	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
 		opts.Stderr.Write(output)
 		return fmt.Errorf("package does not build: %s", Summary(output, err))

@@ -102,7 +102,9 @@ func isRuntimePackage(importPath string) bool {
 // Toolexec runs one tool invocation on behalf of the go command's -toolexec
 // flag; it is what "fuzzbox toolexec" does. args are the tool's path and its
 // arguments. Compiler runs are changed: the generated test main is rewritten
-// (RewriteTestmain), other packages get -d=libfuzzer unless skipped, and the
+// (RewriteTestmain), testing.go loses two per-input costs
+// (rewriteTestingSource), other packages get -d=libfuzzer unless skipped or
+// marked by the build (noInstrumentMark: reach.go), and the
 // -V=full version answer gets fuzzbox's version appended so that the build
 // cache keys differ from stock builds. The linker is told of code that reads
 // the number of processors (linkArgs), vet of the runtime's language version
@@ -200,6 +202,10 @@ func compileArgs(args []string) ([]string, error) {
 		return nil, errCoverage
 	}
 	pkg := flagValue(expanded, "-p")
+	marked := slices.Contains(expanded, noInstrumentMark)
+	if marked {
+		expanded = slices.DeleteFunc(expanded, func(a string) bool { return a == noInstrumentMark })
+	}
 	switch {
 	case pkg == "main" && testmainIndex(expanded) >= 0:
 		err = rewriteTestmainArg(expanded, testmainIndex(expanded))
@@ -207,7 +213,9 @@ func compileArgs(args []string) ([]string, error) {
 		setLang(expanded, runtimeLang)
 	case pkg == "runtime":
 		expanded, err = rewriteRuntimeArgs(expanded)
-	case !skipInstrumentation[pkg] && !slices.Contains(noInstrument(), pkg):
+	case pkg == "testing":
+		expanded, err = replaceSource(expanded, filepath.Dir(flagValue(expanded, "-o")), "testing", "testing.go", rewriteTestingSource, "fuzzbox_testing.go", testingRewriteSource)
+	case !marked && !skipInstrumentation[pkg] && !slices.Contains(noInstrument(), pkg):
 		// Flags must precede the files: put it first.
 		expanded = append([]string{expanded[0], instrumentFlag}, expanded[1:]...)
 	}

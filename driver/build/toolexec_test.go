@@ -62,6 +62,10 @@ func TestCompileArgs(t *testing.T) {
 		args: []string{"compile", "-p", "github.com/fuzzbox/fuzzbox/engine", "-lang=go1.11", "a.go"},
 		want: []string{"compile", "-p", "github.com/fuzzbox/fuzzbox/engine", "-lang=" + runtimeLang, "a.go"},
 	}, {
+		desc: "a package the build marked (unreachedFlags) is not instrumented, and the compiler does not see the mark",
+		args: []string{"compile", "-o", "x.a", "-p", "regexp", noInstrumentMark, "-std", "regexp.go"},
+		want: []string{"compile", "-o", "x.a", "-p", "regexp", "-std", "regexp.go"},
+	}, {
 		desc: "a main package that is not the test main is instrumented",
 		args: []string{"compile", "-p", "main", "main.go"},
 		want: []string{"compile", instrumentFlag, "-p", "main", "main.go"},

@@ -1,0 +1,120 @@
+package build
+
+// Edge counters for the code under test only.
+//
+// The engines read the counters of the fuzz function's run only (fuzzbox's
+// ResetCoverage and SnapshotCoverage, the libFuzzer binaries' shadow:
+// shadowCounters): a package that only testing and fuzzbox's runtime call
+// (flag, regexp, runtime/pprof, compress/gzip, encoding/json, go/parser,
+// ...) never counts anything there, and yet every execution clears its
+// counters and scans them (libFuzzer twice over: its own and the shadow).
+// checksum's libFuzzer binary had 12,187 counters, about 8,000 of them in
+// such packages; go-118-fuzz-build's, without testing, 5,777
+// (bench/README.md). So the builds list the test binary's packages and
+// compile those the code under test does not import, directly or through
+// other packages, without instrumentation. The code under test is the
+// package and its test files' imports other than testing (a test helper
+// that imports testing brings testing's imports in with it). The choice
+// goes through per-package -gcflags (noInstrumentMark), so that each
+// package's build is cached under what it was compiled with.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// noInstrumentMark is the compiler flag a build gives, through -gcflags,
+// the packages to compile without instrumentation. Toolexec removes it
+// from the compiler's command line and leaves the package uninstrumented.
+const noInstrumentMark = "-d=fuzzboxnoinstr"
+
+// listedDep is a package of go list -deps -test's output.
+type listedDep struct {
+	ImportPath string
+	Imports    []string
+}
+
+// unreachedFlags returns the -gcflags flags that leave uninstrumented the
+// packages of importPath's test binary that its code under test does not
+// reach: args are the go command's flags of the build (tags, overlay,
+// module file). It returns none when the user's GOFLAGS set -gcflags,
+// which a package's -gcflags on the command line would replace for that
+// package, or when the packages cannot be listed: the build then
+// instruments them all, as before, and says why if it fails.
+func (g goCmd) unreachedFlags(ctx context.Context, importPath string, args []string) []string {
+	if g.goflag("gcflags") != "" {
+		return nil
+	}
+	list := append(append([]string{"list", "-e", "-deps", "-test", "-json=ImportPath,Imports"}, args...), importPath)
+	out, err := g.output(ctx, list...)
+	if err != nil {
+		return nil
+	}
+	var deps []listedDep
+	for dec := json.NewDecoder(bytes.NewReader(out)); dec.More(); {
+		var d listedDep
+		if err := dec.Decode(&d); err != nil {
+			return nil
+		}
+		deps = append(deps, d)
+	}
+	var flags []string
+	for _, p := range unreached(deps, importPath) {
+		flags = append(flags, "-gcflags="+p+"="+noInstrumentMark)
+	}
+	return flags
+}
+
+// unreached returns the import paths, sorted, of the packages among deps
+// (a test binary's, go list -deps -test) that the test of importPath does
+// not reach without going through testing or fuzzbox's runtime, leaving out
+// those compiled without instrumentation anyway.
+func unreached(deps []listedDep, importPath string) []string {
+	byPath := make(map[string]listedDep, len(deps))
+	for _, d := range deps {
+		byPath[d.ImportPath] = d
+	}
+	variant := " [" + importPath + ".test]"
+	reached := map[string]bool{}
+	var visit func(string)
+	visit = func(path string) {
+		base := plainPath(path)
+		if reached[path] || base == "testing" || isRuntimePackage(base) {
+			return
+		}
+		reached[path] = true
+		reached[base] = true
+		for _, imp := range byPath[path].Imports {
+			visit(imp)
+		}
+	}
+	for _, root := range []string{importPath + variant, importPath + "_test" + variant, importPath} {
+		if _, ok := byPath[root]; ok {
+			visit(root)
+		}
+	}
+	var out []string
+	for _, d := range deps {
+		p := plainPath(d.ImportPath)
+		switch {
+		case reached[p], skipInstrumentation[p], isRuntimePackage(p), p == "unsafe",
+			p == importPath+"_test", p == importPath+".test":
+			continue
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// plainPath returns path without go list's test variant suffix
+// ("p [q.test]" is p).
+func plainPath(path string) string {
+	if i := strings.Index(path, " ["); i >= 0 {
+		return path[:i]
+	}
+	return path
+}

@@ -1,0 +1,93 @@
+package build
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestUnreached: of a test binary's packages, those that only testing and
+// fuzzbox's runtime import are left uninstrumented; those the package, its
+// test files or a test helper import are not, nor the test packages
+// themselves or packages skipped anyway.
+func TestUnreached(t *testing.T) {
+	deps := []listedDep{
+		{ImportPath: "strconv"},
+		{ImportPath: "os"},
+		{ImportPath: "fmt", Imports: []string{"strconv", "os"}},
+		{ImportPath: "regexp/syntax", Imports: []string{"strconv"}},
+		{ImportPath: "regexp", Imports: []string{"regexp/syntax", "strings"}},
+		{ImportPath: "strings"},
+		{ImportPath: "flag", Imports: []string{"strconv"}},
+		{ImportPath: "sync"},
+		{ImportPath: "testing", Imports: []string{"flag", "fmt", "regexp", "sync"}},
+		{ImportPath: "runtime/debug"},
+		{ImportPath: "github.com/fuzzbox/fuzzbox/engine/libfuzzer", Imports: []string{"os", "runtime/debug"}},
+		{ImportPath: "example.com/helper", Imports: []string{"testing", "encoding/hex"}},
+		{ImportPath: "encoding/hex"},
+		{ImportPath: "example.com/u [example.com/u.test]", Imports: []string{"fmt", "testing"}},
+		{ImportPath: "example.com/u_test [example.com/u.test]", Imports: []string{"example.com/u [example.com/u.test]", "example.com/helper", "github.com/fuzzbox/fuzzbox/engine/libfuzzer", "strings", "testing"}},
+		{ImportPath: "example.com/u.test", Imports: []string{"example.com/u_test [example.com/u.test]", "os", "testing"}},
+	}
+	want := []string{"flag", "regexp", "regexp/syntax", "runtime/debug"}
+	if got := unreached(deps, "example.com/u"); !slices.Equal(got, want) {
+		t.Errorf("unreached = %q, want %q", got, want)
+	}
+}
+
+const reachTests = `package u
+
+import (
+	"strconv"
+	"testing"
+)
+
+func FuzzAtoi(f *testing.F) {
+	f.Add("76")
+	f.Fuzz(func(t *testing.T, s string) {
+		if n, err := strconv.Atoi(s); err == nil && n == 77 {
+			t.Error("seventy-seven")
+		}
+	})
+}
+`
+
+// TestLibFuzzerInstrumentsReachedOnly: in a libFuzzer binary, a package
+// the code under test imports (strconv) calls the comparison hooks, one
+// that only testing imports (fmt) calls none; the binary still finds the
+// fuzz test's failure.
+func TestLibFuzzerInstrumentsReachedOnly(t *testing.T) {
+	needClang(t)
+	bin := buildLibFuzzerTest(t, reachTests, "FuzzAtoi")
+	if n := hookCalls(t, bin, `^strconv\.`); n == 0 {
+		t.Errorf("strconv, which the fuzz test imports, calls no comparison hook: it is not instrumented")
+	}
+	if n := hookCalls(t, bin, `^fmt\.`); n != 0 {
+		t.Errorf("fmt, which only testing imports, calls comparison hooks %d times: it is instrumented", n)
+	}
+	work := t.TempDir()
+	in := filepath.Join(work, "in-77")
+	if err := os.WriteFile(in, []byte("77"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runBinary(t, bin, work, in); code == 0 || !strings.Contains(out, "seventy-seven") {
+		t.Errorf("input 77: exit %d, want the fuzz test's failure:\n%s", code, tail(out))
+	}
+}
+
+// hookCalls returns the number of calls of the runtime's comparison hooks
+// in bin's functions that match the regexp sym.
+func hookCalls(t *testing.T, bin, sym string) int {
+	t.Helper()
+	out, err := exec.Command("go", "tool", "objdump", "-s", sym, bin).Output()
+	if err != nil {
+		t.Fatalf("go tool objdump: %v", err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("go tool objdump -s %s: no such function in the binary", sym)
+	}
+	return strings.Count(string(out), "CALL runtime.libfuzzerTrace")
+}
