@@ -38,7 +38,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 )
 
 // traceCall matches the runtime's forwarding of one comparison hook, a
@@ -280,35 +279,4 @@ func rewriteRuntimeArgs(args []string) ([]string, error) {
 // proc.go is not there as expected.
 func gateProcArgs(args []string, dir string) ([]string, error) {
 	return replaceSource(args, dir, "runtime", "proc.go", gateWakeups, "fuzzbox_wake.go", wakeGateSource)
-}
-
-// replaceSource replaces the file pkgDir/name among a package's compiler
-// arguments by the copy rewrite returns (given the source and its path),
-// written to dir, and adds the file decl as declName beside it. It returns
-// args as they are when the file is not among them or rewrite returns nil.
-func replaceSource(args []string, dir, pkgDir, name string, rewrite func([]byte, string) []byte, declName, decl string) ([]string, error) {
-	for i, a := range args[1:] {
-		if filepath.Base(a) != name || filepath.Base(filepath.Dir(a)) != pkgDir {
-			continue
-		}
-		src, err := os.ReadFile(a)
-		if err != nil {
-			return nil, fmt.Errorf("rewriting %s/%s: %w", pkgDir, name, err)
-		}
-		out := rewrite(src, a)
-		if out == nil {
-			return args, nil
-		}
-		file, declFile := filepath.Join(dir, name), filepath.Join(dir, declName)
-		if err := os.WriteFile(file, out, 0o666); err != nil {
-			return nil, fmt.Errorf("rewriting %s/%s: %w", pkgDir, name, err)
-		}
-		if err := os.WriteFile(declFile, []byte(decl), 0o666); err != nil {
-			return nil, fmt.Errorf("rewriting %s/%s: %w", pkgDir, name, err)
-		}
-		args = slices.Clone(args)
-		args[i+1] = file
-		return append(args, declFile), nil
-	}
-	return args, nil
 }

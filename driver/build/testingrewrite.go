@@ -16,8 +16,6 @@ package build
 // each rewrite keeps its line, so that positions in testing.go stay
 // testing's own.
 
-import "bytes"
-
 // The two rewrites of testing/testing.go.
 const (
 	runnerLookup = "\tt.runner = callerName(0)\n"
@@ -47,10 +45,5 @@ const testingRewriteID = runnerKept + "\x00" + reportLazy + "\x00" + testingRewr
 // which is then compiled as it is. path is the file's own path: a line
 // directive keeps it the file's name in positions.
 func rewriteTestingSource(src []byte, path string) []byte {
-	if bytes.Count(src, []byte(runnerLookup)) != 1 || bytes.Count(src, []byte(reportFormat)) != 1 {
-		return nil
-	}
-	src = bytes.Replace(src, []byte(runnerLookup), []byte(runnerKept), 1)
-	src = bytes.Replace(src, []byte(reportFormat), []byte(reportLazy), 1)
-	return append([]byte("//line "+path+":1\n"), src...)
+	return rewriteEach(src, path, [2]string{runnerLookup, runnerKept}, [2]string{reportFormat, reportLazy})
 }

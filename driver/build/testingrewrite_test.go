@@ -3,9 +3,7 @@ package build
 import (
 	"bytes"
 	"context"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,15 +12,7 @@ import (
 // rewrites, each on its own line (positions in testing.go stay testing's);
 // a testing.go without them as expected is left alone.
 func TestRewriteTestingSource(t *testing.T) {
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(strings.TrimSpace(string(goroot)), "src", "testing", "testing.go")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, src := gorootSource(t, "testing", "testing.go")
 	out := rewriteTestingSource(src, path)
 	if !bytes.Contains(out, []byte(runnerKept)) || !bytes.Contains(out, []byte(reportLazy)) {
 		t.Fatalf("rewritten testing.go lacks a rewrite")

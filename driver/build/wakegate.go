@@ -24,8 +24,6 @@ package build
 // serving goroutine's processor when that one blocks, or on another once
 // sysmon hands it over.
 
-import "bytes"
-
 // The two wake-ups of runtime/proc.go gated by fuzzbox_nowake: newproc's,
 // after it queues a new goroutine, and ready's, after it queues a readied
 // one. Each rewrite keeps its line, so that positions in proc.go (in every
@@ -59,10 +57,5 @@ var fuzzbox_nowake byte
 // the file's own path: a line directive keeps it the file's name in
 // positions.
 func gateWakeups(src []byte, path string) []byte {
-	if bytes.Count(src, []byte(newprocWake)) != 1 || bytes.Count(src, []byte(readyWake)) != 1 {
-		return nil
-	}
-	src = bytes.Replace(src, []byte(newprocWake), []byte(newprocGated), 1)
-	src = bytes.Replace(src, []byte(readyWake), []byte(readyGated), 1)
-	return append([]byte("//line "+path+":1\n"), src...)
+	return rewriteEach(src, path, [2]string{newprocWake, newprocGated}, [2]string{readyWake, readyGated})
 }

@@ -13,15 +13,7 @@ import (
 // ready's wake-ups gated, each on its own line (positions in proc.go stay
 // the runtime's); a runtime without them as expected is left alone.
 func TestGateWakeups(t *testing.T) {
-	goroot, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(strings.TrimSpace(string(goroot)), "src", "runtime", "proc.go")
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, src := gorootSource(t, "runtime", "proc.go")
 	out := gateWakeups(src, path)
 	if n := bytes.Count(out, []byte("fuzzbox_nowake == 0")); n != 2 {
 		t.Fatalf("gated proc.go has %d gated wake-ups, want 2", n)
@@ -33,6 +25,22 @@ func TestGateWakeups(t *testing.T) {
 	if got := gateWakeups(bytes.Replace(src, []byte(readyWake), []byte("\trunqput(mp.p.ptr(), gp, next)\n"), 1), path); got != nil {
 		t.Error("a proc.go without ready's wake-up was rewritten")
 	}
+}
+
+// gorootSource returns the path and the source of the file name of the
+// standard package pkg, as the go command's Go release has it.
+func gorootSource(t *testing.T, pkg, name string) (string, []byte) {
+	t.Helper()
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(strings.TrimSpace(string(goroot)), "src", filepath.FromSlash(pkg), name)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, src
 }
 
 const wakeGateTests = `package u
