@@ -41,7 +41,7 @@ func StartTrace() {
 	atomic.StoreUint32(&nStrs, 0)
 	atomic.StoreUint32(&nLooked, 0)
 	atomic.AddUint64(&gen, 1) // forgets the operands seen by the previous trace
-	atomic.StoreUint32(&tracing, 1)
+	atomic.StoreUint32(&tracing, traceInts|traceStrs)
 }
 
 // StopTrace stops recording and calls fn for each recorded comparison.
@@ -67,7 +67,7 @@ func StopTrace(onInt func(IntCmp), onStr func(*StrCmp)) {
 // without inlining (-gcflags=-l, as debuggers use), where the functions are
 // assembly that never does.
 var (
-	tracing uint32 // nonzero while operands are recorded
+	tracing uint32 // traceInts|traceStrs: the kinds of comparison recorded now
 	nInts   uint32 // slots claimed in ints (may exceed len(ints))
 	nStrs   uint32 // slots claimed in strs (may exceed len(strs))
 	nLooked uint32 // comparisons looked at in this trace (may exceed MaxTracedCmps)
@@ -75,6 +75,17 @@ var (
 	strs    [MaxStrCmps]StrCmp
 	gen     uint64 // trace generation, mixed into seen's tags
 	seen    [seenSlots]uint32
+)
+
+// The bits of tracing. A kind's bit is cleared when its table is full: the
+// hooks of that kind then return at once, as with tracing off. Before, each
+// comparison after the table filled still counted toward MaxTracedCmps:
+// klauspost/compress's flate clears a 128-K-entry table with one traced
+// loop comparison per element, and its baseline (every seed traced) ran at
+// half go test's pace, a third of its time in recordInt.
+const (
+	traceInts = 1 << iota
+	traceStrs
 )
 
 // A trace records each distinct comparison once. A parser compares every
@@ -168,8 +179,11 @@ func recordInt(a, b uint64, size uint8, isConst bool, pc uint) {
 		return // already equal (nothing to learn), or a repeat
 	}
 	i := atomic.AddUint32(&nInts, 1) - 1
-	if i >= MaxIntCmps {
-		return
+	if i >= MaxIntCmps-1 {
+		atomic.AndUint32(&tracing, ^uint32(traceInts)) // full: the int hooks stop calling
+		if i >= MaxIntCmps {
+			return
+		}
 	}
 	ints[i] = IntCmp{A: a, B: b, Size: size, Const: isConst, Site: uint32(pc)}
 }
@@ -181,8 +195,11 @@ func recordStr(a, b string, fold bool, pc uint) {
 		return
 	}
 	i := atomic.AddUint32(&nStrs, 1) - 1
-	if i >= MaxStrCmps {
-		return
+	if i >= MaxStrCmps-1 {
+		atomic.AndUint32(&tracing, ^uint32(traceStrs))
+		if i >= MaxStrCmps {
+			return
+		}
 	}
 	s := &strs[i]
 	s.LenA, s.LenB = uint8(copy(s.A[:], a)), uint8(copy(s.B[:], b))

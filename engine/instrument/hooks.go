@@ -16,8 +16,8 @@ import (
 // set): without it, a stock test binary of a package that imports the
 // engine (its own tests, the fuzzbox command's) links internal/fuzz's
 // definitions and would otherwise fail with duplicate symbols.
-// They run on the fuzz target's hot path: with tracing off each is one atomic
-// load and a branch.
+// They run on the fuzz target's hot path: with tracing off, or once the
+// trace's table for their kind is full, each is one atomic load and a branch.
 
 //go:linkname libfuzzerTraceCmp1 runtime.libfuzzerTraceCmp1
 //go:linkname libfuzzerTraceCmp2 runtime.libfuzzerTraceCmp2
@@ -33,7 +33,7 @@ import (
 //go:nosplit
 //go:norace
 func libfuzzerTraceCmp1(a, b uint8, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceInts != 0 {
 		recordInt(uint64(a), uint64(b), 1, false, pc)
 	}
 }
@@ -41,7 +41,7 @@ func libfuzzerTraceCmp1(a, b uint8, pc uint) {
 //go:nosplit
 //go:norace
 func libfuzzerTraceCmp2(a, b uint16, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceInts != 0 {
 		recordInt(uint64(a), uint64(b), 2, false, pc)
 	}
 }
@@ -49,7 +49,7 @@ func libfuzzerTraceCmp2(a, b uint16, pc uint) {
 //go:nosplit
 //go:norace
 func libfuzzerTraceCmp4(a, b uint32, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceInts != 0 {
 		recordInt(uint64(a), uint64(b), 4, false, pc)
 	}
 }
@@ -57,7 +57,7 @@ func libfuzzerTraceCmp4(a, b uint32, pc uint) {
 //go:nosplit
 //go:norace
 func libfuzzerTraceCmp8(a, b uint64, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceInts != 0 {
 		recordInt(a, b, 8, false, pc)
 	}
 }
@@ -65,7 +65,7 @@ func libfuzzerTraceCmp8(a, b uint64, pc uint) {
 //go:nosplit
 //go:norace
 func libfuzzerTraceConstCmp1(a, b uint8, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceInts != 0 {
 		recordInt(uint64(a), uint64(b), 1, true, pc)
 	}
 }
@@ -73,7 +73,7 @@ func libfuzzerTraceConstCmp1(a, b uint8, pc uint) {
 //go:nosplit
 //go:norace
 func libfuzzerTraceConstCmp2(a, b uint16, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceInts != 0 {
 		recordInt(uint64(a), uint64(b), 2, true, pc)
 	}
 }
@@ -81,7 +81,7 @@ func libfuzzerTraceConstCmp2(a, b uint16, pc uint) {
 //go:nosplit
 //go:norace
 func libfuzzerTraceConstCmp4(a, b uint32, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceInts != 0 {
 		recordInt(uint64(a), uint64(b), 4, true, pc)
 	}
 }
@@ -89,7 +89,7 @@ func libfuzzerTraceConstCmp4(a, b uint32, pc uint) {
 //go:nosplit
 //go:norace
 func libfuzzerTraceConstCmp8(a, b uint64, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceInts != 0 {
 		recordInt(a, b, 8, true, pc)
 	}
 }
@@ -97,7 +97,7 @@ func libfuzzerTraceConstCmp8(a, b uint64, pc uint) {
 //go:nosplit
 //go:norace
 func libfuzzerHookStrCmp(a, b string, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceStrs != 0 {
 		recordStr(a, b, false, pc)
 	}
 }
@@ -105,7 +105,7 @@ func libfuzzerHookStrCmp(a, b string, pc uint) {
 //go:nosplit
 //go:norace
 func libfuzzerHookEqualFold(a, b string, pc uint) {
-	if atomic.LoadUint32(&tracing) != 0 {
+	if atomic.LoadUint32(&tracing)&traceStrs != 0 {
 		recordStr(a, b, true, pc)
 	}
 }

@@ -65,6 +65,9 @@ func TestTraceLimits(t *testing.T) {
 	for i := range MaxStrCmps + 10 {
 		recordStr("a", strconv.Itoa(i), false, 0)
 	}
+	if got := atomic.LoadUint32(&tracing); got != 0 {
+		t.Errorf("tracing = %b with both tables full, want 0: the hooks would go on calling for nothing", got)
+	}
 	long := strings.Repeat("x", MaxStrLen+1)
 	ints, strs := collect()
 	if len(ints) != MaxIntCmps || len(strs) != MaxStrCmps {
@@ -80,6 +83,35 @@ func TestTraceLimits(t *testing.T) {
 	_, strs = collect()
 	if len(strs) != 1 || strs[0].LenA != MaxStrLen {
 		t.Errorf("long operands: recorded %d, want only the %d-byte one", len(strs), MaxStrLen)
+	}
+}
+
+// TestTraceFullTable: a full table turns off its kind of comparison only;
+// the other goes on, and the next trace records both again.
+func TestTraceFullTable(t *testing.T) {
+	StartTrace()
+	for i := range MaxIntCmps - 1 {
+		recordInt(uint64(i), 1<<20, 8, true, 1)
+	}
+	if atomic.LoadUint32(&tracing)&traceInts == 0 {
+		t.Fatal("int tracing stopped before the table was full")
+	}
+	recordInt(1, 2, 4, false, 2)
+	if got := atomic.LoadUint32(&tracing); got != traceStrs {
+		t.Fatalf("tracing = %b once the int table is full, want only traceStrs", got)
+	}
+	recordStr("a", "b", false, 3)
+	ints, strs := collect()
+	if len(ints) != MaxIntCmps || ints[MaxIntCmps-1].Site != 2 || len(strs) != 1 {
+		t.Errorf("recorded %d ints (last %+v) and %d strings, want %d (the last at site 2) and 1", len(ints), ints[len(ints)-1], len(strs), MaxIntCmps)
+	}
+	StartTrace()
+	if got := atomic.LoadUint32(&tracing); got != traceInts|traceStrs {
+		t.Errorf("the next trace starts with tracing = %b, want both kinds", got)
+	}
+	recordInt(5, 6, 8, false, 2)
+	if ints, _ := collect(); len(ints) != 1 {
+		t.Errorf("the next trace recorded %d comparisons, want 1", len(ints))
 	}
 }
 
@@ -166,9 +198,9 @@ func TestTraceConcurrent(t *testing.T) {
 
 // BenchmarkRecordInt is the cost of one traced comparison: while the table
 // has room (each distinct pair is hashed and looked up in seen), and once
-// it is full (the rest are dropped before any hashing: code that compares
-// billions of times, such as a compressor's baseline, pays little more than
-// an untraced run).
+// it is full (a hook's check of tracing drops the rest: code that compares
+// billions of times, such as a compressor's baseline, pays what an untraced
+// run does).
 func BenchmarkRecordInt(b *testing.B) {
 	b.Run("room", func(b *testing.B) {
 		StartTrace()
@@ -191,7 +223,9 @@ func BenchmarkRecordInt(b *testing.B) {
 		n := uint64(1 << 40)
 		for b.Loop() {
 			n++
-			recordInt(n, n+1, 8, false, 1)
+			if atomic.LoadUint32(&tracing)&traceInts != 0 { // as the hooks do
+				recordInt(n, n+1, 8, false, 1)
+			}
 		}
 	})
 }
