@@ -3,9 +3,14 @@ package build
 import (
 	"bytes"
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // TestRewriteTestingSource: the Go release's testing/testing.go gets both
@@ -23,6 +28,11 @@ func TestRewriteTestingSource(t *testing.T) {
 	}
 	if got := rewriteTestingSource(bytes.Replace(src, []byte(reportFormat), nil, 1), path); got != nil {
 		t.Error("a testing.go without report's formatting was rewritten")
+	}
+	path, src = gorootSource(t, "testing", "fuzz.go")
+	out = rewriteFuzzSource(src, path)
+	if !bytes.Contains(out, []byte(creatorKept)) || bytes.Count(out, []byte("\n")) != bytes.Count(src, []byte("\n"))+1 {
+		t.Errorf("rewritten fuzz.go lacks the kept creator or changed its lines")
 	}
 }
 
@@ -84,5 +94,51 @@ func TestTestingRewriteKeepsReports(t *testing.T) {
 	out, _ = runBinary(t, res.Binary, opts.Dir, "-test.run=^Test")
 	if strings.Contains(out, "--- PASS") || !strings.Contains(out, "--- FAIL: TestCallsHelper (0.00s)") {
 		t.Errorf("without -test.v, want FAIL lines only:\n%s", out)
+	}
+}
+
+const topHelperTests = `package u
+
+import "testing"
+
+func FuzzTopHelper(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte) {
+		t.Helper()
+		if string(b) == "fail" {
+			t.Errorf("top-level helper %q", b)
+		}
+	})
+}
+`
+
+// TestLibFuzzerKeptCreator: in a libFuzzer binary (a fuzzing worker, whose
+// first input's creator stack is kept for the others) a fuzz function that
+// calls t.Helper and fails reports the frame go test -fuzz reports,
+// reflect's value.go, on an input after the first.
+func TestLibFuzzerKeptCreator(t *testing.T) {
+	needClang(t)
+	bin := buildLibFuzzerTest(t, topHelperTests, "FuzzTopHelper")
+	nm, err := exec.Command("go", "tool", "nm", bin).Output()
+	if err != nil {
+		t.Fatalf("go tool nm: %v", err)
+	}
+	if !strings.Contains(string(nm), "testing.fuzzboxWorkerCreator") {
+		t.Errorf("the binary's testing/fuzz.go was not rewritten: no testing.fuzzboxWorkerCreator")
+	}
+	work := t.TempDir()
+	var files []string
+	for _, in := range []string{"pass", "fail"} {
+		data, err := corpus.EncodeLibFuzzer([]any{[]byte(in)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, filepath.Join(work, in))
+		if err := os.WriteFile(files[len(files)-1], data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code := runBinary(t, bin, work, files...)
+	if code == 0 || !regexp.MustCompile(`value\.go:\d+: top-level helper "fail"`).MatchString(out) {
+		t.Errorf("exit %d, want the failure reported at reflect's value.go, as go test -fuzz reports it:\n%s", code, tail(out))
 	}
 }

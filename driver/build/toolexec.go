@@ -102,8 +102,8 @@ func isRuntimePackage(importPath string) bool {
 // Toolexec runs one tool invocation on behalf of the go command's -toolexec
 // flag; it is what "fuzzbox toolexec" does. args are the tool's path and its
 // arguments. Compiler runs are changed: the generated test main is rewritten
-// (RewriteTestmain), testing.go loses two per-input costs
-// (rewriteTestingSource), other packages get -d=libfuzzer unless skipped or
+// (RewriteTestmain), testing's testing.go and fuzz.go lose three per-input
+// costs (rewriteTestingSource, rewriteFuzzSource), other packages get -d=libfuzzer unless skipped or
 // marked by the build (noInstrumentMark: reach.go), and the
 // -V=full version answer gets fuzzbox's version appended so that the build
 // cache keys differ from stock builds. The linker is told of code that reads
@@ -214,7 +214,11 @@ func compileArgs(args []string) ([]string, error) {
 	case pkg == "runtime":
 		expanded, err = rewriteRuntimeArgs(expanded)
 	case pkg == "testing":
-		expanded, err = replaceSource(expanded, filepath.Dir(flagValue(expanded, "-o")), "testing", "testing.go", rewriteTestingSource, "fuzzbox_testing.go", testingRewriteSource)
+		dir := filepath.Dir(flagValue(expanded, "-o"))
+		expanded, err = replaceSource(expanded, dir, "testing", "testing.go", rewriteTestingSource, "fuzzbox_testing.go", testingRewriteSource)
+		if err == nil {
+			expanded, err = replaceSource(expanded, dir, "testing", "fuzz.go", rewriteFuzzSource, "fuzzbox_fuzz.go", fuzzRewriteSource)
+		}
 	case !marked && !skipInstrumentation[pkg] && !slices.Contains(noInstrument(), pkg):
 		// Flags must precede the files: put it first.
 		expanded = append([]string{expanded[0], instrumentFlag}, expanded[1:]...)
