@@ -321,12 +321,12 @@ func signExtend(v uint64, size int) uint64 {
 // on the stack and allocates only for an occurrence.
 func byteIntSubs(arg int, b []byte, x *inputIndex, a, r uint64, size int, add func(cmpSub)) {
 	var ats [8]int
-	if size == 1 && x.has([]byte{byte(a)}) && bytes.IndexByte(b, byte(a)) >= 0 {
+	if size == 1 {
 		// A byte compared with another (a parser's character tests): put
-		// the other byte where this one occurs (indexAll keeps it to 8).
+		// the other byte where this one occurs, its first 8 places.
 		from, to := oneByte[byte(a)], oneByte[byte(r)]
-		for _, at := range indexAll(ats[:0], b, from) {
-			add(cmpSub{arg: arg, at: at, from: from, to: to})
+		for _, at := range x.at[byte(a)][:x.n[byte(a)]] {
+			add(cmpSub{arg: arg, at: int(at), from: from, to: to})
 		}
 	}
 	var buf [8]byte
@@ -344,13 +344,21 @@ func byteIntSubs(arg int, b []byte, x *inputIndex, a, r uint64, size int, add fu
 	}
 	var text [20]byte
 	for _, base := range []int{10, 16} {
-		probe := strconv.AppendUint(text[:0], a, base)
+		probe := byteText[base/16][a%256] // a < 256: the same, formatted once
+		if a >= 256 {
+			probe = strconv.AppendUint(text[:0], a, base)
+		}
 		if len(probe) < 2 && size > 1 || !x.has(probe) || !bytes.Contains(b, probe) {
 			continue
 		}
-		from := bytes.Clone(probe)
-		toU := []byte(strconv.FormatUint(r, base))
-		toS := []byte(strconv.FormatInt(int64(signExtend(r, size)), base))
+		from := byteText[base/16][a%256]
+		if a >= 256 {
+			from = bytes.Clone(probe)
+		}
+		toU, toS := numText(r, base), numText(signExtend(r, size), base)
+		if int64(signExtend(r, size)) < 0 {
+			toS = []byte(strconv.FormatInt(int64(signExtend(r, size)), base))
+		}
 		for _, at := range indexAll(ats[:0], b, from) {
 			add(cmpSub{arg: arg, at: at, from: from, to: toU})
 			add(cmpSub{arg: arg, at: at, from: from, to: toS})
@@ -360,17 +368,26 @@ func byteIntSubs(arg int, b []byte, x *inputIndex, a, r uint64, size int, add fu
 
 // inputIndex records which bytes and pairs of adjacent bytes occur in one
 // argument: an operand's encoding is searched for only when its first two
-// bytes occur, which for most of a trace's comparisons they do not.
+// bytes occur, which for most of a trace's comparisons they do not. It
+// also keeps each byte value's first 8 places: a tokenizer compares each
+// byte with a dozen characters, and each comparison asks for them.
 type inputIndex struct {
 	ones  [256 / 64]uint64
 	pairs [1 << 16 / 64]uint64
+	n     [256]uint8     // places of each byte value kept in at, 8 at most
+	at    [256][8]uint32 // the first n places of each byte value
 }
 
 func (x *inputIndex) build(b []byte) {
 	clear(x.ones[:])
 	clear(x.pairs[:])
+	clear(x.n[:])
 	for i, c := range b {
 		x.ones[c/64] |= 1 << (c % 64)
+		if x.n[c] < 8 {
+			x.at[c][x.n[c]] = uint32(i)
+			x.n[c]++
+		}
 		if i+1 < len(b) {
 			p := uint16(c)<<8 | uint16(b[i+1])
 			x.pairs[p/64] |= 1 << (p % 64)
@@ -406,6 +423,25 @@ func (t *cmpTrace) index(vals []any) []inputIndex {
 		}
 	}
 	return t.idx
+}
+
+// byteText holds the decimal (byteText[0]) and hex (byteText[1]) text of
+// every byte value, as strconv formats them. Substitutions never modify
+// their from.
+var byteText = func() (t [2][256][]byte) {
+	for c := range 256 {
+		t[0][c] = strconv.AppendUint(nil, uint64(c), 10)
+		t[1][c] = strconv.AppendUint(nil, uint64(c), 16)
+	}
+	return t
+}()
+
+// numText is v's text in base (10 or 16), shared for values below 256.
+func numText(v uint64, base int) []byte {
+	if v < 256 {
+		return byteText[base/16][v]
+	}
+	return strconv.AppendUint(nil, v, base)
 }
 
 // oneByte holds every one-byte slice, shared by the substitutions of 1-byte

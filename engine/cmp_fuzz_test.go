@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -418,6 +419,73 @@ func TestASCIIFoldsInASCII(t *testing.T) {
 		}
 		if got := asciiFoldsInASCII(c); got != onlyASCII {
 			t.Errorf("asciiFoldsInASCII(%q) = %v, want %v", c, got, onlyASCII)
+		}
+	}
+}
+
+// FuzzByteIntSubs checks byteIntSubs, which takes a byte's places from the
+// input's index and the text of values below 256 from a table, against a
+// reference that searches the input and formats every value, as it did
+// before: the same substitutions, in the same order.
+func FuzzByteIntSubs(f *testing.F) {
+	// width: 0, 1, 2, 3 for 1-, 2-, 4- and 8-byte comparisons.
+	f.Add([]byte(`{"a":[1,255,-1]}`), uint64('"'), uint64('{'), uint8(0))
+	f.Add([]byte("0x41 65 ff"), uint64(0x41), uint64(0xff), uint8(0))
+	f.Add([]byte("n=1234 n=1234"), uint64(1234), uint64(math.MaxUint64), uint8(3))
+	f.Add([]byte("\x01\x02\x02\x01 12"), uint64(0x0102), uint64(12), uint8(1))
+	f.Add([]byte(strings.Repeat("a", 20)), uint64('a'), uint64(200), uint8(0))
+	f.Fuzz(func(t *testing.T, b []byte, a, r uint64, width uint8) {
+		sz := []int{1, 2, 4, 8}[width%4]
+		var x inputIndex
+		x.build(b)
+		var got, want []cmpSub
+		byteIntSubs(3, b, &x, a, r, sz, func(s cmpSub) { got = append(got, s) })
+		refByteIntSubs(3, b, a, r, sz, func(s cmpSub) { want = append(want, s) })
+		if len(got) != len(want) {
+			t.Fatalf("%d substitutions, want %d:\n%+v\n%+v", len(got), len(want), got, want)
+		}
+		for i := range got {
+			g, w := got[i], want[i]
+			if g.arg != w.arg || g.at != w.at || !bytes.Equal(g.from, w.from) || !bytes.Equal(g.to, w.to) {
+				t.Fatalf("substitution %d = %+v, want %+v", i, g, w)
+			}
+		}
+	})
+}
+
+// refByteIntSubs is byteIntSubs as it was before the index kept places and
+// the texts were tabled: it searches b and formats each value.
+func refByteIntSubs(arg int, b []byte, a, r uint64, size int, add func(cmpSub)) {
+	var ats [8]int
+	if size == 1 && bytes.IndexByte(b, byte(a)) >= 0 {
+		from, to := []byte{byte(a)}, []byte{byte(r)}
+		for _, at := range indexAll(ats[:0], b, from) {
+			add(cmpSub{arg: arg, at: at, from: from, to: to})
+		}
+	}
+	var buf [8]byte
+	if size >= 2 {
+		for _, big := range []bool{false, true} {
+			writeInt(buf[:], size, big, a)
+			if !bytes.Contains(b, buf[:size]) {
+				continue
+			}
+			from, to := enc(a, size, big), enc(r, size, big)
+			for _, at := range indexAll(ats[:0], b, from) {
+				add(cmpSub{arg: arg, at: at, from: from, to: to})
+			}
+		}
+	}
+	for _, base := range []int{10, 16} {
+		probe := strconv.AppendUint(nil, a, base)
+		if len(probe) < 2 && size > 1 || !bytes.Contains(b, probe) {
+			continue
+		}
+		toU := []byte(strconv.FormatUint(r, base))
+		toS := []byte(strconv.FormatInt(int64(signExtend(r, size)), base))
+		for _, at := range indexAll(ats[:0], b, probe) {
+			add(cmpSub{arg: arg, at: at, from: probe, to: toU})
+			add(cmpSub{arg: arg, at: at, from: probe, to: toS})
 		}
 	}
 }
