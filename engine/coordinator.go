@@ -90,7 +90,7 @@ type setup struct {
 	hard      context.Context
 	cancel    context.CancelFunc
 	finish    context.CancelFunc
-	warmInput []byte // encoded input each new worker runs once before it counts (see startProc)
+	warmInput []byte // encoded input each new worker runs once before it counts (see startProc, warmInput)
 }
 
 // stopping reports whether the run is stopping hard, in which case a
@@ -222,7 +222,7 @@ func (c *coordinator) run(ctx context.Context) error {
 		ctx, c.finish = context.WithCancel(c.hard)
 	}
 	defer c.finish()
-	c.warmInput = inputs[0].enc
+	c.warmInput = warmInput(inputs)
 	c.rep.emit(event.Event{Type: event.Baseline, Progress: fmt.Sprintf("0/%d", len(inputs))})
 
 	msgs := make(chan message)

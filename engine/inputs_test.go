@@ -134,3 +134,16 @@ func TestFoundAgain(t *testing.T) {
 		t.Errorf("coverage events %+v, want three, the second naming the first's file with its new edge and a corpus of 1", cov)
 	}
 }
+
+// TestWarmInputShortest: a new worker's throwaway first run is of the
+// shortest input (the first of equals), not of the first seed, which may be
+// the slowest (image/gif's FuzzDecode: 8 s).
+func TestWarmInputShortest(t *testing.T) {
+	es := []*entry{{enc: []byte("a long first seed")}, {enc: []byte("ab")}, {enc: []byte("a long seed")}, {enc: []byte("cd")}}
+	if got := warmInput(es); string(got) != "ab" {
+		t.Errorf("warmInput = %q, want the first shortest, %q", got, "ab")
+	}
+	if got := warmInput(nil); got != nil {
+		t.Errorf("warmInput of no inputs = %q, want nil", got)
+	}
+}
