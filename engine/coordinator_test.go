@@ -612,11 +612,15 @@ func TestHangStacks(t *testing.T) {
 // TestHangConfirmedEarly: a hang is confirmed by the re-run started when
 // its execution had run a tenth of the timeout, not by one started after
 // the watchdog's kill; slow inputs that end start such re-runs and are
-// never reported.
+// never reported. One worker leaves a processor for them (GOMAXPROCS 2 or
+// more, as on CI).
 func TestHangConfirmedEarly(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor: no early confirmation beside a worker")
+	}
 	confirmed := earlyCounts.confirmed.Load()
 	r := runFake(t, "hang", 30*time.Second, func(o *Options) {
-		o.Timeout, o.MinimizeDuration = time.Second, time.Nanosecond
+		o.Timeout, o.MinimizeDuration, o.Parallel = time.Second, time.Nanosecond, 1
 	})
 	fails := r.ofType(event.Failure)
 	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reruns != 1 || fails[0].Reproduced != 1 {
@@ -628,7 +632,7 @@ func TestHangConfirmedEarly(t *testing.T) {
 	started := earlyCounts.started.Load()
 	// A stall of the loaded machine may still make one look hung (a flaky
 	// event: its re-runs end); none is a failure.
-	r = runFake(t, "slow", 4*time.Second, func(o *Options) { o.Timeout = 2 * time.Second })
+	r = runFake(t, "slow", 4*time.Second, func(o *Options) { o.Timeout, o.Parallel = 2*time.Second, 1 })
 	for _, typ := range []string{event.Failure, event.InternalError} {
 		if e := r.ofType(typ); len(e) > 0 {
 			t.Errorf("%s events for slow inputs: %+v", typ, e)
@@ -637,6 +641,53 @@ func TestHangConfirmedEarly(t *testing.T) {
 	if earlyCounts.started.Load() == started {
 		t.Error("no slow input started an early confirmation")
 	}
+}
+
+// TestNoEarlyBesideBusyWorkers: with a worker on every processor, a slow
+// input starts no early confirmation (it would take processor time from
+// the execution it confirms); a hang is still confirmed, by the re-run
+// after the watchdog's kill.
+func TestNoEarlyBesideBusyWorkers(t *testing.T) {
+	started, confirmed := earlyCounts.started.Load(), earlyCounts.confirmed.Load()
+	r := runFake(t, "slow", 4*time.Second, func(o *Options) { o.Timeout, o.Parallel = 2*time.Second, runtime.GOMAXPROCS(0) })
+	if n := earlyCounts.started.Load() - started; n != 0 {
+		t.Errorf("%d early confirmations started beside %d busy workers, want none", n, runtime.GOMAXPROCS(0))
+	}
+	for _, typ := range []string{event.Failure, event.InternalError} {
+		if e := r.ofType(typ); len(e) > 0 {
+			t.Errorf("%s events for slow inputs: %+v", typ, e)
+		}
+	}
+	r = runFake(t, "hang", 30*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration, o.Parallel = time.Second, time.Nanosecond, runtime.GOMAXPROCS(0)
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one hang confirmed by a re-run", fails)
+	}
+	if n := earlyCounts.confirmed.Load() - confirmed; n != 0 {
+		t.Errorf("%d hangs confirmed early beside busy workers, want 0", n)
+	}
+}
+
+// TestTakeCPU: an early run takes a processor only while one is left
+// beside the workers and the early runs already running.
+func TestTakeCPU(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	if !takeCPU(procs - 1) {
+		t.Fatalf("takeCPU(%d) with %d processors = false, want one left", procs-1, procs)
+	}
+	if takeCPU(procs - 1) {
+		t.Error("a second early run took the processor the first has")
+	}
+	earlyCounts.running.Add(-1) // the first ends
+	if takeCPU(procs) {
+		t.Errorf("takeCPU(%d) with %d processors = true, want none left", procs, procs)
+	}
+	if !takeCPU(procs - 1) {
+		t.Error("the processor was not given back")
+	}
+	earlyCounts.running.Add(-1)
 }
 
 // TestSlowStartIsNoHang: a worker that takes longer than the per-input

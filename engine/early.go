@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bytes"
+	"runtime"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -18,14 +19,36 @@ import (
 // tenth of a timeout after the first. An execution that ends, or any other
 // outcome, kills the early run; its verdict is used only for a hang of the
 // same input, so a report still needs two runs past the full timeout.
+//
+// An early run starts only on a processor no other worker uses (takeCPU):
+// beside busy workers it took processor time from the execution it was to
+// confirm. image/gif's FuzzDecode re-encodes each seed 256 times (8 s in
+// go test -fuzz's binary); at -parallel=2 on two processors each slow seed
+// started an early run, the four processes ran at half speed, every seed
+// outlasted the 10-s timeout and fuzzbox refused to fuzz the test, which
+// go test -fuzz fuzzes. Where every processor has a worker, the
+// confirmation starts when the watchdog kills the first worker, as before
+// early runs.
 
 // slowFraction: an execution that has run timeout/slowFraction without
 // ending starts its early confirmation.
 const slowFraction = 10
 
 // earlyCounts counts early confirmations started and those whose verdict
-// confirmed a hang, for the engine's tests.
-var earlyCounts struct{ started, confirmed atomic.Int64 }
+// confirmed a hang, for the engine's tests; running counts those running.
+var earlyCounts struct{ started, confirmed, running atomic.Int64 }
+
+// takeCPU counts an early run as running and reports true when a
+// processor is left for it beside the run's workers and the other early
+// runs (the coordinator's GOMAXPROCS: the processors it may use, cgroup
+// limits included); otherwise it counts nothing and reports false.
+func takeCPU(workers int) bool {
+	if int64(workers)+earlyCounts.running.Add(1) <= int64(runtime.GOMAXPROCS(0)) {
+		return true
+	}
+	earlyCounts.running.Add(-1)
+	return false
+}
 
 // procHooks are the fuzzing worker's callbacks from its process's
 // watchdog.
@@ -55,7 +78,7 @@ func (w *worker) watchSlow(p *proc) {
 // startEarly starts the early confirmation of enc (called by the watchdog).
 func (w *worker) startEarly(enc []byte) {
 	vals, err := decodeValues(enc)
-	if err != nil {
+	if err != nil || !takeCPU(w.opts.Parallel) {
 		return
 	}
 	e := &early{enc: enc, done: make(chan struct{})}
@@ -68,6 +91,7 @@ func (w *worker) startEarly(enc []byte) {
 
 func (e *early) run(s *setup, vals []any) {
 	defer close(e.done)
+	defer earlyCounts.running.Add(-1) // counted by takeCPU
 	p, err := s.startRawProc(true)
 	if err != nil {
 		return
