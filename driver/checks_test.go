@@ -185,35 +185,53 @@ func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 	}
 }
 
-// TestSlowInputIsNotAHang: an input that runs longer than -timeout in
-// fuzzbox's binary (and its fresh workers) but within it under stock go test
-// is a slow input, not a hang: a warning, no failure, no reproducer left in
-// testdata/. The input is a seed, which stops every start: not fuzzed, exit 2.
-func TestSlowInputIsNotAHang(t *testing.T) {
-	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzSlowOnlyInFuzzbox$", Run: "^$", FuzzTime: "20s", Timeout: time.Second}, "./slow")
-	if r.res.ExitCode != ExitError || !strings.Contains(r.res.Targets[0].Err, "not fuzzed: an input of FuzzSlowOnlyInFuzzbox's corpus fails, or outlasts -timeout") {
-		t.Errorf("want exit 2, not fuzzed: the slow seed stops every start\n%s", r)
+// TestSlowSeedsLeftOut: seeds that run longer than -timeout in fuzzbox's
+// binary (and its fresh workers) but within it under stock go test are slow
+// inputs, not hangs: a warning each, no failure, no reproducer left in
+// testdata/. A slow seed would stop every start's baseline, so the fuzz test
+// starts again without it, one start per slow seed, and is fuzzed.
+func TestSlowSeedsLeftOut(t *testing.T) {
+	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzSlowOnlyInFuzzbox$", Run: "^$", FuzzTime: "2s", Timeout: time.Second}, "./slow")
+	r.slowInputsOnly(t)
+	if len(r.warnings) != 2 {
+		t.Fatalf("want two warnings, one per slow seed, got %q\n%s", r.warnings, r)
 	}
-	for _, m := range append(r.failures, r.internal...) {
-		t.Errorf("reported as a failure or an internal error: %s", m)
+	// Two workers run the baseline: either slow seed may stop it first.
+	order := []string{"seed#0", "seed#2"}
+	if strings.Contains(r.warnings[0], "seed#2") {
+		order = []string{"seed#2", "seed#0"}
 	}
-	if len(r.warnings) != 1 || !strings.Contains(r.warnings[0], "a slow input, not a hang") || !strings.Contains(r.warnings[0], "go test -run='^FuzzSlowOnlyInFuzzbox$/^") {
-		t.Errorf("want one warning that go test runs the input within -timeout, got %q\n%s", r.warnings, r)
+	for i, seed := range order {
+		if w := r.warnings[i]; !strings.Contains(w, "a slow input, not a hang") || !strings.Contains(w, "go test -run='^FuzzSlowOnlyInFuzzbox$/^"+seed+"$'") || !strings.Contains(w, "fuzzing starts again without it") {
+			t.Errorf("want warning %d to say go test runs %s within -timeout and fuzzing starts again without it, got %q", i, seed, w)
+		}
+	}
+	starts := 0
+	for _, e := range r.events {
+		if e.Type == event.Start {
+			starts++
+		}
+	}
+	both := order[0] + ", " + order[1]
+	if starts != 1 || r.execs == 0 || !strings.Contains(r.out, "FuzzSlowOnlyInFuzzbox starts again without "+both+", slow only in fuzzbox's binary") {
+		t.Errorf("want fuzzing started once, after two starts left out %s and then %s: %d starts, %d execs\n%s", order[0], order[1], starts, r.execs, r)
 	}
 	if names := r.reproducers("FuzzSlowOnlyInFuzzbox"); len(names) != 0 {
 		t.Errorf("reproducers left in testdata: %q", names)
 	}
 	r.doneFoundNothing(t)
-	if strings.Contains(r.out, "goes on without the input set aside") {
-		t.Errorf("started again after a slow seed, which stops every start\n%s", r.out)
+	var sum bytes.Buffer
+	r.res.WriteSummary(&sum)
+	if !strings.Contains(sum.String(), "execs, without "+both+" (slower than -timeout only in fuzzbox's binary)") {
+		t.Errorf("the summary does not say the fuzz test was fuzzed without its slow seeds:\n%s", sum.String())
 	}
 }
 
 // TestFuzzingGoesOnAfterASlowInput: a slow input found while fuzzing (not a
 // seed) that go test runs within -timeout is set aside, and fuzzing goes on
 // in a new fuzzing process, as go test -fuzz goes on past it, at most
-// maxResumes times; a slow seed (TestSlowInputIsNotAHang) stops the run, as
-// the next start would stop at it again.
+// maxResumes times; a slow seed is left out before fuzzing
+// (TestSlowSeedsLeftOut).
 func TestFuzzingGoesOnAfterASlowInput(t *testing.T) {
 	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzSlowWhileFuzzing$", Run: "^$", FuzzTime: "60s", Timeout: time.Second}, "./slow")
 	r.slowInputsOnly(t)
@@ -401,7 +419,8 @@ func TestFuzzTestsFailBeforeFuzzing(t *testing.T) {
 // TestResumeTime: the turn after one set aside gets what is left of
 // -fuzztime, counting fuzzing up to the failure's catch, not its timeout's
 // wait, minimization and re-runs after it (levenshtein's slow input was
-// caught at 11.8 s of a 20-s run, and the turn ended at 32 s).
+// caught at 11.8 s of a 20-s run, and the turn ended at 32 s); after a turn
+// that left out inputs before fuzzing, all of it.
 func TestResumeTime(t *testing.T) {
 	caught := &TargetResult{setAside: true, startedAt: 1023, caughtAt: 12833, fuzzedFor: 32 * time.Second, turnExecs: 800}
 	for _, c := range []struct {
@@ -412,7 +431,11 @@ func TestResumeTime(t *testing.T) {
 	}{
 		{caught, "20s", "8.19s", true},
 		{caught, "12s", "", false}, // under a second left
-		{&TargetResult{setAside: true, fuzzedFor: 5 * time.Second}, "20s", "15s", true},
+		{&TargetResult{setAside: true, startedAt: 900, fuzzedFor: 5 * time.Second}, "20s", "15s", true},
+		// Inputs left out before fuzzing started: the baseline's executions
+		// and time are not fuzzing (image/gif's at -fuzztime=1x).
+		{&TargetResult{setAside: true, turnExecs: 2}, "1x", "1x", true},
+		{&TargetResult{setAside: true, turnExecs: 2}, "20s", "20s", true},
 		{caught, "1000x", "200x", true},
 		{caught, "800x", "", false},
 		{caught, "", "", true},                                    // until stopped

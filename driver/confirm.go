@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
@@ -47,6 +48,11 @@ type checker struct {
 	// beforeFuzzing: a refuted failure came before the engine's start
 	// event (a seed or cached input of the baseline).
 	beforeFuzzing bool
+	// slowBefore names the inputs of the baseline that were only slow
+	// (a hang go test does not have); otherBefore says another refuted
+	// failure came before the start event.
+	slowBefore  []string
+	otherBefore bool
 }
 
 // newChecker snapshots the target's seed directory. A prebuilt binary's
@@ -118,7 +124,14 @@ func (c *checker) check(e event.Event) bool {
 		return true
 	}
 	c.refuted++
-	c.beforeFuzzing = c.beforeFuzzing || c.r.startedAt == 0
+	if c.r.startedAt == 0 {
+		c.beforeFuzzing = true
+		if e.Kind == event.KindHang {
+			c.slowBefore = append(c.slowBefore, name)
+		} else {
+			c.otherBefore = true
+		}
+	}
 	kept := c.setAside(path, name)
 	switch e.Kind {
 	case event.KindRace:
@@ -151,10 +164,37 @@ func (c *checker) unraced(e event.Event, name, kept string) {
 // it within that time. A slow input is not the code's failure, nor a bug in
 // fuzzbox: the instrumentation (counters, comparison tracing) costs time.
 func (c *checker) slow(e event.Event, name, kept string) {
+	after := c.after()
+	if _, ok := c.leaveOut(); ok {
+		after = "; fuzzing starts again without it"
+	}
 	c.s.emit(event.Event{Type: event.Warning, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
 		"input %s ran longer than -timeout=%v in fuzzbox's instrumented fuzzing binary (%d of %d re-runs in fresh workers too), but go test -run='^%s$/^%s$' runs it within %v (%d runs): a slow input, not a hang, so it is not reported as a failure; %s%s. "+
 			"The instrumentation makes some code several times slower: a larger -timeout fuzzes past such inputs.",
-		name, c.cfg.timeout(), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), c.cfg.timeout(), goTestReplays, kept, c.after())})
+		name, c.cfg.timeout(), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), c.cfg.timeout(), goTestReplays, kept, after)})
+}
+
+// maxLeftOut bounds the inputs a target's turns leave out (TargetResult's
+// leaveOut): each costs a start whose baseline waits -timeout for it and
+// its re-runs and replays; past it, a larger -timeout is the way.
+const maxLeftOut = 8
+
+// leaveOut returns the inputs the next turn is to leave out when this turn
+// stopped before fuzzing only at inputs that were slow in fuzzbox's binary
+// (a hang go test does not have), and whether there is to be a next turn:
+// without -keepgoing the engine stops at such an input as at any failure,
+// so the fuzz test would never be fuzzed. An input left out before that
+// stops its baseline again means leaving out does not help.
+func (c *checker) leaveOut() ([]string, bool) {
+	if c == nil || c.cfg.KeepGoing || c.otherBefore || len(c.slowBefore) == 0 || len(c.r.leaveOut)+len(c.slowBefore) > maxLeftOut {
+		return nil, false
+	}
+	for _, name := range c.slowBefore {
+		if slices.Contains(c.r.leaveOut, name) {
+			return nil, false
+		}
+	}
+	return c.slowBefore, true
 }
 
 // setAside moves a reproducer written this turn out of testdata/ to the

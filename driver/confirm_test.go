@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -65,5 +66,37 @@ func TestStreamTimesGoForward(t *testing.T) {
 	}
 	if got[2].Elapsed < got[1].Elapsed || got[2].Elapsed > 100000 {
 		t.Errorf("an event stamped now came at %d ms, after one at 100 s: want the 100 s too", got[2].Elapsed)
+	}
+}
+
+// TestLeaveOut: a turn whose baseline stopped only at slow inputs is
+// followed by one without them, unless another failure go test passes came
+// too (an internal error: not fuzzed), -keepgoing went on past them, an
+// input left out already stopped it again, or maxLeftOut would be passed.
+func TestLeaveOut(t *testing.T) {
+	var none *checker // a prebuilt binary's run: nothing is checked
+	if _, ok := none.leaveOut(); ok {
+		t.Error("a nil checker leaves inputs out")
+	}
+	r := &TargetResult{}
+	c := &checker{r: r, slowBefore: []string{"seed#0", "seed#3"}}
+	if names, ok := c.leaveOut(); !ok || !slices.Equal(names, []string{"seed#0", "seed#3"}) {
+		t.Errorf("leaveOut() = %q, %v; want the two slow seeds", names, ok)
+	}
+	for _, tc := range []struct {
+		why    string
+		change func(c *checker)
+	}{
+		{"another refuted failure", func(c *checker) { c.otherBefore = true }},
+		{"-keepgoing", func(c *checker) { c.cfg.KeepGoing = true }},
+		{"no slow input", func(c *checker) { c.slowBefore = nil }},
+		{"left out before", func(c *checker) { c.r.leaveOut = []string{"seed#3"} }},
+		{"past maxLeftOut", func(c *checker) { c.r.leaveOut = make([]string, maxLeftOut-1) }},
+	} {
+		c := &checker{r: &TargetResult{}, slowBefore: []string{"seed#0", "seed#3"}}
+		tc.change(c)
+		if names, ok := c.leaveOut(); ok {
+			t.Errorf("%s: leaveOut() = %q, true; want no next turn", tc.why, names)
+		}
 	}
 }

@@ -364,6 +364,9 @@ func (r TargetResult) status(base string) (status, detail string) {
 	if n := r.notFuzzed(); n != "" {
 		detail += ", " + n
 	}
+	if len(r.leaveOut) > 0 {
+		detail += fmt.Sprintf(", without %s (slower than -timeout only in fuzzbox's binary)", strings.Join(r.leaveOut, ", "))
+	}
 	switch {
 	case len(r.Failures) > 0:
 		var parts []string

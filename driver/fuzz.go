@@ -62,6 +62,7 @@ type TargetResult struct {
 	resumes   int           // turns started again after such a stop
 	dones     int           // done events of its target: the engine's and endUnfuzzed's
 	skip      []string      // top-level tests left out: they failed only in fuzzbox's binary
+	leaveOut  []string      // corpus inputs left out: slower than -timeout only in fuzzbox's binary (checker.leaveOut)
 	skipTests bool          // run no test before fuzzing: one failed only in fuzzbox's binary, unnamed, or they ran in an earlier turn of the package
 	// prefuzzFailed says the package's tests or seeds failed before
 	// fuzzing, under go test too or where fuzzbox could not tell

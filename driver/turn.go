@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
@@ -30,12 +31,18 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 		w, exitErr := runTurn(ctx, cfg, r, fuzztime, s)
 		if w == nil {
 			left, ok := resumeTime(fuzztime, r)
-			if !ok || ctx.Err() != nil || r.resumes == maxResumes {
+			if !ok || ctx.Err() != nil || r.startedAt > 0 && r.resumes == maxResumes {
 				return
 			}
-			r.resumes++
 			r.skipTests = true // they passed before the first turn
 			fuzztime = left
+			if r.startedAt == 0 {
+				// Left out before fuzzing (checker.leaveOut, bounded by
+				// maxLeftOut): fuzzing has not started yet.
+				s.output(r.Target, fmt.Sprintf("fuzzbox: %s starts again without %s, slow only in fuzzbox's binary\n", r.Name, strings.Join(r.leaveOut, ", ")))
+				continue
+			}
+			r.resumes++
 			s.output(r.Target, fmt.Sprintf(
 				"fuzzbox: fuzzing %s goes on without the input set aside (start %d of at most %d)\n", r.Name, r.resumes, maxResumes))
 			continue
@@ -65,8 +72,8 @@ func resumeTime(fuzztime string, r *TargetResult) (string, bool) {
 	if !r.setAside {
 		return "", false
 	}
-	if fuzztime == "" {
-		return "", true
+	if fuzztime == "" || r.startedAt == 0 {
+		return fuzztime, true // nothing was fuzzed (checker.leaveOut): all of it is left
 	}
 	if n, ok := strings.CutSuffix(fuzztime, "x"); ok {
 		total, err := strconv.ParseInt(n, 10, 64)
@@ -146,7 +153,11 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	if c == ExitFailure && r.started && chk.onlyRefuted() {
 		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
 		r.setAside = !chk.beforeFuzzing && !cfg.KeepGoing
-		if chk.beforeFuzzing && !cfg.KeepGoing {
+		if names, ok := chk.leaveOut(); ok {
+			// Seeds (or generated corpus entries) only slow in fuzzbox's
+			// binary: the next turn runs the corpus without them.
+			r.leaveOut, r.setAside = append(r.leaveOut, names...), true
+		} else if chk.beforeFuzzing && !cfg.KeepGoing {
 			// A seed (or generated corpus entry) failing only in fuzzbox's
 			// binary stops every start: not fuzzed, an error, as when
 			// its seeds fail so in the tests.
@@ -201,6 +212,9 @@ func (r *TargetResult) skipArgs(user string) []string {
 	}
 	if skip != "" {
 		args = append(args, "-test.skip="+skip)
+	}
+	if len(r.leaveOut) > 0 {
+		args = append(args, flagArg(ipc.FlagLeaveOut, strings.Join(r.leaveOut, ipc.LeaveOutSep)))
 	}
 	return args
 }

@@ -59,7 +59,18 @@ func (c *coordinator) loadInputs() ([]*entry, error) {
 			return nil, fmt.Errorf("engine: corpus entry %s: %w", e.path, err)
 		}
 	}
-	return c.dropOversized(c.inputsOnce(es), valueCap), nil
+	return c.dropOversized(c.inputsOnce(c.leaveOut(es)), valueCap), nil
+}
+
+// leaveOut returns es without the inputs Options.LeaveOut names, by the
+// name go test gives a seed or by the name of the input's file.
+func (c *coordinator) leaveOut(es []*entry) []*entry {
+	if len(c.opts.LeaveOut) == 0 {
+		return es
+	}
+	return slices.DeleteFunc(es, func(e *entry) bool {
+		return slices.Contains(c.opts.LeaveOut, filepath.Base(e.path)) || slices.Contains(c.opts.LeaveOut, corpus.Name(e.data))
+	})
 }
 
 // inputsOnce returns es without the entries whose input an earlier one has, as

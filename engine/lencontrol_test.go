@@ -238,3 +238,41 @@ func TestResizeLenFollowsLenControl(t *testing.T) {
 		t.Fatalf("shared memory bound %d: the test needs more", memMax)
 	}
 }
+
+// TestLeaveOutInputs: the inputs Options.LeaveOut names are not run: an f.Add
+// seed by go test's name for it, a testdata seed and a generated entry by
+// their file's name; the others stay.
+func TestLeaveOutInputs(t *testing.T) {
+	gen, err := corpus.Marshal([]byte("generated"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := corpus.Marshal([]byte("file"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := fakeCoordinator(t, "", func(o *Options) {
+		o.Types = []reflect.Type{reflect.TypeOf([]byte(nil))}
+		o.Seeds = []Seed{
+			{Path: "seed#0", Values: []any{[]byte("slow")}},
+			{Path: "seed#1", Values: []any{[]byte("fast")}},
+			{Path: "testdata/fuzz/FuzzX/slowfile", Data: file},
+		}
+		o.CacheDir = t.TempDir()
+		if _, err := corpus.Write(o.CacheDir, gen); err != nil {
+			t.Fatal(err)
+		}
+		o.LeaveOut = []string{"seed#0", "slowfile", corpus.Name(gen)}
+	})
+	es, err := c.loadInputs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range es {
+		got = append(got, filepath.Base(e.path))
+	}
+	if !slices.Equal(got, []string{"seed#1", zeroPath}) {
+		t.Errorf("baseline inputs %q, want seed#1 and the zero input", got)
+	}
+}

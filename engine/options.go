@@ -26,6 +26,14 @@ type Options struct {
 	Seeds []Seed         // the seed corpus (f.Add and testdata/fuzz/<Target>)
 	Types []reflect.Type // the fuzz function's argument types after *testing.T; required
 
+	// LeaveOut names corpus inputs the run does not run: a seed as go test
+	// -run=FuzzX/name selects it (seed#0, a testdata file's name) or a
+	// generated-corpus file's name, which is also the name of an input's
+	// file (corpus.Name). The driver sets it for inputs that outlasted
+	// -timeout only in fuzzbox's instrumented binary (a slow input go test
+	// runs within it), so the fuzz test is fuzzed without them.
+	LeaveOut []string
+
 	CorpusDir string // where reproducers are written (testdata/fuzz/<Target>); required
 	CacheDir  string // generated corpus; "" means none is read or written
 

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -43,6 +44,7 @@ var (
 	flagPlateau    = flag.Duration(ipc.FlagPlateau, 0, "stop fuzzing after this long without new coverage (0: never)")
 	flagSync       = flag.String(ipc.FlagSync, "", "directory shared with other instances: publish inputs that add coverage, import theirs")
 	flagRaceTwin   = flag.String(ipc.FlagRaceTwin, "", "the same test built with -race: replay each new corpus entry in it and report data races")
+	flagLeaveOut   = flag.String(ipc.FlagLeaveOut, "", "corpus inputs not to run (seed#0, a corpus file's name), separated by "+ipc.LeaveOutSep)
 )
 
 // deps implements the testing package's testDeps interface: basedeps for
@@ -88,6 +90,9 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		Plateau:          *flagPlateau,
 		SyncDir:          *flagSync,
 		RaceTwin:         *flagRaceTwin,
+	}
+	if *flagLeaveOut != "" {
+		opts.LeaveOut = strings.Split(*flagLeaveOut, ipc.LeaveOutSep)
 	}
 	for _, s := range seeds {
 		opts.Seeds = append(opts.Seeds, engine.Seed{Path: s.Path, Data: s.Data, Values: s.Values})

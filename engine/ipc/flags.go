@@ -21,7 +21,12 @@ const (
 	FlagPlateau    = "fuzzbox.plateau"      // duration: stop fuzzing after this long without new coverage; 0 = never
 	FlagSync       = "fuzzbox.sync"         // path: directory shared with other instances (corpus sync); "" = none
 	FlagRaceTwin   = "fuzzbox.racetwin"     // path: the same test built with -race, replaying new inputs in the background; "" = none
+	FlagLeaveOut   = "fuzzbox.leave_out"    // names of corpus inputs not to run (seed#0, a corpus file's name), separated by LeaveOutSep; "" = none
 )
+
+// LeaveOutSep separates the names of FlagLeaveOut: no file name has it,
+// nor does go test's name of an f.Add seed (seed#N).
+const LeaveOutSep = "/"
 
 // Corpus schedules, the values of FlagSchedule (docs/engine.md); the engine's
 // Options.Schedule takes the same names.

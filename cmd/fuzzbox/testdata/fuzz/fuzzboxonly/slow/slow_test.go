@@ -1,6 +1,8 @@
 package slow
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"flag"
 	"testing"
 	"time"
@@ -8,14 +10,33 @@ import (
 
 func inFuzzbox() bool { return flag.Lookup("fuzzbox.timeout") != nil }
 
-// FuzzSlowOnlyInFuzzbox's seed runs for 3 s in fuzzbox's binary and at once
-// under go test, standing for code the instrumentation makes several times
-// slower: with -timeout=1s fuzzbox's workers see a hang that go test does
-// not, so it must not be reported as one.
+// slowSeeds are FuzzSlowOnlyInFuzzbox's slow seeds, made without a literal
+// the fuzzer's dictionary would take from the package and recognised by
+// their SHA-256, which comparison guidance does not lead the fuzzer to: only
+// the seeds themselves are slow, not their mutants.
+var slowSeeds = [][]byte{bytes.Repeat([]byte{'s'}, 40), bytes.Repeat([]byte{'w'}, 41)}
+
+func slowSeed(b []byte) bool {
+	sum := sha256.Sum256(b)
+	for _, s := range slowSeeds {
+		if sum == sha256.Sum256(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzSlowOnlyInFuzzbox's first and third seeds run for 3 s in fuzzbox's
+// binary and at once under go test, standing for code the instrumentation
+// makes several times slower (image/gif's seeds): with -timeout=1s
+// fuzzbox's workers see a hang that go test does not, so it must not be
+// reported as one, and the fuzz test is fuzzed without them.
 func FuzzSlowOnlyInFuzzbox(f *testing.F) {
-	f.Add([]byte("Slow"))
+	f.Add(slowSeeds[0])
+	f.Add([]byte("fast"))
+	f.Add(slowSeeds[1])
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if inFuzzbox() && len(b) > 0 && b[0] == 'S' {
+		if inFuzzbox() && slowSeed(b) {
 			time.Sleep(3 * time.Second)
 		}
 	})
