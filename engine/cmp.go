@@ -343,21 +343,24 @@ func byteIntSubs(arg int, b []byte, x *inputIndex, a, r uint64, size int, add fu
 		}
 	}
 	var text [20]byte
+	signed := int64(signExtend(r, size))
 	for _, base := range []int{10, 16} {
-		probe := byteText[base/16][a%256] // a < 256: the same, formatted once
+		probe := byteText[base/16][a%256] // a < 256: formatted once, shared
 		if a >= 256 {
 			probe = strconv.AppendUint(text[:0], a, base)
 		}
 		if len(probe) < 2 && size > 1 || !x.has(probe) || !bytes.Contains(b, probe) {
 			continue
 		}
+		// Not from := probe: the substitutions keep from, and text would
+		// escape to the heap on every call.
 		from := byteText[base/16][a%256]
 		if a >= 256 {
 			from = bytes.Clone(probe)
 		}
-		toU, toS := numText(r, base), numText(signExtend(r, size), base)
-		if int64(signExtend(r, size)) < 0 {
-			toS = []byte(strconv.FormatInt(int64(signExtend(r, size)), base))
+		toU, toS := numText(r, base), numText(uint64(signed), base)
+		if signed < 0 {
+			toS = strconv.AppendInt(nil, signed, base)
 		}
 		for _, at := range indexAll(ats[:0], b, from) {
 			add(cmpSub{arg: arg, at: at, from: from, to: toU})
