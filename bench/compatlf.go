@@ -14,8 +14,8 @@ import (
 // The compat set through libFuzzer (-set=compat -engines=libfuzzer): each
 // listed fuzz test of a module is built with "fuzzbox build -libfuzzer" and
 // run by libFuzzer from its package directory as OSS-Fuzz runs it (its seed
-// corpus, dictionary and value profiling, fuzzbox's hang and memory
-// limits), for -compattime. A crash goes back through "fuzzbox corpus
+// corpus and the flags of its .options, fuzzbox's hang and memory limits),
+// for -compattime. A crash goes back through "fuzzbox corpus
 // import -from-libfuzzer" and must fail stock go test. Standard library
 // packages are left out (OSS-Fuzz builds modules).
 
@@ -125,7 +125,12 @@ func (env *compatEnv) libFuzzerRow(ctx context.Context, p compatPkg, fz string) 
 		r.Note = err.Error()
 		return r
 	}
-	argv := append(append([]string{bin}, libFuzzerFlags(env.cfg.compattime, bin+".dict", true)...), "-artifact_prefix="+art+"/", corpus)
+	opts, err := optionsFlags(bin + ".options")
+	if err != nil {
+		r.Note = err.Error()
+		return r
+	}
+	argv := append(append(append([]string{bin}, libFuzzerFlags(env.cfg.compattime)...), opts...), "-artifact_prefix="+art+"/", corpus)
 	lp := newLibFuzzerParser()
 	var res runResult
 	_, _, _, err = execute(ctx, loc.pkgDir, argv, true, lp, env.logName(p, fz, "libfuzzer"), env.cfg.compattime+5*time.Minute)
@@ -196,7 +201,7 @@ func lfCompatCells(r lfCompatRow) []string {
 // printLFCompatTable prints the rows as a markdown table.
 func printLFCompatTable(w io.Writer, cfg config, rows []lfCompatRow) {
 	fmt.Fprintf(w, "Compat set through libFuzzer: %d module fuzz tests, fuzzbox build -libfuzzer, %s of libFuzzer each "+
-		"(seed corpus, dictionary, -use_value_profile=1, -timeout=10, -rss_limit_mb=2048)\n\n", len(rows), cfg.compattime)
+		"(seed corpus, the binary's .options, -timeout=10, -rss_limit_mb=2048)\n\n", len(rows), cfg.compattime)
 	fmt.Fprintln(w, "| module@version | package | fuzz test | build | seeds: cov / ft | execs/s | finding (go test reproduces?) | notes |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
 	built, found := 0, 0

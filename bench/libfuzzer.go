@@ -24,7 +24,7 @@ import (
 // restart processes and overrun -max_total_time.
 
 const (
-	engineLibFuzzer = "libfuzzer" // libFuzzer on fuzzbox's binary: its seed corpus zip, .dict and .options
+	engineLibFuzzer = "libfuzzer" // libFuzzer on fuzzbox's binary: its seed corpus zip and .options (the dictionary)
 	engineGo118     = "go118"     // libFuzzer on go-118-fuzz-build's binary, as OSS-Fuzz runs it: no seeds, no dict
 )
 
@@ -35,7 +35,7 @@ const go118Version = "v0.0.0-20250520111509-a70c2aa677fa"
 // lfBinaries are the per-target libFuzzer binaries and their files.
 type lfBinaries struct {
 	fuzzbox, go118 string // binaries; "" when that build failed (the reason is in note)
-	seedZip, dict  string // fuzzbox's seed corpus and dictionary
+	seedZip        string // fuzzbox's seed corpus
 	note           string
 }
 
@@ -76,7 +76,7 @@ func buildFuzzboxLibFuzzer(ctx context.Context, cfg config, t target, dir string
 		b.note = fmt.Sprintf("fuzzbox build -libfuzzer: %v: %s", err, lastLine(o))
 	} else {
 		b.fuzzbox = filepath.Join(out, t.fuzz)
-		b.seedZip, b.dict = b.fuzzbox+"_seed_corpus.zip", b.fuzzbox+".dict"
+		b.seedZip = b.fuzzbox + "_seed_corpus.zip"
 	}
 	return b
 }
@@ -391,36 +391,70 @@ func (r *runResult) countCalls(file string) error {
 }
 
 // libFuzzerArgs is the libFuzzer command line of one run in dir: fuzzbox's
-// binary also gets its seed corpus, dictionary and value profiling (its
-// .options, as OSS-Fuzz would run it), go-118's nothing, or value profiling
-// with -go118valueprofile.
+// binary also gets its seed corpus and the flags of its .options file (as
+// OSS-Fuzz runs it), go-118's nothing, or value profiling with
+// -go118valueprofile.
 func libFuzzerArgs(cfg config, engine, bin string, b lfBinaries, dir string) ([]string, error) {
 	corpusDir := filepath.Join(dir, "corpus")
 	if err := os.MkdirAll(corpusDir, 0o777); err != nil {
 		return nil, err
 	}
-	dict, vp := "", cfg.go118ValueProfile
-	if engine == engineLibFuzzer {
+	flags := libFuzzerFlags(cfg.fuzztime)
+	switch engine {
+	case engineLibFuzzer:
 		if err := unzipTo(b.seedZip, corpusDir); err != nil {
 			return nil, err
 		}
-		dict, vp = b.dict, true
+		opts, err := optionsFlags(bin + ".options")
+		if err != nil {
+			return nil, err
+		}
+		flags = append(flags, opts...)
+	case engineGo118:
+		if cfg.go118ValueProfile {
+			flags = append(flags, "-use_value_profile=1")
+		}
 	}
-	return append(append([]string{bin}, libFuzzerFlags(cfg.fuzztime, dict, vp)...), corpusDir), nil
+	return append(append([]string{bin}, flags...), corpusDir), nil
 }
 
 // libFuzzerFlags are the flags of every libFuzzer run of the bench: the
 // budget, fuzzbox's 10-s hang limit and 2048 MiB memory limit, and the final
-// stats the parser reads; dict adds a dictionary, vp value profiling.
-func libFuzzerFlags(budget time.Duration, dict string, vp bool) []string {
-	flags := []string{"-max_total_time=" + strconv.Itoa(int(budget.Seconds())), "-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1"}
-	if dict != "" {
-		flags = append(flags, "-dict="+dict)
+// stats the parser reads.
+func libFuzzerFlags(budget time.Duration) []string {
+	return []string{"-max_total_time=" + strconv.Itoa(int(budget.Seconds())), "-timeout=10", "-rss_limit_mb=2048", "-print_final_stats=1"}
+}
+
+// optionsFlags returns the libFuzzer flags of an .options file's
+// [libfuzzer] section, as OSS-Fuzz passes them: "key = value" becomes
+// -key=value, a dictionary named relative to the file.
+func optionsFlags(path string) ([]string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
 	}
-	if vp {
-		flags = append(flags, "-use_value_profile=1")
+	var flags []string
+	section := ""
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, ";"):
+			continue
+		case strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]"):
+			section = strings.Trim(line, "[]")
+			continue
+		}
+		key, value, ok := strings.Cut(line, "=")
+		if !ok || section != "libfuzzer" {
+			continue
+		}
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		if key == "dict" && !filepath.IsAbs(value) {
+			value = filepath.Join(filepath.Dir(path), value)
+		}
+		flags = append(flags, "-"+key+"="+value)
 	}
-	return flags
+	return flags, nil
 }
 
 func unzipTo(zipPath, dir string) error {

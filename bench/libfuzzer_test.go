@@ -196,14 +196,17 @@ func TestLibFuzzerArgs(t *testing.T) {
 	dir := t.TempDir()
 	zipPath := filepath.Join(dir, "seeds.zip")
 	writeZip(t, zipPath, map[string]string{"seed-1": "hello"})
-	b := lfBinaries{fuzzbox: "fb", go118: "g118", seedZip: zipPath, dict: "fb.dict"}
+	b := lfBinaries{fuzzbox: filepath.Join(dir, "fb"), go118: "g118", seedZip: zipPath}
+	if err := os.WriteFile(b.fuzzbox+".options", []byte("# a comment\n[libfuzzer]\ndict = fb.dict\nmax_len = 64\n[afl]\nx = 1\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
 	cfg := config{fuzztime: 15 * time.Second}
 	for _, c := range []struct {
 		engine string
 		vp     bool
 		want   string
 	}{
-		{engineLibFuzzer, false, "fb -max_total_time=15 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -dict=fb.dict -use_value_profile=1 CORPUS"},
+		{engineLibFuzzer, false, "FB -max_total_time=15 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -dict=FB.dict -max_len=64 CORPUS"}, // its .options' [libfuzzer] section
 		{engineGo118, false, "g118 -max_total_time=15 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 CORPUS"},
 		{engineGo118, true, "g118 -max_total_time=15 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -use_value_profile=1 CORPUS"},
 	} {
@@ -215,7 +218,7 @@ func TestLibFuzzerArgs(t *testing.T) {
 			t.Fatal(err)
 		}
 		corpusDir := filepath.Join(run, "corpus")
-		if got := strings.ReplaceAll(strings.Join(argv, " "), corpusDir, "CORPUS"); got != c.want {
+		if got := strings.ReplaceAll(strings.ReplaceAll(strings.Join(argv, " "), corpusDir, "CORPUS"), b.fuzzbox, "FB"); got != c.want {
 			t.Errorf("%s, value profile %v:\n got %s\nwant %s", c.engine, c.vp, got, c.want)
 		}
 		seeds, _ := os.ReadDir(corpusDir)

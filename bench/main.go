@@ -52,8 +52,7 @@ type config struct {
 	compatVendor bool          // -set=compat: vendor each module copy and run every command offline from it
 	compatList   string        // -set=compat: the list of packages and fuzz tests
 	// go118ValueProfile runs go-118-fuzz-build's binaries with value
-	// profiling, as fuzzbox's build runs (its .options): the two binaries
-	// at the same libFuzzer options.
+	// profiling (OSS-Fuzz runs them without).
 	go118ValueProfile bool
 	// noSeeds runs the targets from a copy of their module whose fuzz
 	// tests add no seeds (f.Add made a no-op), as a fuzz test without
@@ -113,7 +112,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	minimize := fs.String("minimizetime", "10s", "-fuzzminimizetime for both engines (time to failure is measured before minimizing)")
 	out := fs.String("o", filepath.Join("bench", "results", "results.json"), "write every run as JSON to this file")
 	libfuzzer := fs.Bool("libfuzzer", false, "short for -engines=fuzzbox,libfuzzer,go118")
-	go118VP := fs.Bool("go118valueprofile", false, "run go-118-fuzz-build's binaries with -use_value_profile=1, as the fuzzbox build's .options runs it: the two libFuzzer binaries compared at the same options (default: go118 as OSS-Fuzz runs it, without)")
+	go118VP := fs.Bool("go118valueprofile", false, "run go-118-fuzz-build's binaries with -use_value_profile=1 (default: as OSS-Fuzz runs them, without; the fuzzbox build runs with the flags of its .options)")
 	resume := fs.Bool("resume", false, "-set=compat: keep the rows already in -o's file and run only the fuzz tests it lacks")
 	compatVendor := fs.Bool("compatvendor", false, "-set=compat: vendor each module copy (go mod vendor) and run every command offline, from its vendor directory (GOPROXY=off, an empty module cache), as a vendoring user does")
 	list := fs.String("compatlist", compatList, "-set=compat: the list of modules, packages and fuzz tests to run (bench/compat-go127.txt: modules that need a newer Go, run with GOTOOLCHAIN=go1.27.4)")

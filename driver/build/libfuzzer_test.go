@@ -134,6 +134,9 @@ func TestBuildLibFuzzer(t *testing.T) {
 	checkZip(t, tg.SeedZip, []string{"seed-0", "seed-1", "testdata-one"})
 	checkFileHas(t, tg.Dict, `"boom"`)
 	checkFileHas(t, tg.Options, "dict = FuzzPair.dict")
+	if opts, _ := os.ReadFile(tg.Options); bytes.Contains(opts, []byte("use_value_profile")) {
+		t.Errorf("%s turns value profiling on (it found the text parsers' bugs later):\n%s", tg.Options, opts)
+	}
 	seeds := filepath.Join(t.TempDir(), "seeds")
 	unzip(t, tg.SeedZip, seeds)
 	for name, vals := range map[string][]any{"seed-1": {"other", -1, []byte{}}, "testdata-one": {"x", 1, []byte("y")}} {
