@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
@@ -189,22 +191,57 @@ func TestFuzzboxOnlyFindingIsNotWritten(t *testing.T) {
 // binary (and its fresh workers) but within it under stock go test are slow
 // inputs, not hangs: a warning each, no failure, no reproducer left in
 // testdata/. A slow seed would stop every start's baseline, so the fuzz test
-// starts again without it, one start per slow seed, and is fuzzed.
+// starts again without it, one start per slow input, and is fuzzed. So is a
+// slow generated-corpus entry, whose hang is minimized into an input of
+// another name: it is left out by its own file's name (event.Event.Entry).
 func TestSlowSeedsLeftOut(t *testing.T) {
-	r := fuzzFixture(t, "fuzzboxonly", Config{Fuzz: "^FuzzSlowOnlyInFuzzbox$", Run: "^$", FuzzTime: "2s", Timeout: time.Second}, "./slow")
+	dir := filepath.Join(t.TempDir(), "fuzzboxonly")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "cmd", "fuzzbox", "testdata", "fuzz", "fuzzboxonly"))); err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's slowPrefix and a tail that minimization cuts off.
+	entry := []byte("go test fuzz v1\n[]byte(\"" + strings.Repeat("c", 42) + "tail\")\n")
+	cached := filepath.Join(dir, ".cache", "FuzzSlowOnlyInFuzzbox")
+	if err := os.MkdirAll(cached, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	cachedName := corpus.Name(entry)
+	if err := os.WriteFile(filepath.Join(cached, cachedName), entry, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	r := fuzzIn(t, dir, Config{Fuzzbox: testFuzzbox(t), Fuzz: "^FuzzSlowOnlyInFuzzbox$", Run: "^$", FuzzTime: "2s", Timeout: time.Second}, "./slow")
 	r.slowInputsOnly(t)
-	if len(r.warnings) != 2 {
-		t.Fatalf("want two warnings, one per slow seed, got %q\n%s", r.warnings, r)
-	}
-	// Two workers run the baseline: either slow seed may stop it first.
-	order := []string{"seed#0", "seed#2"}
-	if strings.Contains(r.warnings[0], "seed#2") {
-		order = []string{"seed#2", "seed#0"}
-	}
-	for i, seed := range order {
-		if w := r.warnings[i]; !strings.Contains(w, "a slow input, not a hang") || !strings.Contains(w, "go test -run='^FuzzSlowOnlyInFuzzbox$/^"+seed+"$'") || !strings.Contains(w, "fuzzing starts again without it") {
-			t.Errorf("want warning %d to say go test runs %s within -timeout and fuzzing starts again without it, got %q", i, seed, w)
+	// The warnings before fuzzing started: once it has, the fuzzer may make
+	// the slow prefix again (a slow input set aside while fuzzing).
+	var before []string
+	for _, e := range r.events {
+		if e.Type == event.Start {
+			break
 		}
+		if e.Type == event.Warning {
+			before = append(before, e.Message)
+		}
+	}
+	if len(before) != 3 {
+		t.Fatalf("want three warnings before fuzzing, one per slow input, got %q\n%s", before, r)
+	}
+	// Two workers run the baseline: the slow inputs may stop it in any order.
+	var order []string
+	for _, w := range before {
+		name, _, _ := strings.Cut(strings.TrimPrefix(w, "input "), " ")
+		if !strings.Contains(w, "a slow input, not a hang") || !strings.Contains(w, "go test -run='^FuzzSlowOnlyInFuzzbox$/^"+name+"$'") || !strings.Contains(w, "fuzzing starts again without it") {
+			t.Errorf("want each warning to say go test runs the input within -timeout and fuzzing starts again without it, got %q", w)
+		}
+		if name != "seed#0" && name != "seed#2" {
+			if name == cachedName {
+				t.Errorf("the cached entry's reproducer is %s, the entry itself: want its input minimized (the prefix), another name", name)
+			}
+			name = cachedName // left out by the entry's own name
+		}
+		order = append(order, name)
+	}
+	if !slices.Contains(order, "seed#0") || !slices.Contains(order, "seed#2") || !slices.Contains(order, cachedName) {
+		t.Errorf("inputs left out %q, want seed#0, seed#2 and the cached %s", order, cachedName)
 	}
 	starts := 0
 	for _, e := range r.events {
@@ -212,9 +249,9 @@ func TestSlowSeedsLeftOut(t *testing.T) {
 			starts++
 		}
 	}
-	both := order[0] + ", " + order[1]
-	if starts != 1 || r.execs == 0 || !strings.Contains(r.out, "FuzzSlowOnlyInFuzzbox starts again without "+both+", slow only in fuzzbox's binary") {
-		t.Errorf("want fuzzing started once, after two starts left out %s and then %s: %d starts, %d execs\n%s", order[0], order[1], starts, r.execs, r)
+	all := strings.Join(order, ", ")
+	if starts != 1 || r.execs == 0 || !strings.Contains(r.out, "FuzzSlowOnlyInFuzzbox starts again without "+all+", slow only in fuzzbox's binary") {
+		t.Errorf("want fuzzing started once, after three starts left out %s: %d starts, %d execs\n%s", all, starts, r.execs, r)
 	}
 	if names := r.reproducers("FuzzSlowOnlyInFuzzbox"); len(names) != 0 {
 		t.Errorf("reproducers left in testdata: %q", names)
@@ -222,8 +259,8 @@ func TestSlowSeedsLeftOut(t *testing.T) {
 	r.doneFoundNothing(t)
 	var sum bytes.Buffer
 	r.res.WriteSummary(&sum)
-	if !strings.Contains(sum.String(), "execs, without "+both+" (slower than -timeout only in fuzzbox's binary)") {
-		t.Errorf("the summary does not say the fuzz test was fuzzed without its slow seeds:\n%s", sum.String())
+	if !strings.Contains(sum.String(), "execs, without "+all+" (slower than -timeout only in fuzzbox's binary)") {
+		t.Errorf("the summary does not say the fuzz test was fuzzed without its slow inputs:\n%s", sum.String())
 	}
 }
 

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -127,7 +128,9 @@ func (c *checker) check(e event.Event) bool {
 	if c.r.startedAt == 0 {
 		c.beforeFuzzing = true
 		if e.Kind == event.KindHang {
-			c.slowBefore = append(c.slowBefore, name)
+			// The engine knows a generated entry by its file's name, not
+			// by its minimized reproducer's.
+			c.slowBefore = append(c.slowBefore, cmp.Or(e.Entry, name))
 		} else {
 			c.otherBefore = true
 		}

@@ -61,7 +61,11 @@ type failure struct {
 	vals []any  // the failing input (minimized when possible)
 	path string // the input's existing file when it is a testdata seed; "" to write a reproducer
 	seed string // the seed corpus entry's name (seedRef) when the input is one: not minimized, nothing written
-	key  string // failureKey of the failure as caught: minimization keeps it
+	// entry is the generated-corpus entry's file name when the input is
+	// one (seedRef.entry): reported, as the reproducer is its input
+	// minimized.
+	entry string
+	key   string // failureKey of the failure as caught: minimization keeps it
 	// outside: the worker was killed by a signal fuzzbox did not send, twice
 	// (confirmDeath); a re-run killed so again reproduces it, and it is
 	// not minimized.
@@ -78,7 +82,7 @@ type failure struct {
 
 // newFailure returns the failure of vals, from seed s if it is one.
 func newFailure(kind, msg string, vals []any, s seedRef) *failure {
-	return &failure{kind: kind, msg: msg, vals: vals, path: s.path, seed: s.name}
+	return &failure{kind: kind, msg: msg, vals: vals, path: s.path, seed: s.name, entry: s.entry}
 }
 
 // crashError is what Coordinate returns for a failure. The testing package

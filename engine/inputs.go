@@ -116,16 +116,23 @@ const zeroPath = "zero"
 // A seedRef names a seed corpus entry, as go test does (f.Add's values,
 // a testdata file; not the zero input): a failure of one is reported as
 // go test reports it, against the entry, which is neither minimized nor
-// written again. The zero seedRef stands for any other input.
+// written again. For a generated-corpus entry it holds only the entry's
+// file name, which a failure of its input reports beside the reproducer
+// (its input minimized, of another name): the name Options.LeaveOut knows
+// the entry by. The zero seedRef stands for any other input.
 type seedRef struct {
-	name string // as go test -run=FuzzX/name selects it: seed#0, a testdata file's name
-	path string // the testdata file, its own reproducer; "" for f.Add's values
+	name  string // as go test -run=FuzzX/name selects it: seed#0, a testdata file's name
+	path  string // the testdata file, its own reproducer; "" for f.Add's values
+	entry string // a generated-corpus entry's file name; "" for a seed
 }
 
 // seedOf returns e's seedRef.
 func seedOf(e *entry) seedRef {
-	if !e.seed || e.path == zeroPath {
+	switch {
+	case e.path == zeroPath || e.path == "":
 		return seedRef{}
+	case !e.seed:
+		return seedRef{entry: filepath.Base(e.path)}
 	}
 	s := seedRef{name: filepath.Base(e.path)}
 	if strings.HasPrefix(e.path, "testdata") {

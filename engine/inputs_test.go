@@ -147,3 +147,24 @@ func TestWarmInputShortest(t *testing.T) {
 		t.Errorf("warmInput of no inputs = %q, want nil", got)
 	}
 }
+
+// TestSeedOf: a seed is named as go test names it, a testdata seed is its
+// own reproducer, and a generated-corpus entry is known by its file's name
+// (reported with its failure: event.Event.Entry); the zero input and a new
+// input are neither.
+func TestSeedOf(t *testing.T) {
+	for _, c := range []struct {
+		e    *entry
+		want seedRef
+	}{
+		{&entry{path: "seed#3", seed: true}, seedRef{name: "seed#3"}},
+		{&entry{path: "testdata/fuzz/FuzzX/abc", seed: true}, seedRef{name: "abc", path: "testdata/fuzz/FuzzX/abc"}},
+		{&entry{path: "/cache/FuzzX/0123456789abcdef"}, seedRef{entry: "0123456789abcdef"}},
+		{&entry{path: zeroPath, seed: true}, seedRef{}},
+		{&entry{}, seedRef{}},
+	} {
+		if got := seedOf(c.e); got != c.want {
+			t.Errorf("seedOf(%q, seed %v) = %+v, want %+v", c.e.path, c.e.seed, got, c.want)
+		}
+	}
+}

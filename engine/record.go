@@ -402,7 +402,7 @@ func (c *coordinator) recorded(f *failure, path string) {
 		name = filepath.Base(path)
 	}
 	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values) + raceReplay(c.opts.Target, name, f.kind), path: path, seed: f.seed})
-	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Reproducer: path, Seed: f.seed,
+	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Reproducer: path, Seed: f.seed, Entry: f.entry,
 		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values,
 		Bucket: f.bucket, Known: f.known, AfterReturn: diedAfterReturn(f.msg)})
 	if f.kind != KindRace {

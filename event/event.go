@@ -82,6 +82,7 @@ type Event struct {
 	Line        string   `json:"line,omitempty"`         // failure, flaky, minimizing: the line of message that says what failed, when it is not the first (a t.Error after t.Log lines: the engine reads the source line of each file:line reported to tell a log call); Headline
 	Reproducer  string   `json:"reproducer,omitempty"`   // failure: the reproducer's path ("" for a seed of f.Add's; a duplicate's is set when its input, minimized, is that earlier failure's); coverage: the new cache entry; warning: the input, saved to the cache
 	Seed        string   `json:"seed,omitempty"`         // failure: the seed corpus entry that failed, as go test -run=Target/Seed names it (seed#0, a testdata file's name); its input is not minimized and nothing is written
+	Entry       string   `json:"entry,omitempty"`        // failure: the generated-corpus entry (its file's name in the cache directory) whose input failed, which the reproducer holds minimized
 	AfterReturn bool     `json:"after_return,omitempty"` // failure: a goroutine the input started failed after the fuzz function returned (fuzzbox waited for it); go test -run may end before it fails
 	Duplicate   bool     `json:"duplicate,omitempty"`    // failure: same signature as an earlier one (-keepgoing)
 	Count       int      `json:"count,omitempty"`        // duplicate failure: how many of its bucket it stands for, found since the last statistics interval (every one, when omitted: 1)
