@@ -459,7 +459,7 @@ func TestFuzzTestsFailBeforeFuzzing(t *testing.T) {
 // caught at 11.8 s of a 20-s run, and the turn ended at 32 s); after a turn
 // that left out inputs before fuzzing, all of it.
 func TestResumeTime(t *testing.T) {
-	caught := &TargetResult{setAside: true, startedAt: 1023, caughtAt: 12833, fuzzedFor: 32 * time.Second, turnExecs: 800}
+	caught := &TargetResult{next: resume, startedAt: 1023, caughtAt: 12833, fuzzedFor: 32 * time.Second, turnExecs: 800}
 	for _, c := range []struct {
 		r        *TargetResult
 		fuzztime string
@@ -468,11 +468,11 @@ func TestResumeTime(t *testing.T) {
 	}{
 		{caught, "20s", "8.19s", true},
 		{caught, "12s", "", false}, // under a second left
-		{&TargetResult{setAside: true, startedAt: 900, fuzzedFor: 5 * time.Second}, "20s", "15s", true},
+		{&TargetResult{next: resume, startedAt: 900, fuzzedFor: 5 * time.Second}, "20s", "15s", true},
 		// Inputs left out before fuzzing started: the baseline's executions
 		// and time are not fuzzing (image/gif's at -fuzztime=1x).
-		{&TargetResult{setAside: true, turnExecs: 2}, "1x", "1x", true},
-		{&TargetResult{setAside: true, turnExecs: 2}, "20s", "20s", true},
+		{&TargetResult{next: restartWithout, turnExecs: 2}, "1x", "1x", true},
+		{&TargetResult{next: restartWithout, turnExecs: 2}, "20s", "20s", true},
 		{caught, "1000x", "200x", true},
 		{caught, "800x", "", false},
 		{caught, "", "", true},                                    // until stopped

@@ -46,12 +46,9 @@ type checker struct {
 	made  []string        // testdata, testdata/fuzz, testdata/fuzz/FuzzX if they did not exist then, deepest first
 	// refuted and confirmed count this turn's failures by outcome.
 	refuted, confirmed int
-	// beforeFuzzing: a refuted failure came before the engine's start
-	// event (a seed or cached input of the baseline).
-	beforeFuzzing bool
-	// slowBefore names the inputs of the baseline that were only slow
-	// (a hang go test does not have); otherBefore says another refuted
-	// failure came before the start event.
+	// slowBefore names the inputs of the baseline (before the engine's
+	// start event) that were only slow (a hang go test does not have);
+	// otherBefore says another refuted failure came before that event.
 	slowBefore  []string
 	otherBefore bool
 }
@@ -126,7 +123,6 @@ func (c *checker) check(e event.Event) bool {
 	}
 	c.refuted++
 	if c.r.startedAt == 0 {
-		c.beforeFuzzing = true
 		if e.Kind == event.KindHang {
 			// The engine knows a generated entry by its file's name, not
 			// by its minimized reproducer's.
@@ -167,14 +163,10 @@ func (c *checker) unraced(e event.Event, name, kept string) {
 // it within that time. A slow input is not the code's failure, nor a bug in
 // fuzzbox: the instrumentation (counters, comparison tracing) costs time.
 func (c *checker) slow(e event.Event, name, kept string) {
-	after := c.after()
-	if _, ok := c.leaveOut(); ok {
-		after = "; fuzzing starts again without it"
-	}
 	c.s.emit(event.Event{Type: event.Warning, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
 		"input %s ran longer than -timeout=%v in fuzzbox's instrumented fuzzing binary (%d of %d re-runs in fresh workers too), but go test -run='^%s$/^%s$' runs it within %v (%d runs): a slow input, not a hang, so it is not reported as a failure; %s%s. "+
 			"The instrumentation makes some code several times slower: a larger -timeout fuzzes past such inputs.",
-		name, c.cfg.timeout(), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), c.cfg.timeout(), goTestReplays, kept, after)})
+		name, c.cfg.timeout(), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), c.cfg.timeout(), goTestReplays, kept, c.after())})
 }
 
 // maxLeftOut bounds the inputs a target's turns leave out (TargetResult's
@@ -233,9 +225,19 @@ func (c *checker) limit() time.Duration {
 	return max(time.Minute, 6*c.cfg.timeout())
 }
 
-// after says what the run does after a failure go test passes.
+// refutedBefore reports whether a failure go test passes came before the
+// engine's start event: a seed's or a cached input's, in the baseline.
+func (c *checker) refutedBefore() bool {
+	return len(c.slowBefore) > 0 || c.otherBefore
+}
+
+// after says what the run does after a failure go test passes, as far as
+// the turn's failures so far tell.
 func (c *checker) after() string {
+	_, without := c.leaveOut()
 	switch {
+	case without:
+		return "; fuzzing starts again without it"
 	case c.cfg.KeepGoing:
 		return "; fuzzing goes on"
 	case c.r.startedAt > 0 && c.r.resumes < maxResumes:

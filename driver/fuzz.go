@@ -57,7 +57,7 @@ type TargetResult struct {
 	ranFor    time.Duration // the fuzzing binary's running time over all its starts (go test's elapsed)
 	startedAt int64         // the last turn's start event, in ms since the run started
 	caughtAt  int64         // the last turn's first failure caught while fuzzing (minimizing event), 0 if none
-	setAside  bool          // the last turn stopped, while fuzzing, only at failures go test passes (checker)
+	next      turnNext      // whether the last turn is followed by another, and why (runTurn)
 	stopped   bool          // the run was stopped (Ctrl-C) before its fuzzing started
 	resumes   int           // turns started again after such a stop
 	dones     int           // done events of its target: the engine's and endUnfuzzed's

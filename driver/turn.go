@@ -31,14 +31,13 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 		w, exitErr := runTurn(ctx, cfg, r, fuzztime, s)
 		if w == nil {
 			left, ok := resumeTime(fuzztime, r)
-			if !ok || ctx.Err() != nil || r.startedAt > 0 && r.resumes == maxResumes {
+			if !ok || ctx.Err() != nil || r.next == resume && r.resumes == maxResumes {
 				return
 			}
 			r.skipTests = true // they passed before the first turn
 			fuzztime = left
-			if r.startedAt == 0 {
-				// Left out before fuzzing (checker.leaveOut, bounded by
-				// maxLeftOut): fuzzing has not started yet.
+			if r.next == restartWithout {
+				// Bounded by maxLeftOut (checker.leaveOut).
 				s.output(r.Target, fmt.Sprintf("fuzzbox: %s starts again without %s, slow only in fuzzbox's binary\n", r.Name, strings.Join(r.leaveOut, ", ")))
 				continue
 			}
@@ -58,22 +57,37 @@ func runTarget(ctx context.Context, cfg Config, r *TargetResult, fuzztime string
 	}
 }
 
+// turnNext says whether a turn of a target is followed by another, and why.
+type turnNext int
+
+const (
+	stopTurns turnNext = iota // a finding, an error, the end of fuzztime, or the run's stop
+	// resume: the turn stopped while fuzzing only at failures go test
+	// passes (set aside by the checker); the next goes on for what is left
+	// of fuzztime.
+	resume
+	// restartWithout: the turn stopped before fuzzing only at inputs slow
+	// only in fuzzbox's binary (checker.leaveOut); the next runs the corpus
+	// without them, with all of fuzztime.
+	restartWithout
+)
+
 // maxResumes bounds how often a target is started again after a turn that
 // stopped only at set-aside inputs: code that makes such inputs (a slow
 // case the mutator finds again and again) would otherwise restart the
 // binary all run long.
 const maxResumes = 3
 
-// resumeTime returns the fuzztime of the turn after one that stopped only
-// at set-aside inputs, and whether there is to be one: the turn must have
-// fuzzed (a seed that stops the baseline would stop the next one too) and
-// left some of fuzztime ("" = until stopped).
+// resumeTime returns the fuzztime of the turn after r's last, and whether
+// there is to be one (r.next): after a resume, what fuzzing left of
+// fuzztime ("" = until stopped), if any; after a restart without inputs
+// left out, all of it, since nothing was fuzzed.
 func resumeTime(fuzztime string, r *TargetResult) (string, bool) {
-	if !r.setAside {
+	switch {
+	case r.next == stopTurns:
 		return "", false
-	}
-	if fuzztime == "" || r.startedAt == 0 {
-		return fuzztime, true // nothing was fuzzed (checker.leaveOut): all of it is left
+	case fuzztime == "" || r.next == restartWithout:
+		return fuzztime, true
 	}
 	if n, ok := strings.CutSuffix(fuzztime, "x"); ok {
 		total, err := strconv.ParseInt(n, 10, 64)
@@ -121,7 +135,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		r.Err = oneLine(err)
 		return nil, nil
 	}
-	r.started, r.setAside = false, false // before readEvents, which sets started, starts
+	r.started, r.next = false, stopTurns // before readEvents, which sets started, starts
 	failsBefore := len(r.Failures)
 	r.startedAt, r.caughtAt, r.fuzzedFor, r.turnExecs, r.Plateau, r.Unfuzzed = 0, 0, 0, 0, false, ""
 	chk := newChecker(ctx, cfg, r, s)
@@ -152,12 +166,16 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	}
 	if c == ExitFailure && r.started && chk.onlyRefuted() {
 		c = ExitOK // it stopped at a failure go test does not have (an internal error, reported)
-		r.setAside = !chk.beforeFuzzing && !cfg.KeepGoing
-		if names, ok := chk.leaveOut(); ok {
+		names, without := chk.leaveOut()
+		switch {
+		case cfg.KeepGoing: // the engine went on past them
+		case without:
 			// Seeds (or generated corpus entries) only slow in fuzzbox's
 			// binary: the next turn runs the corpus without them.
-			r.leaveOut, r.setAside = append(r.leaveOut, names...), true
-		} else if chk.beforeFuzzing && !cfg.KeepGoing {
+			r.leaveOut, r.next = append(r.leaveOut, names...), restartWithout
+		case !chk.refutedBefore():
+			r.next = resume
+		default:
 			// A seed (or generated corpus entry) failing only in fuzzbox's
 			// binary stops every start: not fuzzed, an error, as when
 			// its seeds fail so in the tests.
