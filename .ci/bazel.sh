@@ -7,7 +7,7 @@
 # SDK prepared for it, golang.org/x/{tools,mod,sync} with BUILD files (for nogo
 # and fuzzvet), and stub repositories for what Bazel 4 would download. Then it
 # runs, in examples/bazel (a workspace that uses @fuzzbox//rules:defs.bzl as a
-# user would), the replay, fuzzing, typed, instrument_deps, run, sharding, corpus, merge and nogo checks.
+# user would), the replay, fuzzing, slow seed, typed, instrument_deps, run, sharding, corpus, merge and nogo checks.
 #
 # Everything is cached in $FUZZBOX_BAZEL_CACHE (default /var/cache/fuzzbox-bazel):
 # a warm run only runs Bazel. Usage: .ci/bazel.sh [install]   ("install": stop
@@ -385,6 +385,18 @@ expect_fail "stock go test replays the reproducer" "$LOGS/replay.log" 'slice bou
 expect_fail "bazel test --test_filter replays the reproducer" "$LOGS/replay-bazel.log" 'slice bounds out of range' \
 	bazel test //parse:parse_fuzz --test_filter="FuzzHeader/$(basename "$repro")" --test_output=errors
 rm -rf parse/testdata
+
+step "bazel test: a seed slow only in the fuzzing binary is replayed with the replay test, left out, and the fuzz test fuzzed"
+if ! bazel test //slowseed:slowseed_fuzz_fuzz --test_output=all --nocache_test_results >"$LOGS/slowseed.log" 2>&1; then
+	cat "$LOGS/slowseed.log"; echo "FAIL: //slowseed:slowseed_fuzz_fuzz failed: the slow seed was reported as the code's hang"; exit 1
+fi
+for want in "go test -run='^FuzzSum\$/^seed#0\$' runs it within 1s" "FuzzSum starts again without seed#0, slow only in fuzzbox's binary" \
+	"execs, without seed#0 (slower than -timeout only in fuzzbox's binary)"; do
+	grep -Fq "$want" "$LOGS/slowseed.log" || { cat "$LOGS/slowseed.log"; echo "FAIL: slowseed_fuzz_fuzz's log lacks: $want"; exit 1; }
+done
+zip=$(bazel info bazel-testlogs)/slowseed/slowseed_fuzz_fuzz/test.outputs/outputs.zip
+if unzip -Z1 "$zip" | grep '^testdata/fuzz/'; then echo "FAIL: a reproducer of the slow seed in $zip"; exit 1; fi
+echo "ok: slowseed_fuzz_fuzz passed; seed#0 left out, the fuzz test fuzzed, no reproducer"
 
 step "typed fuzz tests: the replay target passes, the fuzzing target finds the planted bug, the reproducer replays"
 bazel test //typed:typed_fuzz

@@ -37,6 +37,18 @@ type Config struct {
 	// fuzzbox's test main, e.g. by the Bazel rules): nothing is built, and
 	// the one pattern given to Resolve is the package's directory.
 	Binary string
+	// StockBinary, with Binary, is the package's test binary built without
+	// fuzzbox (stock testing deps, no instrumentation: go test -c's, or
+	// the build system's own test of the same sources, as the Bazel rules'
+	// replay target). The driver replays failures with it, where it would
+	// build one with go test -c, so that a failure only fuzzbox's binary has
+	// (a slow input, an engine fault) is not reported as the code's; ""
+	// with Binary: failures are reported as fuzzbox's binary saw them.
+	StockBinary string
+	// StockEnv is StockBinary's environment; nil is this process's. For a
+	// front end whose own environment changes what a stock test binary
+	// runs (the Bazel runner: the test runner's variables).
+	StockEnv []string
 	// ImportPath names Binary's package in events and the default cache
 	// directory; "" asks the go command in the package directory, and falls
 	// back to the directory's path.
@@ -181,6 +193,14 @@ func (c *Config) checkSelection() error {
 	if c.Binary != "" {
 		if fi, err := os.Stat(c.Binary); err != nil || fi.IsDir() {
 			return fmt.Errorf("-bin: %s is not a file", c.Binary)
+		}
+	}
+	if c.StockBinary != "" {
+		if c.Binary == "" {
+			return errors.New("-stockbin is for a prebuilt fuzzing binary (-bin): without it, fuzzbox builds the stock test binary itself")
+		}
+		if fi, err := os.Stat(c.StockBinary); err != nil || fi.IsDir() {
+			return fmt.Errorf("-stockbin: %s is not a file", c.StockBinary)
 		}
 	}
 	return nil

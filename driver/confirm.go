@@ -54,10 +54,10 @@ type checker struct {
 }
 
 // newChecker snapshots the target's seed directory. A prebuilt binary's
-// package (the Bazel rules) may not be one the go command can build: its
-// failures are not checked (nil).
+// package may not be one the go command can build: without a stock binary
+// of its own (Config.StockBinary), its failures are not checked (nil).
 func newChecker(ctx context.Context, cfg Config, r *TargetResult, s *stream) *checker {
-	if cfg.Binary != "" {
+	if !cfg.canReplay() {
 		return nil
 	}
 	c := &checker{ctx: ctx, cfg: cfg, r: r, s: s, seeds: map[string]bool{}}

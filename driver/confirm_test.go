@@ -48,6 +48,9 @@ func TestSetAside(t *testing.T) {
 	if newChecker(context.Background(), Config{Binary: "x.fuzz"}, r, newStream(nil)) != nil {
 		t.Error("a prebuilt binary's failures are checked with go test")
 	}
+	if newChecker(context.Background(), Config{Binary: "x.fuzz", StockBinary: "x.test"}, r, newStream(nil)) == nil {
+		t.Error("a prebuilt binary's failures are not checked with its stock binary")
+	}
 }
 
 // TestStreamTimesGoForward: an event stamped before the last one emitted

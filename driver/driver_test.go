@@ -34,6 +34,9 @@ func TestConfigCheck(t *testing.T) {
 		{Config{Fuzz: ".", ReplayLimit: -1}, "replay limit must be > 0"},
 		{Config{Fuzz: ".", Schedule: "fifo"}, `-schedule: "fifo"`},
 		{Config{Fuzz: ".", Binary: "/nonexistent/bin"}, "-bin: /nonexistent/bin is not a file"},
+		{Config{Fuzz: ".", StockBinary: "driver_test.go"}, "-stockbin is for a prebuilt fuzzing binary (-bin)"},
+		{Config{Fuzz: ".", Binary: "driver_test.go", StockBinary: "/nonexistent/x.test"}, "-stockbin: /nonexistent/x.test is not a file"},
+		{Config{Fuzz: ".", Binary: "driver_test.go", StockBinary: "driver_test.go"}, ""},
 	} {
 		err := tc.cfg.Check()
 		switch {

@@ -84,7 +84,7 @@ func (f notFlag) IsBoolFlag() bool { return true }
 
 // RegisterBuild adds the flags of a front end that builds the fuzzing
 // binary (fuzzbox fuzz, fuzzbox corpus minimize) to fs: -race, -racetwin,
-// -tags, -vet, -bin.
+// -tags, -vet, -bin, -stockbin.
 func (f *Flags) RegisterBuild(fs *flag.FlagSet) {
 	c := &f.Config
 	fs.BoolVar(&c.Race, "race", false, "build with the race detector; a data race is a failure")
@@ -92,6 +92,7 @@ func (f *Flags) RegisterBuild(fs *flag.FlagSet) {
 	TagsFlag(fs, &c.Tags)
 	VetFlag(fs, &c.Vet)
 	fs.StringVar(&c.Binary, "bin", "", "fuzz this prebuilt fuzzing binary instead of building; the argument is its package directory")
+	fs.StringVar(&c.StockBinary, "stockbin", "", "with -bin: the package's test binary built without fuzzbox (go test -c, or your build system's test), which replays failures to check they are your code's; without it, -bin's failures are reported unchecked")
 }
 
 // TagsFlag adds -tags, the build tags (Config.Tags), to fs with p as its

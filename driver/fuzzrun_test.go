@@ -917,6 +917,59 @@ func TestFuzzPrebuiltBinaryTestsFail(t *testing.T) {
 	}
 }
 
+// buildStockBinary builds the package in dir into a stock test binary (go
+// test -c), as the Bazel rules' replay target is one.
+func buildStockBinary(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(dir)+".test")
+	cmd := exec.Command("go", "test", "-c", "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestFuzzPrebuiltBinaryStock: given the package's stock test binary too
+// (Config.StockBinary: the Bazel rules' replay target), a prebuilt fuzzing
+// binary's failures are checked with it as fuzzbox's own builds' are with
+// go test: seeds slow only in the fuzzing binary are left out and the fuzz
+// test is fuzzed, where without it the first is reported as the code's
+// hang; tests that fail only in the fuzzing binary are fuzzbox's, and
+// fuzzing goes on without them (TestFuzzPrebuiltBinaryTestsFail: without
+// it, they are the package's failure). Its environment is StockEnv.
+func TestFuzzPrebuiltBinaryStock(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fuzzboxonly")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "cmd", "fuzzbox", "testdata", "fuzz", "fuzzboxonly"))); err != nil {
+		t.Fatal(err)
+	}
+	slow := filepath.Join(dir, "slow")
+	cfg := Config{Binary: buildFuzzingBinary(t, slow), StockBinary: buildStockBinary(t, slow), Fuzz: "^FuzzSlowOnlyInFuzzbox$", Run: "^$",
+		FuzzTime: "2s", Timeout: time.Second, MinimizeTime: "0x", RSSLimitMB: DefaultRSSLimitMB}
+	r := fuzzIn(t, t.TempDir(), cfg, slow)
+	r.slowInputsOnly(t)
+	if !strings.Contains(r.out, "FuzzSlowOnlyInFuzzbox starts again without") || r.execs == 0 {
+		t.Errorf("want the slow seeds left out and the fuzz test fuzzed (%d execs)\n%s", r.execs, r)
+	}
+	cfg.StockBinary = ""
+	if r := fuzzIn(t, t.TempDir(), cfg, slow); r.res.ExitCode != ExitFailure || len(r.failures) == 0 {
+		t.Errorf("without the stock binary, want the slow seed reported unchecked, as fuzzbox's binary saw it (the test's premise)\n%s", r)
+	}
+
+	cfg = Config{Binary: buildFuzzingBinary(t, dir), StockBinary: buildStockBinary(t, dir), Fuzz: "^FuzzFine$", FuzzTime: "100x", RSSLimitMB: DefaultRSSLimitMB,
+		StockEnv: append(os.Environ(), "FUZZBOX_STOCK_TEST=fail")}
+	r = fuzzIn(t, t.TempDir(), cfg, dir)
+	if r.res.ExitCode != ExitFailure || !strings.Contains(r.out, "failed under go test too") {
+		t.Errorf("with a StockEnv in which the tests fail, want them the package's failure\n%s", r)
+	}
+	cfg.StockEnv = nil
+	r = fuzzIn(t, t.TempDir(), cfg, dir)
+	if len(r.failures) > 0 || !strings.Contains(r.out, "checking with go test") || r.execs < 100 || len(r.internal) == 0 ||
+		!strings.Contains(r.internal[0], "TestFailsOnlyInFuzzbox, TestCrashesOnlyInFuzzbox") {
+		t.Errorf("want the tests that fail only in the fuzzing binary checked with the stock one, reported as fuzzbox's, and fuzzing gone on (%d execs)\n%s", r.execs, r)
+	}
+}
+
 // TestFuzzBinaryNamedAsGoTest: the code under test sees the test binary
 // named as go test names it (os.Args[0], os.Executable: nm.test) in the
 // tests, the workers and go test's replays, where fuzzbox's were pkg0.test

@@ -165,9 +165,9 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 	if len(names) > 0 {
 		run = anchoredAlternation(names)
 	}
-	if cfg.Binary != "" {
-		// A prebuilt binary's package (the Bazel rules) may not be one the
-		// go command builds: its build system's test run decides.
+	if !cfg.canReplay() {
+		// A prebuilt binary's package may not be one the go command
+		// builds: without a stock binary, its build system's test decides.
 		s.output(r.Target, fmt.Sprintf(
 			"fuzzbox: the fuzzing binary %s stopped (%v) before fuzzing %s started: %s failed in it; run the package's tests with your build system (-run='%s') to see whether they fail there too\n",
 			r.bin, exitErr, r.Name, failedWhat(names), run))

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -104,6 +105,9 @@ func checkEntry(dir, fuzz, entry string) error {
 // combined output, the exit status and whether the binary was built. env
 // is added to the test binary's environment.
 func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (out string, code int, built bool, err error) {
+	if cfg.StockBinary != "" {
+		return runStock(ctx, cfg, dir, run, env)
+	}
 	tmp, release, err := workDir("replay")
 	if err != nil {
 		return "", -1, false, fmt.Errorf("driver: replay: %w", err)
@@ -123,11 +127,29 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	if len(bins) != 1 {
 		return out + "no test files\n", 1, false, nil // go test -c writes nothing for a package without tests
 	}
-	bin := bins[0]
-	cmd := testCmd(dir, bin, cfg.userArgs(), cfg.replayArgs(run)...)
-	if len(env) > 0 {
-		cmd.Env = append(cmd.Environ(), env...)
+	cmd := testCmd(dir, bins[0], cfg.userArgs(), cfg.replayArgs(run)...)
+	cmd.Env = append(cmd.Env, env...)
+	out, code, err = combined(ctx, cmd)
+	return out, code, true, replayErr(err)
+}
+
+// canReplay reports whether the driver has a stock test binary to replay
+// failures with: one it builds with go test -c, or Config.StockBinary.
+func (c *Config) canReplay() bool {
+	return c.Binary == "" || c.StockBinary != ""
+}
+
+// runStock runs Config.StockBinary as goTest runs the binary it builds, in
+// StockEnv plus env. It is not race-built: a race is not replayed.
+func runStock(ctx context.Context, cfg Config, dir, run string, env []string) (out string, code int, built bool, err error) {
+	if cfg.Race {
+		return "", -1, false, errors.New("driver: replay: the stock test binary (-stockbin) is not race-built")
 	}
+	cmd := testCmd(dir, cfg.StockBinary, cfg.userArgs(), cfg.replayArgs(run)...)
+	if cfg.StockEnv != nil {
+		cmd.Env = ChildEnv(slices.Clone(cfg.StockEnv))
+	}
+	cmd.Env = append(cmd.Env, env...)
 	out, code, err = combined(ctx, cmd)
 	return out, code, true, replayErr(err)
 }

@@ -43,7 +43,9 @@ fuzzed.
 
 With -bin, nothing is built: BINARY is a fuzzing binary built elsewhere
 (by the Bazel rules, or with fuzzbox testmain) and the argument is its
-package directory, where it runs and reproducers are written.
+package directory, where it runs and reproducers are written. Its failures
+are checked with go test only if -stockbin names the package's test binary
+built without fuzzbox (go test -c, or the build system's test).
 
 As with go test, what follows -args goes to the test binary unchanged,
 after its own flags, on every run (the tests, the workers, the re-runs):

@@ -304,6 +304,7 @@ def go_fuzz_test(
     )
     runner = dict(
         binary = name + "_bin",
+        stock = name,
         testmain = name + "_testmain",
         # The package's Go files: the driver's dictionary of their literals.
         data = data + [f for f in native.glob(["*.go"], allow_empty = True) if f not in data],

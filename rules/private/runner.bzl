@@ -2,8 +2,8 @@
 
 Both run the fuzzbox runner (//rules/private/runner), a thin Bazel front end of the
 fuzzbox driver library, on the fuzzing binary. The rules talk to the runner through
-its flags only: `-bazel.mode`, `-bazel.bin`, `-bazel.pkgdir`, `-bazel.pkg`,
-`-bazel.importpath`, `-bazel.corpus` (a file listing the corpus attribute's files),
+its flags only: `-bazel.mode`, `-bazel.bin`, `-bazel.stock` (the replay test's binary),
+`-bazel.pkgdir`, `-bazel.pkg`, `-bazel.importpath`, `-bazel.corpus` (a file listing the corpus attribute's files),
 `-bazel.test` (the merge target's fuzzing test), then the `fuzzbox fuzz` flags (`-fuzz`, `-fuzztime`, ...). The
 defaults the macro sets come first, so `--test_arg` and `bazel run -- ARGS` override them.
 """
@@ -25,6 +25,11 @@ def _runner_impl(ctx, mode, extra_args = []):
         "-bazel.pkg=" + info.package,
         "-bazel.importpath=" + info.importpath,
     ] + extra_args
+    stock_runfiles = []
+    if ctx.attr.stock:
+        # The replay test's binary: the driver replays failures with it, as fuzzbox fuzz does with go test.
+        args.append("-bazel.stock=" + ctx.executable.stock.short_path)
+        stock_runfiles = [ctx.attr.stock[DefaultInfo].default_runfiles]
     corpus_files = []
     if ctx.files.corpus:
         # One runfiles path per line: a corpus of thousands of files stays off the command line.
@@ -48,6 +53,8 @@ def _runner_impl(ctx, mode, extra_args = []):
     runfiles = ctx.runfiles(files = [launcher, binary, runner] + ctx.files.data + corpus_files)
     runfiles = runfiles.merge(ctx.attr._runner[DefaultInfo].default_runfiles)
     runfiles = runfiles.merge(ctx.attr.binary[DefaultInfo].default_runfiles)
+    for r in stock_runfiles:
+        runfiles = runfiles.merge(r)
     return [DefaultInfo(executable = launcher, runfiles = runfiles)]
 
 _ATTRS = {
@@ -56,6 +63,11 @@ _ATTRS = {
         executable = True,
         cfg = "target",
         doc = "The fuzzing binary (`<name>_bin`): the test built with fuzzbox's test main and `-d=libfuzzer`.",
+    ),
+    "stock": attr.label(
+        executable = True,
+        cfg = "target",
+        doc = "The replay test (`name`, a rules_go go_test of the same sources): the runner replays each failure with it and reports only those it fails on as the code's.",
     ),
     "testmain": attr.label(
         mandatory = True,

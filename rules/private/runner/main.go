@@ -17,7 +17,10 @@
 //     tree (merge.go).
 //
 // In test and run mode the fuzzing starts from the go_fuzz_test corpus
-// attribute's files too (corpus.go).
+// attribute's files too (corpus.go), and the driver replays failures with
+// the replay test's binary (stock rules_go go_test of the same sources), as
+// fuzzbox fuzz replays them with go test: one only the fuzzing binary has
+// (a seed slow only there) is not reported as the code's (stock.go).
 //
 // Its flags are the rules' -bazel.* flags, then fuzzbox fuzz's (driver.Flags).
 // It prints as fuzzbox fuzz does (driver.Run; in test mode event.Printer and
@@ -54,6 +57,7 @@ func main() {
 type bazelFlags struct {
 	mode       string // "test" or "run"
 	bin        string // the fuzzing binary, relative to the runfiles directory of the workspace
+	stock      string // the replay test's binary (stock go_test), likewise: failures are replayed with it; "" = unchecked
 	pkgDir     string // the package's directory in runfiles
 	pkg        string // the package's directory in its workspace
 	importPath string // the package's import path
@@ -64,6 +68,7 @@ type bazelFlags struct {
 func (b *bazelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.mode, "bazel.mode", "", "test (bazel test) or run (bazel run); set by the rules")
 	fs.StringVar(&b.bin, "bazel.bin", "", "the fuzzing binary; set by the rules")
+	fs.StringVar(&b.stock, "bazel.stock", "", "the replay test's binary, which replays failures; set by the rules")
 	fs.StringVar(&b.pkgDir, "bazel.pkgdir", "", "the package's directory in runfiles; set by the rules")
 	fs.StringVar(&b.pkg, "bazel.pkg", "", "the package's directory in the workspace; set by the rules")
 	fs.StringVar(&b.importPath, "bazel.importpath", "", "the package's import path; set by the rules")
@@ -132,6 +137,12 @@ func config(b *bazelFlags, f *fuzzFlags, stderr io.Writer) (driver.Config, error
 	}
 	if cfg.Binary, err = filepath.Abs(b.bin); err != nil {
 		return cfg, err
+	}
+	if b.stock != "" {
+		if cfg.StockBinary, err = filepath.Abs(b.stock); err != nil {
+			return cfg, err
+		}
+		cfg.StockEnv = stockEnv(os.Environ())
 	}
 	cfg.ImportPath = b.importPath
 	return cfg, cfg.Check()

@@ -2,6 +2,7 @@ package fuzzboxonly
 
 import (
 	"flag"
+	"os"
 	"sync"
 	"testing"
 )
@@ -14,8 +15,10 @@ func inFuzzbox() bool { return flag.Lookup("fuzzbox.timeout") != nil }
 
 func TestFine(t *testing.T) {}
 
+// TestFailsOnlyInFuzzbox fails under go test too when FUZZBOX_STOCK_TEST
+// is "fail": a test of the driver's Config.StockEnv sets it.
 func TestFailsOnlyInFuzzbox(t *testing.T) {
-	if inFuzzbox() {
+	if inFuzzbox() || os.Getenv("FUZZBOX_STOCK_TEST") == "fail" {
 		t.Fatal("fails only in fuzzbox's binary")
 	}
 }
