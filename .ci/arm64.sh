@@ -30,5 +30,8 @@ if [ "$got" != linux/arm64 ]; then
 fi
 echo "--- linux/arm64 under qemu-user: the engine (coordinator and fake workers), shared memory, corpus, typed"
 GOARCH=arm64 go test -count=1 -timeout=20m ./engine ./engine/ipc ./corpus ./typed
+echo "--- linux/arm64 under qemu-user: the runtime's assembly comparison hooks (driver/build/rthooks.go) record"
+go build -o "$tmp/fuzzbox" ./cmd/fuzzbox
+GOARCH=arm64 go test -count=1 -tags fuzzbox -toolexec="$tmp/fuzzbox toolexec" ./engine/instrument
 echo "--- linux/arm64 under qemu-user: fuzzing instrumented arm64 binaries end to end (driver)"
 GOARCH=arm64 go test -count=1 -timeout=20m -run 'TestFuzzFailures/(FuzzPanic|FuzzTFatal|FuzzHang|FuzzDeadlock)$|TestFuzzSync$|TestFuzzCrashBuckets$' ./driver

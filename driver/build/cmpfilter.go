@@ -74,7 +74,7 @@ const (
 // compiler's version that keys the go build cache (versionLine).
 func runtimeRewriteID() string {
 	sum := sha256.Sum256([]byte(cmpFilterSource + "\x00" + traceCall.String() + "\x00" + traceCallFiltered + "\x00" + countersShadow + "\x00" + strHookMuted +
-		"\x00" + wakeGateSource + "\x00" + newprocGated + "\x00" + readyGated + "\x00" + testingRewriteID))
+		"\x00" + wakeGateSource + "\x00" + newprocGated + "\x00" + readyGated + "\x00" + testingRewriteID + "\x00" + rtHooksSource("amd64") + rtHooksSource("arm64")))
 	return hex.EncodeToString(sum[:6])
 }
 

@@ -30,7 +30,9 @@
 //     testing.MainStart(testdeps.TestDeps{}, ...), so the binary never links
 //     testing/internal/testdeps (whose internal/fuzz defines the comparison
 //     hooks engine/instrument defines), and it compiles every other package
-//     with -d=libfuzzer except those in a skip list. In a libFuzzer build
+//     with -d=libfuzzer except those in a skip list. On amd64 and arm64 it
+//     assembles the runtime with the integer comparison hooks in assembly
+//     and compiles engine/instrument without its Go ones (rthooks.go). In a libFuzzer build
 //     (the libfuzzer tag), it compiles the runtime with a filter on the
 //     comparison hooks' calls into C (cmpfilter.go). It appends its own
 //     version to the compiler's -V=full answer, which keys the go build

@@ -104,7 +104,9 @@ func isRuntimePackage(importPath string) bool {
 // arguments. Compiler runs are changed: the generated test main is rewritten
 // (RewriteTestmain), testing's testing.go and fuzz.go lose three per-input
 // costs (rewriteTestingSource, rewriteFuzzSource), other packages get -d=libfuzzer unless skipped or
-// marked by the build (noInstrumentMark: reach.go), and the
+// marked by the build (noInstrumentMark: reach.go), the runtime's assembly
+// gets the comparison hooks and engine/instrument loses its Go ones
+// (rthooks.go), and the
 // -V=full version answer gets fuzzbox's version appended so that the build
 // cache keys differ from stock builds. The linker is told of code that reads
 // the number of processors (linkArgs), vet of the runtime's language version
@@ -121,7 +123,12 @@ func Toolexec(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		rewrite = linkArgs
 	case "vet":
 		rewrite = vetArgs
-	case "asm", "cgo":
+	case "asm":
+		rewrite = func(args []string) ([]string, error) {
+			args, err := rtHooksAsmArgs(args)
+			return withPathMap(args), err
+		}
+	case "cgo":
 		return runTool(withPathMap(args), stdin, stdout, stderr)
 	case "compile":
 		if len(args) == 2 && args[1] == "-V=full" {
@@ -211,6 +218,7 @@ func compileArgs(args []string) ([]string, error) {
 		err = rewriteTestmainArg(expanded, testmainIndex(expanded))
 	case isRuntimePackage(pkg):
 		setLang(expanded, runtimeLang)
+		expanded = rtHooksPackageArgs(expanded)
 	case pkg == "runtime":
 		expanded, err = rewriteRuntimeArgs(expanded)
 	case pkg == "testing":

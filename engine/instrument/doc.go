@@ -2,7 +2,9 @@
 // the compiler's 8-bit edge counters (-gcflags=-d=libfuzzer) and the
 // definitions of the runtime's comparison hooks (runtime.libfuzzerTraceCmp*,
 // libfuzzerTraceConstCmp*, libfuzzerHookStrCmp, libfuzzerHookEqualFold), which
-// the stock internal/fuzz leaves empty.
+// the stock internal/fuzz leaves empty. In fuzzbox's own builds on amd64 and
+// arm64 the integer hooks are the runtime's assembly instead, which jumps to
+// this package's recorders (rthooks.go).
 //
 // It is linked into every fuzz target built by fuzzbox, so its imports are
 // frozen to unsafe, sync/atomic and runtime (checked by deps_test.go) and it

@@ -19,14 +19,10 @@ import (
 // They run on the fuzz target's hot path: with tracing off, or once the
 // trace's table for their kind is full, each is one atomic load and a branch.
 
-//go:linkname libfuzzerTraceCmp1 runtime.libfuzzerTraceCmp1
-//go:linkname libfuzzerTraceCmp2 runtime.libfuzzerTraceCmp2
-//go:linkname libfuzzerTraceCmp4 runtime.libfuzzerTraceCmp4
-//go:linkname libfuzzerTraceCmp8 runtime.libfuzzerTraceCmp8
-//go:linkname libfuzzerTraceConstCmp1 runtime.libfuzzerTraceConstCmp1
-//go:linkname libfuzzerTraceConstCmp2 runtime.libfuzzerTraceConstCmp2
-//go:linkname libfuzzerTraceConstCmp4 runtime.libfuzzerTraceConstCmp4
-//go:linkname libfuzzerTraceConstCmp8 runtime.libfuzzerTraceConstCmp8
+// The integer hooks' go:linkname directives are in hooks_link.go: in
+// fuzzbox's own builds on amd64 and arm64 the runtime has them in assembly
+// instead (rthooks.go), and these Go functions are no hooks.
+//
 //go:linkname libfuzzerHookStrCmp runtime.libfuzzerHookStrCmp
 //go:linkname libfuzzerHookEqualFold runtime.libfuzzerHookEqualFold
 

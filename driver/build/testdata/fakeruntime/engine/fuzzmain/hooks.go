@@ -4,15 +4,9 @@ import _ "unsafe" // for go:linkname
 
 // The comparison hooks of -d=libfuzzer code, defined here as in
 // engine/instrument; linking internal/fuzz too would define them twice.
+// The integer ones are the runtime's through hooks_link.go, which Toolexec
+// leaves out where the runtime has them in assembly (rthooks.go).
 
-//go:linkname libfuzzerTraceCmp1 runtime.libfuzzerTraceCmp1
-//go:linkname libfuzzerTraceCmp2 runtime.libfuzzerTraceCmp2
-//go:linkname libfuzzerTraceCmp4 runtime.libfuzzerTraceCmp4
-//go:linkname libfuzzerTraceCmp8 runtime.libfuzzerTraceCmp8
-//go:linkname libfuzzerTraceConstCmp1 runtime.libfuzzerTraceConstCmp1
-//go:linkname libfuzzerTraceConstCmp2 runtime.libfuzzerTraceConstCmp2
-//go:linkname libfuzzerTraceConstCmp4 runtime.libfuzzerTraceConstCmp4
-//go:linkname libfuzzerTraceConstCmp8 runtime.libfuzzerTraceConstCmp8
 //go:linkname libfuzzerHookStrCmp runtime.libfuzzerHookStrCmp
 //go:linkname libfuzzerHookEqualFold runtime.libfuzzerHookEqualFold
 
