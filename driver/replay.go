@@ -98,21 +98,39 @@ func checkEntry(dir, fuzz, entry string) error {
 	return nil
 }
 
-// goTest builds the package's test binary with go test -c and runs it in
-// dir, as go test would (cfg's Tags, Race and ReplayLimit); running the
-// binary directly (not under go test) means cancelling ctx stops the one
-// process that runs the test, leaving no orphan behind. It returns the
-// combined output, the exit status and whether the binary was built. env
-// is added to the test binary's environment.
+// goTest runs the package's stock test binary in dir, as go test would
+// (cfg's Tags, Race and ReplayLimit): Config.StockBinary in StockEnv, or one
+// it builds with go test -c. Running the binary directly (not under go test)
+// means cancelling ctx stops the one process that runs the test, leaving no
+// orphan behind. It returns the combined output, the exit status and whether
+// there was a binary to run. env is added to the test binary's environment.
 func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (out string, code int, built bool, err error) {
-	if cfg.StockBinary != "" {
-		return runStock(ctx, cfg, dir, run, env)
+	bin := cfg.StockBinary
+	switch {
+	case bin != "" && cfg.Race:
+		return "", -1, false, errors.New("driver: replay: the stock test binary (-stockbin) is not race-built")
+	case bin == "":
+		tmp, release, err := workDir("replay")
+		if err != nil {
+			return "", -1, false, fmt.Errorf("driver: replay: %w", err)
+		}
+		defer release()
+		if bin, out, code, err = buildStock(ctx, cfg, dir, tmp); bin == "" {
+			return out, code, false, err
+		}
 	}
-	tmp, release, err := workDir("replay")
-	if err != nil {
-		return "", -1, false, fmt.Errorf("driver: replay: %w", err)
+	cmd := testCmd(dir, bin, cfg.userArgs(), cfg.replayArgs(run)...)
+	if cfg.StockBinary != "" && cfg.StockEnv != nil {
+		cmd.Env = ChildEnv(slices.Clone(cfg.StockEnv))
 	}
-	defer release()
+	cmd.Env = append(cmd.Env, env...)
+	out, code, err = combined(ctx, cmd)
+	return out, code, true, replayErr(err)
+}
+
+// buildStock builds dir's test binary with go test -c into the directory
+// tmp. bin is empty when there is none to run; out and code say why.
+func buildStock(ctx context.Context, cfg Config, dir, tmp string) (bin, out string, code int, err error) {
 	// Into a directory: go test -c names the binary as go test does
 	// (pkg.test), which the code under test sees as os.Args[0].
 	args := append([]string{"test", "-c", "-o", tmp + string(filepath.Separator)}, cfg.stockBuildFlags()...)
@@ -121,37 +139,19 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	}
 	out, code, err = combined(ctx, goCmd(ctx, dir, append(args, ".")...))
 	if err != nil || code != 0 {
-		return out, code, false, replayErr(err)
+		return "", out, code, replayErr(err)
 	}
 	bins, _ := filepath.Glob(filepath.Join(tmp, "*.test*")) // .test.exe on Windows
 	if len(bins) != 1 {
-		return out + "no test files\n", 1, false, nil // go test -c writes nothing for a package without tests
+		return "", out + "no test files\n", 1, nil // go test -c writes nothing for a package without tests
 	}
-	cmd := testCmd(dir, bins[0], cfg.userArgs(), cfg.replayArgs(run)...)
-	cmd.Env = append(cmd.Env, env...)
-	out, code, err = combined(ctx, cmd)
-	return out, code, true, replayErr(err)
+	return bins[0], out, code, nil
 }
 
 // canReplay reports whether the driver has a stock test binary to replay
 // failures with: one it builds with go test -c, or Config.StockBinary.
 func (c *Config) canReplay() bool {
 	return c.Binary == "" || c.StockBinary != ""
-}
-
-// runStock runs Config.StockBinary as goTest runs the binary it builds, in
-// StockEnv plus env. It is not race-built: a race is not replayed.
-func runStock(ctx context.Context, cfg Config, dir, run string, env []string) (out string, code int, built bool, err error) {
-	if cfg.Race {
-		return "", -1, false, errors.New("driver: replay: the stock test binary (-stockbin) is not race-built")
-	}
-	cmd := testCmd(dir, cfg.StockBinary, cfg.userArgs(), cfg.replayArgs(run)...)
-	if cfg.StockEnv != nil {
-		cmd.Env = ChildEnv(slices.Clone(cfg.StockEnv))
-	}
-	cmd.Env = append(cmd.Env, env...)
-	out, code, err = combined(ctx, cmd)
-	return out, code, true, replayErr(err)
 }
 
 func replayErr(err error) error {

@@ -10,8 +10,8 @@ package build
 // set up and tear down on every call, traced or not; assembly with
 // ABIInternal has none, but only the runtime's assembly may declare that
 // ABI (cmd/internal/objabi's allowAsmABIPkgs). So Toolexec assembles the
-// runtime's asm_GOARCH.s together with rtHooksAsm's file: each hook tests
-// the traceInts bit of engine/instrument's tracing word
+// runtime's asm_GOARCH.s together with the file rtHooksSource generates:
+// each hook tests the traceInts bit of engine/instrument's tracing word
 // (runtime.fuzzboxTracing) and returns, or jumps with its arguments in their
 // registers to engine/instrument's runtime.fuzzboxTrace* function of its
 // kind, which returns to the hook's caller. And it compiles
