@@ -197,7 +197,7 @@ func serve(t *target) {
 			in = unsafe.Slice((*byte)(unsafe.Pointer(C.fuzzbox_slot.data)), n)
 		}
 		C.fuzzbox_slot.failed = 0
-		running.Store(time.Now().UnixNano())
+		inputStarted()
 		err := t.run(in)
 		running.Store(0)
 		if err != nil {

@@ -19,9 +19,15 @@ import (
 // defaultTimeout is libFuzzer's -timeout when none is given.
 const defaultTimeout = 1200 * time.Second
 
-// running is when the input being run started (UnixNano), 0 between
-// inputs; serve sets it.
+// running is when the input being run started, in nanoseconds after epoch
+// plus one (a monotonic clock: one clock read, where time.Now takes two),
+// 0 between inputs; serve sets it (inputStarted).
 var running atomic.Int64
+
+var epoch = time.Now()
+
+// inputStarted records that an input starts now, for watchHangs.
+func inputStarted() { running.Store(int64(time.Since(epoch)) + 1) }
 
 // unitTimeout returns libFuzzer's -timeout from its command line args (the
 // last one wins, as libFuzzer parses them); 0 means none.
@@ -55,11 +61,12 @@ func watchHangs(timeout time.Duration) {
 	var dumped int64
 	for range time.Tick(tick) {
 		start := running.Load()
-		if start == 0 || start == dumped || time.Since(time.Unix(0, start)) < limit {
+		ran := time.Since(epoch) - time.Duration(start-1)
+		if start == 0 || start == dumped || ran < limit {
 			continue
 		}
 		dumped = start
-		report := hangReport(time.Since(time.Unix(0, start)).Round(time.Millisecond), timeout, allStacks())
+		report := hangReport(ran.Round(time.Millisecond), timeout, allStacks())
 		for len(report) > 0 {
 			n, err := syscall.Write(syscall.Stderr, report)
 			if err != nil && err != syscall.EINTR {
