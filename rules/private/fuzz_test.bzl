@@ -191,7 +191,8 @@ def go_fuzz_test(
         library in `embed` and `deps` as a plain list.
       tags: tags of every target (`_run`, `_merge` and `_bin` are also `manual`).
       visibility: visibility of the replay and fuzzing tests.
-      **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...).
+      **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...);
+        `env` applies to the fuzzing targets too.
     """
     if not srcs:
         _fail(name, "srcs must list the test's _test.go files")
@@ -312,6 +313,8 @@ def go_fuzz_test(
         fuzztime = fuzztime,
         fuzz_args = fuzz_args,
         corpus = corpus,
+        # The replay test's environment: the fuzzing binary and the replay of failures run in it too.
+        env = kwargs.get("env", {}),
         testonly = testonly,
     )
     go_fuzz_runner_test(

@@ -1,0 +1,27 @@
+package envvar
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// FuzzLabel fails on every input when the test runs without its env
+// (ENVVAR_PREFIX, and ENVVAR_DATA, a $(location) expanded by the rules): so
+// envvar_fuzz_fuzz and envvar_fuzz_run pass only when it reaches the fuzzing
+// binary. CI checks both.
+func FuzzLabel(f *testing.F) {
+	prefix, data := os.Getenv("ENVVAR_PREFIX"), os.Getenv("ENVVAR_DATA")
+	f.Add("x")
+	f.Fuzz(func(t *testing.T, s string) {
+		if prefix != "label:" {
+			t.Fatalf("ENVVAR_PREFIX is %q: the test runs without go_fuzz_test's env", prefix)
+		}
+		if !strings.HasSuffix(data, "envvar/words.txt") {
+			t.Fatalf("ENVVAR_DATA is %q, not the $(location) of words.txt", data)
+		}
+		if got := Label(prefix, s); !strings.HasPrefix(got, prefix) {
+			t.Fatalf("Label(%q, %q) = %q", prefix, s, got)
+		}
+	})
+}
