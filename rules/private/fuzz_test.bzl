@@ -192,7 +192,7 @@ def go_fuzz_test(
       tags: tags of every target (`_run`, `_merge` and `_bin` are also `manual`).
       visibility: visibility of the replay and fuzzing tests.
       **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...);
-        `env` applies to the fuzzing targets too.
+        `env` and `args` apply to the fuzzing targets too.
     """
     if not srcs:
         _fail(name, "srcs must list the test's _test.go files")
@@ -315,6 +315,7 @@ def go_fuzz_test(
         corpus = corpus,
         # The replay test's environment: the fuzzing binary and the replay of failures run in it too.
         env = kwargs.get("env", {}),
+        test_args = kwargs.get("args", []),
         testonly = testonly,
     )
     go_fuzz_runner_test(

@@ -4,7 +4,7 @@ Both run the fuzzbox runner (//rules/private/runner), a thin Bazel front end of 
 fuzzbox driver library, on the fuzzing binary. The rules talk to the runner through
 its flags only (and the `env` attribute, the tests' environment): `-bazel.mode`, `-bazel.bin`, `-bazel.stock` (the replay test's binary),
 `-bazel.pkgdir`, `-bazel.pkg`, `-bazel.importpath`, `-bazel.corpus` (a file listing the corpus attribute's files),
-`-bazel.test` (the merge target's fuzzing test), then the `fuzzbox fuzz` flags (`-fuzz`, `-fuzztime`, ...). The
+`-bazel.test` (the merge target's fuzzing test), `-bazel.testarg` (each of the replay test's `args`), then the `fuzzbox fuzz` flags (`-fuzz`, `-fuzztime`, ...). The
 defaults the macro sets come first, so `--test_arg` and `bazel run -- ARGS` override them.
 """
 
@@ -37,6 +37,7 @@ def _runner_impl(ctx, mode, extra_args = []):
         ctx.actions.write(manifest, "".join([f.short_path + "\n" for f in ctx.files.corpus]))
         corpus_files = ctx.files.corpus + [manifest]
         args.append("-bazel.corpus=" + manifest.short_path)
+    args += ["-bazel.testarg=" + ctx.expand_location(a, ctx.attr.data) for a in ctx.attr.test_args]
     args += [
         "-fuzz=" + ctx.attr.fuzz,
         "-fuzztime=" + ctx.attr.fuzztime,
@@ -105,6 +106,10 @@ argument types are skipped with a warning.""",
     "env": attr.string_dict(
         doc = "Environment variables of the fuzz tests: the replay test's `env` (values `$(location)` expanded " +
               "against `data`, as rules_go does), set for the fuzzing binary and for the replay of failures.",
+    ),
+    "test_args": attr.string_list(
+        doc = "Arguments of every run of the test binary: the replay test's `args` (`$(location)` expanded " +
+              "against `data`), first, before those of `-args`.",
     ),
     "fuzz": attr.string(
         default = ".",

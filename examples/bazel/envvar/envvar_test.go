@@ -1,21 +1,28 @@
 package envvar
 
 import (
+	"flag"
 	"os"
 	"strings"
 	"testing"
 )
 
+// mode is set by go_fuzz_test's args (-envvar.mode=on).
+var mode = flag.String("envvar.mode", "", "on under the rules' args")
+
 // FuzzLabel fails on every input when the test runs without its env
-// (ENVVAR_PREFIX, and ENVVAR_DATA, a $(location) expanded by the rules): so
-// envvar_fuzz_fuzz and envvar_fuzz_run pass only when it reaches the fuzzing
-// binary. CI checks both.
+// (ENVVAR_PREFIX, and ENVVAR_DATA, a $(location) expanded by the rules) or
+// its args (-envvar.mode=on): so envvar_fuzz_fuzz and envvar_fuzz_run pass
+// only when both reach the fuzzing binary. CI checks it.
 func FuzzLabel(f *testing.F) {
 	prefix, data := os.Getenv("ENVVAR_PREFIX"), os.Getenv("ENVVAR_DATA")
 	f.Add("x")
 	f.Fuzz(func(t *testing.T, s string) {
 		if prefix != "label:" {
 			t.Fatalf("ENVVAR_PREFIX is %q: the test runs without go_fuzz_test's env", prefix)
+		}
+		if *mode != "on" {
+			t.Fatalf("-envvar.mode is %q: the test runs without go_fuzz_test's args", *mode)
 		}
 		if !strings.HasSuffix(data, "envvar/words.txt") {
 			t.Fatalf("ENVVAR_DATA is %q, not the $(location) of words.txt", data)

@@ -55,14 +55,15 @@ func main() {
 
 // bazelFlags are the flags the rules pass; users do not set them.
 type bazelFlags struct {
-	mode       string // "test" or "run"
-	bin        string // the fuzzing binary, relative to the runfiles directory of the workspace
-	stock      string // the replay test's binary (stock go_test), likewise: failures are replayed with it; "" = unchecked
-	pkgDir     string // the package's directory in runfiles
-	pkg        string // the package's directory in its workspace
-	importPath string // the package's import path
-	corpus     string // file listing the corpus attribute's files, one runfiles path per line; "" = none
-	test       string // merge mode: the name of the fuzzing test (x_fuzz) whose shards' outputs are merged
+	mode       string   // "test" or "run"
+	bin        string   // the fuzzing binary, relative to the runfiles directory of the workspace
+	stock      string   // the replay test's binary (stock go_test), likewise: failures are replayed with it; "" = unchecked
+	pkgDir     string   // the package's directory in runfiles
+	pkg        string   // the package's directory in its workspace
+	importPath string   // the package's import path
+	corpus     string   // file listing the corpus attribute's files, one runfiles path per line; "" = none
+	test       string   // merge mode: the name of the fuzzing test (x_fuzz) whose shards' outputs are merged
+	testArgs   []string // the replay test's args attribute: every run of the test binary gets them first
 }
 
 func (b *bazelFlags) register(fs *flag.FlagSet) {
@@ -74,6 +75,10 @@ func (b *bazelFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&b.importPath, "bazel.importpath", "", "the package's import path; set by the rules")
 	fs.StringVar(&b.corpus, "bazel.corpus", "", "list of the corpus attribute's files; set by the rules")
 	fs.StringVar(&b.test, "bazel.test", "", "merge mode: the fuzzing test whose outputs are merged; set by the rules")
+	fs.Func("bazel.testarg", "an argument of every run of the test binary (the replay test's args), before those of -args; set by the rules", func(a string) error {
+		b.testArgs = append(b.testArgs, a)
+		return nil
+	})
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -98,7 +103,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if len(cl.Refused) > 0 {
 		return usageError(stderr, errors.New(cl.Refused[0]))
 	}
-	f.TestArgs = cl.TestArgs // Checked keeps them in the Config
+	f.TestArgs = append(b.testArgs, cl.TestArgs...) // Checked keeps them in the Config
 	if len(cl.Positional) > 0 {
 		return usageError(stderr, fmt.Errorf("unexpected arguments %q: the package is the target's", cl.Positional))
 	}
