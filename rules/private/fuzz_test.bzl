@@ -192,7 +192,7 @@ def go_fuzz_test(
       tags: tags of every target (`_run`, `_merge` and `_bin` are also `manual`).
       visibility: visibility of the replay and fuzzing tests.
       **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...);
-        `env` and `args` apply to the fuzzing targets too.
+        `env`, `args` and `x_defs` apply to the fuzzing targets too.
     """
     if not srcs:
         _fail(name, "srcs must list the test's _test.go files")
@@ -265,6 +265,8 @@ def go_fuzz_test(
         embed = internal_embed,
         deps = [linked[d] for d in deps] if linked else deps,
         importpath = internal_importpath,
+        # The replay test's link-time defines: a key without a package is this package's, as in go_test.
+        x_defs = kwargs.get("x_defs", {}),
         gc_goopts = ["-d=libfuzzer"],
         testonly = testonly,
         tags = hidden,
@@ -274,6 +276,7 @@ def go_fuzz_test(
         name = name + "_external",
         srcs = [name + "_external_srcs"],
         importpath = external_importpath,
+        x_defs = kwargs.get("x_defs", {}),
         # Instrumented too: the package's small functions are inlined into it.
         gc_goopts = ["-d=libfuzzer"],
         deps = [name + "_internal"] + [linked.get(d, d) for d in deps if d not in embed],

@@ -11,15 +11,19 @@ import (
 var mode = flag.String("envvar.mode", "", "on under the rules' args")
 
 // FuzzLabel fails on every input when the test runs without its env
-// (ENVVAR_PREFIX, and ENVVAR_DATA, a $(location) expanded by the rules) or
-// its args (-envvar.mode=on): so envvar_fuzz_fuzz and envvar_fuzz_run pass
-// only when both reach the fuzzing binary. CI checks it.
+// (ENVVAR_PREFIX, and ENVVAR_DATA, a $(location) expanded by the rules), its
+// args (-envvar.mode=on) or its x_defs (Greeting): so envvar_fuzz_fuzz and
+// envvar_fuzz_run pass only when all three reach the fuzzing binary. CI
+// checks it.
 func FuzzLabel(f *testing.F) {
 	prefix, data := os.Getenv("ENVVAR_PREFIX"), os.Getenv("ENVVAR_DATA")
 	f.Add("x")
 	f.Fuzz(func(t *testing.T, s string) {
 		if prefix != "label:" {
 			t.Fatalf("ENVVAR_PREFIX is %q: the test runs without go_fuzz_test's env", prefix)
+		}
+		if Greeting != "hello" {
+			t.Fatalf("Greeting is %q: the test is linked without go_fuzz_test's x_defs", Greeting)
 		}
 		if *mode != "on" {
 			t.Fatalf("-envvar.mode is %q: the test runs without go_fuzz_test's args", *mode)
