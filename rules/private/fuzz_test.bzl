@@ -192,7 +192,7 @@ def go_fuzz_test(
       tags: tags of every target (`_run`, `_merge` and `_bin` are also `manual`).
       visibility: visibility of the replay and fuzzing tests.
       **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...);
-        `env`, `args` and `x_defs` apply to the fuzzing targets too.
+        `env`, `args`, `x_defs` and `embedsrcs` apply to the fuzzing targets too.
     """
     if not srcs:
         _fail(name, "srcs must list the test's _test.go files")
@@ -267,6 +267,8 @@ def go_fuzz_test(
         importpath = internal_importpath,
         # The replay test's link-time defines: a key without a package is this package's, as in go_test.
         x_defs = kwargs.get("x_defs", {}),
+        # Files the test files' //go:embed directives name.
+        embedsrcs = kwargs.get("embedsrcs", []),
         gc_goopts = ["-d=libfuzzer"],
         testonly = testonly,
         tags = hidden,
@@ -277,6 +279,7 @@ def go_fuzz_test(
         srcs = [name + "_external_srcs"],
         importpath = external_importpath,
         x_defs = kwargs.get("x_defs", {}),
+        embedsrcs = kwargs.get("embedsrcs", []),
         # Instrumented too: the package's small functions are inlined into it.
         gc_goopts = ["-d=libfuzzer"],
         deps = [name + "_internal"] + [linked.get(d, d) for d in deps if d not in embed],

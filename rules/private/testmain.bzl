@@ -13,14 +13,16 @@ load(":providers.bzl", "GoFuzzInfo")
 
 def _split_impl(ctx):
     internal, external, args = [], [], ctx.actions.args()
+    # In the package's own output directory, not below it: rules_go refuses a //go:embed in a
+    # source file in a subdirectory of another source's (the package's library is embedded).
     for src in ctx.files.srcs:
-        internal.append(ctx.actions.declare_file("%s/internal/%s" % (ctx.label.name, src.basename)))
-        external.append(ctx.actions.declare_file("%s/external/%s" % (ctx.label.name, src.basename)))
+        internal.append(ctx.actions.declare_file("%s.internal.%s" % (ctx.label.name, src.basename)))
+        external.append(ctx.actions.declare_file("%s.external.%s" % (ctx.label.name, src.basename)))
     if not internal:
         fail("%s: no sources" % ctx.label)
     args.add("-mode", "split")
-    args.add("-internal", internal[0].dirname)
-    args.add("-external", external[0].dirname)
+    args.add("-internal", internal[0].path[:-len(ctx.files.srcs[0].basename)])
+    args.add("-external", external[0].path[:-len(ctx.files.srcs[0].basename)])
     args.add_all(ctx.files.srcs)
     ctx.actions.run(
         executable = ctx.executable._gentestmain,

@@ -4,11 +4,14 @@
 // files, so that rules_go's public go_library rule can compile each group, and
 // it writes the test main of the fuzzing binary, which go_binary links.
 //
-//	gentestmain -mode=split -internal DIR -external DIR src.go...
+//	gentestmain -mode=split -internal PREFIX -external PREFIX src.go...
 //	gentestmain -mode=testmain -importpath P -ximportpath PX -o testmain.go src.go...
 //
-// split copies every source into both DIRs under its own name; the copy in the
-// group it does not belong to is replaced by a file that build constraints
+// split copies every source into both groups, as PREFIX followed by its own
+// name (the rules name them dir/<target>.internal.x_test.go: files in the
+// package's own output directory, where rules_go looks for the files a
+// //go:embed names, not in a directory below it, which it refuses); the copy in
+// the group it does not belong to is replaced by a file that build constraints
 // exclude ("//go:build ignore"), because Bazel must know every output file
 // before the action runs. testmain writes the go command's test main (tests,
 // benchmarks, fuzz targets, examples with output, TestMain), importing the
@@ -37,15 +40,15 @@ import (
 	"github.com/fuzzbox/fuzzbox/driver/build"
 )
 
-const usage = `usage: gentestmain -mode=split -internal DIR -external DIR src.go...
+const usage = `usage: gentestmain -mode=split -internal PREFIX -external PREFIX src.go...
        gentestmain -mode=testmain -importpath P -ximportpath PX -o FILE src.go...`
 
 func main() {
 	mode := flag.String("mode", "", "split or testmain")
 	importPath := flag.String("importpath", "", "testmain: import path of the package under test")
 	xImportPath := flag.String("ximportpath", "", "testmain: import path of the external test package")
-	internal := flag.String("internal", "", "split: directory for the package's own test files")
-	external := flag.String("external", "", "split: directory for the external (package x_test) test files")
+	internal := flag.String("internal", "", "split: path prefix of the package's own test files")
+	external := flag.String("external", "", "split: path prefix of the external (package x_test) test files")
 	out := flag.String("o", "", "testmain: the test main to write")
 	flag.Parse()
 	var err error
@@ -71,26 +74,26 @@ func main() {
 
 var errUsage = errors.New("usage")
 
-// split writes each source into its group's directory and an excluded stub
-// into the other's.
-func split(internalDir, externalDir string, srcs []string) error {
+// split writes each source, after its group's path prefix, and an excluded
+// stub after the other's.
+func split(internalPrefix, externalPrefix string, srcs []string) error {
 	for _, src := range srcs {
 		f, data, err := parse(src)
 		if err != nil {
 			return err
 		}
-		own, other := internalDir, externalDir
+		own, other := internalPrefix, externalPrefix
 		if isExternal(f) {
-			own, other = externalDir, internalDir
+			own, other = externalPrefix, internalPrefix
 		}
 		base := filepath.Base(src)
 		// A line directive keeps the original file's name in positions (stack traces, vet).
 		data = append([]byte(fmt.Sprintf("//line %s:1\n", filepath.ToSlash(src))), data...)
-		if err := os.WriteFile(filepath.Join(own, base), data, 0o666); err != nil {
+		if err := os.WriteFile(own+base, data, 0o666); err != nil {
 			return err
 		}
 		stub := fmt.Sprintf("//go:build ignore\n\n// %s belongs to the other group (gentestmain).\npackage %s\n", base, f.Name.Name)
-		if err := os.WriteFile(filepath.Join(other, base), []byte(stub), 0o666); err != nil {
+		if err := os.WriteFile(other+base, []byte(stub), 0o666); err != nil {
 			return err
 		}
 	}

@@ -34,19 +34,14 @@ func FuzzE(f *testing.F) {}
 
 func TestSplitAndTestmain(t *testing.T) {
 	dir := t.TempDir()
-	in, ex := filepath.Join(dir, "in"), filepath.Join(dir, "ex")
-	for _, d := range []string{in, ex} {
-		if err := os.Mkdir(d, 0o777); err != nil {
-			t.Fatal(err)
-		}
-	}
+	in, ex := filepath.Join(dir, "x.internal."), filepath.Join(dir, "x.external.")
 	a, b := filepath.Join(dir, "a_test.go"), filepath.Join(dir, "b_test.go")
 	os.WriteFile(a, []byte(internalSrc), 0o666)
 	os.WriteFile(b, []byte(externalSrc), 0o666)
 	if err := split(in, ex, []string{a, b}); err != nil {
 		t.Fatal(err)
 	}
-	for file, wantIgnored := range map[string]bool{"in/a_test.go": false, "in/b_test.go": true, "ex/a_test.go": true, "ex/b_test.go": false} {
+	for file, wantIgnored := range map[string]bool{"x.internal.a_test.go": false, "x.internal.b_test.go": true, "x.external.a_test.go": true, "x.external.b_test.go": false} {
 		data, err := os.ReadFile(filepath.Join(dir, file))
 		if err != nil {
 			t.Fatal(err)
@@ -54,7 +49,8 @@ func TestSplitAndTestmain(t *testing.T) {
 		if got := strings.Contains(string(data), "//go:build ignore"); got != wantIgnored {
 			t.Errorf("%s: excluded = %v, want %v:\n%s", file, got, wantIgnored, data)
 		}
-		if !wantIgnored && !strings.HasPrefix(string(data), "//line "+filepath.ToSlash(filepath.Join(dir, filepath.Base(file)))+":1\n") {
+		src := filepath.Join(dir, strings.SplitAfterN(file, ".", 3)[2]) // x.internal.a_test.go: a_test.go
+		if !wantIgnored && !strings.HasPrefix(string(data), "//line "+filepath.ToSlash(src)+":1\n") {
 			t.Errorf("%s: no line directive naming the source:\n%s", file, data)
 		}
 	}
