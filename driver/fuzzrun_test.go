@@ -1040,4 +1040,11 @@ func TestCopyOutput(t *testing.T) {
 	if !slices.Equal(shown, []string{"x\n"}) || !slices.Equal(held, []string{"--- FAIL: FuzzX (0.01s)", "    boom", "FAIL"}) || trailer != nil {
 		t.Errorf("shown %q, held %q, trailer %q: want the failure report held", shown, held, trailer)
 	}
+	// -v: the fuzz test's own "--- PASS" line, and go test's "=== NAME"
+	// after it, come after its last statistics line too.
+	shown = nil
+	held, trailer = copyOutput(strings.NewReader("=== RUN   FuzzX\n--- PASS: FuzzX (1.00s)\n=== NAME  \nPASS\n"), tg, s, func(string) {})
+	if !slices.Equal(shown, []string{"=== RUN   FuzzX\n"}) || held != nil || !slices.Equal(trailer, []string{"--- PASS: FuzzX (1.00s)", "=== NAME  ", "PASS"}) {
+		t.Errorf("shown %q, held %q, trailer %q: want the fuzz test's --- PASS line and after it held back as the trailer", shown, held, trailer)
+	}
 }
