@@ -241,9 +241,9 @@ var counters, shadow []byte
 // fuzzStart and fuzzEnd bracket the fuzz function's run on an input: the
 // engine hears of the comparisons in between, and sees the edge counters
 // as they are at its end. They are Go, not calls into C: testing calls them
-// on every input, and the two calls into C cost more than what they do
-// (pinned to one processor, bench/targets/checksum's 200,000 inputs took
-// about 1% less time without them).
+// on every input, and a call into C costs more than what they do (the
+// difference is within the noise of a whole run: bench/README.md, "Where
+// checksum's gap is").
 func fuzzStart() {
 	if counters == nil && C.fuzzbox_shadow != nil {
 		n := int(uintptr(unsafe.Pointer(C.fuzzbox_counters_end)) - uintptr(unsafe.Pointer(C.fuzzbox_counters)))
