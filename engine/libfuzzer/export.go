@@ -50,6 +50,7 @@ func fuzzboxSetup() {
 		os.Exit(2)
 	}
 	basedeps.StackBallast()
+	setupCounters()
 	go watchHangs(timeout)
 	go serve(t)
 }

@@ -173,8 +173,8 @@ uint8_t fuzzbox_cmp_sites[512];
 // The runtime registers its edge counters here (driver/build/cmpfilter.go),
 // and the engine is given a shadow of them instead: it clears the shadow
 // before each input and reads it after, and the shadow gets the counters as
-// they are when the fuzz function returns (fuzzEnd, in Go: a call into C
-// costs more than the copy), as go test counts them; testing's report of the input and the test's cleanups, which
+// they are when the fuzz function returns (fuzzEnd, in Go), as go test
+// counts them; testing's report of the input and the test's cleanups, which
 // run after that, do not count. Counters not registered here (another Go
 // release's runtime, compiled as it is) are the engine's own, as before.
 uint8_t *fuzzbox_counters, *fuzzbox_counters_end, *fuzzbox_shadow;
@@ -235,8 +235,19 @@ import (
 )
 
 // The counters (the runtime's, in Go memory) and their shadow (C memory),
-// set from the C side's pointers on the first input (nil without a shadow).
+// set once by setupCounters, before the first input (nil without a shadow).
 var counters, shadow []byte
+
+// setupCounters sets counters and shadow from the C side's pointers, which
+// the runtime's registration of its counters set at start-up.
+func setupCounters() {
+	if C.fuzzbox_shadow == nil {
+		return
+	}
+	n := int(uintptr(unsafe.Pointer(C.fuzzbox_counters_end)) - uintptr(unsafe.Pointer(C.fuzzbox_counters)))
+	counters = unsafe.Slice((*byte)(unsafe.Pointer(C.fuzzbox_counters)), n)
+	shadow = unsafe.Slice((*byte)(unsafe.Pointer(C.fuzzbox_shadow)), n)
+}
 
 // fuzzStart and fuzzEnd bracket the fuzz function's run on an input: the
 // engine hears of the comparisons in between, and sees the edge counters
@@ -245,11 +256,6 @@ var counters, shadow []byte
 // difference is within the noise of a whole run: bench/README.md, "Where
 // checksum's gap is").
 func fuzzStart() {
-	if counters == nil && C.fuzzbox_shadow != nil {
-		n := int(uintptr(unsafe.Pointer(C.fuzzbox_counters_end)) - uintptr(unsafe.Pointer(C.fuzzbox_counters)))
-		counters = unsafe.Slice((*byte)(unsafe.Pointer(C.fuzzbox_counters)), n)
-		shadow = unsafe.Slice((*byte)(unsafe.Pointer(C.fuzzbox_shadow)), n)
-	}
 	clear(counters)
 	C.fuzzbox_cmp_mode &^= C.fuzzbox_cmp_muted
 }
