@@ -14,10 +14,12 @@
 // parser dereferences it: "invalid memory address or nil pointer
 // dereference" in Term.Hash, under ParseCompleteDocRuleFromEqExpr; with a
 // call as eq's one operand ("(d)eq(f(x))") the missing right-hand side is
-// dereferenced in ParseRuleFromCallEqExpr instead. The fix's check of both
-// operands, before either function is called, removes both panics. The
+// dereferenced in ParseRuleFromCallEqExpr instead, and with a reference of
+// two terms ("(d)eq(p[x])") in ParsePartialObjectDocRuleFromEqExpr. The fix's
+// check of both operands, before any of them is called, removes all three
+// panics. The
 // operator's name is compared as a Rego reference, and the rule parser runs
 // only when the module parses.
 //
-// Signature: (?s)nil pointer dereference.*ast\.(ParseCompleteDocRuleFromEqExpr|ParseRuleFromCallEqExpr)
+// Signature: (?s)nil pointer dereference.*ast\.(ParseCompleteDocRuleFromEqExpr|ParseRuleFromCallEqExpr|ParsePartialObjectDocRuleFromEqExpr)
 package regoparse

@@ -286,12 +286,14 @@ func TestRegoParse(t *testing.T) {
 	// What the fix guards against (open-policy-agent/opa#2715): a call of
 	// eq, then of assign, without operands, read as a rule definition.
 	// With a call as eq's one operand, the rule parser for functions
-	// dereferences the missing right-hand side (found by fuzzbox; the
-	// same check of both operands fixes it).
+	// dereferences the missing right-hand side, and with a reference of two
+	// terms the rule parser for partial objects (both found by fuzzbox; the
+	// same check of both operands fixes them).
 	for src, fn := range map[string]string{
 		"(d)eq()":     "ast.ParseCompleteDocRuleFromEqExpr",
 		"(d)assign()": "ast.ParseCompleteDocRuleFromEqExpr",
 		"(d)eq(f(x))": "ast.ParseRuleFromCallEqExpr",
+		"(d)eq(p[x])": "ast.ParsePartialObjectDocRuleFromEqExpr",
 	} {
 		if _, _, err := ast.ParseStatements("", src); err != nil {
 			t.Fatalf("ParseStatements(%q): %v", src, err)
