@@ -398,17 +398,17 @@ zip=$(bazel info bazel-testlogs)/slowseed/slowseed_fuzz_fuzz/test.outputs/output
 if unzip -Z1 "$zip" | grep '^testdata/fuzz/'; then echo "FAIL: a reproducer of the slow seed in $zip"; exit 1; fi
 echo "ok: slowseed_fuzz_fuzz passed; seed#0 left out, the fuzz test fuzzed, no reproducer"
 
-step "env, args, x_defs and embedsrcs: go_fuzz_test's reach the fuzzing binary and the replay of failures, under bazel test and bazel run"
-# FuzzLabel fails on every input without its env (ENVVAR_PREFIX, and a $(location) in ENVVAR_DATA), args (-envvar.mode=on)
-# or x_defs (Greeting); it embeds words.txt (embedsrcs). bazel run keeps its corpus in a cache of its own, not the user's.
+step "env, args, x_defs, gc_goopts, gc_linkopts and embedsrcs: go_fuzz_test's reach the fuzzing binary and the replay of failures, under bazel test and bazel run"
+# FuzzLabel fails on every input without its env (ENVVAR_PREFIX, and a $(location) in ENVVAR_DATA), args (-envvar.mode=on),
+# x_defs (Greeting), gc_linkopts (Linked) or gc_goopts (-lang=go1.21); it embeds words.txt (embedsrcs). bazel run keeps its corpus in a cache of its own, not the user's.
 if ! bazel test //envvar:envvar_fuzz //envvar:envvar_fuzz_fuzz --test_output=errors --nocache_test_results >"$LOGS/envvar.log" 2>&1; then
-	cat "$LOGS/envvar.log"; echo "FAIL: the envvar tests failed: go_fuzz_test's env, args, x_defs or embedsrcs did not reach them"; exit 1
+	cat "$LOGS/envvar.log"; echo "FAIL: the envvar tests failed: go_fuzz_test's env, args, x_defs, gc_goopts, gc_linkopts or embedsrcs did not reach them"; exit 1
 fi
 if ! XDG_CACHE_HOME="$LOGS/xdg-cache" bazel run //envvar:envvar_fuzz_run -- -fuzztime=3s >"$LOGS/envvar-run.log" 2>&1; then
-	cat "$LOGS/envvar-run.log"; echo "FAIL: bazel run //envvar:envvar_fuzz_run failed: go_fuzz_test's env, args or x_defs did not reach it"; exit 1
+	cat "$LOGS/envvar-run.log"; echo "FAIL: bazel run //envvar:envvar_fuzz_run failed: go_fuzz_test's env, args, x_defs, gc_goopts or gc_linkopts did not reach it"; exit 1
 fi
 if [ -e envvar/testdata ]; then ls -R envvar/testdata; echo "FAIL: bazel run //envvar:envvar_fuzz_run wrote a reproducer"; exit 1; fi
-echo "ok: envvar_fuzz, envvar_fuzz_fuzz and envvar_fuzz_run passed with their env, args, x_defs and embedsrcs"
+echo "ok: envvar_fuzz, envvar_fuzz_fuzz and envvar_fuzz_run passed with their env, args, x_defs, gc_linkopts, gc_goopts and embedsrcs"
 
 step "typed fuzz tests: the replay target passes, the fuzzing target finds the planted bug, the reproducer replays"
 bazel test //typed:typed_fuzz

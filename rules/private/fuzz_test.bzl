@@ -192,7 +192,8 @@ def go_fuzz_test(
       tags: tags of every target (`_run`, `_merge` and `_bin` are also `manual`).
       visibility: visibility of the replay and fuzzing tests.
       **kwargs: other go_test attributes for the replay test (`importpath`, `env`, `x_defs`, ...);
-        `env`, `args`, `x_defs` and `embedsrcs` apply to the fuzzing targets too.
+        `env`, `args`, `x_defs`, `embedsrcs`, `gc_goopts` and `gc_linkopts` apply to the
+        fuzzing targets too.
     """
     if not srcs:
         _fail(name, "srcs must list the test's _test.go files")
@@ -269,7 +270,8 @@ def go_fuzz_test(
         x_defs = kwargs.get("x_defs", {}),
         # Files the test files' //go:embed directives name.
         embedsrcs = kwargs.get("embedsrcs", []),
-        gc_goopts = ["-d=libfuzzer"],
+        # The replay test's compiler flags, and the instrumentation.
+        gc_goopts = kwargs.get("gc_goopts", []) + ["-d=libfuzzer"],
         testonly = testonly,
         tags = hidden,
         visibility = ["//visibility:private"],
@@ -281,7 +283,7 @@ def go_fuzz_test(
         x_defs = kwargs.get("x_defs", {}),
         embedsrcs = kwargs.get("embedsrcs", []),
         # Instrumented too: the package's small functions are inlined into it.
-        gc_goopts = ["-d=libfuzzer"],
+        gc_goopts = kwargs.get("gc_goopts", []) + ["-d=libfuzzer"],
         deps = [name + "_internal"] + [linked.get(d, d) for d in deps if d not in embed],
         testonly = testonly,
         tags = hidden,
@@ -305,6 +307,8 @@ def go_fuzz_test(
             Label("//engine/fuzzmain"),
         ],
         gotags = gotags + ["fuzzbox"],
+        # The replay test's linker flags.
+        gc_linkopts = kwargs.get("gc_linkopts", []),
         testonly = testonly,
         tags = hidden,
         visibility = visibility,

@@ -16,11 +16,24 @@ var words string
 // mode is set by go_fuzz_test's args (-envvar.mode=on).
 var mode = flag.String("envvar.mode", "", "on under the rules' args")
 
+// sharedLoopVar reports whether this file is compiled as Go 1.21 compiled
+// it (go_fuzz_test's gc_goopts, -lang=go1.21): then a for loop's variable is
+// one variable, shared by its iterations; from Go 1.22 on, each iteration
+// has its own.
+func sharedLoopVar() bool {
+	var fs []func() int
+	for i := 0; i < 2; i++ {
+		fs = append(fs, func() int { return i })
+	}
+	return fs[0]() == 2
+}
+
 // FuzzLabel fails on every input when the test runs without its env
 // (ENVVAR_PREFIX, and ENVVAR_DATA, a $(location) expanded by the rules), its
-// args (-envvar.mode=on) or its x_defs (Greeting), and its //go:embed
-// (embedsrcs) builds: so envvar_fuzz_fuzz and envvar_fuzz_run pass only when
-// all four reach the fuzzing binary. CI checks it.
+// args (-envvar.mode=on), its x_defs (Greeting), its gc_linkopts (Linked) or
+// its gc_goopts (sharedLoopVar), and its //go:embed (embedsrcs) builds: so
+// envvar_fuzz_fuzz and envvar_fuzz_run pass only when all six reach the
+// fuzzing binary. CI checks it.
 func FuzzLabel(f *testing.F) {
 	prefix, data := os.Getenv("ENVVAR_PREFIX"), os.Getenv("ENVVAR_DATA")
 	f.Add("x")
@@ -33,6 +46,12 @@ func FuzzLabel(f *testing.F) {
 		}
 		if !strings.HasPrefix(words, "alpha") {
 			t.Fatalf("words is %q, not words.txt", words)
+		}
+		if Linked != "yes" {
+			t.Fatalf("Linked is %q: the test is linked without go_fuzz_test's gc_linkopts", Linked)
+		}
+		if !sharedLoopVar() {
+			t.Fatalf("a loop's variable is per iteration: the test is compiled without go_fuzz_test's gc_goopts (-lang=go1.21)")
 		}
 		if *mode != "on" {
 			t.Fatalf("-envvar.mode is %q: the test runs without go_fuzz_test's args", *mode)
