@@ -153,6 +153,17 @@ func fakeWorker(mode, dir string) int {
 		case strings.Contains(mode, "leak") && len(b) >= 3:
 			c := make(chan int)
 			go func() { c <- len(b) }() // nobody receives: a goroutine leak
+		case mode == "grow" && len(b) >= 3:
+			// A slow input that keeps building a result: 20 MiB more every
+			// 100 ms, touched, for ever.
+			for {
+				m := make([]byte, 20<<20)
+				for i := 0; i < len(m); i += 4096 {
+					m[i] = 1
+				}
+				fakeHeld = append(fakeHeld, m)
+				time.Sleep(100 * time.Millisecond)
+			}
 		case mode == "creep" && len(b) >= 3 && len(b) < 5:
 			time.Sleep(500 * time.Millisecond) // past a probe, within the timeout: slow, not hanging
 		case mode == "latehang" && len(b) >= 3:
@@ -688,6 +699,25 @@ func TestTakeCPU(t *testing.T) {
 		t.Error("the processor was not given back")
 	}
 	earlyCounts.running.Add(-1)
+}
+
+// fakeHeld keeps the "grow" mode's allocations.
+var fakeHeld [][]byte
+
+// TestGrowingSlowInputIsHang: an execution whose memory keeps growing is
+// not hung while it grows, but only up to growthTimeouts timeouts: past
+// them it is a hang, confirmed, and the run ends then, not when the input
+// would have reached -rss_limit_mb (an oom) or ended. Without the bound,
+// this input ran on until its worker passed the 3-GiB limit (15 s).
+func TestGrowingSlowInputIsHang(t *testing.T) {
+	start := time.Now()
+	r := runFake(t, "grow", 2*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration, o.RSSLimitMB, o.Parallel = 500*time.Millisecond, time.Nanosecond, 3072, 1
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one hang confirmed by a re-run (after %v)", fails, time.Since(start))
+	}
 }
 
 // TestSlowStartIsNoHang: a worker that takes longer than the per-input

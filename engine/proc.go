@@ -116,13 +116,17 @@ func workerEnv(rssLimitMB int) []string {
 // memory keeps climbing is making progress toward the memory limit, not
 // hanging: page faults can make filling a huge allocation take longer than
 // the timeout, and such an input is reported as oom when it reaches the
-// limit.
+// limit. That holds up to growthTimeouts timeouts: an execution still
+// running then is a hang however its memory grows (a slow input that
+// builds a large result: go test -fuzz calls any input past 10 s hung),
+// and a run's end, which waits for executions in flight, waits no longer.
 func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	started := time.Now()
 	last, lastChange, lastRSS := p.mem.Execs(), started, 0
-	slow := false // the hooks were told the execution is slow
+	execStart := started // when the execution running began (the count last moved)
+	slow := false        // the hooks were told the execution is slow
 	for {
 		select {
 		case <-p.exited:
@@ -134,7 +138,7 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 					p.kill(reasonStart, syscall.SIGQUIT)
 					return
 				}
-				last, lastChange = p.mem.Execs(), now
+				last, lastChange, execStart = p.mem.Execs(), now, now
 				continue
 			}
 			rss := 0
@@ -150,13 +154,16 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 			if growing || rss < lastRSS {
 				lastRSS = rss
 			}
-			if e := p.mem.Execs(); e != last || !p.busy.Load() || growing {
+			if e := p.mem.Execs(); e != last || !p.busy.Load() || growing && now.Sub(execStart) <= growthTimeouts*timeout {
 				if slow {
 					slow = false
 					p.hooks.Load().progress()
 				}
+				if e != last || !p.busy.Load() {
+					execStart = now
+				}
 				last, lastChange = e, now
-			} else if now.Sub(lastChange) > timeout {
+			} else if now.Sub(lastChange) > timeout || now.Sub(execStart) > growthTimeouts*timeout {
 				p.kill(KindHang, syscall.SIGQUIT)
 				return
 			} else if h := p.hooks.Load(); h != nil && !slow && now.Sub(lastChange) > timeout/slowFraction {
@@ -186,6 +193,11 @@ const reasonStart = "start"
 // rssProgressMB is how much resident memory an execution must gain for the
 // watchdog to count it as progress rather than a hang.
 const rssProgressMB = 32
+
+// growthTimeouts is how many timeouts an execution whose memory keeps
+// growing may run before it is a hang: filling -rss_limit_mb's 2 GiB takes
+// about 6 s of page faults here, twice that under load.
+const growthTimeouts = 2
 
 // kill records why and signals the process. After SIGQUIT, the worker
 // prints every goroutine's stack and exits (quit.go); one that has not
