@@ -154,16 +154,19 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 			if growing || rss < lastRSS {
 				lastRSS = rss
 			}
-			if e := p.mem.Execs(); e != last || !p.busy.Load() || growing && now.Sub(execStart) <= growthTimeouts*timeout {
+			e := p.mem.Execs()
+			moved := e != last || !p.busy.Load() // an execution ended, or none runs
+			if moved {
+				execStart = now
+			}
+			ran := now.Sub(execStart)
+			if moved || growing && ran <= growthTimeouts*timeout {
 				if slow {
 					slow = false
 					p.hooks.Load().progress()
 				}
-				if e != last || !p.busy.Load() {
-					execStart = now
-				}
 				last, lastChange = e, now
-			} else if now.Sub(lastChange) > timeout || now.Sub(execStart) > growthTimeouts*timeout {
+			} else if now.Sub(lastChange) > timeout || ran > growthTimeouts*timeout {
 				p.kill(KindHang, syscall.SIGQUIT)
 				return
 			} else if h := p.hooks.Load(); h != nil && !slow && now.Sub(lastChange) > timeout/slowFraction {
