@@ -718,6 +718,11 @@ func TestGrowingSlowInputIsHang(t *testing.T) {
 	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 {
 		t.Fatalf("failures = %+v, want one hang confirmed by a re-run (after %v)", fails, time.Since(start))
 	}
+	// The message says why an input that ran past the timeout while it
+	// grew is a hang only now, not "longer than the timeout".
+	if msg := fails[0].Message; !strings.Contains(msg, "its memory still growing") || !strings.Contains(msg, "past twice the timeout of 500ms") {
+		t.Errorf("message = %q, want it to say the input's memory grew past twice the timeout", event.FirstLine(msg))
+	}
 }
 
 // TestSlowStartIsNoHang: a worker that takes longer than the per-input

@@ -437,7 +437,7 @@ func TestHangMessage(t *testing.T) {
 		{"no report", "last words\n", "; the worker printed no goroutine stacks before it was killed. Its last output:\nlast words"},
 	}
 	for _, tt := range tests {
-		if got := hangMessage(2*time.Second, tt.out); !strings.Contains(got, tt.want) {
+		if got := hangMessage(2*time.Second, 0, 0, tt.out); !strings.Contains(got, tt.want) {
 			t.Errorf("%s: hangMessage = %q, want it to contain %q", tt.desc, got, tt.want)
 		}
 	}

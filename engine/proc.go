@@ -33,6 +33,7 @@ type proc struct {
 	reason atomic.Value              // string: why the watchdog killed it ("hang", "oom")
 	busy   atomic.Bool               // a call is in flight
 	rss    atomic.Int64              // resident MiB at the watchdog's last reading during a call
+	grown  atomic.Int64              // how long the execution killed as a hang ran while its memory grew (ns); 0 if it did not grow
 	rss0   int64                     // rss after the process's first fuzz call (worn); 0 before
 	calls  int64                     // executions reported by completed calls
 	dict   [][]byte                  // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
@@ -167,6 +168,9 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 				}
 				last, lastChange = e, now
 			} else if now.Sub(lastChange) > timeout || ran > growthTimeouts*timeout {
+				if now.Sub(lastChange) <= timeout {
+					p.grown.Store(int64(ran))
+				}
 				p.kill(KindHang, syscall.SIGQUIT)
 				return
 			} else if h := p.hooks.Load(); h != nil && !slow && now.Sub(lastChange) > timeout/slowFraction {
@@ -325,7 +329,7 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	reason, _ := p.reason.Load().(string)
 	switch reason {
 	case KindHang:
-		return KindHang, hangMessage(timeout, out)
+		return KindHang, hangMessage(timeout, time.Duration(p.grown.Load()), p.rss.Load(), out)
 	case KindOOM:
 		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=%d while running the input", rssLimitMB)
 	}
@@ -404,9 +408,15 @@ const stackUnavailable = "goroutine running on other thread; stack unavailable"
 // hangMessage reports a hang with the worker's goroutine stacks, and says
 // so when they may not show where it hangs: the worker printed none before
 // it was killed, or it could not stop the world and the runtime's own report
-// could not read a running goroutine's stack.
-func hangMessage(timeout time.Duration, out string) string {
+// could not read a running goroutine's stack. grown is how long an input
+// whose memory kept growing ran (the watchdog's growth bound), with its
+// last resident MiB; 0 for an input that stopped moving.
+func hangMessage(timeout, grown time.Duration, rssMB int64, out string) string {
 	head := fmt.Sprintf("fuzzbox: hang: the input ran longer than the timeout of %v", timeout)
+	if grown > 0 {
+		head = fmt.Sprintf("fuzzbox: hang: the input ran %v, its memory still growing (%d MiB resident), past twice the timeout of %v, "+
+			"the longest an execution may run while its memory grows", grown.Round(100*time.Millisecond), rssMB, timeout)
+	}
 	if why := blockedHang(out); why != "" {
 		head += "; " + why
 	}
