@@ -152,18 +152,26 @@ prepare_stubs() {
 # :go_default_library aliases rules_go 0.34's own BUILD files use).
 prepare_go_repos() {
 	local stamp
-	stamp=$( (cat go.sum; sed -n '/^prepare_go_repos/,/^}/p' "$0") | sha256sum | cut -c1-16)
+	stamp=$( (cat go.sum "$EXAMPLE/go.sum"; sed -n '/^prepare_go_repos/,/^}/p' "$0") | sha256sum | cut -c1-16)
 	if [ -f "$CACHE/deps/go-repos-$stamp" ]; then
 		step "Go repositories already prepared: $(cat "$CACHE/deps/go-repos.list" | tr '\n' ' ')"
 		return
 	fi
-	step "Go repositories of fuzzbox's imports: BUILD files from go list"
+	step "Go repositories of fuzzbox's imports and the example's: BUILD files from go list"
 	GOFLAGS=-mod=mod "$GO" mod download
 	local lines
 	lines=$(GOFLAGS=-mod=mod "$GO" list -deps -f \
 		'{{if .Module}}{{.Module.Path}}|{{.Module.Dir}}|{{.ImportPath}}|{{.Dir}}|{{join .GoFiles " "}}|{{join .Imports " "}}|{{join .EmbedFiles " "}}{{end}}' \
 		./analyzers/... ./cmd/... ./lsp/... golang.org/x/tools/internal/facts golang.org/x/tools/go/gcexportdata |
 		grep -v '^github.com/fuzzbox/fuzzbox|')
+	# The example workspace's own third-party modules (its WORKSPACE's
+	# go_repository rules), those fuzzbox does not import.
+	local have
+	have=$(echo "$lines" | cut -d'|' -f1 | sort -u)
+	lines+=$'\n'$(cd "$EXAMPLE" && GOFLAGS=-mod=mod "$GO" list -deps -f \
+		'{{if .Module}}{{.Module.Path}}|{{.Module.Dir}}|{{.ImportPath}}|{{.Dir}}|{{join .GoFiles " "}}|{{join .Imports " "}}|{{join .EmbedFiles " "}}{{end}}' ./... |
+		HAVE=$have awk -F'|' 'BEGIN { n = split(ENVIRON["HAVE"], m, "\n"); for (i = 1; i <= n; i++) skip[m[i]] = 1 }
+			$1 != "example.com/fuzzbox-bazel-example" && $1 != "github.com/fuzzbox/fuzzbox" && !($1 in skip)')
 	local mod mdir ip dir files imports embeds repo
 	rm -f "$CACHE/deps/go-repos.list"
 	for mod in $(echo "$lines" | cut -d'|' -f1 | sort -u); do
@@ -178,6 +186,7 @@ prepare_go_repos() {
 		echo "$repo" >>"$CACHE/deps/go-repos.list"
 	done
 	while IFS='|' read -r mod mdir ip dir files imports embeds; do
+		[ -n "$mod" ] || continue
 		repo=$(go_repo_name "$mod")
 		local rel=${ip#"$mod"} name
 		rel=${rel#/}
@@ -206,7 +215,7 @@ is_std() { case ${1%%/*} in *.*) return 1 ;; esac; }
 
 go_repo_name() { # golang.org/x/tools -> org_golang_x_tools, github.com/a/b -> com_github_a_b (gazelle's names)
 	local host=${1%%/*} rest=${1#*/}
-	echo "$(echo "$host" | awk -F. '{for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? "_" : "")}')_$(echo "$rest" | tr '/.-' '___')"
+	echo "$(echo "$host" | awk -F. '{for (i = NF; i > 0; i--) printf "%s%s", $i, (i > 1 ? "_" : "")}')_$(echo "$rest" | tr '/.-' '___')" | tr 'A-Z' 'a-z'
 }
 
 go_label() { # golang.org/x/tools/go/analysis -> "@org_golang_x_tools//go/analysis" (module paths of three elements)
@@ -308,7 +317,8 @@ check_build_deps() {
 
 # The example workspace's BUILD files list exactly what its packages and their
 # tests import (a go_library's and its go_fuzz_test's deps together): the
-# example's packages as //pkg, fuzzbox's as @fuzzbox//pkg.
+# example's packages as //pkg, fuzzbox's as @fuzzbox//pkg, third-party ones by
+# gazelle's names (@com_github_knetic_govaluate//:govaluate).
 check_example_deps() {
 	step "check: BUILD files of the example workspace match its Go sources"
 	local build dir want have bad=0 ex=example.com/fuzzbox-bazel-example
@@ -320,7 +330,7 @@ check_example_deps() {
 			"" | "$ex/$dir") ;;
 			"$ex"/*) echo "\"//${i#"$ex"/}\"" ;;
 			github.com/fuzzbox/fuzzbox/*) echo "\"@fuzzbox//${i#github.com/fuzzbox/fuzzbox/}\"" ;;
-			*) is_std "$i" || echo "\"$i: a dependency the example does not have\"" ;;
+			*) is_std "$i" || go_label "$i" ;;
 			esac
 		done | sort -u)
 		have=$(build_deps "$EXAMPLE/$build")
@@ -354,8 +364,8 @@ trap cleanup EXIT
 check_build_deps
 cd "$EXAMPLE"
 mkdir -p "$LOGS"
-CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/typed/testdata" "$EXAMPLE/badmacro" "$EXAMPLE/seeded")
-rm -rf parse/testdata typed/testdata badmacro seeded
+CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/typed/testdata" "$EXAMPLE/thirdparty/testdata" "$EXAMPLE/badmacro" "$EXAMPLE/seeded")
+rm -rf parse/testdata typed/testdata thirdparty/testdata badmacro seeded
 check_example_deps
 
 step "bazel build @fuzzbox//... (the libraries, commands and tools) in the example workspace"
@@ -454,6 +464,24 @@ echo "ok: frame.Parse in magic_fuzz_bin calls the comparison hooks ($n calls)"
 expect_eq "comparison hook calls in frame.Parse of magic_plain_fuzz_bin (no instrument_deps)" "$(hooks magic_plain_fuzz_bin)" 0
 expect_fail "bazel test //magic:magic_fuzz_fuzz" "$LOGS/magic.log" 'FuzzDecode: failure \(panic\): panic: runtime error: slice bounds out of range' \
 	bazel test //magic:magic_fuzz_fuzz
+
+step "a third-party module (a go_repository): instrument_deps instruments it; the fuzzing target finds its real bug; the stock test and go test replay it"
+# govaluate v3.0.0's lexer indexes past the end of a rule such as "\\" (index out of range).
+expect_eq "instrument_deps = True instruments" "$(compiled instrumented //thirdparty:thirdparty_fuzz_instrumented)" "github.com/Knetic/govaluate"
+bazel test //thirdparty:thirdparty_fuzz
+expect_fail "bazel test //thirdparty:thirdparty_fuzz_fuzz" "$LOGS/thirdparty.log" 'FuzzAllowed: failure \(panic\): panic: runtime error: index out of range' \
+	bazel test //thirdparty:thirdparty_fuzz_fuzz --test_output=errors
+zip=$(bazel info bazel-testlogs)/thirdparty/thirdparty_fuzz_fuzz/test.outputs/outputs.zip
+repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzAllowed/.' | sed -n 1p)
+[ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
+grep -q 'govaluate\.' <(unzip -p "$zip" events.json) || { echo "FAIL: the failure's stack in events.json does not name govaluate"; exit 1; }
+unzip -o -q "$zip" "$repro" -d thirdparty
+echo "ok: the reproducer $repro: $(unzip -p "$zip" "$repro" | sed -n 2p)"
+expect_fail "stock go test replays the reproducer" "$LOGS/thirdparty-replay.log" 'index out of range' \
+	bash -c "cd thirdparty && GOFLAGS=-mod=mod $GO test -run=FuzzAllowed/$(basename "$repro") ."
+expect_fail "bazel test --test_filter replays the reproducer" "$LOGS/thirdparty-replay-bazel.log" 'index out of range' \
+	bazel test //thirdparty:thirdparty_fuzz --test_filter="FuzzAllowed/$(basename "$repro")" --test_output=errors
+rm -rf thirdparty/testdata
 
 step "bazel run: fuzzes in the source tree, writes the reproducer there, keeps the corpus in the user cache"
 rm -rf "$LOGS/xdg-cache"
