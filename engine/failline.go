@@ -119,10 +119,33 @@ func continued(lines []string, indent int) string {
 }
 
 // lineOf is the line of a failure's message that says what failed: a
-// fail's failLine, another kind's first line.
+// fail's failLine, a panic's panicLine, another kind's first line.
 func lineOf(kind, msg string) string {
-	if kind == KindFail {
+	switch kind {
+	case KindFail:
 		return failLine(msg)
+	case KindPanic:
+		return panicLine(msg)
+	}
+	return firstLine(msg)
+}
+
+// panicLine is the line of a panic's message that reports the panic
+// ("panic: runtime error: …", or "x.go:N: panic: …" as the testing
+// package reports a recovered one), or its first line when none does. What
+// the input logged or asserted before it panicked comes first: pion/rtp's
+// packetizer fuzz test, a testify assert.GreaterOrEqual that failed and
+// then an index out of range, was reported as "packetizer_test.go:340:",
+// and its key (failureKey) had no runtime error.
+func panicLine(msg string) string {
+	for _, l := range strings.Split(msg, "\n") {
+		l = strings.TrimSpace(l)
+		if strings.HasPrefix(l, "panic: ") {
+			return l
+		}
+		if m := reportedAtRE.FindString(l); m != "" && strings.HasPrefix(l[len(m):], "panic: ") {
+			return l
+		}
 	}
 	return firstLine(msg)
 }

@@ -154,3 +154,32 @@ func checkFailLine(t *testing.T) {
 		t.Errorf("a panic has a headline")
 	}
 }
+
+// TestPanicLine: a panic after an assertion's report (pion/rtp's packetizer
+// fuzz test: testify's assert, then an index out of range) has the panic
+// as its line and its key's runtime error, not the assertion's header.
+func TestPanicLine(t *testing.T) {
+	msg := "packetizer_test.go:340: \n" +
+		"    \tError Trace:\t/m/packetizer_test.go:340\n" +
+		"    \tError:      \t\"0\" is not greater than or equal to \"1\"\n" +
+		"panic: runtime error: index out of range [0] with length 0\n" +
+		"    goroutine 44 [running]:\n" +
+		"    example.com/m.FuzzX.func1(0xc00015c488)\n" +
+		"    \t/m/packetizer_test.go:341 +0xacb\n"
+	if got, want := headline(KindPanic, msg), "panic: runtime error: index out of range [0] with length 0"; got != want {
+		t.Errorf("headline = %q, want %q", got, want)
+	}
+	if key := failureKey(KindPanic, msg); !strings.Contains(key, "runtime error: index out of range [N] with length N") {
+		t.Errorf("key %q lacks the runtime error", key)
+	}
+	recovered := "x_test.go:3: input \"a\"\ntesting.go:1927: panic: boom\n"
+	if got, want := lineOf(KindPanic, recovered), "testing.go:1927: panic: boom"; got != want {
+		t.Errorf("lineOf(recovered) = %q, want %q", got, want)
+	}
+	if got, want := lineOf(KindPanic, "panic: first\n"), "panic: first"; got != want {
+		t.Errorf("lineOf = %q, want %q", got, want)
+	}
+	if got := headline(KindPanic, "panic: first\nx\n"); got != "" {
+		t.Errorf("headline of a message whose first line is the panic = %q, want \"\"", got)
+	}
+}

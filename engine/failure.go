@@ -282,7 +282,7 @@ func failureKey(kind, msg string) string {
 		}
 	case KindPanic:
 		var key string
-		line := firstLine(msg)
+		line := panicLine(msg)
 		if i := strings.Index(line, "runtime error: "); i >= 0 {
 			key = numbersRE.ReplaceAllString(line[i:], "N")
 		}

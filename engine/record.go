@@ -315,11 +315,11 @@ func (c *coordinator) unclaim(f *failure, sig string) {
 			then = "fuzzing waits for the goroutines each input leaves already (" + wait + " at most)"
 		}
 		msg = fmt.Sprintf("the flaky %s failure (%s) is on a goroutine %s, not on the fuzz function's: such a goroutine may outlive the input that started it and fail while a later input runs, whose re-runs then pass (go test -fuzz reports it as the process terminating unexpectedly, with that later input); %s",
-			f.kind, firstLine(f.msg), g, then)
+			f.kind, lineOf(f.kind, f.msg), g, then)
 		c.settle = true
 	case c.flaky[sig] == maxFlakyReports:
 		msg = fmt.Sprintf("the %s failure (%s) on a goroutine %s stayed flaky while fuzzing waited for the goroutines each input left (%s at most): the goroutine outlives the wait, or a timer (time.AfterFunc) starts it after its input returned, so the input that causes it is not known, and it is not reported again. Look for a goroutine that fails after its input returned",
-			f.kind, firstLine(f.msg), g, wait)
+			f.kind, lineOf(f.kind, f.msg), g, wait)
 	default:
 		return
 	}
