@@ -94,7 +94,7 @@ func (rp *replay) runOnce(covDir string, skip map[string]bool) ([]byte, bool, er
 		return nil, false, fmt.Errorf("running the coverage test binary: %w", err)
 	}
 	verdict, noStatements := false, false
-	for _, line := range strings.Split(out, "\n") {
+	for _, line := range framedLines(out) {
 		verdict = verdict || line == "PASS" || line == "FAIL"
 		noStatements = noStatements || line == "coverage: [no statements]" // a package of test files only: no counters to write
 	}
@@ -105,7 +105,7 @@ func (rp *replay) runOnce(covDir string, skip map[string]bool) ([]byte, bool, er
 // lastRun returns the name of the last entry the run started.
 func (rp *replay) lastRun(out []byte) string {
 	name := ""
-	for _, line := range strings.Split(string(out), "\n") {
+	for _, line := range framedLines(string(out)) {
 		if m := runLineRE.FindStringSubmatch(line); m != nil && strings.HasPrefix(m[1], rp.target+"/") {
 			name = strings.TrimPrefix(m[1], rp.target+"/")
 		}
@@ -116,7 +116,7 @@ func (rp *replay) lastRun(out []byte) string {
 // results records the entry results of a complete run.
 func (rp *replay) results(out []byte) {
 	rp.passed, rp.failed, rp.seeds, rp.fromCache = nil, nil, 0, 0
-	for _, line := range strings.Split(string(out), "\n") {
+	for _, line := range framedLines(string(out)) {
 		m := resultRE.FindStringSubmatch(line)
 		if m == nil || !strings.HasPrefix(m[2], rp.target+"/") {
 			continue

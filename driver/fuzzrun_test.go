@@ -1048,3 +1048,43 @@ func TestCopyOutput(t *testing.T) {
 		t.Errorf("shown %q, held %q, trailer %q: want the fuzz test's --- PASS line and after it held back as the trailer", shown, held, trailer)
 	}
 }
+
+// TestSplitFraming: text a test printed without a newline does not hide go
+// test's framing after it (jd's TestExampleJsonNode_Patch prints
+// `["foo","bar"]` with fmt.Print: the binary's PASS came after the last
+// statistics line in one run of three, and a failing fuzz test's report
+// was shown before its failure event, not held).
+func TestSplitFraming(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []string
+	}{
+		{`["foo","bar"]PASS`, []string{`["foo","bar"]`, "PASS"}},
+		{"42FAIL", []string{"42", "FAIL"}},
+		{"PASS", []string{"PASS"}},
+		{"BYPASS", []string{"BYPASS"}},
+		{"status: PASS", []string{"status: PASS"}},
+		{"x--- FAIL: FuzzX (0.01s)", []string{"x", "--- FAIL: FuzzX (0.01s)"}},
+		{"x    --- PASS: FuzzX/seed#0 (0.00s)", []string{"x", "    --- PASS: FuzzX/seed#0 (0.00s)"}},
+		{"    --- PASS: FuzzX/seed#0 (0.00s)", []string{"    --- PASS: FuzzX/seed#0 (0.00s)"}},
+		{"x=== RUN   FuzzX/seed#1", []string{"x", "=== RUN   FuzzX/seed#1"}},
+		{"", []string{""}},
+	} {
+		if got := splitFraming(c.line); !slices.Equal(got, c.want) {
+			t.Errorf("splitFraming(%q) = %q, want %q", c.line, got, c.want)
+		}
+	}
+	var shown []string
+	s := newStream(func(e event.Event) { shown = append(shown, e.Output) })
+	tg := Target{Name: "FuzzX"}
+	var watched []string
+	held, trailer := copyOutput(strings.NewReader("a\n[1]PASS\n"), tg, s, func(l string) { watched = append(watched, l) })
+	if !slices.Equal(shown, []string{"a\n", "[1]\n"}) || held != nil || !slices.Equal(trailer, []string{"PASS"}) || !slices.Equal(watched, []string{"a", "[1]", "PASS"}) {
+		t.Errorf("shown %q, held %q, trailer %q, watched %q: want the glued PASS held back as the trailer and seen on its own", shown, held, trailer, watched)
+	}
+	shown = nil
+	held, trailer = copyOutput(strings.NewReader("[1]--- FAIL: FuzzX (0.01s)\n    boom\nFAIL\n"), tg, s, func(string) {})
+	if !slices.Equal(shown, []string{"[1]\n"}) || !slices.Equal(held, []string{"--- FAIL: FuzzX (0.01s)", "    boom", "FAIL"}) || trailer != nil {
+		t.Errorf("shown %q, held %q, trailer %q: want the glued failure report held", shown, held, trailer)
+	}
+}

@@ -317,7 +317,8 @@ func record(r *TargetResult, e event.Event) {
 }
 
 // copyOutput turns the fuzzing binary's standard output into output events
-// up to the fuzz test's own "--- FAIL" line, and returns that line and the
+// (a line with text a test printed without a newline before go test's
+// framing is two: splitFraming) up to the fuzz test's own "--- FAIL" line, and returns that line and the
 // rest: whether they are shown depends on go test's replay of the failure
 // (heldOutput), which may still run. It returns, in trailer, a passing
 // binary's last lines from "PASS" (with -v, from the fuzz test's own
@@ -326,20 +327,22 @@ func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) (held, tr
 	sc := bufio.NewScanner(rd)
 	sc.Buffer(make([]byte, 64<<10), 64<<20) // longer lines are cut
 	for sc.Scan() {
-		line := sc.Text()
-		watch(line)
-		switch {
-		case held != nil || strings.HasPrefix(line, "--- FAIL: "+t.Name+" ("):
-			held = append(held, line)
-		case trailer != nil || line == "PASS" || strings.HasPrefix(line, "--- PASS: "+t.Name+" ("):
-			// The binary's last words, which follow the engine's done
-			// event (its last statistics line) as under go test: the
-			// events come through another pipe, read concurrently. With
-			// -v they start at the fuzz test's own "--- PASS" line (and
-			// the "=== NAME" after it), printed once the engine returned.
-			trailer = append(trailer, line)
-		default:
-			s.output(t, line+"\n")
+		for _, line := range splitFraming(sc.Text()) {
+			watch(line)
+			switch {
+			case held != nil || strings.HasPrefix(line, "--- FAIL: "+t.Name+" ("):
+				held = append(held, line)
+			case trailer != nil || line == "PASS" || strings.HasPrefix(line, "--- PASS: "+t.Name+" ("):
+				// The binary's last words, which follow the engine's
+				// done event (its last statistics line) as under go
+				// test: the events come through another pipe, read
+				// concurrently. With -v they start at the fuzz test's
+				// own "--- PASS" line (and the "=== NAME" after it),
+				// printed once the engine returned.
+				trailer = append(trailer, line)
+			default:
+				s.output(t, line+"\n")
+			}
 		}
 	}
 	io.Copy(io.Discard, rd)
