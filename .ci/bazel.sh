@@ -364,8 +364,8 @@ trap cleanup EXIT
 check_build_deps
 cd "$EXAMPLE"
 mkdir -p "$LOGS"
-CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/typed/testdata" "$EXAMPLE/thirdparty/testdata" "$EXAMPLE/badmacro" "$EXAMPLE/seeded")
-rm -rf parse/testdata typed/testdata thirdparty/testdata badmacro seeded
+CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/typed/testdata" "$EXAMPLE/thirdparty/testdata" "$EXAMPLE/cgolib/testdata" "$EXAMPLE/badmacro" "$EXAMPLE/seeded")
+rm -rf parse/testdata typed/testdata thirdparty/testdata cgolib/testdata badmacro seeded
 check_example_deps
 
 step "bazel build @fuzzbox//... (the libraries, commands and tools) in the example workspace"
@@ -482,6 +482,24 @@ expect_fail "stock go test replays the reproducer" "$LOGS/thirdparty-replay.log"
 expect_fail "bazel test --test_filter replays the reproducer" "$LOGS/thirdparty-replay-bazel.log" 'index out of range' \
 	bazel test //thirdparty:thirdparty_fuzz --test_filter="FuzzAllowed/$(basename "$repro")" --test_output=errors
 rm -rf thirdparty/testdata
+
+step "cgo: a package under test and an instrumented dependency that use cgo; both fuzzing targets find the bug behind the C checksum; go test replays it"
+# cgolib checks a record's trailer against an FNV-1a checksum computed in C;
+# a valid record whose body starts with "BUG" panics (planted).
+expect_eq "instrument_deps = True instruments the cgo package" "$(compiled instrumented //cgolib/wrap:wrap_fuzz_instrumented)" "example.com/fuzzbox-bazel-example/cgolib"
+bazel test //cgolib:cgolib_fuzz //cgolib/wrap:wrap_fuzz
+expect_fail "bazel test //cgolib:cgolib_fuzz_fuzz" "$LOGS/cgolib.log" 'FuzzCheck: failure \(panic\): panic: a valid record starting with BUG' \
+	bazel test //cgolib:cgolib_fuzz_fuzz --test_output=errors
+expect_fail "bazel test //cgolib/wrap:wrap_fuzz_fuzz" "$LOGS/cgowrap.log" 'FuzzBody: failure \(panic\): panic: a valid record starting with BUG' \
+	bazel test //cgolib/wrap:wrap_fuzz_fuzz --test_output=errors
+zip=$(bazel info bazel-testlogs)/cgolib/cgolib_fuzz_fuzz/test.outputs/outputs.zip
+repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzCheck/.' | sed -n 1p)
+[ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
+unzip -o -q "$zip" "$repro" -d cgolib
+echo "ok: the reproducer $repro: $(unzip -p "$zip" "$repro" | sed -n 2p)"
+expect_fail "stock go test replays the cgo reproducer" "$LOGS/cgolib-replay.log" 'a valid record starting with BUG' \
+	bash -c "cd cgolib && GOFLAGS=-mod=mod $GO test -run=FuzzCheck/$(basename "$repro") ."
+rm -rf cgolib/testdata
 
 step "bazel run: fuzzes in the source tree, writes the reproducer there, keeps the corpus in the user cache"
 rm -rf "$LOGS/xdg-cache"
