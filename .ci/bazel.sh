@@ -357,6 +357,19 @@ expect_fail() {
 }
 
 LOGS=$CACHE/logs
+# reproducer PKG TARGET FUZZTEST: the first reproducer of FUZZTEST in the outputs of
+# bazel test //PKG:TARGET, unzipped into PKG; sets zip and repro.
+reproducer() {
+	zip=$(bazel info bazel-testlogs)/$1/$2/test.outputs/outputs.zip
+	repro=$(unzip -Z1 "$zip" | grep "^testdata/fuzz/$3/." | sed -n 1p)
+	[ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
+	unzip -o -q "$zip" "$repro" -d "$1"
+}
+# go_replays WHAT LOG PATTERN PKG FUZZTEST: stock go test, run in PKG on the reproducer
+# $repro, fails with PATTERN.
+go_replays() {
+	expect_fail "$1" "$2" "$3" bash -c "cd $4 && GOFLAGS=-mod=mod $GO test -run=$5/$(basename "$repro") ."
+}
 CLEANUP=()
 cleanup() { local p; for p in "${CLEANUP[@]}"; do rm -rf "$p"; done; }
 trap cleanup EXIT
@@ -383,15 +396,11 @@ step "bazel test: the fuzzing target finds the planted bug"
 touch "$LOGS/before-fuzz-tests"
 expect_fail "bazel test //parse:parse_fuzz_fuzz" "$LOGS/fuzz.log" 'into the source tree: unzip' \
 	bazel test //parse:parse_fuzz_fuzz
-zip=$(bazel info bazel-testlogs)/parse/parse_fuzz_fuzz/test.outputs/outputs.zip
+reproducer parse parse_fuzz_fuzz FuzzHeader
 unzip -l "$zip"
-repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzHeader/.' | sed -n 1p)
 unzip -Z1 "$zip" | grep -x events.json >/dev/null && unzip -Z1 "$zip" | grep -x summary.txt >/dev/null
-[ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
 grep -q '"type":"failure"' <(unzip -p "$zip" events.json) || { echo "FAIL: no failure event in events.json"; exit 1; }
-unzip -o -q "$zip" "$repro" -d parse
-expect_fail "stock go test replays the reproducer" "$LOGS/replay.log" 'slice bounds out of range' \
-	bash -c "cd parse && GOFLAGS=-mod=mod $GO test -run=FuzzHeader/$(basename "$repro") ."
+go_replays "stock go test replays the reproducer" "$LOGS/replay.log" 'slice bounds out of range' parse FuzzHeader
 expect_fail "bazel test --test_filter replays the reproducer" "$LOGS/replay-bazel.log" 'slice bounds out of range' \
 	bazel test //parse:parse_fuzz --test_filter="FuzzHeader/$(basename "$repro")" --test_output=errors
 rm -rf parse/testdata
@@ -425,15 +434,11 @@ bazel test //typed:typed_fuzz
 expect_fail "bazel test //typed:typed_fuzz_fuzz" "$LOGS/typed.log" \
 	'failing arguments: Config\{Listener: Listener\{Protocol: "h2c", Tag: 0xc0def022\}, Backends: \[\]string\{""\}\}' \
 	bazel test //typed:typed_fuzz_fuzz
-zip=$(bazel info bazel-testlogs)/typed/typed_fuzz_fuzz/test.outputs/outputs.zip
-repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzBackend/.' | sed -n 1p)
-[ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
+reproducer typed typed_fuzz_fuzz FuzzBackend
 grep -q '"values":\["Config{' <(unzip -p "$zip" events.json) || { echo "FAIL: no failing arguments in events.json"; exit 1; }
 grep -q '^  failing arguments: Config{' <(unzip -p "$zip" summary.txt) || { echo "FAIL: no failing arguments in summary.txt"; exit 1; }
 echo "ok: the reproducer $repro (one []byte: $(unzip -p "$zip" "$repro" | sed -n 2p)), the arguments in events.json and summary.txt"
-unzip -o -q "$zip" "$repro" -d typed
-expect_fail "stock go test replays the typed reproducer" "$LOGS/typed-replay.log" 'index out of range \[1\] with length 1' \
-	bash -c "cd typed && GOFLAGS=-mod=mod $GO test -run=FuzzBackend/$(basename "$repro") ."
+go_replays "stock go test replays the typed reproducer" "$LOGS/typed-replay.log" 'index out of range \[1\] with length 1' typed FuzzBackend
 expect_fail "bazel test --test_filter replays the typed reproducer" "$LOGS/typed-replay-bazel.log" 'index out of range \[1\] with length 1' \
 	bazel test //typed:typed_fuzz --test_filter="FuzzBackend/$(basename "$repro")" --test_output=errors
 rm -rf typed/testdata
@@ -471,14 +476,10 @@ expect_eq "instrument_deps = True instruments" "$(compiled instrumented //thirdp
 bazel test //thirdparty:thirdparty_fuzz
 expect_fail "bazel test //thirdparty:thirdparty_fuzz_fuzz" "$LOGS/thirdparty.log" 'FuzzAllowed: failure \(panic\): panic: runtime error: index out of range' \
 	bazel test //thirdparty:thirdparty_fuzz_fuzz --test_output=errors
-zip=$(bazel info bazel-testlogs)/thirdparty/thirdparty_fuzz_fuzz/test.outputs/outputs.zip
-repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzAllowed/.' | sed -n 1p)
-[ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
+reproducer thirdparty thirdparty_fuzz_fuzz FuzzAllowed
 grep -q 'govaluate\.' <(unzip -p "$zip" events.json) || { echo "FAIL: the failure's stack in events.json does not name govaluate"; exit 1; }
-unzip -o -q "$zip" "$repro" -d thirdparty
 echo "ok: the reproducer $repro: $(unzip -p "$zip" "$repro" | sed -n 2p)"
-expect_fail "stock go test replays the reproducer" "$LOGS/thirdparty-replay.log" 'index out of range' \
-	bash -c "cd thirdparty && GOFLAGS=-mod=mod $GO test -run=FuzzAllowed/$(basename "$repro") ."
+go_replays "stock go test replays the reproducer" "$LOGS/thirdparty-replay.log" 'index out of range' thirdparty FuzzAllowed
 expect_fail "bazel test --test_filter replays the reproducer" "$LOGS/thirdparty-replay-bazel.log" 'index out of range' \
 	bazel test //thirdparty:thirdparty_fuzz --test_filter="FuzzAllowed/$(basename "$repro")" --test_output=errors
 rm -rf thirdparty/testdata
@@ -492,13 +493,9 @@ expect_fail "bazel test //cgolib:cgolib_fuzz_fuzz" "$LOGS/cgolib.log" 'FuzzCheck
 	bazel test //cgolib:cgolib_fuzz_fuzz --test_output=errors
 expect_fail "bazel test //cgolib/wrap:wrap_fuzz_fuzz" "$LOGS/cgowrap.log" 'FuzzBody: failure \(panic\): panic: a valid record starting with BUG' \
 	bazel test //cgolib/wrap:wrap_fuzz_fuzz --test_output=errors
-zip=$(bazel info bazel-testlogs)/cgolib/cgolib_fuzz_fuzz/test.outputs/outputs.zip
-repro=$(unzip -Z1 "$zip" | grep '^testdata/fuzz/FuzzCheck/.' | sed -n 1p)
-[ -n "$repro" ] || { echo "FAIL: no reproducer in $zip"; exit 1; }
-unzip -o -q "$zip" "$repro" -d cgolib
+reproducer cgolib cgolib_fuzz_fuzz FuzzCheck
 echo "ok: the reproducer $repro: $(unzip -p "$zip" "$repro" | sed -n 2p)"
-expect_fail "stock go test replays the cgo reproducer" "$LOGS/cgolib-replay.log" 'a valid record starting with BUG' \
-	bash -c "cd cgolib && GOFLAGS=-mod=mod $GO test -run=FuzzCheck/$(basename "$repro") ."
+go_replays "stock go test replays the cgo reproducer" "$LOGS/cgolib-replay.log" 'a valid record starting with BUG' cgolib FuzzCheck
 rm -rf cgolib/testdata
 
 step "bazel run: fuzzes in the source tree, writes the reproducer there, keeps the corpus in the user cache"
