@@ -1,11 +1,17 @@
 package driver
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 // framingHeads are the starts of go test's lines that fuzzbox reads in a
 // test binary's output: a test's result line (top level or, indented, a
 // subtest's), and -v's line for a test that starts.
 var framingHeads = []string{"--- FAIL: ", "--- PASS: ", "--- SKIP: ", "=== RUN   "}
+
+// loggedRE matches the start of a line t.Log and t.Error print.
+var loggedRE = regexp.MustCompile(`^\s+[^\s:]+\.go:\d+: `)
 
 // splitFraming splits one line of the binary's output where go test's
 // framing follows text a test printed without a newline. The testing
@@ -18,8 +24,14 @@ var framingHeads = []string{"--- FAIL: ", "--- PASS: ", "--- SKIP: ", "=== RUN  
 // A result line splits where its head is; its indentation goes with it. A
 // line ending in the final "PASS" or "FAIL" splits there unless an
 // upper-case letter or a space comes before it (a word such as BYPASS or a
-// message such as "status: PASS"; "42PASS" and "]PASS" split).
+// message such as "status: PASS"; "42PASS" and "]PASS" split). A line the
+// testing package logged (t.Log's "    file.go:12: ") never splits: it ends
+// in a newline, so what it says, such as a tool's "--- FAIL: TestX"
+// quoted by its own tests, is a message.
 func splitFraming(line string) []string {
+	if loggedRE.MatchString(line) {
+		return []string{line}
+	}
 	for _, head := range framingHeads {
 		i := strings.Index(line, head)
 		if i <= 0 {

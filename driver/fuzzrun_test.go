@@ -1068,6 +1068,8 @@ func TestSplitFraming(t *testing.T) {
 		{"x    --- PASS: FuzzX/seed#0 (0.00s)", []string{"x", "    --- PASS: FuzzX/seed#0 (0.00s)"}},
 		{"    --- PASS: FuzzX/seed#0 (0.00s)", []string{"    --- PASS: FuzzX/seed#0 (0.00s)"}},
 		{"x=== RUN   FuzzX/seed#1", []string{"x", "=== RUN   FuzzX/seed#1"}},
+		{"    tool_test.go:12: --- FAIL: TestFoo (0.00s)", []string{"    tool_test.go:12: --- FAIL: TestFoo (0.00s)"}},
+		{"        x_test.go:7: result=PASS", []string{"        x_test.go:7: result=PASS"}},
 		{"", []string{""}},
 	} {
 		if got := splitFraming(c.line); !slices.Equal(got, c.want) {
