@@ -210,6 +210,10 @@ func TestRealworldSignatures(t *testing.T) {
 		{"m3u8parse", "panic", "panic: runtime error: index out of range [0] with length 0\ngithub.com/grafov/m3u8.(*MediaPlaylist).AppendSegment(0x1)\ngithub.com/grafov/m3u8.decodeLineOfMediaPlaylist(0x1)", false},
 		{"vttparse", "panic", "panic: runtime error: index out of range [0] with length 0\n\ngoroutine 6\ngithub.com/asticode/go-astisub.ReadFromWebVTT({0x7f, 0x1})\n\twebvtt.go:281 +0x1", true},
 		{"vttparse", "panic", "panic: runtime error: index out of range [1] with length 1\ngithub.com/asticode/go-astisub.ReadFromWebVTT({0x7f, 0x1})", false},
+		{"pongorender", "panic", "panic: runtime error: integer divide by zero\n\ngoroutine 21 [running]:\ngithub.com/flosch/pongo2/v6.(*term).Evaluate(0x1b0e3c56c0c0, 0x1b0e3c5a2a80)\n\texpression.go:312 +0x43f", true},
+		{"pongorender", "panic", "panic: runtime error: integer divide by zero\ngithub.com/flosch/pongo2/v6.(*tagCycleNode).Execute(0x1, 0x2, {0x3, 0x4})", true},
+		{"pongorender", "panic", "panic: runtime error: integer divide by zero\ngithub.com/flosch/pongo2/v6.filterDivisibleby(0x1, 0x2)", false},
+		{"pongorender", "panic", "panic: runtime error: comparing uncomparable type []string\ngithub.com/flosch/pongo2/v6.(*Value).EqualValueTo(0x1, 0x2)\ngithub.com/flosch/pongo2/v6.(*term).Evaluate(0x1)", false},
 	}
 	for _, tt := range tests {
 		if got := byName[tt.target].isKnownBug(tt.kind, tt.text); got != tt.want {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/asticode/go-astisub"
 	"github.com/buger/jsonparser"
+	"github.com/flosch/pongo2/v6"
 	"github.com/gobwas/glob"
 	"github.com/grafov/m3u8"
 	graphql "github.com/graph-gophers/graphql-go"
@@ -393,4 +394,24 @@ func TestVTTParse(t *testing.T) {
 	wantPanic(t, "astisub.ReadFromWebVTT", func() {
 		_, _ = astisub.ReadFromWebVTT(strings.NewReader("WEBVTT\n\n00:01.000 -->\nHello\n"))
 	})
+}
+
+// renderPongo2 parses and renders src with an empty context.
+func renderPongo2(t *testing.T, src string) {
+	tpl, err := pongo2.FromString(src)
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	_, _ = tpl.Execute(pongo2.Context{})
+}
+
+func TestPongoRender(t *testing.T) {
+	// flosch/pongo2 commit 7d761e3: the crasher its fuzz test added.
+	wantPanic(t, "pongo2/v6.(*term).Evaluate", func() { renderPongo2(t, "{{0%0}}") })
+	wantPanic(t, "pongo2/v6.(*term).Evaluate", func() { renderPongo2(t, "{{ a / b }}") })
+}
+
+func TestPongoRenderCycle(t *testing.T) {
+	// flosch/pongo2 commit 10ebed0: the crasher its fuzz test added.
+	wantPanic(t, "pongo2/v6.(*tagCycleNode).Execute", func() { renderPongo2(t, "{%cycle%}") })
 }
