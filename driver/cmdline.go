@@ -243,6 +243,37 @@ func (c *Config) replayCommand(target, name string) string {
 	return strings.Join(words, " ")
 }
 
+// goTestCommand returns the go test command line that replays the corpus
+// entry name of fuzz test target: replayCommand's, or the plain one.
+func (c *Config) goTestCommand(target, name string) string {
+	if cmd := c.replayCommand(target, name); cmd != "" {
+		return cmd
+	}
+	return "go test " + ShellQuote("-run=^"+target+"$/^"+regexp.QuoteMeta(name)+"$") + " ."
+}
+
+// fuzzboxReplayCommand returns the fuzzbox command line that runs fuzz test
+// target's seeds, the reproducers in testdata/fuzz among them, in a worker
+// with this run's limits and checks, and stops there (-fuzztime=1x): the
+// replay of a failure kind go test does not have (an oom, a leak).
+func (c *Config) fuzzboxReplayCommand(target string) string {
+	words := []string{"fuzzbox", "fuzz"}
+	for _, f := range append(strings.Fields(c.shownTestFlags()), buildFlags...) {
+		words = append(words, ShellQuote(f))
+	}
+	if c.RSSLimitMB != DefaultRSSLimitMB {
+		words = append(words, fmt.Sprintf("-rss_limit_mb=%d", c.RSSLimitMB))
+	}
+	words = append(words, ShellQuote("-fuzz=^"+target+"$"), "-fuzztime=1x", ".")
+	if len(c.TestArgs) > 0 {
+		words = append(words, "-args")
+		for _, a := range c.TestArgs {
+			words = append(words, ShellQuote(a))
+		}
+	}
+	return strings.Join(words, " ")
+}
+
 // ShellQuote quotes s for a POSIX shell when it needs it, for command
 // lines shown to be copied (the driver's, the sidecar's debug command).
 func ShellQuote(s string) string {

@@ -148,6 +148,28 @@ func (c *checker) check(e event.Event) bool {
 	return false
 }
 
+// followUp tells, after failure e of a kind stock go test does not check
+// (an oom, a leak) was reported, that the reproducer's "To re-run" go test
+// command may pass, and which command replays it with fuzzbox's checks: a
+// user who runs the first and sees ok must not conclude the failure was
+// fuzzbox's.
+func (c *checker) followUp(e event.Event) {
+	name := e.ReplayName()
+	if c == nil || e.Type != event.Failure || e.Duplicate || name == "" || (e.Reruns > 0 && e.Reproduced == 0) {
+		return
+	}
+	var why string
+	switch e.Kind {
+	case event.KindOOM:
+		why = "go test sets no memory limit, so " + c.cfg.goTestCommand(c.r.Name, name) + " may pass this input (it runs it to its end, failing only if the machine runs out of memory)"
+	case event.KindLeak:
+		why = "go test does not check for goroutine leaks, so " + c.cfg.goTestCommand(c.r.Name, name) + " passes this input"
+	default:
+		return
+	}
+	c.say(fmt.Sprintf("fuzzbox: %s; %s replays it with fuzzbox's %s check, as a failure of that seed\n", why, c.cfg.fuzzboxReplayCommand(c.r.Name), e.Kind))
+}
+
 // unraced reports a race that go test -race did not see again as a
 // warning: whether a race happens depends on the scheduler (and, found by
 // the race twin, on the worker process), so it is a flaky finding, not

@@ -270,6 +270,9 @@ func TestFuzzLeakReproducer(t *testing.T) {
 	}
 	name := onlyReproducer(t, r, "FuzzLeak")
 	stockPasses(t, r.dir, "FuzzLeak", name)
+	if want := "go test does not check for goroutine leaks, so go test '-run=^FuzzLeak$/^" + name + "$' . passes this input; fuzzbox fuzz '-fuzz=^FuzzLeak$' -fuzztime=1x . replays it"; !strings.Contains(r.out, want) {
+		t.Errorf("the output does not say how to replay the leak: lacks %q\n%s", want, r)
+	}
 	again := fuzzIn(t, r.dir, Config{Fuzz: "^FuzzLeak$", FuzzTime: "1x", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
 	j := firstOfType(again.events, event.Failure)
 	if again.res.ExitCode != ExitFailure || j < 0 || again.events[j].Kind != event.KindLeak ||
@@ -300,6 +303,21 @@ func TestFuzzOOMReproducer(t *testing.T) {
 	}
 	if !strings.Contains(r.out, "-rss_limit_mb=1024") {
 		t.Errorf("the message does not name the limit\n%s", r)
+	}
+	// The output says go test may pass it, and the fuzzbox command that
+	// replays it under the limit, which does.
+	name := onlyReproducer(t, r, "FuzzOOM")
+	if want := "go test sets no memory limit, so go test '-run=^FuzzOOM$/^" + name + "$' . may pass this input"; !strings.Contains(r.out, want) {
+		t.Errorf("the output lacks %q\n%s", want, r)
+	}
+	if want := "fuzzbox fuzz -rss_limit_mb=1024 '-fuzz=^FuzzOOM$' -fuzztime=1x . replays it"; !strings.Contains(r.out, want) {
+		t.Errorf("the output lacks %q\n%s", want, r)
+	}
+	again := fuzzIn(t, r.dir, Config{Fuzz: "^FuzzOOM$", FuzzTime: "1x", RSSLimitMB: 1024, Fuzzbox: testFuzzbox(t)}, ".")
+	j := firstOfType(again.events, event.Failure)
+	if again.res.ExitCode != ExitFailure || j < 0 || again.events[j].Kind != event.KindOOM ||
+		!strings.HasSuffix(again.events[j].Reproducer, filepath.Join("testdata", "fuzz", "FuzzOOM", name)) {
+		t.Errorf("the replay command does not report the reproducer's oom as its failure\n%s", again)
 	}
 }
 

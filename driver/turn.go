@@ -276,6 +276,7 @@ func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, noti
 		record(r, e)
 		e.Package = r.Package
 		s.emit(e)
+		chk.followUp(e)
 	}
 }
 
