@@ -117,10 +117,14 @@ func readLimited(path string) ([]byte, error) {
 }
 
 // ReadDir reads every regular file of dir (no recursion, like the toolchain),
-// in name order. A missing dir is not an error (it returns nil, nil).
-// Malformed files are skipped and reported together in a *MalformedError;
-// the entries of the good files are still returned. If types is non-nil each
-// entry is also checked with CheckTypes. Any other I/O error stops the read.
+// in name order. A missing dir is not an error (it returns nil, nil), nor is
+// a file removed after dir was listed (another process pruning or renaming
+// entries: fuzzbox's baseline prunes its cache, and two runs of one package
+// share it): it is skipped. Malformed files are skipped and reported
+// together in a *MalformedError; the entries of the good files are still
+// returned. If types is non-nil each entry is also checked with CheckTypes.
+// Any other I/O error stops the read (a dangling symbolic link among them,
+// as go test stops at it).
 func ReadDir(dir string, types []reflect.Type) ([]Entry, error) {
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -128,15 +132,27 @@ func ReadDir(dir string, types []reflect.Type) ([]Entry, error) {
 	} else if err != nil {
 		return nil, fmt.Errorf("corpus: reading %s: %w", dir, err)
 	}
+	var names []string
+	for _, ent := range ents {
+		if !ent.IsDir() {
+			names = append(names, ent.Name())
+		}
+	}
+	return readFiles(dir, names, types)
+}
+
+// readFiles reads the files names of dir, which were listed there, as
+// ReadDir does.
+func readFiles(dir string, names []string, types []reflect.Type) ([]Entry, error) {
 	var entries []Entry
 	var bad []error
-	for _, ent := range ents {
-		if ent.IsDir() {
-			continue
-		}
-		e, err := ReadFile(filepath.Join(dir, ent.Name()), types)
+	for _, name := range names {
+		path := filepath.Join(dir, name)
+		e, err := ReadFile(path, types)
 		var fe *FileError
 		switch {
+		case errors.Is(err, os.ErrNotExist) && removed(path):
+			continue
 		case errors.As(err, &fe):
 			bad = append(bad, fe)
 		case err != nil:
@@ -149,6 +165,13 @@ func ReadDir(dir string, types []reflect.Type) ([]Entry, error) {
 		return entries, &MalformedError{Errs: bad}
 	}
 	return entries, nil
+}
+
+// removed reports whether path, which ReadDir listed, is no longer there
+// (not even as a dangling symbolic link).
+func removed(path string) bool {
+	_, err := os.Lstat(path)
+	return errors.Is(err, os.ErrNotExist)
 }
 
 // Write writes data as an entry of dir (created if missing) named Name(data),

@@ -59,6 +59,27 @@ func TestWriteAndReadDir(t *testing.T) {
 	}
 }
 
+// TestReadDirRemovedFile: a file removed after the directory was listed
+// (another run pruning its cache) is skipped and the others are read; a
+// dangling symbolic link still stops the read, as go test stops at it.
+func TestReadDirRemovedFile(t *testing.T) {
+	dir := t.TempDir()
+	a, _ := Marshal("a")
+	b, _ := Marshal("b")
+	mustWrite(t, filepath.Join(dir, "a"), string(a))
+	mustWrite(t, filepath.Join(dir, "b"), string(b))
+	ents, err := readFiles(dir, []string{"a", "gone", "b"}, []reflect.Type{reflect.TypeFor[string]()})
+	if err != nil || len(ents) != 2 || ents[0].Values[0] != "a" || ents[1].Values[0] != "b" {
+		t.Fatalf("readFiles with a file removed after the listing = %+v, %v; want a and b", ents, err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "nowhere"), filepath.Join(dir, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	if ents, err := ReadDir(dir, nil); err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("ReadDir with a dangling link = %+v, %v; want its error", ents, err)
+	}
+}
+
 func TestCheckTypes(t *testing.T) {
 	str, i := reflect.TypeFor[string](), reflect.TypeFor[int]()
 	for _, tc := range []struct {
