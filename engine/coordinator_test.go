@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -108,6 +109,11 @@ func fakeWorker(mode, dir string) int {
 			self, _ := os.FindProcess(os.Getpid())
 			self.Signal(os.Kill) // every time
 			select {}
+		case mode == "slowbug" && len(b) >= 2:
+			time.Sleep(700 * time.Millisecond) // each candidate of its minimization too
+			if len(b) >= 3 {
+				return errors.New("real failure: a slow input of 3 bytes or more")
+			}
 		case strings.Contains(mode, "bug") && len(b) >= 3:
 			return errors.New("real failure: an input of 3 bytes or more")
 		case strings.Contains(mode, "modify") && len(b) >= 2:
@@ -583,6 +589,77 @@ func TestMinimizeDeath(t *testing.T) {
 	if minimizing != 1 {
 		t.Errorf("want one minimizing event of the failure: %+v", r.events)
 	}
+}
+
+// TestMinimizingPastEnd: a minimization that goes on after the run's time
+// is up (it has -fuzzminimizetime of its own) is not silent: the
+// statistics interval's minimizing events go on, saying why.
+func TestMinimizingPastEnd(t *testing.T) {
+	r := runFake(t, "slowbug", time.Second, func(o *Options) { o.MinimizeDuration = 20 * time.Second })
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 {
+		t.Fatalf("failures = %+v, want one", fails)
+	}
+	var past []event.Event
+	for _, e := range r.ofType(event.Minimizing) {
+		if e.Message == minimizingPastEnd {
+			past = append(past, e)
+		}
+	}
+	if len(past) == 0 || past[0].Elapsed < 1000 {
+		t.Fatalf("no minimizing event after the run's second saying it goes on (failure at %d ms): %+v", fails[0].Elapsed, r.events)
+	}
+	if line := event.Format(past[0]); !strings.Contains(line, "minimizing (the run's time is up; a failure found is being minimized, for up to -fuzzminimizetime)") {
+		t.Errorf("its line: %s", line)
+	}
+}
+
+// TestStopDuringMinimization: a failure whose minimization the run's stop
+// (Ctrl-C) cut is written as far as it got, and says it was stopped, not
+// that nothing smaller was found.
+func TestStopDuringMinimization(t *testing.T) {
+	started := make(chan struct{})
+	c, events := fakeCoordinator(t, "slowbug", func(o *Options) {
+		o.Duration, o.MinimizeDuration = 30*time.Second, 30*time.Second
+		o.Events = &signalWriter{w: o.Events, want: [][]byte{[]byte(`"type":"minimizing"`), []byte(`"kind":"fail"`)}, c: started}
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		select {
+		case <-started:
+		case <-time.After(time.Minute):
+		}
+		cancel() // the coordinator's SIGINT
+	}()
+	c.run(ctx)
+	r := &fakeRun{corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Minimized != minimizedStopped || fails[0].Reproducer == "" {
+		t.Fatalf("failures = %+v, want one, written, its minimization stopped", fails)
+	}
+	if line := event.Format(fails[0]); !strings.Contains(line, "minimization was stopped with the run") {
+		t.Errorf("the failure line does not say so: %s", line)
+	}
+}
+
+// A signalWriter closes c once a write holds every one of want.
+type signalWriter struct {
+	w    io.Writer
+	want [][]byte
+	c    chan struct{}
+	once sync.Once
+}
+
+func (s *signalWriter) Write(p []byte) (int, error) {
+	n, err := s.w.Write(p)
+	for _, w := range s.want {
+		if !bytes.Contains(p, w) {
+			return n, err
+		}
+	}
+	s.once.Do(func() { close(s.c) })
+	return n, err
 }
 
 // TestMinimizeCutShort: a minimization whose budget is spent says so.

@@ -107,6 +107,12 @@ type work struct {
 	global   []byte        // the coverage reached so far (read-only: shared by workers)
 }
 
+// minimizingPastEnd is the message of the statistics interval's minimizing
+// event once the run's time is up (-fuzztime, -plateau) while a failure is
+// still being minimized, which goes on for up to -fuzzminimizetime: go test
+// -fuzz stops there and writes the input as it is.
+const minimizingPastEnd = "the run's time is up; a failure found is being minimized, for up to -fuzzminimizetime"
+
 // statsInterval is how often the loop reports statistics.
 const statsInterval = 3 * time.Second
 
@@ -134,6 +140,9 @@ func (c *coordinator) loop(ctx context.Context, msgs <-chan message, live int) {
 		case now := <-tick.C:
 			c.flushDuplicates()
 			if ctx.Err() != nil {
+				if c.rep.minimizing.Load() > 0 && c.hard.Err() == nil {
+					c.rep.emit(event.Event{Type: event.Minimizing, Message: minimizingPastEnd})
+				}
 				continue
 			}
 			if c.onPlateau(now) {

@@ -45,6 +45,7 @@ func (w *worker) minimizeDeath(f *failure) {
 	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg)})
 	w.rep.minimizing.Add(1)
 	defer w.rep.minimizing.Add(-1)
+	defer w.markStopped(f)
 	f.minimized = minimizedNo
 	m := &deathMin{start: time.Now(), timeout: w.opts.Timeout}
 	if f.kind == KindHang {

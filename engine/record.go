@@ -530,6 +530,7 @@ func (w *worker) minimizeFailure(p *proc, f *failure) *proc {
 	w.rep.emit(event.Event{Type: event.Minimizing, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg)})
 	w.rep.minimizing.Add(1)
 	defer w.rep.minimizing.Add(-1)
+	defer w.markStopped(f)
 	f.minimized = minimizedNo
 	start, execs := time.Now(), int64(0)
 	var refuse []int64
@@ -604,7 +605,17 @@ const (
 	minimizedYes      = "yes"
 	minimizedNo       = "no"
 	minimizedCutShort = "cut short" // the budget ran out: a smaller input may exist
+	minimizedStopped  = "stopped"   // the run was stopped (Ctrl-C) first: a smaller input may exist
 )
+
+// markStopped marks f's minimization, as it returns, stopped when the run
+// was stopped and no smaller input was taken: what it says otherwise ("no",
+// nothing smaller found; "cut short", by -fuzzminimizetime) is not so.
+func (w *worker) markStopped(f *failure) {
+	if w.stopping() && f.minimized != minimizedYes {
+		f.minimized = minimizedStopped
+	}
+}
 
 // adoptMinimized makes vals, a smaller input that failed like f, f's input
 // if it fails the same way again in a fresh worker (the message of that

@@ -18,7 +18,7 @@ const (
 	Start         = "start"          // fuzzing starts
 	Stats         = "stats"          // periodic statistics
 	Coverage      = "coverage"       // an input found new coverage
-	Minimizing    = "minimizing"     // a confirmed failure is being minimized (then every statistics interval while fuzzing waits for it, without kind or message)
+	Minimizing    = "minimizing"     // a confirmed failure is being minimized (then every statistics interval while fuzzing waits for it, without kind or message, or, once the run's time is up, with a message that says so)
 	Failure       = "failure"        // a failure was recorded
 	Flaky         = "flaky"          // a failing input did not fail again when re-run
 	InternalError = "internal_error" // fuzzbox itself failed (not the code under test); the run goes on
@@ -88,7 +88,7 @@ type Event struct {
 	Count       int      `json:"count,omitempty"`        // duplicate failure: how many of its bucket it stands for, found since the last statistics interval (every one, when omitted: 1)
 	Reruns      int      `json:"reruns,omitempty"`       // failure, flaky: re-runs of the input in fresh workers
 	Reproduced  int      `json:"reproduced,omitempty"`   // failure, flaky: how many of them failed the same way
-	Minimized   string   `json:"minimized,omitempty"`    // failure: "yes", "no" (nothing smaller found) or "cut short" (budget spent); omitted when not attempted
+	Minimized   string   `json:"minimized,omitempty"`    // failure: "yes", "no" (nothing smaller found), "cut short" (budget spent) or "stopped" (the run was stopped first); omitted when not attempted
 	Values      []string `json:"values,omitempty"`       // failure: a typed fuzz test's (package typed) failing arguments as Go expressions
 	Failures    int      `json:"failures,omitempty"`     // done: unique failures found
 	Pruned      int      `json:"pruned,omitempty"`       // done: redundant generated-corpus entries deleted

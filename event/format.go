@@ -31,7 +31,10 @@ func Format(e Event) string {
 		}
 		return statsLine(el, e)
 	case Minimizing:
-		if e.Kind == "" {
+		switch {
+		case e.Kind == "" && e.Message != "":
+			return fmt.Sprintf("fuzz: elapsed: %s, minimizing (%s)", el, e.Message) // past the run's time
+		case e.Kind == "":
 			return fmt.Sprintf("fuzz: elapsed: %s, minimizing", el) // the periodic line while it goes on
 		}
 		return fmt.Sprintf("fuzz: elapsed: %s, minimizing %s failure: %s", el, e.Kind, e.Headline())
@@ -49,8 +52,11 @@ func Format(e Event) string {
 		if e.Bucket != "" {
 			line += "; " + BucketWord(e.Known) + " bucket " + e.Bucket
 		}
-		if e.Minimized == "cut short" {
+		switch e.Minimized {
+		case "cut short":
 			line += "; minimization was cut short by -fuzzminimizetime (a smaller input may exist)"
+		case "stopped":
+			line += "; minimization was stopped with the run (a smaller input may exist)"
 		}
 		if e.Reruns > 0 && e.Reproduced == 0 {
 			line += fmt.Sprintf("; FLAKY: it did not fail again in %d re-runs in a fresh worker (kept by -keepflaky)", e.Reruns)
