@@ -229,18 +229,7 @@ func (c *Config) replayCommand(target, name string) string {
 	if !c.Race && !c.Short && c.Tags == "" && len(buildFlags) == 0 && len(c.TestArgs) == 0 {
 		return ""
 	}
-	words := []string{"go", "test"}
-	for _, f := range append(strings.Fields(c.shownTestFlags()), buildFlags...) {
-		words = append(words, ShellQuote(f))
-	}
-	words = append(words, ShellQuote("-run=^"+target+"$/^"+regexp.QuoteMeta(name)+"$"), ".")
-	if len(c.TestArgs) > 0 {
-		words = append(words, "-args")
-		for _, a := range c.TestArgs {
-			words = append(words, ShellQuote(a))
-		}
-	}
-	return strings.Join(words, " ")
+	return c.commandLine([]string{"go", "test"}, runEntry(target, name), ".")
 }
 
 // goTestCommand returns the go test command line that replays the corpus
@@ -249,7 +238,7 @@ func (c *Config) goTestCommand(target, name string) string {
 	if cmd := c.replayCommand(target, name); cmd != "" {
 		return cmd
 	}
-	return "go test " + ShellQuote("-run=^"+target+"$/^"+regexp.QuoteMeta(name)+"$") + " ."
+	return "go test " + runEntry(target, name) + " ."
 }
 
 // fuzzboxReplayCommand returns the fuzzbox command line that runs fuzz test
@@ -257,14 +246,27 @@ func (c *Config) goTestCommand(target, name string) string {
 // with this run's limits and checks, and stops there (-fuzztime=1x): the
 // replay of a failure kind go test does not have (an oom, a leak).
 func (c *Config) fuzzboxReplayCommand(target string) string {
-	words := []string{"fuzzbox", "fuzz"}
+	var tail []string
+	if c.RSSLimitMB != DefaultRSSLimitMB {
+		tail = append(tail, fmt.Sprintf("-rss_limit_mb=%d", c.RSSLimitMB))
+	}
+	return c.commandLine([]string{"fuzzbox", "fuzz"}, append(tail, ShellQuote("-fuzz=^"+target+"$"), "-fuzztime=1x", ".")...)
+}
+
+// runEntry returns the -run flag, quoted, that selects the corpus entry
+// name of fuzz test target.
+func runEntry(target, name string) string {
+	return ShellQuote("-run=^" + target + "$/^" + regexp.QuoteMeta(name) + "$")
+}
+
+// commandLine returns the command line words, then this run's flags that
+// change what runs (shownTestFlags, the build flags), then tail, then the
+// test binary's arguments after -args, each quoted for a shell.
+func (c *Config) commandLine(words []string, tail ...string) string {
 	for _, f := range append(strings.Fields(c.shownTestFlags()), buildFlags...) {
 		words = append(words, ShellQuote(f))
 	}
-	if c.RSSLimitMB != DefaultRSSLimitMB {
-		words = append(words, fmt.Sprintf("-rss_limit_mb=%d", c.RSSLimitMB))
-	}
-	words = append(words, ShellQuote("-fuzz=^"+target+"$"), "-fuzztime=1x", ".")
+	words = append(words, tail...)
 	if len(c.TestArgs) > 0 {
 		words = append(words, "-args")
 		for _, a := range c.TestArgs {

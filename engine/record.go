@@ -602,10 +602,10 @@ func refuseKiller(refuse []int64, n int64) []int64 {
 
 // Values of failure.minimized and of the failure event's minimized field.
 const (
-	minimizedYes      = "yes"
-	minimizedNo       = "no"
-	minimizedCutShort = "cut short" // the budget ran out: a smaller input may exist
-	minimizedStopped  = "stopped"   // the run was stopped (Ctrl-C) first: a smaller input may exist
+	minimizedYes      = event.MinimizedYes
+	minimizedNo       = event.MinimizedNo
+	minimizedCutShort = event.MinimizedCutShort
+	minimizedStopped  = event.MinimizedStopped
 )
 
 // markStopped marks f's minimization, as it returns, stopped when the run

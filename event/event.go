@@ -42,6 +42,15 @@ const (
 	KindLeak  = "leak"  // goroutines the input started were left blocked after the fuzz function returned
 )
 
+// How a failure's minimization ended: the minimized field of its failure
+// event (omitted when none was attempted).
+const (
+	MinimizedYes      = "yes"       // a smaller input that fails the same way was found and written
+	MinimizedNo       = "no"        // every candidate was tried: nothing smaller fails the same way
+	MinimizedCutShort = "cut short" // -fuzzminimizetime ran out first: a smaller input may exist
+	MinimizedStopped  = "stopped"   // the run was stopped (Ctrl-C) first: a smaller input may exist
+)
+
 // Why a fuzz test was not fuzzed: the not_fuzzed field of its done event.
 // Every selected fuzz test of a run that got as far as building its
 // packages gets a done event. Each of its turns ends with one: the
@@ -88,7 +97,7 @@ type Event struct {
 	Count       int      `json:"count,omitempty"`        // duplicate failure: how many of its bucket it stands for, found since the last statistics interval (every one, when omitted: 1)
 	Reruns      int      `json:"reruns,omitempty"`       // failure, flaky: re-runs of the input in fresh workers
 	Reproduced  int      `json:"reproduced,omitempty"`   // failure, flaky: how many of them failed the same way
-	Minimized   string   `json:"minimized,omitempty"`    // failure: "yes", "no" (nothing smaller found), "cut short" (budget spent) or "stopped" (the run was stopped first); omitted when not attempted
+	Minimized   string   `json:"minimized,omitempty"`    // failure: how its minimization ended, Minimized*; omitted when not attempted
 	Values      []string `json:"values,omitempty"`       // failure: a typed fuzz test's (package typed) failing arguments as Go expressions
 	Failures    int      `json:"failures,omitempty"`     // done: unique failures found
 	Pruned      int      `json:"pruned,omitempty"`       // done: redundant generated-corpus entries deleted

@@ -53,9 +53,9 @@ func Format(e Event) string {
 			line += "; " + BucketWord(e.Known) + " bucket " + e.Bucket
 		}
 		switch e.Minimized {
-		case "cut short":
+		case MinimizedCutShort:
 			line += "; minimization was cut short by -fuzzminimizetime (a smaller input may exist)"
-		case "stopped":
+		case MinimizedStopped:
 			line += "; minimization was stopped with the run (a smaller input may exist)"
 		}
 		if e.Reruns > 0 && e.Reproduced == 0 {
