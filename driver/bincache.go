@@ -19,7 +19,8 @@ import (
 // whenever its output file is missing, but leaves one that is up to date
 // (its build ID matches what it would link): a binary the last run of the
 // same package and flags left is. pion/dtls's handshake package: 2.2 s to
-// build into a new file, 0.5 s into the last run's. The copy keeps the
+// build into a new file, 0.5 s into the last run's; the entry also keeps
+// the build's per-package flags (build.Options.FlagsFile). The copy keeps the
 // run's binary its own while another run rebuilds the cached one; a lock
 // keeps two runs from building one entry at a time. Entries unused for
 // binCacheAge are removed.
@@ -41,6 +42,7 @@ func cachedBuild(ctx context.Context, opts build.Options) (*build.Result, error)
 	defer unlock()
 	out := opts.Out
 	opts.Out = filepath.Join(dir, filepath.Base(out))
+	opts.FlagsFile = filepath.Join(dir, "flags")
 	res, err := build.Build(ctx, opts)
 	if err != nil {
 		return nil, err

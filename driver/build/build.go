@@ -45,6 +45,12 @@ type Options struct {
 	// Stderr receives the go command's output when the build fails (compile
 	// errors); nil discards it.
 	Stderr io.Writer
+	// FlagsFile, if set, is a file where Build keeps the per-package
+	// compiler flags of its last build into Out (those of unreachedFlags),
+	// to start the next build with them while it lists the packages again;
+	// a listing that disagrees builds again with its own (reusedFlags). The
+	// driver's binary cache sets it: "" lists first, then builds.
+	FlagsFile string
 }
 
 // Result describes a built fuzzing binary.
@@ -140,8 +146,9 @@ func build(ctx context.Context, opts Options) (*Result, error) {
 		args = append(args, "-race")
 	}
 	args = append(args, "-tags="+tags)
+	var listArgs []string // the go list flags of unreachedFlags; nil for none
 	if !pkg.Standard {
-		args = append(args, g.unreachedFlags(ctx, pkg.ImportPath, append([]string{"-tags=" + tags}, more...))...)
+		listArgs = append([]string{"-tags=" + tags}, more...)
 	} else {
 		// A standard library package has no module of its own to add the
 		// runtime to: it is built from a scratch module that requires it
@@ -157,7 +164,6 @@ func build(ctx context.Context, opts Options) (*Result, error) {
 		g.bin = filepath.Join(g.goroot, "bin", "go")
 		g.env = append(g.env, "GOWORK=off", "GOTOOLCHAIN=local", "GOMODCACHE="+filepath.Join(tmp, "modcache"))
 	}
-	args = append(args, opts.Package)
 	if g.gotmpdir == "" {
 		// The go command has no SIGINT handler while it builds: stopped,
 		// it leaves its work directory behind, and a tool still running
@@ -168,7 +174,7 @@ func build(ctx context.Context, opts Options) (*Result, error) {
 		}
 		g.env = append(g.env, "GOTMPDIR="+work)
 	}
-	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {
+	if output, err := g.buildReached(ctx, args, opts, pkg.ImportPath, listArgs); err != nil {
 		output, setup := withoutFailLine(output)
 		opts.Stderr.Write(output)
 		err = fmt.Errorf("%w: %s%s", ErrNotBuilt, Summary(output, err), untested(version))

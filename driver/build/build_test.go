@@ -266,10 +266,10 @@ func TestBuildInstrumentation(t *testing.T) {
 		}
 	}
 	for pkg, args := range compiled {
-		if (isRuntimePackage(pkg) || skipInstrumentation[pkg]) && strings.Contains(args, instrumentFlag) {
+		if (IsRuntimePackage(pkg) || skipInstrumentation[pkg]) && strings.Contains(args, instrumentFlag) {
 			t.Errorf("%s is instrumented: %s", pkg, args)
 		}
-		if isRuntimePackage(pkg) && !strings.Contains(args, "-lang="+runtimeLang) {
+		if IsRuntimePackage(pkg) && !strings.Contains(args, "-lang="+runtimeLang) {
 			t.Errorf("runtime package %s not compiled with -lang=%s: %s", pkg, runtimeLang, args)
 		}
 		if pkg == "example.com/u" && !strings.Contains(args, "-lang=go1.21") {

@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
 	"slices"
 	"strings"
 )
@@ -68,6 +69,73 @@ func (g goCmd) unreachedFlags(ctx context.Context, importPath string, args []str
 	return flags
 }
 
+// buildReached runs the build: args, then the flags of unreachedFlags
+// (listArgs are its go list flags; nil, as for a standard library package,
+// lists nothing), then opts.Package. Listing the test binary's packages
+// takes a tenth of a second or more (iniload: 90-230 ms, where the cached
+// build takes 200-400 ms), so with opts.FlagsFile from a build before, the
+// build starts with that build's flags while they are listed again beside
+// it; only when the listing disagrees (an import added or removed) does it
+// build again, with the listed flags. Either way the binary is built with
+// the flags of this listing, as without the file.
+func (g goCmd) buildReached(ctx context.Context, args []string, opts Options, importPath string, listArgs []string) ([]byte, error) {
+	if listArgs == nil {
+		return g.linkNosplit(ctx, append(args, opts.Package), opts.Stderr)
+	}
+	withFlags := func(flags []string) []string {
+		return slices.Concat(args, flags, []string{opts.Package})
+	}
+	last, ok := readFlagsFile(opts.FlagsFile)
+	if !ok {
+		flags := g.unreachedFlags(ctx, importPath, listArgs)
+		output, err := g.linkNosplit(ctx, withFlags(flags), opts.Stderr)
+		if err == nil {
+			writeFlagsFile(opts.FlagsFile, flags)
+		}
+		return output, err
+	}
+	listed := make(chan []string, 1)
+	go func() { listed <- g.unreachedFlags(ctx, importPath, listArgs) }()
+	var notes bytes.Buffer // linkNosplit's, shown only for the build kept
+	output, err := g.linkNosplit(ctx, withFlags(last), &notes)
+	flags := <-listed
+	if slices.Equal(flags, last) || ctx.Err() != nil {
+		opts.Stderr.Write(notes.Bytes())
+		return output, err
+	}
+	output, err = g.linkNosplit(ctx, withFlags(flags), opts.Stderr)
+	if err == nil {
+		writeFlagsFile(opts.FlagsFile, flags)
+	}
+	return output, err
+}
+
+// readFlagsFile returns the flags writeFlagsFile kept in path; ok is false
+// when there are none (no file, or path is "").
+func readFlagsFile(path string) (flags []string, ok bool) {
+	if path == "" {
+		return nil, false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	return strings.Fields(string(data)), true
+}
+
+// writeFlagsFile keeps flags in path, one a line, unless path is "". The
+// file is only a guess for the next build: a failure to write it is not
+// the build's.
+func writeFlagsFile(path string, flags []string) {
+	if path == "" {
+		return
+	}
+	tmp := path + ".tmp"
+	if os.WriteFile(tmp, []byte(strings.Join(flags, "\n")+"\n"), 0o666) == nil {
+		os.Rename(tmp, path)
+	}
+}
+
 // unreached returns the import paths, sorted, of the packages among deps
 // (a test binary's, go list -deps -test) that the test of importPath does
 // not reach without going through testing or fuzzbox's runtime, leaving out
@@ -82,7 +150,7 @@ func unreached(deps []listedDep, importPath string) []string {
 	var visit func(string)
 	visit = func(path string) {
 		base := plainPath(path)
-		if reached[path] || base == "testing" || isRuntimePackage(base) {
+		if reached[path] || base == "testing" || IsRuntimePackage(base) {
 			return
 		}
 		reached[path] = true
@@ -100,7 +168,7 @@ func unreached(deps []listedDep, importPath string) []string {
 	for _, d := range deps {
 		p := plainPath(d.ImportPath)
 		switch {
-		case reached[p], skipInstrumentation[p], isRuntimePackage(p), p == "unsafe",
+		case reached[p], skipInstrumentation[p], IsRuntimePackage(p), p == "unsafe",
 			p == importPath+"_test", p == importPath+".test":
 			continue
 		}

@@ -1,6 +1,8 @@
 package build
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -90,4 +92,67 @@ func hookCalls(t *testing.T, bin, sym string) int {
 		t.Fatalf("go tool objdump -s %s: no such function in the binary", sym)
 	}
 	return strings.Count(string(out), "CALL runtime.libfuzzerTrace")
+}
+
+// TestBuildFlagsFile checks the build that starts with the flags a build
+// before kept (Options.FlagsFile): a guess the listing confirms is built
+// once; one it contradicts (here, the code under test left uninstrumented)
+// is built again with the listed flags, which the file then keeps.
+func TestBuildFlagsFile(t *testing.T) {
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": internalTests})
+	opts.FlagsFile = filepath.Join(t.TempDir(), "flags")
+	log := filepath.Join(t.TempDir(), "compile.log")
+	t.Setenv(toolexecLogEnv, log)
+	build := func(salt string) []string {
+		t.Helper()
+		// A new constant makes the package's compile results new to the cache.
+		writeFiles(t, opts.Dir, map[string]string{"salt.go": fmt.Sprintf("package u\n\nconst salt = %q\n", salt+opts.Dir)})
+		os.Remove(log)
+		if _, err := Build(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var compiles []string // example.com/u's compiler command lines
+		for _, line := range strings.Split(string(data), "\n") {
+			if pkg, args, ok := strings.Cut(line, "\t"); ok && pkg == "example.com/u" {
+				compiles = append(compiles, args)
+			}
+		}
+		return compiles
+	}
+	readFlags := func() string {
+		t.Helper()
+		data, err := os.ReadFile(opts.FlagsFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+
+	if got := build(t.Name() + "1"); len(got) != 1 || !strings.Contains(got[0], instrumentFlag) {
+		t.Fatalf("first build compiled example.com/u %d times, want once, instrumented: %q", len(got), got)
+	}
+	listed := readFlags()
+	if !strings.Contains(listed, "-gcflags=fmt="+noInstrumentMark+"\n") {
+		t.Fatalf("flags file lacks fmt, which only testing imports:\n%s", listed)
+	}
+
+	if got := build(t.Name() + "2"); len(got) != 1 {
+		t.Errorf("build with the right flags kept compiled example.com/u %d times, want once", len(got))
+	}
+
+	wrong := "-gcflags=example.com/u=" + noInstrumentMark + "\n"
+	if err := os.WriteFile(opts.FlagsFile, []byte(wrong), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	got := build(t.Name() + "3")
+	if len(got) != 2 || strings.Contains(got[0], instrumentFlag) || !strings.Contains(got[1], instrumentFlag) {
+		t.Errorf("build with a wrong guess: want example.com/u compiled uninstrumented, then again instrumented; got %q", got)
+	}
+	if again := readFlags(); again != listed {
+		t.Errorf("after a wrong guess the flags file holds\n%s\nwant the listed\n%s", again, listed)
+	}
 }

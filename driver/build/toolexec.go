@@ -93,9 +93,9 @@ func noInstrument() []string {
 	return nil
 }
 
-// isRuntimePackage reports whether importPath is a package of the fuzzbox
+// IsRuntimePackage reports whether importPath is a package of the fuzzbox
 // module (the runtime, when building a user's package).
-func isRuntimePackage(importPath string) bool {
+func IsRuntimePackage(importPath string) bool {
 	return importPath == runtimeModule || strings.HasPrefix(importPath, runtimeModule+"/")
 }
 
@@ -216,7 +216,7 @@ func compileArgs(args []string) ([]string, error) {
 	switch {
 	case pkg == "main" && testmainIndex(expanded) >= 0:
 		err = rewriteTestmainArg(expanded, testmainIndex(expanded))
-	case isRuntimePackage(pkg):
+	case IsRuntimePackage(pkg):
 		setLang(expanded, runtimeLang)
 		expanded = rtHooksPackageArgs(expanded)
 	case pkg == "runtime":
@@ -304,7 +304,7 @@ func vetArgs(args []string) ([]string, error) {
 		return nil, fmt.Errorf("reading the vet configuration %s: %w", cfgPath, err)
 	}
 	var pkg string
-	if json.Unmarshal(cfg["ImportPath"], &pkg) != nil || !isRuntimePackage(pkg) {
+	if json.Unmarshal(cfg["ImportPath"], &pkg) != nil || !IsRuntimePackage(pkg) {
 		return args, nil
 	}
 	cfg["GoVersion"], _ = json.Marshal(runtimeLang)
