@@ -372,6 +372,24 @@ func TestFuzzTestCallsExit0(t *testing.T) {
 	}
 }
 
+// TestFuzzTestLogsLate: a goroutine a test started logs through its T
+// after all tests returned, as fuzzing starts. go test -fuzz fails
+// (testing's panic), and so does fuzzbox, saying why: the user's failure,
+// not a TestMain's exit code, a flaky test or fuzzbox's internal error.
+// (Before fuzzing, go test -run=TestLogsLate would pass, its process
+// exiting first: TestPrefuzzWatchLateCall.)
+func TestFuzzTestLogsLate(t *testing.T) {
+	r := fuzzFixture(t, "exit0", Config{Fuzz: "^FuzzAfterLateLog$", FuzzTime: "2s"}, "./latelog")
+	const why = "a goroutine TestLogsLate started used a *testing.T after its test returned: Log in goroutine after TestLogsLate has completed: shutting down"
+	if r.res.ExitCode != ExitFailure || !strings.Contains(r.text, "panic: Log in goroutine after TestLogsLate has completed: shutting down") ||
+		!strings.Contains(r.text, why) {
+		t.Errorf("want exit 1, testing's panic and why\n%s", r)
+	}
+	if len(r.internal) > 0 || len(r.warnings) > 0 || len(r.failures) > 0 {
+		t.Errorf("want no internal error, no flaky-test warning, no failure of the fuzz test\n%s", r)
+	}
+}
+
 // TestFuzzTestMainWithoutRun: a TestMain that never calls m.Run lists no
 // test and fuzzes nothing; the driver says why (ExitError) instead of
 // reporting a clean run or that -fuzz matches nothing.

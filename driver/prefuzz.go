@@ -41,6 +41,7 @@ type prefuzzWatch struct {
 	crashed string   // the test running in the crashing goroutine
 	report  []string // the first lines of a crash report (panic, fatal error)
 	inCrash bool     // reading the first "[running]" goroutine's frames
+	caller  string   // the package of its innermost frame outside testing, "" before one
 	passed  bool     // go test's final "PASS" line was printed
 	failEnd bool     // its final "FAIL" line: every test ran, some failed
 }
@@ -97,10 +98,27 @@ func (w *prefuzzWatch) crashLine(s string) {
 	case w.inCrash && s == "":
 		w.inCrash = false
 	case w.inCrash:
+		if pkg, _, ok := frameFunc(s); ok && pkg != "testing" && w.caller == "" {
+			w.caller = pkg
+		}
 		if name := testOfFrame(s); name != "" {
 			w.crashed, w.inCrash = name, false
 		}
 	}
+}
+
+// lateCallRE matches testing's panic when a test's T is used after the
+// test returned (testing.go's c.finished checks), naming the test.
+var lateCallRE = regexp.MustCompile(`^panic: (?:Log in goroutine|Fail in goroutine|Output called|Write called) after (\S+) has completed`)
+
+// lateCall reports whether the crash is testing's panic at a test's T used
+// after the test returned, called by the user's code (not testing's, not
+// fuzzbox's runtime): a goroutine the test started that logs or fails
+// late. Whether a process sees it depends on its living on: go test
+// -run=TestX exits first and passes, go test -fuzz runs on and fails.
+func (w *prefuzzWatch) lateCall() bool {
+	return len(w.report) > 0 && lateCallRE.MatchString(w.report[0]) &&
+		w.caller != "" && !build.IsRuntimePackage(w.caller)
 }
 
 // ranAll reports whether the binary ran every test before it stopped: it
@@ -108,6 +126,25 @@ func (w *prefuzzWatch) crashLine(s string) {
 // error ends the process before the tests after it run).
 func (w *prefuzzWatch) ranAll() bool {
 	return w.failEnd && len(w.report) == 0 && w.crashed == ""
+}
+
+// exitReason guesses, for a binary that exited non-zero while or after
+// fuzzing though the fuzz function did not fail, why: a test's goroutine
+// that used its T late (lateCall), another crash outside the fuzz function,
+// or else a TestMain's exit code.
+func (w *prefuzzWatch) exitReason() string {
+	switch {
+	case w.lateCall():
+		return w.lateCallText()
+	case len(w.report) > 0:
+		return "a crash outside the fuzz function: " + w.report[0]
+	}
+	return "a TestMain that exits non-zero after m.Run?"
+}
+
+// lateCallText says what lateCall found.
+func (w *prefuzzWatch) lateCallText() string {
+	return "a goroutine " + failedWhat(w.names()) + " started used a *testing.T after its test returned: " + strings.TrimPrefix(w.report[0], "panic: ")
 }
 
 // names returns the top-level tests that failed, the crashed one included.
@@ -135,14 +172,7 @@ func (w *prefuzzWatch) excerpt() string {
 // stack frame line belongs to ("example.com/p.TestX.func1(0x1)" is TestX), or
 // "" when it is none.
 func testOfFrame(frame string) string {
-	if strings.HasPrefix(frame, "\t") || strings.HasPrefix(frame, "created by ") {
-		return "" // a file:line line; "created by" names the parent, not the runner
-	}
-	paren := strings.LastIndexByte(frame, '(')
-	if paren <= 0 {
-		return ""
-	}
-	_, fn, ok := build.SplitSymbol(frame[:paren])
+	_, fn, ok := frameFunc(frame)
 	if !ok {
 		return ""
 	}
@@ -153,6 +183,21 @@ func testOfFrame(frame string) string {
 		}
 	}
 	return ""
+}
+
+// frameFunc splits the function of a goroutine stack's frame line
+// ("example.com/p.TestX.func1(0x1)") into its package and the rest; ok is
+// false for other lines: a file:line line, or "created by", which names the
+// parent, not the runner.
+func frameFunc(frame string) (pkg, fn string, ok bool) {
+	if strings.HasPrefix(frame, "\t") || strings.HasPrefix(frame, "created by ") {
+		return "", "", false
+	}
+	paren := strings.LastIndexByte(frame, '(')
+	if paren <= 0 {
+		return "", "", false
+	}
+	return build.SplitSymbol(frame[:paren])
 }
 
 // whoseFailure decides, with stock go test, whose failure stopped r's
@@ -196,6 +241,12 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		s.output(r.Target, fmt.Sprintf(
 			"fuzzbox: %s failed under go test too (%s-run='%s' in %s): fix it first%s\n",
 			failedWhat(names), gt, run, r.Dir, hint))
+		r.prefuzzFailed = true
+		return false
+	case w.lateCall():
+		s.output(r.Target, fmt.Sprintf(
+			"fuzzbox: %s failed (%s); %s-run='%s' passed, as its process can exit before the goroutine runs, but go test -fuzz, whose process runs on, fails as fuzzbox did: fix it first\n",
+			failedWhat(names), w.lateCallText(), gt, run))
 		r.prefuzzFailed = true
 		return false
 	}

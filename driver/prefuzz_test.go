@@ -137,3 +137,50 @@ func TestSkipFuzzboxOnly(t *testing.T) {
 		t.Errorf("all tests ran: want a retry running no tests, got %v", r.skipArgs(""))
 	}
 }
+
+// lateLog is a test binary's output when a goroutine TestCtxLate started
+// logs through its T after the tests returned (Go 1.26).
+const lateLog = `panic: Log in goroutine after TestCtxLate has completed: shutting down
+	
+
+goroutine 8 [running]:
+testing.(*common).log(0x3c03553ca248, {0x3c0355482010?, 0x1?})
+	/usr/local/go/src/testing/testing.go:1039 +0x16a
+testing.(*common).Log(0x3c03553ca248, {0x3c03553357c0?, 0x0?, 0x0?})
+	/usr/local/go/src/testing/testing.go:1189 +0x45
+example.com/ctxlate.TestCtxLate.func1()
+	/tmp/ctxlate/ctxlate_test.go:13 +0x7a
+created by example.com/ctxlate.TestCtxLate in goroutine 7
+	/tmp/ctxlate/ctxlate_test.go:11 +0xd1
+`
+
+// TestPrefuzzWatchLateCall: testing's panic at a T used after its test
+// returned is the user's failure when the user's code made the call, not
+// when testing's or fuzzbox's runtime did, and no other panic is one.
+func TestPrefuzzWatchLateCall(t *testing.T) {
+	tests := []struct {
+		desc, out string
+		want      bool
+	}{
+		{"the test's goroutine", lateLog, true},
+		{"fuzzbox's runtime", strings.ReplaceAll(lateLog, "example.com/ctxlate.TestCtxLate.func1()", "github.com/fuzzbox/fuzzbox/engine/fuzzmain.report(0x1)"), false},
+		{"another panic", strings.Replace(lateLog, "Log in goroutine after TestCtxLate has completed", "runtime error: index out of range [3] with length 3", 1), false},
+		{"Fail", strings.Replace(lateLog, "panic: Log in goroutine after TestCtxLate has completed: shutting down", "panic: Fail in goroutine after TestCtxLate has completed", 1), true},
+	}
+	for _, tt := range tests {
+		w := &prefuzzWatch{}
+		for l := range strings.Lines(tt.out) {
+			w.line(strings.TrimSuffix(l, "\n"))
+		}
+		if got := w.lateCall(); got != tt.want {
+			t.Errorf("%s: lateCall() = %v, want %v (caller %q)", tt.desc, got, tt.want, w.caller)
+		}
+	}
+	w := &prefuzzWatch{}
+	for l := range strings.Lines(lateLog) {
+		w.line(strings.TrimSuffix(l, "\n"))
+	}
+	if got, want := w.exitReason(), "a goroutine TestCtxLate started used a *testing.T after its test returned: Log in goroutine after TestCtxLate has completed: shutting down"; got != want {
+		t.Errorf("exitReason() = %q, want %q", got, want)
+	}
+}

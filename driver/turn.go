@@ -183,7 +183,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		}
 	}
 	if c == ExitFailure && r.started && len(r.Failures) == failsBefore && !chk.onlyRefuted() && r.Err == "" && ctx.Err() == nil {
-		s.output(r.Target, fmt.Sprintf("fuzzbox: the fuzzing binary exited (%v) after fuzzing %s without a failure (a TestMain that exits non-zero after m.Run?): FAIL, as under go test -fuzz\n", err, r.Name))
+		s.output(r.Target, fmt.Sprintf("fuzzbox: the fuzzing binary exited (%v) after fuzzing %s without a failure (%s): FAIL, as under go test -fuzz\n", err, r.Name, w.exitReason()))
 	}
 	if c > r.ExitCode {
 		r.ExitCode = c
