@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -1106,5 +1107,29 @@ func TestSplitFraming(t *testing.T) {
 	held, trailer = copyOutput(strings.NewReader("[1]--- FAIL: FuzzX (0.01s)\n    boom\nFAIL\n"), tg, s, func(string) {})
 	if !slices.Equal(shown, []string{"[1]\n"}) || !slices.Equal(held, []string{"--- FAIL: FuzzX (0.01s)", "    boom", "FAIL"}) || trailer != nil {
 		t.Errorf("shown %q, held %q, trailer %q: want the glued failure report held", shown, held, trailer)
+	}
+}
+
+// TestOutputLines: the lines of a test binary's output, a line longer than
+// the limit cut with a note, and the lines after it all there (a test's
+// 100-MiB line once hid the failure that followed it).
+func TestOutputLines(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	in := "a\r\n" + long + "\n--- FAIL: TestLater (0.00s)\n\n" + strings.Repeat("y", 10) + "\nlast"
+	var got []string
+	for l := range outputLines(iotest.OneByteReader(strings.NewReader(in)), 100) {
+		got = append(got, l)
+	}
+	want := []string{"a", strings.Repeat("x", 100) + " [fuzzbox: the 200 bytes after the first 100 of this line are left out]",
+		"--- FAIL: TestLater (0.00s)", "", strings.Repeat("y", 10), "last"}
+	if !slices.Equal(got, want) {
+		t.Errorf("outputLines =\n%q\nwant\n%q", got, want)
+	}
+	got = nil
+	for l := range outputLines(strings.NewReader(strings.Repeat("z", 200<<10)+"\nafter\n"), 150<<10) {
+		got = append(got, l)
+	}
+	if len(got) != 2 || len(got[0]) <= 150<<10 || !strings.HasSuffix(got[0], "the 51200 bytes after the first 153600 of this line are left out]") || got[1] != "after" {
+		t.Errorf("a line longer than the reader's buffer: got %d lines, the last %q", len(got), got[len(got)-1])
 	}
 }

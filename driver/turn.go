@@ -2,10 +2,12 @@ package driver
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"os/exec"
 	"strconv"
@@ -325,10 +327,8 @@ func record(r *TargetResult, e event.Event) {
 // binary's last lines from "PASS" (with -v, from the fuzz test's own
 // "--- PASS" line) on, which are shown after its events.
 func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) (held, trailer []string) {
-	sc := bufio.NewScanner(rd)
-	sc.Buffer(make([]byte, 64<<10), 64<<20) // longer lines are cut
-	for sc.Scan() {
-		for _, line := range splitFraming(sc.Text()) {
+	for text := range outputLines(rd, maxOutputLine) {
+		for _, line := range splitFraming(text) {
 			watch(line)
 			switch {
 			case held != nil || strings.HasPrefix(line, "--- FAIL: "+t.Name+" ("):
@@ -346,8 +346,50 @@ func copyOutput(rd io.Reader, t Target, s *stream, watch func(string)) (held, tr
 			}
 		}
 	}
-	io.Copy(io.Discard, rd)
 	return held, trailer
+}
+
+// maxOutputLine is the longest line of a test binary's output that
+// copyOutput passes on whole.
+const maxOutputLine = 64 << 20
+
+// outputLines yields the lines of rd without their line ends (a newline,
+// and a carriage return before it), the last one also without. A line
+// longer than max bytes is cut there, and says how much of it was left
+// out; the lines after it come as usual (a test's 100-MiB line hid the
+// failure that followed it). Breaking off, the caller leaves the rest of
+// rd unread.
+func outputLines(rd io.Reader, max int) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		br := bufio.NewReaderSize(rd, 64<<10)
+		var line []byte
+		left := 0 // bytes of the line past max
+		for {
+			chunk, err := br.ReadSlice('\n')
+			end := err == nil || err != bufio.ErrBufferFull
+			if err == nil {
+				chunk = chunk[:len(chunk)-1]
+			}
+			keep := min(len(chunk), max-len(line))
+			line, left = append(line, chunk[:keep]...), left+len(chunk)-keep
+			if !end {
+				continue
+			}
+			if len(line) > 0 || left > 0 || err == nil {
+				text := string(bytes.TrimSuffix(line, []byte("\r")))
+				if left > 0 {
+					text += fmt.Sprintf(" [fuzzbox: the %d bytes after the first %d of this line are left out]", left, max)
+				}
+				if !yield(text) {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+			line, left = line[:0], 0
+		}
+	}
 }
 
 // heldOutput emits the fuzz test's failure report copyOutput held, unless
