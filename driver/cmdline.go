@@ -76,7 +76,7 @@ var goTestFlags = func() map[string]goTestFlag {
 		"blockprofile", "blockprofilerate", "mutexprofile", "mutexprofilefraction", "trace", "outputdir")
 	refuse("fuzzbox runs the package's tests once, in their order, with GOMAXPROCS as it is", true, "cpu", "shuffle")
 	refuse("go test -list lists a package's tests", true, "list")
-	refuse("go test -artifacts keeps a test's artifacts", false, "artifacts")
+	refuse("fuzzbox keeps no test artifacts (t.ArtifactDir is a temporary directory, as under go test without -artifacts); go test -artifacts -run=FuzzX/NAME keeps a reproducer's", false, "artifacts")
 	refuse("debugging the go command is go build's", true, "debug-actiongraph", "debug-runtime-trace", "debug-trace")
 	return m
 }()
