@@ -356,7 +356,7 @@ const maxOutputLine = 64 << 20
 // outputLines yields the lines of rd without their line ends (a newline,
 // and a carriage return before it), the last one also without. A line
 // longer than max bytes is cut there, and says how much of it was left
-// out; the lines after it come as usual (a test's 100-MiB line hid the
+// out; the lines after it come as usual (a test's 65-MiB line hid the
 // failure that followed it). Breaking off, the caller leaves the rest of
 // rd unread.
 func outputLines(rd io.Reader, max int) iter.Seq[string] {
@@ -366,14 +366,13 @@ func outputLines(rd io.Reader, max int) iter.Seq[string] {
 		left := 0 // bytes of the line past max
 		for {
 			chunk, err := br.ReadSlice('\n')
-			end := err == nil || err != bufio.ErrBufferFull
 			if err == nil {
 				chunk = chunk[:len(chunk)-1]
 			}
 			keep := min(len(chunk), max-len(line))
 			line, left = append(line, chunk[:keep]...), left+len(chunk)-keep
-			if !end {
-				continue
+			if err == bufio.ErrBufferFull {
+				continue // the line goes on
 			}
 			if len(line) > 0 || left > 0 || err == nil {
 				text := string(bytes.TrimSuffix(line, []byte("\r")))
