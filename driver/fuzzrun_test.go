@@ -1133,3 +1133,67 @@ func TestOutputLines(t *testing.T) {
 		t.Errorf("a line longer than the reader's buffer: got %d lines, the last %q", len(got), got[len(got)-1])
 	}
 }
+
+// fakeCrashSource is a stand-in fuzzing binary: it lists FuzzCrash, starts
+// fuzzing (a baseline event on the events descriptor), then crashes as a
+// panic in fuzzbox's coordinator would, or, with -crash=user, in a
+// goroutine of the user's test.
+const fakeCrashSource = `package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+const trace = "panic: runtime error: index out of range [5] with length 5\n\ngoroutine 21 [running]:\n" +
+	"FRAME(0xc000010000)\n\t/x/queue.go:120 +0x2a\ncreated by github.com/fuzzbox/fuzzbox/engine.Coordinate in goroutine 1\n\t/x/coordinator.go:200 +0x1f\n"
+
+func main() {
+	frame := "github.com/fuzzbox/fuzzbox/engine.(*coordinator).schedule"
+	for _, a := range os.Args[1:] {
+		if strings.HasPrefix(a, "-test.list") {
+			fmt.Println("FuzzCrash")
+			return
+		}
+		if a == "-test.crash=user" {
+			frame = "example.com/p.TestServer.func2"
+		}
+	}
+	events := os.NewFile(3, "events")
+	fmt.Fprintln(events, ` + "`" + `{"type":"baseline","target":"FuzzCrash"}` + "`" + `)
+	events.Close()
+	fmt.Fprint(os.Stderr, strings.Replace(trace, "FRAME", frame, 1))
+	os.Exit(2)
+}
+`
+
+// TestFuzzEngineCrash: a fuzzing binary that crashes while fuzzing in
+// fuzzbox's own code (its coordinator) is fuzzbox's internal error, exit
+// 2, not the user's FAIL; one that crashes in the user's code is FAIL, as
+// under go test -fuzz.
+func TestFuzzEngineCrash(t *testing.T) {
+	src := t.TempDir()
+	writeTestFiles(t, src, map[string]string{"go.mod": "module fake\n\ngo 1.26\n", "main.go": fakeCrashSource})
+	bin := filepath.Join(t.TempDir(), "fake.test")
+	if out, err := exec.Command("go", "-C", src, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("building the fake binary: %v\n%s", err, out)
+	}
+	pkg := t.TempDir()
+	writeTestFiles(t, pkg, map[string]string{"go.mod": "module example.com/p\n\ngo 1.26\n",
+		"p_test.go": "package p\n\nimport \"testing\"\n\nfunc FuzzCrash(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n"})
+	cfg := Config{Binary: bin, Fuzz: "^FuzzCrash$", FuzzTime: "2s", RSSLimitMB: DefaultRSSLimitMB}
+	r := fuzzIn(t, t.TempDir(), cfg, pkg)
+	if r.res.ExitCode != ExitError || len(r.internal) != 1 || !strings.Contains(r.internal[0], "crashed in fuzzbox's own code (panic: runtime error: index out of range [5] with length 5) while fuzzing FuzzCrash") {
+		t.Errorf("a crash in fuzzbox's coordinator: want exit 2 and an internal error\n%s", r)
+	}
+	if strings.Contains(r.text, "FAIL, as under go test -fuzz") {
+		t.Errorf("a crash in fuzzbox's coordinator reported as the user's FAIL\n%s", r)
+	}
+
+	cfg.TestArgs = []string{"-test.crash=user"}
+	r = fuzzIn(t, t.TempDir(), cfg, pkg)
+	if r.res.ExitCode != ExitFailure || len(r.internal) != 0 || !strings.Contains(r.text, "(a crash outside the fuzz function: panic: runtime error: index out of range [5] with length 5): FAIL, as under go test -fuzz") {
+		t.Errorf("a crash in the user's goroutine: want exit 1, FAIL as under go test -fuzz\n%s", r)
+	}
+}

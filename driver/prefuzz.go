@@ -41,7 +41,7 @@ type prefuzzWatch struct {
 	crashed string   // the test running in the crashing goroutine
 	report  []string // the first lines of a crash report (panic, fatal error)
 	inCrash bool     // reading the first "[running]" goroutine's frames
-	caller  string   // the package of its innermost frame outside testing, "" before one
+	caller  string   // the package of its innermost frame outside the standard library, "" before one
 	passed  bool     // go test's final "PASS" line was printed
 	failEnd bool     // its final "FAIL" line: every test ran, some failed
 }
@@ -98,7 +98,7 @@ func (w *prefuzzWatch) crashLine(s string) {
 	case w.inCrash && s == "":
 		w.inCrash = false
 	case w.inCrash:
-		if pkg, _, ok := frameFunc(s); ok && pkg != "testing" && w.caller == "" {
+		if pkg, _, ok := frameFunc(s); ok && !stdPackage(pkg) && w.caller == "" {
 			w.caller = pkg
 		}
 		if name := testOfFrame(s); name != "" {
@@ -107,13 +107,28 @@ func (w *prefuzzWatch) crashLine(s string) {
 	}
 }
 
+// stdPackage reports whether the import path is the standard library's
+// (its first element has no dot).
+func stdPackage(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// engineCrash reports whether the process crashed in fuzzbox's own code:
+// the crashing goroutine's innermost frame outside the standard library is
+// fuzzbox's runtime's (the coordinator's: the fuzz function runs in the
+// workers, whose panics outside it the engine answers itself).
+func (w *prefuzzWatch) engineCrash() bool {
+	return len(w.report) > 0 && build.IsRuntimePackage(w.caller)
+}
+
 // lateCallRE matches testing's panic when a test's T is used after the
 // test returned (testing.go's c.finished checks), naming the test.
 var lateCallRE = regexp.MustCompile(`^panic: (?:Log in goroutine|Fail in goroutine|Output called|Write called) after (\S+) has completed`)
 
 // lateCall reports whether the crash is testing's panic at a test's T used
-// after the test returned, called by the user's code (not testing's, not
-// fuzzbox's runtime): a goroutine the test started that logs or fails
+// after the test returned, called by code outside the standard library and
+// fuzzbox's runtime (the user's): a goroutine the test started that logs or fails
 // late. Whether a process sees it depends on its living on: go test
 // -run=TestX exits first and passes, go test -fuzz runs on and fails.
 func (w *prefuzzWatch) lateCall() bool {

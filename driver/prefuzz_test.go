@@ -184,3 +184,36 @@ func TestPrefuzzWatchLateCall(t *testing.T) {
 		t.Errorf("exitReason() = %q, want %q", got, want)
 	}
 }
+
+// TestPrefuzzWatchEngineCrash: a crash whose goroutine's innermost frame
+// outside the standard library is fuzzbox's runtime's is fuzzbox's; one in
+// the user's code, or testing's panic at a late call, is not.
+func TestPrefuzzWatchEngineCrash(t *testing.T) {
+	const engineFault = `panic: runtime error: index out of range [5] with length 5
+
+goroutine 21 [running]:
+sync.(*Mutex).Lock(0x1)
+	/usr/local/go/src/sync/mutex.go:46 +0x1
+github.com/fuzzbox/fuzzbox/engine.(*coordinator).schedule(0xc000010000)
+	/root/.cache/fuzzbox/runtime/x/engine/queue.go:120 +0x2a
+created by github.com/fuzzbox/fuzzbox/engine.Coordinate in goroutine 1
+	/root/.cache/fuzzbox/runtime/x/engine/coordinator.go:200 +0x1f
+`
+	userFault := strings.ReplaceAll(engineFault, "github.com/fuzzbox/fuzzbox/engine.(*coordinator).schedule", "example.com/p.TestServer.func2")
+	for _, tt := range []struct {
+		desc, out string
+		want      bool
+	}{
+		{"fuzzbox's coordinator", engineFault, true},
+		{"a goroutine of the user's test", userFault, false},
+		{"testing's panic at a late call", lateLog, false},
+	} {
+		w := &prefuzzWatch{}
+		for l := range strings.Lines(tt.out) {
+			w.line(strings.TrimSuffix(l, "\n"))
+		}
+		if got := w.engineCrash(); got != tt.want {
+			t.Errorf("%s: engineCrash() = %v, want %v (caller %q)", tt.desc, got, tt.want, w.caller)
+		}
+	}
+}

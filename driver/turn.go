@@ -185,7 +185,11 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		}
 	}
 	if c == ExitFailure && r.started && len(r.Failures) == failsBefore && !chk.onlyRefuted() && r.Err == "" && ctx.Err() == nil {
-		s.output(r.Target, fmt.Sprintf("fuzzbox: the fuzzing binary exited (%v) after fuzzing %s without a failure (%s): FAIL, as under go test -fuzz\n", err, r.Name, w.exitReason()))
+		if w.engineCrash() {
+			c = engineCrashed(r, w, s)
+		} else {
+			s.output(r.Target, fmt.Sprintf("fuzzbox: the fuzzing binary exited (%v) after fuzzing %s without a failure (%s): FAIL, as under go test -fuzz\n", err, r.Name, w.exitReason()))
+		}
 	}
 	if c > r.ExitCode {
 		r.ExitCode = c
@@ -280,6 +284,19 @@ func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, noti
 		s.emit(e)
 		chk.followUp(e)
 	}
+}
+
+// engineCrashed reports a fuzzing binary that crashed in fuzzbox's own
+// code while fuzzing (prefuzzWatch.engineCrash) as an internal error, not
+// as the user's failure, and returns the turn's exit code: an error.
+func engineCrashed(r *TargetResult, w *prefuzzWatch, s *stream) int {
+	s.emit(event.Event{Type: event.InternalError, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
+		"fuzzbox's fuzzing binary crashed in fuzzbox's own code (%s) while fuzzing %s: this is a bug in fuzzbox, not in your code. "+
+			"Please report it with fuzzbox's version, go version, the module and version of %s, the command, and the crash report above.",
+		w.report[0], r.Name, r.Package)})
+	r.Internal = append(r.Internal, event.Event{Type: event.InternalError, Target: r.Name})
+	r.Err = "fuzzing stopped: fuzzbox's binary crashed in its own code (an internal error, above)"
+	return ExitError
 }
 
 // record notes what e means for the target's result.
