@@ -117,9 +117,10 @@ func stdPackage(path string) bool {
 // engineCrash reports whether the process crashed in fuzzbox's own code:
 // the crashing goroutine's innermost frame outside the standard library is
 // fuzzbox's runtime's (the coordinator's: the fuzz function runs in the
-// workers, whose panics outside it the engine answers itself).
-func (w *prefuzzWatch) engineCrash() bool {
-	return len(w.report) > 0 && build.IsRuntimePackage(w.caller)
+// workers, whose panics outside it the engine answers itself), unless pkg,
+// the package under test, is that package (fuzzing fuzzbox itself).
+func (w *prefuzzWatch) engineCrash(pkg string) bool {
+	return len(w.report) > 0 && build.IsRuntimePackage(w.caller) && w.caller != pkg && w.caller != pkg+"_test"
 }
 
 // lateCallRE matches testing's panic when a test's T is used after the

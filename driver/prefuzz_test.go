@@ -212,8 +212,11 @@ created by github.com/fuzzbox/fuzzbox/engine.Coordinate in goroutine 1
 		for l := range strings.Lines(tt.out) {
 			w.line(strings.TrimSuffix(l, "\n"))
 		}
-		if got := w.engineCrash(); got != tt.want {
+		if got := w.engineCrash("example.com/p"); got != tt.want {
 			t.Errorf("%s: engineCrash() = %v, want %v (caller %q)", tt.desc, got, tt.want, w.caller)
+		}
+		if tt.want && w.engineCrash("github.com/fuzzbox/fuzzbox/engine") {
+			t.Errorf("%s: engineCrash() while fuzzing that package itself: want false", tt.desc)
 		}
 	}
 }

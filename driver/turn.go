@@ -185,7 +185,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		}
 	}
 	if c == ExitFailure && r.started && len(r.Failures) == failsBefore && !chk.onlyRefuted() && r.Err == "" && ctx.Err() == nil {
-		if w.engineCrash() {
+		if w.engineCrash(r.Package) {
 			c = engineCrashed(r, w, s)
 		} else {
 			s.output(r.Target, fmt.Sprintf("fuzzbox: the fuzzing binary exited (%v) after fuzzing %s without a failure (%s): FAIL, as under go test -fuzz\n", err, r.Name, w.exitReason()))
