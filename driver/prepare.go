@@ -140,22 +140,16 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, dir string) (*fuz
 	opts := build.Options{Dir: p.Dir, Package: ".", Out: base + ".test", Race: cfg.Race, Tags: cfg.Tags, Vet: cfg.Vet, Toolexec: toolexec, Stderr: cfg.stderr()}
 	twin := startTwinBuild(ctx, cfg, opts, filepath.Join(dir, "race", name+".test"))
 	// The dictionary's go list and parsing (40-60 ms) go beside the build.
-	type dictResult struct {
-		path string
-		err  error
-	}
-	dictc := make(chan dictResult, 1)
+	dict, dictErr := base+".dict", make(chan error, 1)
 	go func() {
-		path, err := packageDict(cfg, func() [][]byte { return build.PackageLiterals(ctx, p.LiteralSource) }, base+".dict")
-		dictc <- dictResult{path, err}
+		_, err := packageDict(cfg, func() [][]byte { return build.PackageLiterals(ctx, p.LiteralSource) }, dict)
+		dictErr <- err
 	}()
 	res, err := cachedBuild(ctx, opts)
 	twinBin, twinErr := twin()
-	d := <-dictc
-	if err != nil {
-		return nil, err
+	if derr := <-dictErr; err == nil {
+		err = derr // the build's error first
 	}
-	dict, err := d.path, d.err
 	if err != nil {
 		return nil, err
 	}

@@ -48,7 +48,7 @@ type Options struct {
 	// FlagsFile, if set, is a file where Build keeps the per-package
 	// compiler flags of its last build into Out (those of unreachedFlags),
 	// to start the next build with them while it lists the packages again;
-	// a listing that disagrees builds again with its own (reusedFlags). The
+	// a listing that disagrees builds again with its own (buildReached). The
 	// driver's binary cache sets it: "" lists first, then builds.
 	FlagsFile string
 }
