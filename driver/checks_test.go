@@ -428,6 +428,106 @@ func FuzzX(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
 	}
 }
 
+// TestFuzzTestChangesDirectory: a fuzz test that calls f.Chdir before
+// f.Fuzz has its reproducer written under the new directory, where go test
+// -run finds it too (go test -fuzz writes it there as well). The failure
+// names that file relative to the package directory, and the driver's check
+// with go test replays it (before, the check looked in the package's
+// testdata/fuzz, could not replay it and reported it unchecked).
+func TestFuzzTestChangesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod":          "module example.com/cd\n\ngo 1.26\n",
+		"sub/fixture.txt": "the directory the fuzz test works in\n",
+		"cd_test.go": `package cd
+
+import (
+	"os"
+	"testing"
+)
+
+func FuzzChdir(f *testing.F) {
+	f.Chdir("sub")
+	f.Add("a")
+	f.Fuzz(func(t *testing.T, s string) {
+		if _, err := os.Stat("fixture.txt"); err != nil {
+			t.Skip(err)
+		}
+		if len(s) >= 3 {
+			t.Fatal("three")
+		}
+	})
+}
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzChdir$", FuzzTime: "20s", Fuzzbox: testFuzzbox(t)}, ".")
+	var rep string
+	for _, e := range r.events {
+		if e.Type == event.Failure {
+			rep = e.Reproducer
+		}
+	}
+	want := filepath.Join("sub", "testdata", "fuzz", "FuzzChdir") + string(filepath.Separator)
+	if r.res.ExitCode != ExitFailure || !strings.HasPrefix(rep, want) {
+		t.Fatalf("want exit 1 and a reproducer under %s, got %q\n%s", want, rep, r)
+	}
+	if _, err := os.Stat(filepath.Join(dir, rep)); err != nil {
+		t.Errorf("the reproducer is not where the failure says: %v\n%s", err, r)
+	}
+	if strings.Contains(r.text, "could not replay") || len(r.internal) > 0 {
+		t.Errorf("want the reproducer replayed with go test\n%s", r)
+	}
+}
+
+// TestFuzzTestSetupFailsInWorkers: a fuzz test whose code before f.Fuzz
+// succeeds once at a time (it makes a fixed directory, removed by its
+// cleanup) fails in every worker process, which runs it again while the
+// first process fuzzes. That is the fuzz test's failure (go test -fuzz
+// fails too), not an internal error of fuzzbox's (as the f.Fatal's exit
+// status 70 was reported) nor a seed's (as the panic was, refuted by go
+// test and then called fuzzbox's bug).
+func TestFuzzTestSetupFailsInWorkers(t *testing.T) {
+	for _, fail := range []string{"f.Fatal(err)", "panic(err)"} {
+		dir := t.TempDir()
+		writeTestFiles(t, dir, map[string]string{
+			"go.mod": "module example.com/sf\n\ngo 1.26\n",
+			"sf_test.go": `package sf
+
+import (
+	"os"
+	"testing"
+)
+
+func FuzzSetup(f *testing.F) {
+	if err := os.Mkdir("out", 0o777); err != nil {
+		` + fail + `
+	}
+	f.Cleanup(func() { os.Remove("out") })
+	f.Add("a")
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+`})
+		r := fuzzIn(t, dir, Config{Fuzz: "^FuzzSetup$", FuzzTime: "5s", Fuzzbox: testFuzzbox(t)}, ".")
+		var why string
+		for _, e := range r.events {
+			if e.Type == event.Done && e.StartFailed != "" {
+				why = e.StartFailed
+			}
+		}
+		if r.res.ExitCode != ExitFailure || !strings.Contains(why, "FuzzSetup's code before f.Fuzz failed in a fuzzing worker process") {
+			t.Errorf("%s: want exit 1 and the done event's start_failed, got %q\n%s", fail, why, r)
+		}
+		if fail == "panic(err)" && !strings.Contains(why, "mkdir out: file exists") {
+			t.Errorf("%s: want the worker's panic in start_failed, got %q", fail, why)
+		}
+		if len(r.internal) > 0 || len(r.failures) > 0 || strings.Contains(r.text, "without a failure") {
+			t.Errorf("%s: want no internal error, no failure of an input, no guess at why the binary failed\n%s", fail, r)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "testdata")); err == nil {
+			t.Errorf("%s: something was written to testdata\n%s", fail, r)
+		}
+	}
+}
+
 // TestFuzzSkipsItself: a fuzz test that calls f.Skip passes without fuzzing
 // under go test -fuzz; the driver says so and exits 0, unlike a binary that
 // never ran (TestFuzzTestMainWithoutRun).

@@ -79,9 +79,13 @@ func CI(ctx context.Context, cfg Config, base string, patterns []string, out Out
 }
 
 // hasNew reports whether a failure of the run is in a new crash bucket (or
-// has none: a failure fuzzbox could not bucket counts as new).
+// has none: a failure fuzzbox could not bucket counts as new), or a fuzz
+// test failed in its worker processes before f.Fuzz (StartFailed).
 func (r Result) hasNew() bool {
 	for _, t := range r.Targets {
+		if t.StartFailed != "" {
+			return true // not fuzzed, for a failure of its own
+		}
 		for _, f := range t.Failures {
 			if !f.Known {
 				return true
@@ -160,6 +164,9 @@ func writeJUnit(w io.Writer, res Result, root string) error {
 		}
 		if t.Err != "" {
 			c.Failures = append(c.Failures, junitResult{Message: t.Err, Type: "error", Text: t.Err})
+		}
+		if t.StartFailed != "" {
+			c.Failures = append(c.Failures, junitResult{Message: event.FirstLine(t.StartFailed), Type: "start", Text: t.StartFailed})
 		}
 		s := &doc.Suites[i]
 		s.Tests++
@@ -255,6 +262,9 @@ func writeMarkdown(w io.Writer, res Result, root string) error {
 				}
 				if t.Err != "" {
 					result = "error: " + t.Err
+				}
+				if t.StartFailed != "" {
+					result = "FAIL: " + strings.ReplaceAll(event.FirstLine(t.StartFailed), "|", `\|`)
 				}
 				fmt.Fprintf(&b, "| `%s` | %s | %d | | |\n", t, result, t.Execs)
 			}

@@ -96,9 +96,9 @@ func (c *checker) check(e event.Event) bool {
 	if e.Kind == event.KindHang {
 		rc.ReplayLimit = c.cfg.timeout() // a hang is an input that runs longer than this
 	}
-	res, err := Replay(c.ctx, rc, c.r.Target, name)
+	res, err := replayAt(c.ctx, rc, c.r.Target, name, path)
 	for i := 1; i < goTestReplays && err == nil && res.Passed && c.ctx.Err() == nil; i++ {
-		res, err = Replay(c.ctx, rc, c.r.Target, name) // a failure that depends on timing may need another try
+		res, err = replayAt(c.ctx, rc, c.r.Target, name, path) // a failure that depends on timing may need another try
 	}
 	switch {
 	case c.ctx.Err() != nil:

@@ -381,6 +381,8 @@ func (r TargetResult) status(base string) (status, detail string) {
 		status, detail = "FAIL", strings.Join(parts, ", ")
 	case r.Err != "":
 		status, detail = "ERR ", r.Err
+	case r.StartFailed != "":
+		status, detail = "FAIL", "its code before f.Fuzz failed in a worker process (see output)"
 	case r.ExitCode != ExitOK:
 		status, detail = "FAIL", "tests failed (see output)"
 	case r.stopped:

@@ -39,6 +39,10 @@ type TargetResult struct {
 	Flaky      []event.Event // the flaky events
 	Internal   []event.Event // the internal_error events
 	Err        string        // why the target could not run ("" = it ran)
+	// StartFailed is the engine's done event's start_failed: the fuzz
+	// test's code before f.Fuzz failed in a worker process, which runs it
+	// again. Its failure (ExitFailure), with no input; it gets no more turns.
+	StartFailed string
 	Plateau    bool          // its last turn stopped early: no new coverage for Config.Plateau
 	ExitCode   int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
 	// Unfuzzed is the last turn's progress through the seed and generated
@@ -235,7 +239,7 @@ func runnable(results []*TargetResult) int {
 // runnable says whether r's target is still to be fuzzed: its package built,
 // its tests passed, and it has not failed.
 func (r *TargetResult) runnable() bool {
-	return r.Err == "" && !r.prefuzzFailed && len(r.Failures) == 0
+	return r.Err == "" && !r.prefuzzFailed && r.StartFailed == "" && len(r.Failures) == 0
 }
 
 // stopPackage takes the other targets of failed's package out of the run,

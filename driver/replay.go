@@ -51,6 +51,14 @@ type Frame struct {
 // does not exist, the package does not build or go test cannot run; a
 // failing test is a result, not an error. Cancelling ctx stops go test.
 func Replay(ctx context.Context, cfg Config, t Target, entry string) (ReplayResult, error) {
+	return replayAt(ctx, cfg, t, entry, "")
+}
+
+// replayAt is Replay with entry's file at path, when not "": a fuzz test that
+// changes directory before f.Fuzz (f.Chdir) has its seed corpus, and the
+// reproducers go test and the engine write, under that directory, where
+// go test -run finds them too.
+func replayAt(ctx context.Context, cfg Config, t Target, entry, path string) (ReplayResult, error) {
 	if !corpus.IsFuzzTestName(t.Name) {
 		return ReplayResult{}, fmt.Errorf("driver: replay: %q is not a fuzz test name", t.Name)
 	}
@@ -60,7 +68,10 @@ func Replay(ctx context.Context, cfg Config, t Target, entry string) (ReplayResu
 	}
 	run := "^" + t.Name + "$"
 	if entry != "" {
-		if err := checkEntry(dir, t.Name, entry); err != nil {
+		if path == "" {
+			path = filepath.Join(dir, "testdata", "fuzz", t.Name, entry)
+		}
+		if err := checkEntry(path, entry); err != nil {
 			return ReplayResult{}, err
 		}
 		run += "/^" + regexp.QuoteMeta(entry) + "$"
@@ -83,12 +94,13 @@ func Replay(ctx context.Context, cfg Config, t Target, entry string) (ReplayResu
 var addedSeedRE = regexp.MustCompile(`^seed#[0-9]+$`)
 
 // checkEntry refuses entry names that are not plain files of the seed
-// directory, and reports a missing or malformed file before go test runs.
-func checkEntry(dir, fuzz, entry string) error {
-	if entry != filepath.Base(entry) || entry == "." || entry == ".." {
+// directory, and reports a missing or malformed file (entry's, at path)
+// before go test runs.
+func checkEntry(path, entry string) error {
+	if entry != filepath.Base(entry) || entry == "." || entry == ".." || filepath.Base(path) != entry {
 		return fmt.Errorf("driver: replay: entry %q is not a file name", entry)
 	}
-	_, err := corpus.ReadFile(filepath.Join(dir, "testdata", "fuzz", fuzz, entry), nil)
+	_, err := corpus.ReadFile(path, nil)
 	if errors.Is(err, fs.ErrNotExist) && addedSeedRE.MatchString(entry) {
 		return nil // f.Add's values, which go test names so
 	}

@@ -29,16 +29,19 @@ func TestWriteSummary(t *testing.T) {
 		{Target: Target{Package: "example.com/p", Name: "FuzzD"}, ExitCode: ExitFailure},
 		{Target: Target{Package: "example.com/p", Name: "FuzzE"}, Execs: 842, Unfuzzed: "842/7787", turned: true},
 		{Target: Target{Package: "example.com/p", Name: "FuzzF"}}, // the run was stopped before its turn
+		{Target: Target{Package: "example.com/p", Name: "FuzzG"}, ExitCode: ExitFailure, turned: true,
+			StartFailed: "FuzzG's code before f.Fuzz failed in a fuzzing worker process (exit status 2), …. The worker's output:\npanic: listen tcp :8080: bind: address already in use"},
 	}}
 	var b strings.Builder
 	res.WriteSummary(&b)
-	want := "\nfuzzbox: 6 fuzz tests:\n" +
+	want := "\nfuzzbox: 7 fuzz tests:\n" +
 		"  ok    example.com/p.FuzzA                                1234 execs\n" +
 		"  FAIL  example.com/p.FuzzB                                panic -> testdata/fuzz/FuzzB/0123 (1 flaky, not written)\n" +
 		"  ERR   example.com/p.FuzzC                                engine: giving up\n" +
 		"  FAIL  example.com/p.FuzzD                                tests failed (see output)\n" +
 		"  ok    example.com/p.FuzzE                                842 execs, not fuzzed: its time ended while it ran its seed and generated corpus (842/7787 inputs)\n" +
-		"  --    example.com/p.FuzzF                                not fuzzed: the run ended before its turn\n"
+		"  --    example.com/p.FuzzF                                not fuzzed: the run ended before its turn\n" +
+		"  FAIL  example.com/p.FuzzG                                its code before f.Fuzz failed in a worker process (see output)\n"
 	if b.String() != want {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
 	}
@@ -47,6 +50,18 @@ func TestWriteSummary(t *testing.T) {
 		b.Reset()
 		if err := w(&b, Result{Targets: res.Targets[4:5]}, ""); err != nil || !strings.Contains(b.String(), "not fuzzed: its time ended") {
 			t.Errorf("report %q, %v: want it to say FuzzE was not fuzzed", b.String(), err)
+		}
+	}
+	// A fuzz test that failed in its workers before f.Fuzz fails a CI
+	// job, which has no bucket to call it known by, and its reports say so.
+	startFailed := Result{Targets: res.Targets[6:7]}
+	if !startFailed.hasNew() {
+		t.Error("a fuzz test that failed before f.Fuzz in its workers does not fail fuzzbox ci")
+	}
+	for _, w := range []func(io.Writer, Result, string) error{writeMarkdown, writeJUnit} {
+		b.Reset()
+		if err := w(&b, startFailed, ""); err != nil || !strings.Contains(b.String(), "FuzzG&#39;s code before f.Fuzz failed") && !strings.Contains(b.String(), "FAIL: FuzzG's code before f.Fuzz failed") {
+			t.Errorf("report %q, %v: want it to say FuzzG failed before f.Fuzz", b.String(), err)
 		}
 	}
 	// fuzzbox fuzz's summary: names longer than the column widen it; the

@@ -184,7 +184,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 			c, r.Err = ExitError, fmt.Sprintf("not fuzzed: an input of %s's corpus fails, or outlasts -timeout, only in fuzzbox's binary (above), which stops its fuzzing as it starts", r.Name)
 		}
 	}
-	if c == ExitFailure && r.started && len(r.Failures) == failsBefore && !chk.onlyRefuted() && r.Err == "" && ctx.Err() == nil {
+	if c == ExitFailure && r.started && len(r.Failures) == failsBefore && !chk.onlyRefuted() && r.Err == "" && r.StartFailed == "" && ctx.Err() == nil {
 		if w.engineCrash(r.Package) {
 			c = engineCrashed(r, w, s)
 		} else {
@@ -332,6 +332,9 @@ func record(r *TargetResult, e event.Event) {
 		}
 		if e.Error != "" {
 			r.Err = e.Error
+		}
+		if e.StartFailed != "" {
+			r.StartFailed = e.StartFailed
 		}
 	}
 }

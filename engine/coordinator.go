@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -91,6 +92,9 @@ type setup struct {
 	cancel    context.CancelFunc
 	finish    context.CancelFunc
 	warmInput []byte // encoded input each new worker runs once before it counts (see startProc, warmInput)
+	// startErr is set once, by the first worker that died as it started
+	// (startFailed), which stops the run; the race twin's setup shares it.
+	startErr *atomic.Pointer[startError]
 }
 
 // stopping reports whether the run is stopping hard, in which case a
@@ -164,10 +168,11 @@ func newCoordinator(opts Options) (*coordinator, error) {
 	}
 	c := &coordinator{
 		setup: &setup{
-			opts:    opts,
-			rep:     &reporter{target: opts.Target, start: time.Now(), events: opts.Events, log: opts.Log},
-			covLen:  len(instrument.Counters()),
-			command: selfWorker,
+			opts:     opts,
+			rep:      &reporter{target: opts.Target, start: time.Now(), events: opts.Events, log: opts.Log},
+			covLen:   len(instrument.Counters()),
+			command:  selfWorker,
+			startErr: new(atomic.Pointer[startError]),
 		},
 		corpus: newQueue(opts.Schedule == SchedulePower),
 		rng:    rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0)),
@@ -276,9 +281,13 @@ func (c *coordinator) result() error {
 	if c.fatalErr != nil {
 		e.Error = c.fatalErr.Error()
 	}
+	startErr := c.startFailure()
+	if startErr != nil {
+		e.StartFailed = startErr.Error()
+	}
 	if !c.fuzzing && !c.opts.PruneOnly && len(c.inputs) > 0 {
 		e.Progress = fmt.Sprintf("%d/%d", c.next-c.pending, len(c.inputs))
-		if len(c.fails) == 0 && c.fatalErr == nil && c.hard.Err() == nil { // the limit ended it, not a stop
+		if len(c.fails) == 0 && c.fatalErr == nil && startErr == nil && c.hard.Err() == nil { // the limit ended it, not a stop
 			c.rep.emit(event.Event{Type: event.Warning, Progress: e.Progress, Message: fmt.Sprintf(
 				"the run's limit ended it while it ran the seed and generated corpus (%s inputs): nothing was fuzzed; give it a longer -fuzztime", e.Progress)})
 		}
@@ -286,6 +295,8 @@ func (c *coordinator) result() error {
 	c.flushDuplicates()
 	c.rep.emit(e)
 	switch {
+	case startErr != nil && len(c.fails) == 0:
+		return startErr
 	case c.fatalErr != nil && len(c.fails) == 0:
 		return c.fatalErr
 	case len(c.fails) > 0:

@@ -140,6 +140,56 @@ func (s *setup) internalCause(p *proc, err error) string {
 	return ""
 }
 
+// A worker process runs the fuzz test again from its start: its code before
+// f.Fuzz runs in each worker while the first process, fuzzing, still holds
+// what that code made there. Code that succeeds once at a time (a fixed
+// directory made, a fixed port listened on) fails in the workers, as it does
+// under go test -fuzz ("fuzzing process terminated without fuzzing: EOF").
+// A worker's death before it served a call, by its own doing, is then
+// neither an input's failure nor fuzzbox's: the run stops and the fuzz test
+// fails with what the worker printed (startError).
+
+// diedStarting reports whether p, whose call failed with err, died before
+// it served a call, by its own doing: not killed by fuzzbox (the run's stop,
+// the watchdog) or by a signal from outside, and not on an error of
+// fuzzbox's code (internalCause).
+func (s *setup) diedStarting(p *proc, err error) bool {
+	if !errors.Is(err, errDied) || p.mem.Ready() || p.reason.Load() != nil || s.stopping() || p.killedFromOutside() {
+		return false
+	}
+	out := p.out.String()
+	return !strings.Contains(out, ipc.WorkerErrorPrefix) && !engineFault(out, s.opts.Package)
+}
+
+// startFailed stops the run on p's death as it started (diedStarting);
+// the first such death is the one reported.
+func (s *setup) startFailed(p *proc) {
+	s.startErr.CompareAndSwap(nil, &startError{target: s.opts.Target, state: p.state.String(), out: lastLines(p.out.String(), 40)})
+	s.cancel()
+}
+
+// startFailure returns the death startFailed recorded, or nil.
+func (s *setup) startFailure() *startError {
+	if s.startErr == nil {
+		return nil
+	}
+	return s.startErr.Load()
+}
+
+// startError is the fuzz test's failure in a worker process before f.Fuzz.
+type startError struct {
+	target, state string // the fuzz test; how the worker exited
+	out           string // the worker's last lines of output
+}
+
+func (e *startError) Error() string {
+	out := strings.TrimSpace(e.out)
+	if out == "" || out == "FAIL" {
+		out = strings.TrimSpace(out + "\n(the testing package discards what a fuzz test prints with f.Error, f.Fatal or f.Log in a worker process)")
+	}
+	return fmt.Sprintf("%s's code before f.Fuzz failed in a fuzzing worker process (%s), which runs the fuzz test again from its start while the first process fuzzes: code there that succeeds once at a time (a fixed file or directory made, a fixed port listened on) fails in the workers, as under go test -fuzz (\"fuzzing process terminated without fuzzing: EOF\"); go test -run passes it, running it once. The worker's output:\n%s", e.target, e.state, out)
+}
+
 // internal reports an internal error and counts it; past maxInternalErrors
 // it stops the run with an error.
 func (c *coordinator) internal(msg string) {

@@ -70,6 +70,11 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 	}
 	p := &proc{mem: mem, toProc: inW, out: newTailBuffer(256 << 10), exited: make(chan struct{}), dogged: make(chan struct{})}
 	p.cmd = exec.Command(name, args...)
+	// A worker starts where the process started, as the process did: a
+	// fuzz test that changed directory (f.Chdir) does it again in the
+	// worker, and a relative name (os.Args[0]) still names the binary.
+	// (go test -fuzz's workers start in the changed directory and fail.)
+	p.cmd.Dir = startDir
 	p.cmd.ExtraFiles = []*os.File{inR, outW, mem.File()} // ipc.FdIn, FdOut, FdMem
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
 	p.cmd.Env = append(workerEnv(rssLimitMB), env...)

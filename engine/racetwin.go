@@ -224,6 +224,10 @@ func (t *raceTwin) died(p *proc, err error) {
 	if t.stopping() {
 		return
 	}
+	if t.diedStarting(p, err) {
+		t.startFailed(p)
+		return
+	}
 	if why := t.internalCause(p, err); why != "" {
 		t.internal("race twin: " + why)
 		return

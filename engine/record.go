@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -49,6 +50,10 @@ const maxClaimsPerLine = 5
 func (w *worker) lost(p *proc, err error, vals []any, s seedRef) (*proc, error) {
 	if w.stopping() {
 		return w.restart(p) // the coordinator killed it
+	}
+	if w.diedStarting(p, err) {
+		w.startFailed(p)
+		return p, nil
 	}
 	if why := w.internalCause(p, err); why != "" {
 		w.internal(why)
@@ -363,7 +368,7 @@ func (c *coordinator) dropClaim(sig string) {
 // reported as a failure nor written to testdata, and a warning says so.
 func (c *coordinator) unconfirmed(f *failure, sig string) {
 	c.dropClaim(sig)
-	path, kept := f.path, ""
+	path, kept := startRel(f.path), ""
 	switch {
 	case f.seed != "":
 		kept = "the " + event.SeedEntry(c.opts.Target, f.seed)
@@ -497,6 +502,10 @@ func (s *setup) rerunOn(p *proc, vals []any) rerunResult {
 	var resp ipc.RunResponse
 	// A re-run settles: a goroutine the input started may fail after it.
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Settle: true}}, &resp); err != nil {
+		if s.diedStarting(p, err) {
+			s.startFailed(p)
+			return rerunResult{killed: true} // no verdict; the run stops
+		}
 		if why := s.internalCause(p, err); why != "" {
 			return rerunResult{why: why}
 		}
@@ -582,6 +591,10 @@ func (w *worker) minimizeFailure(p *proc, f *failure) *proc {
 // running n candidates, was killed by the last of them: not by an internal
 // error (reported), not from outside, not before running any.
 func (w *worker) killedByCandidate(p *proc, err error, n int64) bool {
+	if w.diedStarting(p, err) {
+		w.startFailed(p)
+		return false
+	}
 	if why := w.internalCause(p, err); why != "" {
 		w.internal(why)
 		return false
@@ -650,14 +663,40 @@ func (w *worker) minimizeBudget(args *ipc.MinimizeArgs, start time.Time, execs i
 }
 
 // writeReproducer writes f's input to CorpusDir and returns the path; a
-// seed's is its testdata file, or "" for f.Add's values.
+// seed's is its testdata file, or "" for f.Add's values. The path is
+// relative to the directory the process started in (startRel).
 func (w *worker) writeReproducer(f *failure) (string, error) {
 	if f.seed != "" {
-		return f.path, nil
+		return startRel(f.path), nil
 	}
 	data, err := corpus.Marshal(f.vals...)
 	if err != nil {
 		return "", err
 	}
-	return corpus.Write(w.opts.CorpusDir, data)
+	path, err := corpus.Write(w.opts.CorpusDir, data)
+	return startRel(path), err
+}
+
+// startDir is the directory the process started in: the package's, where
+// go test, the driver and the editor look for testdata/fuzz.
+var startDir, _ = os.Getwd()
+
+// startRel returns a relative path as relative to startDir. CorpusDir is
+// relative to the working directory of the time, which a fuzz test may
+// have changed before f.Fuzz (f.Chdir): go test then writes and reads its
+// reproducers under the new directory, and so does the engine, but a path
+// reported as is would name a file under the package directory. A path
+// outside startDir is returned absolute.
+func startRel(path string) string {
+	if path == "" || filepath.IsAbs(path) || startDir == "" {
+		return path
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(startDir, abs); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return abs
 }

@@ -122,6 +122,10 @@ func (w *worker) startProc() (*proc, error) {
 	p.mem.SetValue(w.warmInput)
 	var resp ipc.RunResponse
 	if err := p.call(ipc.Call{Run: &ipc.RunArgs{}}, &resp); err != nil {
+		if w.diedStarting(p, err) {
+			w.startFailed(p)
+			return p, nil
+		}
 		p.stop(time.Second) // the input will fail in the baseline, attributed to it
 		return w.startRawProc(true)
 	}

@@ -114,6 +114,7 @@ type Event struct {
 	Bucket       string `json:"bucket,omitempty"`        // failure (duplicates too): id of the crash bucket (kind and innermost frames of the failure its reproducer shows, minimized)
 	Known        bool   `json:"known,omitempty"`         // failure: its bucket was recorded before (an earlier run, another instance on the cache)
 	Error        string `json:"error,omitempty"`         // done: the run stopped on an internal error; exit: the reason for exit code 2
+	StartFailed  string `json:"start_failed,omitempty"`  // done: the run stopped because the fuzz test's code before f.Fuzz failed in a worker process, which runs it again (what the worker printed): the fuzz test's failure (FAIL, exit 1), as under go test -fuzz; nothing is written
 	Output       string `json:"output,omitempty"`        // output: the line, with its newline
 	ExitCode     *int   `json:"exit_code,omitempty"`     // exit: the driver's exit status
 }

@@ -73,6 +73,11 @@ func (s *Server) fuzzRun(ctx context.Context, key testKey, r *run) protocol.Show
 	case ctx.Err() != nil:
 		return protocol.ShowMessageParams{Type: protocol.MessageInfo, Message: fmt.Sprintf("%s: stopped after %d executions, no failure", key.name, execs)}
 	case res.ExitCode == driver.ExitFailure:
+		for _, t := range res.Targets {
+			if t.StartFailed != "" {
+				return protocol.ShowMessageParams{Type: protocol.MessageError, Message: key.name + ": its code before f.Fuzz failed in a fuzzing worker process (see the output log)"}
+			}
+		}
 		return protocol.ShowMessageParams{Type: protocol.MessageError, Message: key.name + ": the package's tests failed (see the output log)"}
 	}
 	return protocol.ShowMessageParams{Type: protocol.MessageInfo, Message: fmt.Sprintf("%s: no failure in %d executions", key.name, execs)}

@@ -126,7 +126,7 @@ func (d *deps) RunFuzzWorker(fn func(corpusEntry) error) error {
 		return fn(corpusEntry{Values: vals})
 	})
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "fuzzbox: internal error in the worker (a fuzzbox bug): %v\n", err)
+		fmt.Fprintf(os.Stderr, "%s (a fuzzbox bug): %v\n", ipc.WorkerErrorPrefix, err)
 		os.Exit(ipc.WorkerExitCode)
 	}
 	return nil

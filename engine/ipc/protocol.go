@@ -11,12 +11,18 @@ const (
 )
 
 // WorkerExitCode is the exit code of a worker that stops because of a protocol
-// or internal error rather than because of the input: engine/fuzzmain exits
-// with it when engine.RunWorker returns an error. The coordinator reports such
-// an exit as an internal error of fuzzbox (an internal_error event), never as a
-// failure of the input, and replaces the worker. The testing package does not
-// know this code; nothing else needs to be kept in sync with it.
+// or internal error rather than because of the input: engine/fuzzmain prints
+// WorkerErrorPrefix and the error, then exits with it, when engine.RunWorker
+// returns an error. The coordinator reports such an exit as an internal error
+// of fuzzbox (an internal_error event), never as a failure of the input, and
+// replaces the worker. The testing package exits a worker with the same code
+// when its fuzz test failed before f.Fuzz (its fuzzWorkerExitCode), with no
+// such line: the coordinator reports that as the fuzz test's failure.
 const WorkerExitCode = 70
+
+// WorkerErrorPrefix starts the line engine/fuzzmain prints to standard error
+// before it exits with WorkerExitCode.
+const WorkerErrorPrefix = "fuzzbox: internal error in the worker"
 
 // Call is the envelope of one request from the coordinator to a worker.
 // Exactly one field is set. The worker answers every call with exactly one
