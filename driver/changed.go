@@ -19,9 +19,10 @@ import (
 // directory does, or that embeds one), or whose module's requirement or
 // replacement a changed go.mod moved (a dependency update), or every
 // package of a module whose go.mod changed its go, toolchain or godebug
-// lines (a go.mod or go.sum change touches nothing else); and
-// every package that imports (its code transitively, its tests directly)
-// one of those. The changed files are git's diff of the working tree
+// lines (a go.mod or go.sum change touches nothing else); and every
+// package whose test binary holds one of those whose code changed (its
+// code's imports and its tests', transitively). A change to a package's
+// tests or testdata alone affects that package only. The changed files are git's diff of the working tree
 // against where the checked-out branch left base (their merge base), so
 // uncommitted changes count and base's own later commits do not.
 func Changed(ctx context.Context, dir, base string, patterns []string) ([]string, error) {
@@ -36,14 +37,22 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 	if err != nil {
 		return nil, "", err
 	}
-	dirs, changedFile := map[string]bool{}, map[string]bool{}
+	// dirs holds the directories of packages whose code changed, which
+	// affects their importers too; testDirs those whose tests or testdata
+	// changed, which affects no other package.
+	dirs, testDirs, changedFile := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		changedFile[f] = true
 		d := packageDir(root, f)
-		if name := filepath.Base(f); d == filepath.Dir(f) && (name == "go.mod" || name == "go.sum") {
-			continue // changedModules reads what changed in them
+		name := filepath.Base(f)
+		switch {
+		case d == filepath.Dir(f) && (name == "go.mod" || name == "go.sum"):
+			// changedModules reads what changed in them
+		case d != filepath.Dir(f) || strings.HasSuffix(name, "_test.go"):
+			testDirs[d] = true
+		default:
+			dirs[d] = true
 		}
-		dirs[d] = true
 	}
 	mods, err := changedModules(ctx, dir, root, base, files)
 	if err != nil {
@@ -55,11 +64,13 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 	if err != nil {
 		return nil, "", err
 	}
-	touched := map[string]bool{}
-	for _, p := range all {
-		embeds := slices.Concat(p.EmbedFiles, p.TestEmbedFiles, p.XTestEmbedFiles)
-		if dirs[p.Dir] || p.Module != nil && mods[p.Module.Path] ||
-			slices.ContainsFunc(embeds, func(f string) bool { return changedFile[filepath.Join(p.Dir, f)] }) {
+	changedIn := func(dir string, names []string) bool {
+		return slices.ContainsFunc(names, func(f string) bool { return changedFile[filepath.Join(dir, f)] })
+	}
+	touched, byPath := map[string]bool{}, map[string]*listedPackage{}
+	for i, p := range all {
+		byPath[p.ImportPath] = &all[i]
+		if dirs[p.Dir] || p.Module != nil && mods[p.Module.Path] || changedIn(p.Dir, p.EmbedFiles) {
 			touched[p.ImportPath] = true
 		}
 	}
@@ -67,12 +78,26 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 		if !slices.ContainsFunc(p.Match, func(m string) bool { return m != "all" }) {
 			continue
 		}
-		deps := slices.Concat([]string{p.ImportPath}, p.Deps, p.TestImports, p.XTestImports)
-		if slices.ContainsFunc(deps, func(d string) bool { return touched[d] }) {
+		if testDirs[p.Dir] || changedIn(p.Dir, slices.Concat(p.TestEmbedFiles, p.XTestEmbedFiles)) ||
+			slices.ContainsFunc(testDeps(p, byPath), func(d string) bool { return touched[d] }) {
 			pkgs = append(pkgs, p.ImportPath)
 		}
 	}
 	return pkgs, root, nil
+}
+
+// testDeps returns the packages p's test binary holds: p, its code's
+// dependencies, and its tests' imports with theirs (byPath: the listing,
+// which holds every package the build can reach).
+func testDeps(p listedPackage, byPath map[string]*listedPackage) []string {
+	deps := slices.Concat([]string{p.ImportPath}, p.Deps)
+	for _, imp := range slices.Concat(p.TestImports, p.XTestImports) {
+		deps = append(deps, imp)
+		if q := byPath[imp]; q != nil {
+			deps = append(deps, q.Deps...)
+		}
+	}
+	return deps
 }
 
 // packageDir returns the directory of the package a changed file of the

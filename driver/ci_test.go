@@ -147,6 +147,43 @@ func TestChangedBeyondGoFiles(t *testing.T) {
 	}
 }
 
+// TestChangedThroughTests: a package's test binary holds what its tests
+// import, transitively (r's test imports s, which imports t: a change to t
+// reaches FuzzR, which it missed); a change to a package's test files
+// affects that package only (p imports q; q's tests are not in p's binary,
+// which it fuzzed all the same).
+func TestChangedThroughTests(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":       "module example.com/ct\n\ngo 1.24\n",
+		"t/t.go":       "package t\n\n// T is one.\nconst T = 1\n",
+		"s/s.go":       "package s\n\nimport \"example.com/ct/t\"\n\n// S is t's.\nconst S = t.T\n",
+		"r/r.go":       "package r\n",
+		"r/r_test.go":  "package r\n\nimport (\n\t\"testing\"\n\n\t\"example.com/ct/s\"\n)\n\nfunc FuzzR(f *testing.F) { f.Fuzz(func(t *testing.T, n int) { _ = n + s.S }) }\n",
+		"q/q.go":       "package q\n\n// Q is two.\nconst Q = 2\n",
+		"q/q_test.go":  "package q_test\n\nimport (\n\t\"testing\"\n\n\t\"example.com/ct/q\"\n)\n\nfunc TestQ(t *testing.T) { _ = q.Q }\n",
+		"q/in_test.go": "package q\n\nimport \"testing\"\n\nfunc TestIn(t *testing.T) {}\n",
+		"p/p.go":       "package p\n\nimport \"example.com/ct/q\"\n\n// P is q's.\nconst P = q.Q\n",
+	}
+	git := baseCommit(t, dir, files)
+	for _, tc := range []struct {
+		file string
+		want []string
+	}{
+		{"t/t.go", []string{"example.com/ct/r", "example.com/ct/s", "example.com/ct/t"}},
+		{"q/q_test.go", []string{"example.com/ct/q"}},
+		{"q/in_test.go", []string{"example.com/ct/q"}},
+		{"q/q.go", []string{"example.com/ct/p", "example.com/ct/q"}},
+	} {
+		writeTestFile(t, filepath.Join(dir, tc.file), files[tc.file]+"\n// changed\n")
+		got, err := Changed(context.Background(), dir, "HEAD", []string{"./..."})
+		if err != nil || strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s changed: Changed = %q, %v; want %q", tc.file, got, err, tc.want)
+		}
+		git("checkout", "-q", "--", ".")
+	}
+}
+
 // TestCacheDirPerPackage: a given cache directory holds one directory per
 // package when asked to (several packages' fuzz tests, CI), and is the
 // package's own otherwise.
