@@ -198,7 +198,12 @@ var (
 // failed, failLine) when it is a fail or has no stack, and the first few
 // stack frames outside the runtime and testing packages; for a hang and a
 // leak, frames that do not depend on where the goroutine was caught
-// (hangFrames, leakFrames).
+// (hangFrames, leakFrames). A panic's holds the shape of its panic line,
+// as a fail's does of its reporting line, and a fatal error's its text
+// (numbers removed): two panics in one function are two bugs when their
+// messages differ (a nil map written and a panic of the code's own had one
+// bucket, so the second was called known). Line numbers are left out, so
+// that an edit above a bug does not make it new.
 func signature(kind, msg string) string {
 	var frames []string
 	switch kind {
@@ -226,9 +231,21 @@ func signature(kind, msg string) string {
 		head = shape(failLine(msg))
 	case len(frames) == 0:
 		head = shape(firstLine(msg))
+	case kind == KindPanic:
+		line := panicLine(msg)
+		if i := strings.Index(line, "panic: "); i >= 0 {
+			line = line[i:] // not testing's "testing.go:NNN: " before it
+		}
+		head = shape(recoveredRE.ReplaceAllString(line, ""))
+	case kind == KindFatal:
+		head = failureKey(kind, msg)
 	}
 	return kind + "|" + head + "|" + strings.Join(frames, "|")
 }
+
+// recoveredRE matches what the testing package appends to a panic it
+// recovered and raised again (" [recovered]", " [recovered, repanicked]").
+var recoveredRE = regexp.MustCompile(` \[recovered[^\]]*\]$`)
 
 // firstGoroutine cuts a dying process's dump of every goroutine after the
 // first, the one that failed: frames of the others (the testing package's
@@ -281,19 +298,30 @@ func failureKey(kind, msg string) string {
 			return m[1]
 		}
 	case KindPanic:
-		var key string
-		line := panicLine(msg)
-		if i := strings.Index(line, "runtime error: "); i >= 0 {
-			key = numbersRE.ReplaceAllString(line[i:], "N")
+		rerr, fn, at := panicSite(msg)
+		if fn == "" {
+			return rerr
 		}
-		for _, m := range frameAtRE.FindAllStringSubmatch(msg, -1) {
-			if !internalFrame(m[1]) {
-				return key + "|" + m[1] + "|" + m[2]
-			}
-		}
-		return key
+		return rerr + "|" + fn + "|" + at
 	}
 	return ""
+}
+
+// panicSite returns a panic's runtime error with the numbers removed (""
+// for a panic of the code's own) and its innermost stack frame outside the
+// runtime, testing and fuzzbox: the function and its file:line ("" when
+// none).
+func panicSite(msg string) (rerr, fn, at string) {
+	line := panicLine(msg)
+	if i := strings.Index(line, "runtime error: "); i >= 0 {
+		rerr = numbersRE.ReplaceAllString(line[i:], "N")
+	}
+	for _, m := range frameAtRE.FindAllStringSubmatch(msg, -1) {
+		if !internalFrame(m[1]) {
+			return rerr, m[1], m[2]
+		}
+	}
+	return rerr, "", ""
 }
 
 // sameFailure reports whether a failure of kind got with message msg is

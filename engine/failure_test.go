@@ -173,6 +173,14 @@ func TestSignature(t *testing.T) {
 			KindPanic, recoveredPanic("runtime error: index out of range [9] with length 8", "example.com/m.parse", "6"), true},
 		{"panic, other stack", KindPanic, recoveredPanic("boom", "example.com/m.parse", "5"),
 			KindPanic, recoveredPanic("boom", "example.com/m.lex", "5"), false},
+		{"panic, other message", KindPanic, recoveredPanic("boom", "example.com/m.parse", "5"),
+			KindPanic, recoveredPanic("bug A", "example.com/m.parse", "7"), false},
+		{"nil map vs own panic", KindPanic, recoveredPanic("assignment to entry in nil map", "example.com/m.parse", "5"),
+			KindPanic, recoveredPanic("bug A", "example.com/m.parse", "5"), false},
+		{"index vs nil dereference", KindPanic, recoveredPanic("runtime error: index out of range [5] with length 3", "example.com/m.parse", "5"),
+			KindPanic, recoveredPanic("runtime error: invalid memory address or nil pointer dereference", "example.com/m.parse", "5"), false},
+		{"panic quoting the input", KindPanic, recoveredPanic(`bad token "xllo"`, "example.com/m.parse", "5"),
+			KindPanic, recoveredPanic(`bad token "q"`, "example.com/m.parse", "5"), true},
 		{"panic vs fail", KindPanic, recoveredPanic("boom", "example.com/m.parse", "5"), KindFail, tFatal, false},
 		{"t.Fatal, other numbers", KindFail, tFatal, KindFail, strings.ReplaceAll(tFatal, "7", "12"), true},
 		{"t.Fatal, other message", KindFail, tFatal, KindFail, strings.ReplaceAll(tFatal, "bad input", "wrong checksum"), false},
@@ -221,7 +229,7 @@ func TestShapeKeepsPlainLines(t *testing.T) {
 // runtime's, testing's or reflect's around them.
 func TestSignatureFrames(t *testing.T) {
 	sig := signature(KindPanic, recoveredPanic("boom", "example.com/m.parse", "5"))
-	want := "panic||example.com/m.parse|example.com/m.FuzzX.func1"
+	want := "panic|panic: boom|example.com/m.parse|example.com/m.FuzzX.func1"
 	if !strings.HasPrefix(sig, want) {
 		t.Errorf("signature = %q, want it to start with %q", sig, want)
 	}
@@ -405,7 +413,20 @@ func TestClaimBoundsFailuresPerLine(t *testing.T) {
 	if !c.claim(p, signature(p.kind, p.msg)) {
 		t.Error("a panic was refused")
 	}
-	warnings := 0
+	// A panic's signature holds its message too: bounded the same way at
+	// the line that panics.
+	panics := 0
+	for i := range 3 * maxClaimsPerLine {
+		p := &failure{kind: KindPanic, msg: recoveredPanic("bad byte "+strings.Repeat("b", i), "example.com/m.lex", "7")}
+		if c.claim(p, signature(p.kind, p.msg)) {
+			panics++
+			c.recorded(p, fmt.Sprintf("testdata/fuzz/FuzzX/p%d", i))
+		}
+	}
+	if panics != maxClaimsPerLine {
+		t.Errorf("claimed %d distinct panics of one line, want %d", panics, maxClaimsPerLine)
+	}
+	warnings, panicWarnings := 0, 0
 	for _, e := range decodeEvents(t, events) {
 		if e.Type == event.Failure && e.Duplicate {
 			t.Errorf("a refused failure was reported as a duplicate: %s", e.Message)
@@ -413,9 +434,15 @@ func TestClaimBoundsFailuresPerLine(t *testing.T) {
 		if e.Type == event.Warning && strings.Contains(e.Message, "at x_test.go:12; further ones at that line are not") {
 			warnings++
 		}
+		if e.Type == event.Warning && strings.Contains(e.Message, "at /tmp/m/x_test.go:17; further ones at that line are not") {
+			panicWarnings++
+		}
 	}
 	if warnings != 1 {
 		t.Errorf("%d warnings that failures at x_test.go:12 are no longer recorded, want 1", warnings)
+	}
+	if panicWarnings != 1 {
+		t.Errorf("%d warnings that panics at /tmp/m/x_test.go:17 are no longer recorded, want 1", panicWarnings)
 	}
 	if f := fail(12, ""); c.claim(f, signature(f.kind, f.msg)) {
 		t.Error("a recorded signature was claimed again")

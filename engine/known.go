@@ -110,18 +110,20 @@ func (w *workerServer) knownLeak(msg string) bool {
 }
 
 // knownKeys are what a failure may be known by: its signature, and for a
-// fail its line (linePrefix and its failureKey; "" for other kinds).
+// fail or a panic its line (linePrefix and its claimLine; "" for other
+// kinds).
 type knownKeys struct{ sig, line string }
 
 // linePrefix starts a known "signature" that stands for a t.Error or
-// t.Fatal line whose failures claim refuses (maxClaimsPerLine): a
-// failure reported at it is known, whatever its message.
+// t.Fatal line, or a line that panics, whose failures claim refuses
+// (maxClaimsPerLine): a failure reported at it is known, whatever its
+// message.
 const linePrefix = "at "
 
 func knownKeysOf(msg string) knownKeys {
 	kind, clean := classify(msg)
 	k := knownKeys{sig: signature(kind, clean)}
-	if line := failureKey(kind, clean); kind == KindFail && line != "" {
+	if line := claimLine(kind, clean); line != "" {
 		k.line = linePrefix + line
 	}
 	return k

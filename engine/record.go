@@ -37,7 +37,7 @@ const confirmRuns = 3
 const maxFlakyReports = 5
 
 // maxClaimsPerLine bounds the failures claimed at one t.Error or t.Fatal
-// line (failureKey of a fail) in a -keepgoing run. Such a failure's
+// line, or one line that panics (claimLine), in a -keepgoing run. Such a failure's
 // signature holds its message, which may quote the input: a line that
 // reports the input would otherwise make each failing input a new unique
 // failure, confirmed, minimized and written, without bound over a long run.
@@ -205,10 +205,7 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 // one), not after the failure that ends the run, not a signature that was
 // flaky too often. It claims the run's one failure without KeepGoing.
 func (c *coordinator) claim(f *failure, sig string) bool {
-	line := ""
-	if f.kind == KindFail {
-		line = failureKey(f.kind, f.msg)
-	}
+	line := claimLine(f.kind, f.msg)
 	dup := c.sigs[sig]
 	stopped := !c.opts.KeepGoing && c.claimed
 	tooFlaky := c.flaky[sig] >= maxFlakyReports
@@ -230,6 +227,21 @@ func (c *coordinator) claim(f *failure, sig string) bool {
 		c.atLine[line]++
 	}
 	return true
+}
+
+// claimLine returns the line a fail (kind, message msg) was reported at or
+// a panic happened at (file:line), whose failures claim bounds (maxClaimsPerLine): their
+// signatures hold their messages, which may quote the input; "" for other
+// kinds.
+func claimLine(kind, msg string) string {
+	switch kind {
+	case KindFail:
+		return failureKey(kind, msg)
+	case KindPanic:
+		_, _, at := panicSite(firstGoroutine(msg))
+		return at
+	}
+	return ""
 }
 
 // duplicate counts n failures of a recorded failure's bucket. The
