@@ -33,33 +33,11 @@ type CIReports struct {
 // exits 1 only for failures in new crash buckets: a bug an earlier run
 // (whose generated corpus and buckets the cache directory kept) already
 // found is reported, as known, and does not fail the job. The reports are
-// written at the end, also when nothing was to fuzz.
+// written at the end, also when nothing was to fuzz and when the job could
+// not fuzz (a package that does not build, a -fuzz that matches no fuzz
+// test of patterns: exit 2, where it passed as "nothing affected").
 func CI(ctx context.Context, cfg Config, base string, patterns []string, out Output, reps CIReports) Result {
-	if len(patterns) == 0 {
-		patterns = []string{"./..."}
-	}
-	cfg.Fuzz, cfg.FuzzTime, cfg.KeepGoing = cmp.Or(cfg.Fuzz, "."), cmp.Or(cfg.FuzzTime, CIFuzzTime), true
-	cfg.Run = cmp.Or(cfg.Run, "^$") // the job's go test runs the tests; the budget is for fuzzing
-	cfg.cachePerPackage = true      // whichever packages a job affects, each finds its corpus and buckets where the last job left them
-	dir := cmp.Or(cfg.Dir, ".")
-	pkgs, root, err := changed(ctx, dir, base, patterns)
-	if err != nil {
-		return out.report(errorResult(err))
-	}
-	var targets []Target
-	if len(pkgs) > 0 {
-		targets, err = Resolve(ctx, cfg, pkgs)
-	}
-	var res Result
-	switch {
-	case errors.As(err, new(noMatch)) || err == nil && len(targets) == 0:
-		fmt.Fprintf(out.Stdout, "%s: no fuzz test is affected by the changes since %s\n", out.Prefix, base)
-		res = Result{ExitCode: ExitOK}
-	case err != nil:
-		return out.report(errorResult(err))
-	default:
-		res = runTargets(ctx, cfg, targets, out)
-	}
+	res, root := ciRun(ctx, cfg, base, patterns, out)
 	if res.ExitCode == ExitFailure && !res.hasNew() {
 		res.ExitCode = ExitOK // only known buckets
 	}
@@ -76,6 +54,42 @@ func CI(ctx context.Context, cfg Config, base string, patterns []string, out Out
 		}
 	}
 	return res
+}
+
+// ciRun is CI without its reports: the result, and the repository's top
+// directory ("" when the change could not be read).
+func ciRun(ctx context.Context, cfg Config, base string, patterns []string, out Output) (Result, string) {
+	if len(patterns) == 0 {
+		patterns = []string{"./..."}
+	}
+	userFuzz := cfg.Fuzz != ""
+	cfg.Fuzz, cfg.FuzzTime, cfg.KeepGoing = cmp.Or(cfg.Fuzz, "."), cmp.Or(cfg.FuzzTime, CIFuzzTime), true
+	cfg.Run = cmp.Or(cfg.Run, "^$") // the job's go test runs the tests; the budget is for fuzzing
+	cfg.cachePerPackage = true      // whichever packages a job affects, each finds its corpus and buckets where the last job left them
+	dir := cmp.Or(cfg.Dir, ".")
+	pkgs, root, err := changed(ctx, dir, base, patterns)
+	if err != nil {
+		return out.report(errorResult(err)), root
+	}
+	var targets []Target
+	if len(pkgs) > 0 {
+		targets, err = Resolve(ctx, cfg, pkgs)
+	}
+	if userFuzz && (errors.As(err, new(noMatch)) || err == nil && len(targets) == 0) {
+		// Nothing affected matches: does anything at all? A misspelt
+		// -fuzz would otherwise pass every job.
+		if _, aerr := Resolve(ctx, cfg, patterns); errors.As(aerr, new(noMatch)) {
+			return out.report(errorResult(aerr)), root
+		}
+	}
+	switch {
+	case errors.As(err, new(noMatch)) || err == nil && len(targets) == 0:
+		fmt.Fprintf(out.Stdout, "%s: no fuzz test is affected by the changes since %s\n", out.Prefix, base)
+		return Result{ExitCode: ExitOK}, root
+	case err != nil:
+		return out.report(errorResult(err)), root
+	}
+	return runTargets(ctx, cfg, targets, out), root
 }
 
 // hasNew reports whether a failure of the run is in a new crash bucket (or
@@ -175,6 +189,14 @@ func writeJUnit(w io.Writer, res Result, root string) error {
 		}
 		s.Cases = append(s.Cases, c)
 	}
+	if len(res.Targets) == 0 && res.Err != nil {
+		// The run stopped before any fuzz test (a package that does
+		// not build): a case says so, where none would say nothing was
+		// affected.
+		msg := res.Err.Error()
+		doc.Suites = append(doc.Suites, junitSuite{Name: "fuzzbox", Tests: 1, Failures: 1, Cases: []junitCase{{
+			Class: "fuzzbox", Name: "fuzzbox ci", Failures: []junitResult{{Message: event.FirstLine(msg), Type: "error", Text: msg}}}}})
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -217,13 +239,18 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 			results = append(results, r)
 		}
 	}
+	run := obj{
+		"tool":    obj{"driver": obj{"name": "fuzzbox", "informationUri": "https://github.com/fuzzbox/fuzzbox", "rules": orEmpty(rules)}},
+		"results": orEmpty(results),
+	}
+	if res.ExitCode == ExitError && res.Err != nil {
+		run["invocations"] = []obj{{"executionSuccessful": false,
+			"toolExecutionNotifications": []obj{{"level": "error", "message": obj{"text": res.Err.Error()}}}}}
+	}
 	log := obj{
 		"version": "2.1.0",
 		"$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-		"runs": []obj{{
-			"tool":    obj{"driver": obj{"name": "fuzzbox", "informationUri": "https://github.com/fuzzbox/fuzzbox", "rules": orEmpty(rules)}},
-			"results": orEmpty(results),
-		}},
+		"runs":    []obj{run},
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -250,9 +277,12 @@ func orEmpty(s []map[string]any) []map[string]any {
 func writeMarkdown(w io.Writer, res Result, root string) error {
 	var b strings.Builder
 	b.WriteString("## fuzzbox\n\n")
-	if len(res.Targets) == 0 {
+	switch {
+	case len(res.Targets) == 0 && res.Err != nil:
+		fmt.Fprintf(&b, "fuzzbox could not fuzz:\n\n```\n%s\n```\n", res.Err)
+	case len(res.Targets) == 0:
 		b.WriteString("No fuzz test is affected by the change.\n")
-	} else {
+	default:
 		b.WriteString("| fuzz test | result | executions | crash bucket | reproducer |\n|---|---|---|---|---|\n")
 		for _, t := range res.Targets {
 			if len(t.Failures) == 0 {

@@ -275,6 +275,28 @@ func TestCI(t *testing.T) {
 	if data, _ := os.ReadFile(reps.SARIF); !strings.Contains(string(data), `"level": "note"`) {
 		t.Errorf("second SARIF report has no note for the known bucket:\n%s", data)
 	}
+
+	// A job that cannot fuzz fails, and its reports say why, where they
+	// said no fuzz test was affected: a misspelt -fuzz, a package the
+	// change leaves broken.
+	typo := cfg
+	typo.Fuzz = "FuzzAA"
+	res = CI(ctx, typo, "HEAD~1", []string{"./..."}, out, reps)
+	if res.ExitCode != ExitError || res.Err == nil || !strings.Contains(res.Err.Error(), "-fuzz=FuzzAA matches no fuzz test") {
+		t.Errorf("-fuzz=FuzzAA: exit %d, %v; want exit 2, matching nothing", res.ExitCode, res.Err)
+	}
+	writeTestFile(t, filepath.Join(dir, "a", "broken.go"), "package a\n\nvar broken int = \"s\"\n")
+	res = CI(ctx, cfg, "HEAD~1", []string{"./..."}, out, reps)
+	if res.ExitCode != ExitError {
+		t.Errorf("a package that does not build: exit %d, want 2", res.ExitCode)
+	}
+	md, _ := os.ReadFile(reps.Markdown)
+	junitData, _ := os.ReadFile(reps.JUnit)
+	sarifData, _ := os.ReadFile(reps.SARIF)
+	if !strings.Contains(string(md), "fuzzbox could not fuzz") || !strings.Contains(string(md), "broken.go") ||
+		!strings.Contains(string(junitData), `type="error"`) || !strings.Contains(string(sarifData), `"executionSuccessful": false`) {
+		t.Errorf("the reports do not say the package does not build:\n%s\n%s\n%s", md, junitData, sarifData)
+	}
 }
 
 // TestChangedGoModUnreadable: a go.mod that base does not have is new (its

@@ -43,8 +43,8 @@ type TargetResult struct {
 	// test's code before f.Fuzz failed in a worker process, which runs it
 	// again. Its failure (ExitFailure), with no input; it gets no more turns.
 	StartFailed string
-	Plateau    bool          // its last turn stopped early: no new coverage for Config.Plateau
-	ExitCode   int           // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
+	Plateau     bool // its last turn stopped early: no new coverage for Config.Plateau
+	ExitCode    int  // the worst exit of its fuzzing binary: ExitOK, ExitFailure or ExitError
 	// Unfuzzed is the last turn's progress through the seed and generated
 	// corpus ("done/total") when its time ended before fuzzing started:
 	// nothing was fuzzed. "" when it fuzzed.
