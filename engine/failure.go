@@ -93,6 +93,12 @@ type crashError struct {
 	msg  string
 	path string
 	seed string // failure.seed: the seed corpus entry that failed
+	// bucket and known are its crash bucket's id and whether an earlier
+	// run (or another instance) recorded it; hits counts its failures,
+	// duplicates included.
+	bucket string
+	known  bool
+	hits   int
 }
 
 // where says where the failing input is: its reproducer, or the seed
@@ -123,7 +129,15 @@ func (e *multiCrashError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fuzzbox found %d unique failures:\n", len(e.errs))
 	for i, c := range e.errs {
-		fmt.Fprintf(&b, "  %d. %s: %s -> %s\n", i+1, c.kind, lineOf(c.kind, c.msg), c.where(e.target))
+		line := lineOf(c.kind, c.msg)
+		if !strings.HasPrefix(line, c.kind+": ") {
+			line = c.kind + ": " + line
+		}
+		fmt.Fprintf(&b, "  %d. %s -> %s", i+1, line, c.where(e.target))
+		if c.bucket != "" {
+			fmt.Fprintf(&b, " (%s bucket %s, %d×)", event.BucketWord(c.known), c.bucket, c.hits)
+		}
+		b.WriteString("\n")
 	}
 	b.WriteString("\nfirst failure:\n")
 	b.WriteString(e.errs[0].msg)

@@ -249,8 +249,8 @@ func TestFirstLine(t *testing.T) {
 }
 
 func TestCrashErrors(t *testing.T) {
-	a := &crashError{kind: KindPanic, msg: "    --- FAIL: FuzzX\n        panic: a\n", path: "testdata/fuzz/FuzzX/aaaa"}
-	b := &crashError{kind: KindFail, msg: "x_test.go:3: b\n", path: "testdata/fuzz/FuzzX/bbbb"}
+	a := &crashError{kind: KindPanic, msg: "    --- FAIL: FuzzX\n        panic: a\n", path: "testdata/fuzz/FuzzX/aaaa", bucket: "0123456789abcdef", hits: 1}
+	b := &crashError{kind: KindFail, msg: "x_test.go:3: b\n", path: "testdata/fuzz/FuzzX/bbbb", bucket: "fedcba9876543210", known: true, hits: 1}
 	if a.CrashPath() != a.path || a.Error() != a.msg {
 		t.Errorf("crashError: %q %q", a.CrashPath(), a.Error())
 	}
@@ -258,7 +258,11 @@ func TestCrashErrors(t *testing.T) {
 	if m.CrashPath() != a.path {
 		t.Errorf("multiCrashError.CrashPath = %q, want the first one's", m.CrashPath())
 	}
-	for _, want := range []string{"2 unique failures", "panic: panic: a -> testdata/fuzz/FuzzX/aaaa", "fail: x_test.go:3: b -> testdata/fuzz/FuzzX/bbbb"} {
+	// The list says each failure's bucket and how often it was hit (the
+	// duplicates a -keepgoing run counted), and its kind once.
+	(&coordinator{fails: m.errs}).duplicate(&failure{kind: KindPanic}, a.bucket, 4)
+	for _, want := range []string{"2 unique failures", "1. panic: a -> testdata/fuzz/FuzzX/aaaa (new bucket 0123456789abcdef, 5×)",
+		"2. fail: x_test.go:3: b -> testdata/fuzz/FuzzX/bbbb (known bucket fedcba9876543210, 1×)"} {
 		if !strings.Contains(m.Error(), want) {
 			t.Errorf("multiCrashError.Error() = %q, lacks %q", m.Error(), want)
 		}

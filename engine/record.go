@@ -250,6 +250,11 @@ func claimLine(kind, msg string) string {
 // hitting a bug wrote an event, with the whole message, for every input
 // (17,514 in 10 s, 13 MB, on pion/dtls's FuzzGCM_RoundTrip).
 func (c *coordinator) duplicate(f *failure, bucket string, n int) {
+	for _, e := range c.fails {
+		if e.bucket == bucket && bucket != "" {
+			e.hits += n
+		}
+	}
 	if e := c.dups[bucket]; e != nil {
 		e.Count += n
 		return
@@ -418,7 +423,8 @@ func (c *coordinator) recorded(f *failure, path string) {
 	if name == "" {
 		name = filepath.Base(path)
 	}
-	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values) + raceReplay(c.opts.Target, name, f.kind), path: path, seed: f.seed})
+	c.fails = append(c.fails, &crashError{kind: f.kind, msg: f.msg + typedValuesText(values) + raceReplay(c.opts.Target, name, f.kind), path: path, seed: f.seed,
+		bucket: f.bucket, known: f.known, hits: 1})
 	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Reproducer: path, Seed: f.seed, Entry: f.entry,
 		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values,
 		Bucket: f.bucket, Known: f.known, AfterReturn: diedAfterReturn(f.msg)})
