@@ -126,6 +126,9 @@ func lineOf(kind, msg string) string {
 		return failLine(msg)
 	case KindPanic:
 		return panicLine(msg)
+	case KindHang:
+		// Not the colon that leads to the stacks under it.
+		return strings.TrimSuffix(firstLine(msg), "; goroutine stacks:")
 	}
 	return firstLine(msg)
 }

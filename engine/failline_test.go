@@ -183,3 +183,12 @@ func TestPanicLine(t *testing.T) {
 		t.Errorf("headline of a message whose first line is the panic = %q, want \"\"", got)
 	}
 }
+
+// TestHangLine: a hang's line in the status line and the list of unique
+// failures does not end in the colon that leads to the stacks under it.
+func TestHangLine(t *testing.T) {
+	msg := "fuzzbox: hang: the input ran longer than the timeout of 10s; goroutine stacks:\ngoroutine 7 [running]:\n"
+	if got, want := lineOf(KindHang, msg), "fuzzbox: hang: the input ran longer than the timeout of 10s"; got != want {
+		t.Errorf("lineOf(hang) = %q, want %q", got, want)
+	}
+}
