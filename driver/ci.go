@@ -231,7 +231,7 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 			r := obj{
 				"ruleId":  id,
 				"level":   sarifLevel(f.Known),
-				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: go test %s-run=%s/%s %s)", f.Headline(), event.BucketWord(f.Known), t.shownInput(f, root), raceFlag(f.Kind), t.Name, f.ReplayName(), t.Package)},
+				"message": obj{"text": fmt.Sprintf("%s (%s bucket; reproducer %s; replay: %s)", f.Headline(), event.BucketWord(f.Known), t.shownInput(f, root), replayLine(t, f, root))},
 			}
 			if file, line := location(t, f.Headline()+"\n"+f.Message, root); file != "" { // a fail's t.Error line, not a t.Log line before it
 				r["locations"] = []obj{{"physicalLocation": obj{"artifactLocation": obj{"uri": file}, "region": obj{"startLine": line}}}}
@@ -255,6 +255,19 @@ func writeSARIF(w io.Writer, res Result, root string) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// replayLine is the command that replays failure f of t from the
+// repository's root: go test of the package, in its module's directory
+// when that is not the root (go test finds no go.mod there).
+func replayLine(t TargetResult, f event.Event, root string) string {
+	cmd := fmt.Sprintf("go test %s-run=%s/%s %s", raceFlag(f.Kind), t.Name, f.ReplayName(), t.Package)
+	if mod := ModuleRoot(t.Dir); root != "" && mod != "" && mod != root {
+		if rel, err := filepath.Rel(root, mod); err == nil && filepath.IsLocal(rel) {
+			cmd = "cd " + filepath.ToSlash(rel) + " && " + cmd
+		}
+	}
+	return cmd
 }
 
 // sarifLevel is a result's level: a known bucket is a note.

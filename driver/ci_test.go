@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // ciRepo makes a git repository of a module with two packages, each with a
@@ -328,5 +330,22 @@ func TestChangedGoModUnreadable(t *testing.T) {
 	writeTestFile(t, filepath.Join(dir, "go.mod"), strings.Replace(mod, "go 1.24", "go 1.25", 1))
 	if got, err := Changed(context.Background(), dir, "HEAD", []string{"./..."}); err == nil || !strings.Contains(err.Error(), "reading go.mod at ") {
 		t.Errorf("base's go.mod unreadable: Changed = %q, %v; want an error reading it", got, err)
+	}
+}
+
+// TestReplayLine: the SARIF report's replay command works from the
+// repository's root, where a module in a subdirectory has no go.mod.
+func TestReplayLine(t *testing.T) {
+	root := t.TempDir()
+	writeTestFile(t, filepath.Join(root, "mod", "go.mod"), "module example.com/mod\n\ngo 1.24\n")
+	writeTestFile(t, filepath.Join(root, "top", "go.mod"), "module example.com/top\n\ngo 1.24\n")
+	f := event.Event{Kind: event.KindPanic, Reproducer: "testdata/fuzz/FuzzP/0123"}
+	nested := TargetResult{Target: Target{Package: "example.com/mod/p", Name: "FuzzP", Dir: filepath.Join(root, "mod", "p")}}
+	if got, want := replayLine(nested, f, root), "cd mod && go test -run=FuzzP/0123 example.com/mod/p"; got != want {
+		t.Errorf("replayLine = %q, want %q", got, want)
+	}
+	atRoot := TargetResult{Target: Target{Package: "example.com/top/p", Name: "FuzzP", Dir: filepath.Join(root, "top", "p")}}
+	if got, want := replayLine(atRoot, f, filepath.Join(root, "top")), "go test -run=FuzzP/0123 example.com/top/p"; got != want {
+		t.Errorf("replayLine = %q, want %q", got, want)
 	}
 }
