@@ -528,6 +528,34 @@ func FuzzSetup(f *testing.F) {
 	}
 }
 
+// TestFuzzSeedNameWithSpace: a failing seed file whose name has a space
+// is the user's failure, as under go test: the driver's check with go test
+// ran -run='^FuzzX$/^bad seed$', which the testing package rewrites (the
+// space to an underscore) so that it matched nothing and passed; the seed
+// was called fuzzbox's bug and the fuzz test not fuzzed (exit 2).
+func TestFuzzSeedNameWithSpace(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod":                       "module example.com/ss\n\ngo 1.26\n",
+		"testdata/fuzz/FuzzX/bad seed": "go test fuzz v1\nstring(\"bad\")\n",
+		"ss_test.go": `package ss
+
+import "testing"
+
+func FuzzX(f *testing.F) {
+	f.Fuzz(func(t *testing.T, s string) {
+		if s == "bad" {
+			panic("bad seed")
+		}
+	})
+}
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzX$", FuzzTime: "100x", Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.ExitCode != ExitFailure || len(r.internal) > 0 || len(r.failures) != 1 {
+		t.Errorf("want exit 1 and the seed's failure, no internal error\n%s", r)
+	}
+}
+
 // TestFuzzSkipsItself: a fuzz test that calls f.Skip passes without fuzzing
 // under go test -fuzz; the driver says so and exits 0, unlike a binary that
 // never ran (TestFuzzTestMainWithoutRun).

@@ -5,9 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // A front end's command line, read as go test reads its own (cmd/go's
@@ -256,7 +257,7 @@ func (c *Config) fuzzboxReplayCommand(target string) string {
 // runEntry returns the -run flag, quoted, that selects the corpus entry
 // name of fuzz test target.
 func runEntry(target, name string) string {
-	return ShellQuote("-run=^" + target + "$/^" + regexp.QuoteMeta(name) + "$")
+	return ShellQuote("-run=^" + target + "$/^" + event.EntryPattern(name) + "$")
 }
 
 // commandLine returns the command line words, then this run's flags that

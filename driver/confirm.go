@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"time"
 
@@ -118,7 +117,7 @@ func (c *checker) check(e event.Event) bool {
 		// goroutine that fails after that may not have run by then.
 		c.confirmed++
 		c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' passes %s (%d runs): its %s comes after the fuzz function returned, on a goroutine the input started, and go test's process can end first; fuzzbox's re-runs, which wait for the input's goroutines, failed %d of %d. Reported as your code's failure\n",
-			c.r.Name, regexp.QuoteMeta(name), name, goTestReplays, e.Kind, e.Reproduced, e.Reruns))
+			c.r.Name, event.EntryPattern(name), name, goTestReplays, e.Kind, e.Reproduced, e.Reruns))
 		return true
 	}
 	c.refuted++
@@ -143,7 +142,7 @@ func (c *checker) check(e event.Event) bool {
 	c.s.emit(event.Event{Type: event.InternalError, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
 		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it (%d runs): not reported as a failure of your code; %s%s. "+
 			"A failure only fuzzbox's binary has is a fuzzbox bug (or depends on the fuzzing process): please report it with the input and the output below.\n%s",
-		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), goTestReplays, kept, c.after(), e.Message)})
+		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), goTestReplays, kept, c.after(), e.Message)})
 	c.r.Internal = append(c.r.Internal, event.Event{Type: event.InternalError, Target: c.r.Name})
 	return false
 }
@@ -177,7 +176,7 @@ func (c *checker) followUp(e event.Event) {
 func (c *checker) unraced(e event.Event, name, kept string) {
 	c.s.emit(event.Event{Type: event.Warning, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
 		"a data race fuzzbox's race-built worker saw on input %s (%d of %d re-runs in fresh workers raced too) did not happen under go test -race -run='^%s$/^%s$' (%d runs): a race that depends on the worker process or the scheduler is not reported as a failure; %s%s\n%s",
-		name, e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), goTestReplays, kept, c.after(), e.Message)})
+		name, e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), goTestReplays, kept, c.after(), e.Message)})
 }
 
 // slow reports a hang go test did not see as a warning: the input ran
@@ -188,7 +187,7 @@ func (c *checker) slow(e event.Event, name, kept string) {
 	c.s.emit(event.Event{Type: event.Warning, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
 		"input %s ran longer than -timeout=%v in fuzzbox's instrumented fuzzing binary (%d of %d re-runs in fresh workers too), but go test -run='^%s$/^%s$' runs it within %v (%d runs): a slow input, not a hang, so it is not reported as a failure; %s%s. "+
 			"The instrumentation makes some code several times slower: a larger -timeout fuzzes past such inputs.",
-		name, c.cfg.timeout(), e.Reproduced, e.Reruns, c.r.Name, regexp.QuoteMeta(name), c.cfg.timeout(), goTestReplays, kept, c.after())})
+		name, c.cfg.timeout(), e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), c.cfg.timeout(), goTestReplays, kept, c.after())})
 }
 
 // maxLeftOut bounds the inputs a target's turns leave out (TargetResult's

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // replay replays a fuzz test's corpus through a coverage test binary until
@@ -84,7 +86,7 @@ func (rp *replay) runOnce(covDir string, skip map[string]bool) ([]byte, bool, er
 	if len(skip) > 0 {
 		names := make([]string, 0, len(skip))
 		for n := range skip {
-			names = append(names, regexp.QuoteMeta(n))
+			names = append(names, event.EntryPattern(n))
 		}
 		sort.Strings(names)
 		args = append(args, "-test.skip=^"+rp.target+"$/^("+strings.Join(names, "|")+")$")

@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 // report turns the replay's coverage into the profile, the HTML report and
@@ -230,7 +232,7 @@ func (r *coverRun) attribute(rep *replay, files []FileCover) int {
 	n := 0
 	for i, name := range names {
 		prof := filepath.Join(r.tmp, fmt.Sprintf("entry%d.out", i))
-		combined(r.ctx, testCmd(rep.dir, rep.bin, rep.user, "-test.run=^"+regexp.QuoteMeta(rep.target)+"$/^"+regexp.QuoteMeta(name)+"$",
+		combined(r.ctx, testCmd(rep.dir, rep.bin, rep.user, "-test.run=^"+regexp.QuoteMeta(rep.target)+"$/^"+event.EntryPattern(name)+"$",
 			"-test.coverprofile="+prof, "-test.gocoverdir="+r.tmp, "-test.timeout="+rep.limit.String())) // a failing entry still writes its profile
 		blocks, err := readProfile(prof)
 		if err != nil {

@@ -74,7 +74,7 @@ func replayAt(ctx context.Context, cfg Config, t Target, entry, path string) (Re
 		if err := checkEntry(path, entry); err != nil {
 			return ReplayResult{}, err
 		}
-		run += "/^" + regexp.QuoteMeta(entry) + "$"
+		run += "/^" + event.EntryPattern(entry) + "$"
 	}
 	out, code, built, err := goTest(ctx, cfg, dir, run)
 	switch {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -306,7 +305,7 @@ func raceReplay(target, name, kind string) string {
 	if kind != KindRace {
 		return ""
 	}
-	return fmt.Sprintf("\nTo replay it with the race detector: go test -race -run='^%s$/^%s$'", target, regexp.QuoteMeta(name))
+	return fmt.Sprintf("\nTo replay it with the race detector: go test -race -run='^%s$/^%s$'", target, event.EntryPattern(name))
 }
 
 // twinKiller says who killed twin process p from outside, as far as the

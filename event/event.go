@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"time"
+	"unicode"
 )
 
 // Event types, in the order a run produces them. Keep docs/engine.md's event
@@ -140,6 +143,24 @@ func (e Event) ReplayName() string {
 		return e.Seed
 	}
 	return filepath.Base(e.Reproducer)
+}
+
+// EntryPattern is the -run pattern that matches corpus entry name, a
+// subtest of its fuzz test, alone (without the ^ and $): its regular
+// expression's metacharacters quoted, and white space and unprintable
+// characters written as \x{…}, since the testing package turns those in a
+// -run pattern into underscores and other escapes, where the entry's
+// subtest name keeps them ("bad seed" matched nothing as such).
+func EntryPattern(name string) string {
+	var b strings.Builder
+	for _, r := range regexp.QuoteMeta(name) {
+		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			fmt.Fprintf(&b, `\x{%x}`, r)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // A Decoder reads an event stream.

@@ -212,3 +212,23 @@ func TestPrinterDirs(t *testing.T) {
 		t.Errorf("JSON line %s changed the reproducer's path", b.String())
 	}
 }
+
+// TestEntryPattern: a corpus entry's -run pattern matches its name alone,
+// with white space written so the testing package leaves it as it is.
+func TestEntryPattern(t *testing.T) {
+	for name, want := range map[string]string{
+		"0123abcd": "0123abcd",
+		"seed#0":   "seed#0",
+		"bad seed": `bad\x{20}seed`,
+		"a.b(c)":   `a\.b\(c\)`,
+		"tab\té":   `tab\x{9}é`,
+	} {
+		got := event.EntryPattern(name)
+		if got != want {
+			t.Errorf("EntryPattern(%q) = %q, want %q", name, got, want)
+		}
+		if re := regexp.MustCompile("^" + got + "$"); !re.MatchString(name) || re.MatchString(name+"x") {
+			t.Errorf("^%s$ does not match %q alone", got, name)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/driver"
+	"github.com/fuzzbox/fuzzbox/event"
 	"github.com/fuzzbox/fuzzbox/lsp/command"
 )
 
@@ -18,7 +19,7 @@ import (
 func (s *Server) debugEntry(path string) (any, error) {
 	dir, name := corpusTest(path)
 	entry := filepath.Base(path)
-	args := []string{"-test.run=^" + regexp.QuoteMeta(name) + "$/^" + regexp.QuoteMeta(entry) + "$"}
+	args := []string{"-test.run=^" + regexp.QuoteMeta(name) + "$/^" + event.EntryPattern(entry) + "$"}
 	if s.opts.Short {
 		args = append(args, "-test.short")
 	}
