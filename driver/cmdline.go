@@ -1,10 +1,14 @@
 package driver
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -208,10 +212,18 @@ var testGOFLAGS struct {
 // the environment had, as under go test. For a command-line front end,
 // once, before it runs the driver.
 func UseBuildFlags(flags []string) error {
-	if len(flags) == 0 {
+	flags = absPathFlags(flags)
+	if len(flags) == 0 && !slices.ContainsFunc(strings.Fields(os.Getenv("GOFLAGS")), isPathFlag) {
 		return nil
 	}
-	goflags, err := goflagsWith(GOFLAGS(""), flags)
+	user := GOFLAGS("")
+	words := strings.Fields(user)
+	for i, abs := range absPathFlags(words) {
+		if abs != words[i] {
+			user = strings.Replace(user, words[i], abs, 1)
+		}
+	}
+	goflags, err := goflagsWith(user, flags)
 	if err != nil {
 		return err
 	}
@@ -219,6 +231,85 @@ func UseBuildFlags(flags []string) error {
 	testGOFLAGS.changed = true
 	buildFlags = flags
 	return os.Setenv("GOFLAGS", goflags)
+}
+
+// pathFlags are the build flags whose value is a file, which the go
+// command reads relative to the directory it runs in: the user's, where
+// the driver runs its go commands in the packages' directories.
+var pathFlags = []string{"modfile", "overlay", "pgo", "pkgdir"}
+
+// isPathFlag reports whether f is -name=value for one of pathFlags with
+// a relative value (not -pgo's auto, default or off).
+func isPathFlag(f string) bool {
+	name, value, ok := strings.Cut(strings.TrimLeft(f, "-"), "=")
+	return ok && strings.HasPrefix(f, "-") && slices.Contains(pathFlags, name) && value != "" && !filepath.IsAbs(value) &&
+		!(name == "pgo" && (value == "auto" || value == "default" || value == "off"))
+}
+
+// absPathFlags returns flags with the values of pathFlags made absolute
+// (relative to the current directory, the user's).
+func absPathFlags(flags []string) []string {
+	out := slices.Clone(flags)
+	for i, f := range out {
+		if !isPathFlag(f) {
+			continue
+		}
+		name, value, _ := strings.Cut(f, "=")
+		if abs, err := filepath.Abs(value); err == nil {
+			out[i] = name + "=" + abs
+		}
+		if strings.TrimLeft(name, "-") == "overlay" {
+			if abs, err := absOverlay(value); err == nil {
+				out[i] = name + "=" + abs
+			}
+		}
+	}
+	return out
+}
+
+// absOverlay returns an overlay file whose paths are absolute: path itself
+// when they are, else a copy with its relative paths made absolute
+// (relative to the current directory, as the go command reads them), kept
+// under the user's cache directory by its content's hash.
+func absOverlay(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	var o struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &o); err != nil {
+		return "", err
+	}
+	abs := map[string]string{}
+	changed := false
+	for from, to := range o.Replace {
+		a, b := from, to
+		if !filepath.IsAbs(a) {
+			a, _ = filepath.Abs(a)
+		}
+		if b != "" && !filepath.IsAbs(b) {
+			b, _ = filepath.Abs(b)
+		}
+		changed = changed || a != from || b != to
+		abs[a] = b
+	}
+	if !changed {
+		return filepath.Abs(path)
+	}
+	out, err := json.Marshal(map[string]map[string]string{"Replace": abs})
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	sum := sha256.Sum256(out)
+	file := filepath.Join(dir, "fuzzbox", "overlay", hex.EncodeToString(sum[:8])+".json")
+	if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
+		return "", err
+	}
+	return file, os.WriteFile(file, out, 0o666)
 }
 
 // replayCommand returns the go test command line that replays the corpus

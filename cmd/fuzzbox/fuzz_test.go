@@ -454,6 +454,32 @@ func TestFuzzGoTestCommandLine(t *testing.T) {
 	}
 }
 
+// TestFuzzOverlay: go test's -overlay reaches the fuzzing build too (the
+// build's own overlay overrode it: the file on disk was fuzzed, its panic
+// refuted by go test, which built the overlay, and called fuzzbox's bug),
+// and a relative -overlay or -modfile names a file in the directory the
+// command runs in, as for go test, not in the package's.
+func TestFuzzOverlay(t *testing.T) {
+	dir := t.TempDir()
+	for path, text := range map[string]string{
+		"go.mod":       "module example.com/ov\n\ngo 1.26\n",
+		"alt.mod":      "module example.com/ov\n\ngo 1.26\n",
+		"p/check.go":   "package p\n\n// Check checks s.\nfunc Check(s string) {\n\tif len(s) >= 4 && s[:4] == \"FUZZ\" {\n\t\tpanic(\"boom on disk\")\n\t}\n}\n",
+		"alt/check.go": "package p\n\n// Check checks s.\nfunc Check(s string) {\n\tif len(s) >= 2 && s[:2] == \"OV\" {\n\t\tpanic(\"boom from the overlay\")\n\t}\n}\n",
+		"p/p_test.go":  "package p\n\nimport \"testing\"\n\nfunc FuzzX(f *testing.F) {\n\tf.Add(\"a\")\n\tf.Fuzz(func(t *testing.T, s string) { Check(s) })\n}\n",
+		"o.json":       `{"Replace": {"p/check.go": "alt/check.go"}}`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		writeE2E(t, filepath.Join(dir, path), text)
+	}
+	r := e2eFuzz(t, dir, "-fuzz=^FuzzX$", "-fuzztime=60s", "-overlay=o.json", "-modfile=alt.mod", "./p")
+	if r.code != 1 || !strings.Contains(r.stdout, "boom from the overlay") || strings.Contains(r.stdout+r.stderr, "internal error") {
+		t.Errorf("want exit 1 on the overlay's panic, no internal error\n%s", r)
+	}
+}
+
 // TestFuzzGoTestCorpus: a fuzz test fuzzed with go test -fuzz before starts
 // from go test's generated corpus ($GOCACHE/fuzz/<import path>/FuzzX) too:
 // its entries join fuzzbox's, each once, and go test's is only read;

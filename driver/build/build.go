@@ -392,7 +392,7 @@ func (g goCmd) listPackage(ctx context.Context, pattern, tags string) (*listedPa
 // prepare writes the overlay and module files for pkg into tmp and returns
 // the go command flags that use them.
 func (g *goCmd) prepare(ctx context.Context, pkg *listedPackage, tmp, goVersion string) ([]string, error) {
-	overlay, err := writeOverlay(pkg, tmp)
+	overlay, err := writeOverlaySource(pkg, tmp, xtestSource(pkg.Name), g.goflag("overlay"))
 	if err != nil {
 		return nil, err
 	}
@@ -408,12 +408,6 @@ func (g *goCmd) prepare(ctx context.Context, pkg *listedPackage, tmp, goVersion 
 		return nil, err
 	}
 	return append(flags, modFlags...), nil
-}
-
-// writeOverlay writes the external test file and the overlay that adds it
-// to the package directory, and returns the overlay's path.
-func writeOverlay(pkg *listedPackage, tmp string) (string, error) {
-	return writeOverlaySource(pkg, tmp, xtestSource(pkg.Name))
 }
 
 // xtestSource returns the external test file added to package name. Its

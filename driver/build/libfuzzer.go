@@ -269,7 +269,7 @@ func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuz
 
 // prepareLibFuzzer is prepare with the libFuzzer test main hook.
 func (g *goCmd) prepareLibFuzzer(ctx context.Context, pkg *listedPackage, tmp string) ([]string, error) {
-	overlay, err := writeOverlaySource(pkg, tmp, libFuzzerXtestSource(pkg.Name))
+	overlay, err := writeOverlaySource(pkg, tmp, libFuzzerXtestSource(pkg.Name), g.goflag("overlay"))
 	if err != nil {
 		return nil, err
 	}
@@ -285,8 +285,11 @@ func (g *goCmd) prepareLibFuzzer(ctx context.Context, pkg *listedPackage, tmp st
 }
 
 // writeOverlaySource writes src as the injected external test file and the
-// overlay that adds it, and returns the overlay's path.
-func writeOverlaySource(pkg *listedPackage, tmp string, src []byte) (string, error) {
+// overlay that adds it, and returns the overlay's path. The build's
+// -overlay overrides the user's (user, GOFLAGS's or the command line's,
+// made absolute by the driver), so the user's replacements are copied into
+// it: go test -overlay's are built, and fuzzed.
+func writeOverlaySource(pkg *listedPackage, tmp string, src []byte, user string) (string, error) {
 	target := filepath.Join(pkg.Dir, xtestFile)
 	if _, err := os.Stat(target); err == nil {
 		return "", fmt.Errorf("build: %s exists; fuzzbox needs that name for its test main file", target)
@@ -295,7 +298,11 @@ func writeOverlaySource(pkg *listedPackage, tmp string, src []byte) (string, err
 	if err := os.WriteFile(file, src, 0o666); err != nil {
 		return "", fmt.Errorf("build: %w", err)
 	}
-	replace := map[string]string{target: file}
+	replace, err := userOverlay(user)
+	if err != nil {
+		return "", err
+	}
+	replace[target] = file
 	if testsInternalFuzz(pkg) {
 		src := strings.TrimSuffix(pkg.Dir, filepath.FromSlash(pkg.ImportPath))
 		replace[filepath.Join(src, "internal", "fuzz", "trace.go")] = ""
@@ -477,4 +484,36 @@ func writeOptions(path, name string) error {
 		return fmt.Errorf("build: %w", err)
 	}
 	return nil
+}
+
+// userOverlay returns the replacements of the user's overlay file path ("":
+// none), with relative paths made absolute: the go command reads them
+// relative to the directory it runs in, the user's.
+func userOverlay(path string) (map[string]string, error) {
+	replace := map[string]string{}
+	if path == "" {
+		return replace, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("build: -overlay: %w", err)
+	}
+	var o struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &o); err != nil {
+		return nil, fmt.Errorf("build: -overlay %s: %w", path, err)
+	}
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		return a
+	}
+	for from, to := range o.Replace {
+		replace[abs(from)] = abs(to)
+	}
+	return replace, nil
 }
