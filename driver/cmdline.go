@@ -213,13 +213,18 @@ var testGOFLAGS struct {
 // once, before it runs the driver.
 func UseBuildFlags(flags []string) error {
 	flags = absPathFlags(flags)
-	if len(flags) == 0 && !slices.ContainsFunc(strings.Fields(os.Getenv("GOFLAGS")), isPathFlag) {
+	if len(flags) == 0 && !slices.ContainsFunc(strings.Fields(os.Getenv("GOFLAGS")), func(f string) bool { return isPathFlag(f) || isJSONFlag(f) }) {
 		return nil
 	}
 	user := GOFLAGS("")
 	words := strings.Fields(user)
 	for i, abs := range absPathFlags(words) {
-		if abs != words[i] {
+		switch {
+		case isJSONFlag(words[i]):
+			// go test's test2json stream, not for fuzzbox's go commands,
+			// whose output it would change (go env, go test -c's errors).
+			user = strings.Replace(user, words[i], "", 1)
+		case abs != words[i]:
 			user = strings.Replace(user, words[i], abs, 1)
 		}
 	}
@@ -231,6 +236,12 @@ func UseBuildFlags(flags []string) error {
 	testGOFLAGS.changed = true
 	buildFlags = flags
 	return os.Setenv("GOFLAGS", goflags)
+}
+
+// isJSONFlag reports whether f is go test's -json (GOFLAGS).
+func isJSONFlag(f string) bool {
+	name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+	return strings.HasPrefix(f, "-") && name == "json"
 }
 
 // pathFlags are the build flags whose value is a file, which the go

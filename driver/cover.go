@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
@@ -251,11 +250,11 @@ func (r *coverRun) cacheDirs() ([]string, error) {
 	}
 	dirs := []string{filepath.Join(root, r.t.Name)}
 	if r.opts.GoCache {
-		out, err := goOutput(r.ctx, r.cfg.Dir, "env", "GOCACHE")
+		env, err := goEnvJSON(r.ctx, r.cfg.Dir, "GOCACHE")
 		if err != nil {
 			return nil, fmt.Errorf("go env GOCACHE: %w", err)
 		}
-		dirs = append(dirs, filepath.Join(strings.TrimSpace(string(out)), "fuzz", r.p.ImportPath, r.t.Name))
+		dirs = append(dirs, filepath.Join(env["GOCACHE"], "fuzz", r.p.ImportPath, r.t.Name))
 	}
 	return dirs, nil
 }

@@ -120,6 +120,11 @@ func ShortFlag(fs *flag.FlagSet, p *bool) {
 // test2json's stream, fuzzbox's its event stream).
 var goflagsTestFlags = []string{"fuzz", "fuzztime", "fuzzminimizetime", "parallel", "run", "skip", "short", "v"}
 
+// goflagsRefused are the flags of go test's fuzzbox refuses on its command
+// line that change a build or run when GOFLAGS holds them (not -x or -work,
+// which only show what the go command does).
+var goflagsRefused = []string{"cover", "covermode", "coverpkg", "exec", "toolexec", "n", "compiler", "buildmode", "asan", "msan", "linkshared"}
+
 // SetFromGOFLAGS sets the flags of fs that go test would take from goflags
 // (the go command's GOFLAGS: space-separated -flag=value or -flag) and that
 // the command line did not set: call it after fs.Parse. As in go test, other
@@ -130,6 +135,12 @@ func SetFromGOFLAGS(fs *flag.FlagSet, goflags string) error {
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	for _, entry := range strings.Fields(goflags) {
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(entry, "-"), "-"), "=")
+		if slices.Contains(goflagsRefused, name) {
+			// Taken silently, the go commands fuzzbox runs would build
+			// or run otherwise than it says (-cover: a build error;
+			// -exec, -toolexec: left out; -n: nothing built).
+			return fmt.Errorf("GOFLAGS holds go test's -%s, which fuzzbox does not take (%s); run fuzzbox without it in GOFLAGS", name, goTestFlags[name].why)
+		}
 		name = strings.TrimPrefix(name, "test.")
 		f := fs.Lookup(name)
 		if f == nil || explicit[name] || !slices.Contains(goflagsTestFlags, name) {
@@ -154,11 +165,11 @@ func SetFromGOFLAGS(fs *flag.FlagSet, goflags string) error {
 func GOFLAGS(dir string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	out, err := goOutput(ctx, dir, "env", "GOFLAGS")
+	env, err := goEnvJSON(ctx, dir, "GOFLAGS")
 	if err != nil {
 		return os.Getenv("GOFLAGS")
 	}
-	return strings.TrimSpace(string(out))
+	return env["GOFLAGS"]
 }
 
 // CacheDirFlag adds -cachedir, the generated corpus's directory

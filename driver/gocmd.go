@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -37,11 +38,26 @@ func goEnv(dir, name string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	v := ""
-	if out, err := goOutput(ctx, dir, "env", name); err == nil {
-		v = strings.TrimSpace(string(out))
+	if env, err := goEnvJSON(ctx, dir, name); err == nil {
+		v = env[name]
 	}
 	goEnvs.Store(key, v)
 	return v
+}
+
+// goEnvJSON runs go env -json names in dir and returns the values: the
+// text form is a line a name, unless GOFLAGS holds -json, which makes it
+// this one.
+func goEnvJSON(ctx context.Context, dir string, names ...string) (map[string]string, error) {
+	out, err := goOutput(ctx, dir, append([]string{"env", "-json"}, names...)...)
+	if err != nil {
+		return nil, err
+	}
+	env := map[string]string{}
+	if err := json.Unmarshal(out, &env); err != nil {
+		return nil, fmt.Errorf("go env: %w", err)
+	}
+	return env, nil
 }
 
 // goOutput runs the go command in dir and returns its standard output; a

@@ -412,6 +412,16 @@ func TestFuzzGOFLAGS(t *testing.T) {
 	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 0 {
 		t.Errorf("-fuzztime on the command line wins over GOFLAGS: want exit 0\n%s", r)
 	}
+	// go test's -json is not fuzzbox's go commands' (go env printed JSON:
+	// every run failed); -cover changes the build, and is refused by name.
+	t.Setenv("GOFLAGS", "-json")
+	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 0 {
+		t.Errorf("GOFLAGS=-json: want exit 0\n%s", r)
+	}
+	t.Setenv("GOFLAGS", "-cover")
+	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 2 || !strings.Contains(r.stderr, "GOFLAGS holds go test's -cover") {
+		t.Errorf("GOFLAGS=-cover: want exit 2 naming GOFLAGS\n%s", r)
+	}
 }
 
 // TestFuzzGoTestCommandLine: a go test command line works as fuzzbox

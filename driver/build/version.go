@@ -2,8 +2,8 @@ package build
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // The Go releases fuzzbox supports: their testing package's deps interface
@@ -23,19 +23,17 @@ const (
 // instead of a compile or link error deep in the build, and returns the
 // version, for the build's error messages.
 func (g *goCmd) readEnv(ctx context.Context) (string, error) {
-	out, err := g.output(ctx, "env", "GOVERSION", "GOMOD", "GOROOT", "GOWORK", "GOFLAGS", "GOTMPDIR")
+	// -json: the text form is what GOFLAGS=-json makes it.
+	out, err := g.output(ctx, "env", "-json", "GOVERSION", "GOMOD", "GOROOT", "GOWORK", "GOFLAGS", "GOTMPDIR")
 	if err != nil {
 		return "", fmt.Errorf("build: go env: %w", err)
 	}
-	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(lines) != 6 {
-		return "", fmt.Errorf("build: unexpected go env output %q", out)
+	var env map[string]string
+	if err := json.Unmarshal(out, &env); err != nil {
+		return "", fmt.Errorf("build: unexpected go env output %q: %w", out, err)
 	}
-	for i := range lines {
-		lines[i] = strings.TrimSpace(lines[i])
-	}
-	v := lines[0]
-	g.gomod, g.goroot, g.gowork, g.goflags, g.gotmpdir = lines[1], lines[2], lines[3], lines[4], lines[5]
+	v := env["GOVERSION"]
+	g.gomod, g.goroot, g.gowork, g.goflags, g.gotmpdir = env["GOMOD"], env["GOROOT"], env["GOWORK"], env["GOFLAGS"], env["GOTMPDIR"]
 	return v, checkGoVersion(v)
 }
 
