@@ -220,6 +220,11 @@ func (c *Config) checkRun() error {
 	if _, err := regexp.Compile(c.Skip); err != nil {
 		return fmt.Errorf("-skip: %v", err)
 	}
+	if _, err := regexp.Compile(c.Run); err != nil {
+		// Before the tests run: their binary's refusal read as the
+		// package's tests failing.
+		return fmt.Errorf("-run: %v", err)
+	}
 	if c.Sync != "" {
 		abs, err := filepath.Abs(c.Sync) // the fuzzing binary runs in the package directory
 		if err != nil {

@@ -26,6 +26,8 @@ func TestConfigCheck(t *testing.T) {
 		{Config{Fuzz: "."}, ""},
 		{Config{}, "-fuzz is required"},
 		{Config{Fuzz: "("}, "-fuzz: "},
+		{Config{Fuzz: ".", Run: "Test["}, "-run: "},
+		{Config{Fuzz: ".", Skip: "("}, "-skip: "},
 		{Config{Fuzz: ".", FuzzTime: "10"}, `-fuzztime: "10" is neither a duration nor Nx`},
 		{Config{Fuzz: ".", FuzzTime: "100x", MinimizeTime: "0x"}, ""},
 		{Config{Fuzz: ".", MinimizeTime: "-1s"}, "-fuzzminimizetime"},
