@@ -172,6 +172,16 @@ func (g *goCmd) userWork(ctx context.Context, rt, dir string) ([]byte, error) {
 	if err := g.editJSON(ctx, "work", g.gowork, &w); err != nil {
 		return nil, err
 	}
+	if w.Toolchain == "" && len(w.Godebug) == 0 {
+		// go work edit -json (Go 1.26) prints neither: a godebug line of
+		// go.work was left out of the build, and a seed that needs it
+		// failed only in fuzzbox's binary.
+		data, err := os.ReadFile(g.gowork)
+		if err != nil {
+			return nil, fmt.Errorf("build: %w", err)
+		}
+		w.Toolchain, w.Godebug = workDirectives(data)
+	}
 	base := filepath.Dir(g.gowork)
 	abs := func(p string) string {
 		if filepath.IsAbs(p) {
@@ -201,6 +211,34 @@ func (g *goCmd) userWork(ctx context.Context, rt, dir string) ([]byte, error) {
 		fmt.Fprintf(&b, "replace %s => %q\n", old, to)
 	}
 	return b.Bytes(), nil
+}
+
+// workDirectives reads the toolchain and godebug lines of a go.work file
+// (godebug k=v, or a block of k=v lines).
+func workDirectives(data []byte) (toolchain string, godebug []struct{ Key, Value string }) {
+	block := false
+	for _, line := range strings.Split(string(data), "\n") {
+		line, _, _ = strings.Cut(line, "//")
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case block && f[0] == ")":
+			block = false
+		case block:
+			if k, v, ok := strings.Cut(f[0], "="); ok {
+				godebug = append(godebug, struct{ Key, Value string }{k, v})
+			}
+		case f[0] == "toolchain" && len(f) == 2:
+			toolchain = f[1]
+		case f[0] == "godebug" && len(f) == 2 && f[1] == "(", f[0] == "godebug(" && len(f) == 1:
+			block = true
+		case f[0] == "godebug" && len(f) == 2:
+			if k, v, ok := strings.Cut(f[1], "="); ok {
+				godebug = append(godebug, struct{ Key, Value string }{k, v})
+			}
+		}
+	}
+	return toolchain, godebug
 }
 
 // moduleWork returns a workspace of the vendored main module and the runtime

@@ -292,3 +292,42 @@ func TestBuildWorkspaceVendored(t *testing.T) {
 		t.Errorf("binary exit %d, want %q:\n%s", code, want, out)
 	}
 }
+
+// TestBuildInWorkspaceGodebug: a go.work's godebug lines reach the binary,
+// as go test's (go work edit -json does not print them: they were left
+// out, and a seed that needs one failed only in fuzzbox's binary).
+func TestBuildInWorkspaceGodebug(t *testing.T) {
+	offline(t)
+	opts := setup(t, map[string]string{
+		"go.work":    "go 1.21\n\ngodebug panicnil=1\n\ngodebug (\n\tasynctimerchan=1 // a block\n)\n\nuse ./app\n",
+		"app/go.mod": "module example.com/app\n\ngo 1.21\n",
+		"app/app.go": "package app\n",
+		"app/x_test.go": `package app
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+func TestGodebug(t *testing.T) {
+	bi, _ := debug.ReadBuildInfo()
+	for _, s := range bi.Settings {
+		if s.Key == "DefaultGODEBUG" {
+			t.Log("DefaultGODEBUG=" + s.Value)
+		}
+	}
+}
+
+func FuzzApp(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
+`,
+	})
+	opts.Dir = filepath.Join(opts.Dir, "app")
+	res, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runBinary(t, res.Binary, opts.Dir, "-test.run=TestGodebug", "-test.v")
+	if code != 0 || !strings.Contains(out, "panicnil=1") || !strings.Contains(out, "asynctimerchan=1") {
+		t.Errorf("binary exit %d, want go.work's godebug settings in its DefaultGODEBUG:\n%s", code, out)
+	}
+}
