@@ -355,3 +355,13 @@ func TestOutputSkipsDownloads(t *testing.T) {
 		t.Errorf("output: %v; want the error line, not the download note", err)
 	}
 }
+
+// TestOutputKeepsMessage: a go command's error keeps its lines (what to
+// run next), without the module downloads it reported first.
+func TestOutputKeepsMessage(t *testing.T) {
+	cmd := exec.Command("sh", "-c", `echo 'go: downloading example.com/x v1.0.0' >&2; echo 'go: updates to go.mod needed; to update it:' >&2; printf '\tgo mod tidy\n' >&2; exit 1`)
+	_, err := output(cmd)
+	if err == nil || err.Error() != "go: updates to go.mod needed; to update it:\n\tgo mod tidy" {
+		t.Errorf("output: %q, want the message's two lines", err)
+	}
+}

@@ -297,7 +297,8 @@ func labels(targets []Target) map[string]string {
 // summary, and returns res.
 func (out Output) report(res Result) Result {
 	if res.Err != nil {
-		fmt.Fprintf(out.Stderr, "%s: %s\n", out.Prefix, oneLine(res.Err))
+		// A go command's message keeps its lines (what to run next).
+		fmt.Fprintf(out.Stderr, "%s: %s\n", out.Prefix, strings.ReplaceAll(res.Err.Error(), "\n", "\n\t"))
 	}
 	if !out.JSON && len(res.Targets) > 1 {
 		cwd, _ := os.Getwd()

@@ -86,19 +86,26 @@ func output(cmd *exec.Cmd) ([]byte, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
+		// The go command's whole message: its first line alone lost
+		// what to do ("go: inconsistent vendoring in DIR:" without "run:
+		// go mod vendor").
 		var lines []string
 		for _, l := range strings.Split(stderr.String(), "\n") {
-			if !strings.HasPrefix(strings.TrimSpace(l), "go: downloading ") {
-				lines = append(lines, l)
+			if t := strings.TrimSpace(l); t != "" && !strings.HasPrefix(t, "go: downloading ") && len(lines) < maxErrLines {
+				lines = append(lines, strings.TrimRight(l, " \t\r"))
 			}
 		}
-		if line := firstLineOf(strings.Join(lines, "\n")); line != "" {
-			return nil, errors.New(line)
+		if len(lines) > 0 {
+			return nil, errors.New(strings.TrimSpace(strings.Join(lines, "\n")))
 		}
 		return nil, err
 	}
 	return out, nil
 }
+
+// maxErrLines bounds the lines of a go command's error output kept in the
+// error output returns.
+const maxErrLines = 20
 
 // firstLineOf returns the first non-blank line of s, trimmed.
 func firstLineOf(s string) string {
