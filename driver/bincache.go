@@ -62,11 +62,7 @@ func cachedBuild(ctx context.Context, opts build.Options) (*build.Result, error)
 // test's copy of a fixture, made anew each time) has none: its entry would
 // never be used again.
 func binCacheEntry(ctx context.Context, opts build.Options) (dir string, unlock func(), ok bool) {
-	root, err := os.UserCacheDir()
-	if err != nil {
-		return "", nil, false
-	}
-	root = filepath.Join(root, filepath.FromSlash(binCacheDir))
+	root := filepath.Join(build.UserCacheDir(), filepath.FromSlash(binCacheDir))
 	pkgDir, err := filepath.Abs(opts.Dir)
 	if _, inTmp := within(pkgDir, os.TempDir()); err != nil || inTmp {
 		return "", nil, false

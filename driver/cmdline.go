@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/fuzzbox/fuzzbox/driver/build"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
@@ -311,12 +312,8 @@ func absOverlay(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		dir = os.TempDir()
-	}
 	sum := sha256.Sum256(out)
-	file := filepath.Join(dir, "fuzzbox", "overlay", hex.EncodeToString(sum[:8])+".json")
+	file := filepath.Join(build.UserCacheDir(), "fuzzbox", "overlay", hex.EncodeToString(sum[:8])+".json")
 	if err := os.MkdirAll(filepath.Dir(file), 0o777); err != nil {
 		return "", err
 	}

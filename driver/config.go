@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/driver/build"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
@@ -260,11 +261,7 @@ func (c *Config) stderr() io.Writer {
 // Config.CacheDir is empty: <user cache dir>/fuzzbox/fuzz/<import path>.
 // The fuzz test's entries are in its subdirectory FuzzX.
 func DefaultCacheDir(importPath string) (string, error) {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache directory given and no user cache dir: %w", err)
-	}
-	return filepath.Join(dir, "fuzzbox", "fuzz", filepath.FromSlash(importPath)), nil
+	return filepath.Join(build.UserCacheDir(), "fuzzbox", "fuzz", filepath.FromSlash(importPath)), nil
 }
 
 // cacheDir returns the absolute generated-corpus directory for t.

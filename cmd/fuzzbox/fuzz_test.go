@@ -464,6 +464,25 @@ func TestFuzzGoTestCommandLine(t *testing.T) {
 	}
 }
 
+// TestFuzzWithoutHome: with neither $HOME nor $XDG_CACHE_HOME, as in some
+// CI sandboxes that set GOCACHE and GOPATH alone, fuzzbox runs as go test
+// does (it refused: "neither $XDG_CACHE_HOME nor $HOME are defined").
+func TestFuzzWithoutHome(t *testing.T) {
+	dir := e2eModule(t, "targets")
+	for _, v := range []string{"GOCACHE", "GOPATH", "GOMODCACHE"} {
+		out, err := exec.Command("go", "env", v).Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(v, strings.TrimSpace(string(out)))
+	}
+	t.Setenv("HOME", "")
+	t.Setenv("XDG_CACHE_HOME", "")
+	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 0 {
+		t.Errorf("want exit 0\n%s", r)
+	}
+}
+
 // TestFuzzOverlay: go test's -overlay reaches the fuzzing build too (the
 // build's own overlay overrode it: the file on disk was fuzzed, its panic
 // refuted by go test, which built the overlay, and called fuzzbox's bug),

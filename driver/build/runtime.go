@@ -33,10 +33,7 @@ func runtimeDir() (string, error) {
 	if runtimeDirOverride != "" {
 		return runtimeDirOverride, nil
 	}
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("locating the runtime source cache: %w", err)
-	}
+	cache := UserCacheDir()
 	sum := sha256.Sum256([]byte(fuzzbox.RuntimeHash() + "\x00" + runtimeGoMod))
 	dir := filepath.Join(cache, "fuzzbox", "runtime", hex.EncodeToString(sum[:16]))
 	if err := extractRuntime(fuzzbox.RuntimeFS(), dir); err != nil {
@@ -96,4 +93,16 @@ func copyRuntime(src fs.FS, dst string) error {
 		return errors.New("no runtime source files")
 	}
 	return os.WriteFile(filepath.Join(dst, "go.mod"), []byte(runtimeGoMod), 0o666)
+}
+
+// UserCacheDir is os.UserCacheDir, or, where the environment names none
+// ($HOME and $XDG_CACHE_HOME unset, as in some containers and CI jobs that
+// set GOCACHE alone: go test runs there, fuzzbox refused to), the system's
+// temporary directory. Everything fuzzbox keeps in it is kept under
+// "fuzzbox".
+func UserCacheDir() string {
+	if dir, err := os.UserCacheDir(); err == nil {
+		return dir
+	}
+	return os.TempDir()
 }

@@ -99,12 +99,8 @@ func (g *goCmd) vendored(ctx context.Context) (bool, error) {
 // workDir returns the directory the workspace for source (the user's
 // go.work or go.mod) is written to.
 func workDir(source string) (string, error) {
-	cache, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("build: locating the workspace cache: %w", err)
-	}
 	sum := sha256.Sum256([]byte(source))
-	return filepath.Join(cache, "fuzzbox", "work", hex.EncodeToString(sum[:12])), nil
+	return filepath.Join(UserCacheDir(), "fuzzbox", "work", hex.EncodeToString(sum[:12])), nil
 }
 
 // writeWorkspace writes the workspace the build uses and returns the
