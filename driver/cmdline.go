@@ -72,7 +72,8 @@ var goTestFlags = func() map[string]goTestFlag {
 		}
 	}
 	refuse("the fuzzing binary is built by fuzzbox and run by it", false, "c", "n", "x", "work")
-	refuse("the fuzzing binary is built by fuzzbox and run by it", true, "o", "exec", "toolexec", "compiler", "buildmode", "C")
+	refuse("the fuzzing binary is built by fuzzbox and run by it", true, "o", "exec", "toolexec", "compiler", "buildmode")
+	refuse("-C must be the first flag, as in go test", true, "C")
 	refuse("fuzzbox builds with the race detector (-race, -racetwin) and no other sanitizer", false, "asan", "msan", "linkshared")
 	refuse("what a fuzz test's corpus covers is fuzzbox cover's (docs/cover.md)", false, "cover")
 	refuse("what a fuzz test's corpus covers is fuzzbox cover's (docs/cover.md)", true, "covermode", "coverpkg", "coverprofile")

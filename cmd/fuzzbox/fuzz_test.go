@@ -483,6 +483,21 @@ func TestFuzzWithoutHome(t *testing.T) {
 	}
 }
 
+// TestFuzzChangeDir: go test's -C dir, as the first flag, runs the
+// command in dir (it was refused).
+func TestFuzzChangeDir(t *testing.T) {
+	dir := e2eModule(t, "targets")
+	cmd := exec.Command(e2eBin(t), "fuzz", "-C", dir, "-cachedir="+filepath.Join(dir, ".cache"), "-fuzz=^FuzzNever$", "-fuzztime=1x", ".")
+	cmd.Dir = t.TempDir()
+	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "ok") {
+		t.Errorf("fuzzbox fuzz -C %s: %v\n%s", dir, err, out)
+	}
+	cmd = exec.Command(e2eBin(t), "fuzz", "-fuzz=^FuzzNever$", "-C", dir, ".")
+	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "-C must be the first flag") {
+		t.Errorf("-C not first: %v, want a usage error saying so\n%s", err, out)
+	}
+}
+
 // TestFuzzOverlay: go test's -overlay reaches the fuzzing build too (the
 // build's own overlay overrode it: the file on disk was fuzzed, its panic
 // refuted by go test, which built the overlay, and called fuzzbox's bug),

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/fuzzbox/fuzzbox/driver"
@@ -35,6 +36,14 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 	}
 	inv := &invocation{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), cmd: c, prefix: prefix, stdout: stdout, stderr: stderr}
 	inv.SetOutput(io.Discard)
+	if c.testArgs {
+		// go test's -C dir, first: the command runs in dir.
+		rest, err := changeDir(args)
+		if err != nil {
+			return inv.usageError(err.Error())
+		}
+		args = rest
+	}
 	run := c.flags(inv.FlagSet)
 	var err error
 	if c.testArgs {
@@ -61,6 +70,29 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return run(inv)
+}
+
+// changeDir does what go test's -C dir does, when it is args' first flag:
+// it changes to dir, and returns the arguments after it.
+func changeDir(args []string) ([]string, error) {
+	if len(args) == 0 {
+		return args, nil
+	}
+	flag, dir, hasValue := strings.Cut(strings.TrimPrefix(args[0], "-"), "=")
+	if flag != "-C" && flag != "C" {
+		return args, nil
+	}
+	rest := args[1:]
+	if !hasValue {
+		if len(rest) == 0 {
+			return nil, errors.New("flag needs an argument: -C")
+		}
+		dir, rest = rest[0], rest[1:]
+	}
+	if err := os.Chdir(dir); err != nil {
+		return nil, fmt.Errorf("-C: %w", err)
+	}
+	return rest, nil
 }
 
 // parseGoTest parses the command line of a command that runs the test
