@@ -237,7 +237,7 @@ func (c *Config) checkRun() error {
 	case c.Parallel < 0:
 		return errors.New("-parallel must be >= 0")
 	case c.Timeout < 0:
-		return errors.New("-timeout must be > 0")
+		return errors.New("-timeout must be >= 0")
 	case c.Plateau < 0:
 		return errors.New("-plateau must be >= 0")
 	case c.RSSLimitMB < 0:

@@ -42,7 +42,7 @@ func (f *Flags) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Skip, "skip", "", "regexp of tests not to run, as go test -skip")
 	fs.BoolVar(&c.Verbose, "v", false, "verbose test output")
 	ShortFlag(fs, &c.Short)
-	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang")
+	fs.DurationVar(&c.Timeout, "timeout", ipc.DefaultTimeout, "per-input hang limit: an input running longer is a failure of kind hang (0: the default, as go test -fuzz -timeout=0 still reports hangs)")
 	fs.StringVar(&c.Sync, "sync", "", "directory shared with other fuzzbox instances: each publishes the inputs that add coverage and imports the others'")
 	fs.DurationVar(&c.Plateau, "plateau", 0, "stop a fuzz test after this long without new coverage (0 = never); with several, the -fuzztime it leaves goes to the next")
 	fs.IntVar(&c.RSSLimitMB, "rss_limit_mb", DefaultRSSLimitMB, "per-worker memory limit in MiB (0 = off): exceeding it is a failure of kind oom")
@@ -184,9 +184,12 @@ func CacheDirFlag(fs *flag.FlagSet, p *string) {
 // for build errors and the fuzzing binary's standard error.
 func (f *Flags) Checked(stderr io.Writer) (Config, error) {
 	c := f.Config
-	if c.Timeout <= 0 {
-		return c, errors.New("-timeout must be > 0") // Config's 0 is the default; the flag's default is explicit
+	if c.Timeout < 0 {
+		return c, errors.New("-timeout must be >= 0")
 	}
+	// 0 is go test's "no time limit" for the whole run, which a fuzzbox run
+	// has none of; its per-input limit stays the default (Config's 0), as
+	// go test -fuzz -timeout=0 still reports an input that hangs.
 	c.Stderr = stderr
 	return c, c.Check()
 }

@@ -69,8 +69,8 @@ func (f *coverFlags) check(inv *invocation) int {
 		return inv.usageError("-fuzz is required")
 	case inv.NArg() > 1:
 		return inv.usageError("one package at a time")
-	case f.cfg.ReplayLimit <= 0:
-		return inv.usageError("-timeout must be > 0")
+	case f.cfg.ReplayLimit < 0:
+		return inv.usageError("-timeout must be >= 0") // 0: the default, as for fuzzbox fuzz
 	}
 	f.cfg.TestArgs = inv.testArgs
 	if err := f.cfg.Check(); err != nil { // -fuzz, as every command reads it

@@ -134,7 +134,7 @@ func TestCoverUsage(t *testing.T) {
 		{args: []string{"./kind"}, code: exitUsage, stderr: "fuzzbox cover: -fuzz is required\nusage:"},
 		{args: []string{"-fuzz=(", "./kind"}, code: exitUsage, stderr: "fuzzbox cover: -fuzz: error parsing regexp"},
 		{args: []string{"-fuzz=F", "./kind", "./nofuzz"}, code: exitUsage, stderr: "one package at a time\nusage:"},
-		{args: []string{"-fuzz=F", "-timeout=0s", "./kind"}, code: exitUsage, stderr: "-timeout must be > 0\nusage:"},
+		{args: []string{"-fuzz=F", "-timeout=-1s", "./kind"}, code: exitUsage, stderr: "-timeout must be >= 0\nusage:"},
 		{args: []string{"-fuzz=F", "-count=3", "./kind"}, code: exitUsage, stderr: "-count=3 is go test's; fuzzbox takes only -count=1\nusage:"},
 		{args: []string{"-fuzz=F", "./nofuzz"}, code: exitUsage, stderr: "fuzzbox cover: example.com/cov/nofuzz has no fuzz tests\n"},
 		{args: []string{"-fuzz=FuzzNone", "./kind"}, code: exitUsage,

@@ -484,13 +484,17 @@ func TestFuzzWithoutHome(t *testing.T) {
 }
 
 // TestFuzzChangeDir: go test's -C dir, as the first flag, runs the
-// command in dir (it was refused).
+// command in dir (it was refused); and -timeout=0 is taken (it was refused).
 func TestFuzzChangeDir(t *testing.T) {
 	dir := e2eModule(t, "targets")
 	cmd := exec.Command(e2eBin(t), "fuzz", "-C", dir, "-cachedir="+filepath.Join(dir, ".cache"), "-fuzz=^FuzzNever$", "-fuzztime=1x", ".")
 	cmd.Dir = t.TempDir()
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "ok") {
 		t.Errorf("fuzzbox fuzz -C %s: %v\n%s", dir, err, out)
+	}
+	// go test's -timeout=0, no limit on the run, keeps the per-input one.
+	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "-timeout=0", "."); r.code != 0 {
+		t.Errorf("-timeout=0: want exit 0\n%s", r)
 	}
 	cmd = exec.Command(e2eBin(t), "fuzz", "-fuzz=^FuzzNever$", "-C", dir, ".")
 	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "-C must be the first flag") {
