@@ -176,6 +176,7 @@ func build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	if output, err := g.buildReached(ctx, args, opts, pkg.ImportPath, listArgs); err != nil {
 		output, setup := withoutFailLine(output)
+		output = fromCwd(output, opts.Dir)
 		opts.Stderr.Write(output)
 		err = fmt.Errorf("%w: %s%s", ErrNotBuilt, Summary(output, err), untested(version))
 		if setup {
@@ -547,6 +548,33 @@ func joinCommand(args []string) (string, error) {
 	}
 	return strings.Join(quoted, " "), nil
 }
+
+// fromCwd returns the go command's output, run in dir, with the files it
+// names as "./x.go" named from the current directory (the user's), as go
+// test names them ("p/x.go:3:13"), so that links from where the command
+// ran resolve.
+func fromCwd(output []byte, dir string) []byte {
+	cwd, err := os.Getwd()
+	if err != nil || dir == "" {
+		return output
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return output
+	}
+	rel, err := filepath.Rel(cwd, abs)
+	switch {
+	case err != nil || rel == ".":
+		return output
+	case !filepath.IsLocal(rel):
+		rel = abs
+	}
+	return relFileRE.ReplaceAll(output, []byte("${1}"+filepath.ToSlash(rel)+"/"))
+}
+
+// relFileRE matches "./" starting a file the go command names at the start
+// of a line.
+var relFileRE = regexp.MustCompile(`(?m)^(\s*)\./`)
 
 // Summary returns the first meaningful line of the go command's output, or
 // err when there is none: not a package header ("# pkg") nor the go

@@ -683,3 +683,20 @@ func TestBuildVet(t *testing.T) {
 		t.Errorf("Build with Vet atomic: %v", err)
 	}
 }
+
+// TestFromCwd: the go command's output, run in a package's directory,
+// names its files from the current directory, as go test's does.
+func TestFromCwd(t *testing.T) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := "# example.com/be/p [example.com/be/p.test]\n./c.go:3:13: cannot use \"s\"\n\t./d.go:1:1: more\nFAIL\n"
+	want := "# example.com/be/p [example.com/be/p.test]\ntestdata/p/c.go:3:13: cannot use \"s\"\n\ttestdata/p/d.go:1:1: more\nFAIL\n"
+	if got := string(fromCwd([]byte(out), filepath.Join(cwd, "testdata", "p"))); got != want {
+		t.Errorf("fromCwd:\n%s\nwant:\n%s", got, want)
+	}
+	if got := string(fromCwd([]byte(out), cwd)); got != out {
+		t.Errorf("fromCwd in the current directory changed the output:\n%s", got)
+	}
+}
