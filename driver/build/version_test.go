@@ -12,7 +12,7 @@ import (
 // PATH: the build stops at once with a message that says what to do.
 func TestBuildRefusesOldGo(t *testing.T) {
 	bin := t.TempDir()
-	fake := "#!/bin/sh\nif [ \"$1 $2\" = \"env GOVERSION\" ]; then echo go1.25.3; echo /m/go.mod; echo /goroot; echo; echo; echo; exit 0; fi\necho unexpected go \"$@\" >&2; exit 1\n"
+	fake := "#!/bin/sh\nif [ \"$1 $2 $3\" = \"env -json GOVERSION\" ]; then echo '{\"GOVERSION\": \"go1.25.3\", \"GOMOD\": \"/m/go.mod\", \"GOROOT\": \"/goroot\"}'; exit 0; fi\necho unexpected go \"$@\" >&2; exit 1\n"
 	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(fake), 0o755); err != nil {
 		t.Fatal(err)
 	}
