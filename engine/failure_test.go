@@ -495,6 +495,9 @@ func TestBlockedHang(t *testing.T) {
 		{"subtest", dump("chan receive", "runtime.gopark(0x1)", "runtime.chanrecv1(0x1)", "testing.(*T).Run(0x1)", "example.com/m.FuzzX.func1(0x1)"),
 			"blocked in t.Run (chan receive), waiting for a subtest that did not end"},
 		{"loop", dump("running", "example.com/m.FuzzX.func1(0x1)"), ""},
+		{"subtest in a loop", dump("chan receive", "runtime.gopark(0x1)", "runtime.chanrecv1(0x1)", "testing.(*T).Run(0x1)", "example.com/m.FuzzX.func1(0x1)") +
+			"\ngoroutine 81 [runnable]:\nexample.com/m.FuzzX.func1.1(0x1)\n\t/x.go:15 +0x1\ntesting.tRunner(0x1)\n\t/go/testing/testing.go:1 +0x1\n",
+			"blocked (chan receive) while a goroutine of the code under test was still running, in example.com/m.FuzzX.func1.1: a loop that did not end in time, not a deadlock"},
 		{"sleep", dump("sleep", "time.Sleep(0x1)", "example.com/m.FuzzX.func1(0x1)"), ""},
 	}
 	for _, tt := range tests {

@@ -372,10 +372,31 @@ func blockedHang(out string) string {
 		if m == nil || !blockingState(m[1]) {
 			return ""
 		}
+		if fn := runningGoroutine(out); fn != "" {
+			// Waiting on a goroutine that runs (a loop, in a subtest or
+			// not): no deadlock, though the wait did not end.
+			return fmt.Sprintf("the fuzz function was blocked (%s) while a goroutine of the code under test was still running, in %s: a loop that did not end in time, not a deadlock", m[1], fn)
+		}
 		if userFrame(block) == "testing.(*T).Run" {
 			return fmt.Sprintf("the fuzz function was blocked in t.Run (%s), waiting for a subtest that did not end: a deadlock", m[1])
 		}
 		return fmt.Sprintf("the fuzz function's goroutine was blocked (%s), not running: a deadlock, or a wait nothing in the code under test was going to end", m[1])
+	}
+	return ""
+}
+
+// runningGoroutine returns the innermost function of a goroutine of the
+// code under test (not the runtime's, testing's or fuzzbox's) that a dump
+// shows running or runnable, or "".
+func runningGoroutine(dump string) string {
+	for _, block := range goroutineGapRE.Split(dump, -1) {
+		m := goroutineStateRE.FindStringSubmatch(block)
+		if m == nil || m[1] != "running" && m[1] != "runnable" {
+			continue
+		}
+		if fn := userFrame(block); fn != "" && !internalFrame(fn) && !strings.HasPrefix(fn, "os/signal.") {
+			return fn
+		}
 	}
 	return ""
 }
