@@ -187,7 +187,7 @@ func (e *startError) Error() string {
 	if out == "" || out == "FAIL" {
 		out = strings.TrimSpace(out + "\n(the testing package discards what a fuzz test prints with f.Error, f.Fatal or f.Log in a worker process)")
 	}
-	return fmt.Sprintf("%s's code before f.Fuzz failed in a fuzzing worker process (%s), which runs the fuzz test again from its start while the first process fuzzes: code there that succeeds once at a time (a fixed file or directory made, a fixed port listened on) fails in the workers, as under go test -fuzz (\"fuzzing process terminated without fuzzing: EOF\"); go test -run passes it, running it once. The worker's output:\n%s", e.target, e.state, out)
+	return fmt.Sprintf("%s's code before f.Fuzz failed in a fuzzing worker process (%s), which runs the fuzz test again from its start while the first process fuzzes: code there that succeeds once at a time (a fixed file or directory made, a fixed port listened on) fails in the workers, as under go test -fuzz (\"fuzzing process terminated without fuzzing: EOF\") (go test -run runs it once, in one process). The worker's output:\n%s", e.target, e.state, out)
 }
 
 // internal reports an internal error and counts it; past maxInternalErrors
