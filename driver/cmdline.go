@@ -168,7 +168,19 @@ func ParseCommandLine(fs *flag.FlagSet, args []string) (*CommandLine, error) {
 		}
 	}
 	cl.TestArgs = append(testOwn, passed...)
+	if f := fs.Lookup("tags"); f != nil && f.Value.String() == "" && flagSet(fs, "tags") {
+		// -tags= overrides GOFLAGS' -tags, as for go test: the build
+		// reads GOFLAGS' when its own are none.
+		cl.BuildFlags = append(cl.BuildFlags, "-tags=")
+	}
 	return cl, nil
+}
+
+// flagSet reports whether fs's flag name was set.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // setFlag sets fs's flag f from -name[=value], taking the value from rest

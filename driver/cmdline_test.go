@@ -42,6 +42,9 @@ func TestParseCommandLine(t *testing.T) {
 		{args: []string{"-fuzz=X", "--args", "-args"}, fuzz: "X", targs: []string{"-args"}},
 		{args: []string{"-fuzz=X", "--", "-v"}, fuzz: "X", targs: []string{"--", "-v"}},
 		{args: []string{"-args"}},
+		// -tags= overrides GOFLAGS' -tags, as for go test; a -tags with tags is the front end's.
+		{args: []string{"-tags=", "."}, pkgs: []string{"."}, build: []string{"-tags="}},
+		{args: []string{"-tags=integration", "."}, pkgs: []string{"."}},
 		// Errors.
 		// Refused, with the reason.
 		{args: []string{"-count=2", "."}, pkgs: []string{"."}, refused: "-count=2 is go test's; fuzzbox takes only -count=1"},
@@ -55,6 +58,7 @@ func TestParseCommandLine(t *testing.T) {
 		fs.SetOutput(io.Discard)
 		fuzz := fs.String("fuzz", "", "")
 		v := fs.Bool("v", false, "")
+		fs.String("tags", "", "")
 		cl, err := ParseCommandLine(fs, tc.args)
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
