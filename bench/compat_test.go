@@ -63,7 +63,9 @@ func TestTestResultsDiff(t *testing.T) {
     --- FAIL: TestB/sub (0.00s)
 --- SKIP: TestC (0.00s)
 --- PASS: FuzzX (0.00s)
-    --- PASS: FuzzX/seed#0 (0.00s)`, "\n") {
+    --- PASS: FuzzX/seed#0 (0.00s)
+printed without a newline--- PASS: TestGlued (0.00s)
+    text    --- FAIL: TestGlued/sub (0.00s)`, "\n") {
 		stock.line(l)
 	}
 	for _, l := range strings.Split(`--- PASS: TestA (0.00s)
@@ -71,7 +73,9 @@ func TestTestResultsDiff(t *testing.T) {
 --- SKIP: TestC (0.00s)
 --- PASS: FuzzX (0.00s)
 --- FAIL: FuzzX (3.00s)
---- PASS: TestOnlyHere (0.00s)`, "\n") {
+--- PASS: TestOnlyHere (0.00s)
+printed without a newline
+--- PASS: TestGlued (0.00s)`, "\n") {
 		fb.line(l)
 	}
 	want := []string{"TestB: go test FAIL, fuzzbox PASS", "TestOnlyHere: go test none, fuzzbox PASS"}

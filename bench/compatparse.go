@@ -23,11 +23,14 @@ func nativeBaseline(s string) (string, bool) {
 	return m[1], true
 }
 
-var resultLineRE = regexp.MustCompile(`^--- (PASS|FAIL|SKIP): (\S+)`)
+var resultLineRE = regexp.MustCompile(`--- (PASS|FAIL|SKIP): ([^\s/]+) \(`)
 
-// testResults collects the top-level "--- PASS/FAIL/SKIP: Name" lines of
-// go test -v output (subtests' lines are indented and do not count): the
-// first result of each name.
+// testResults collects the top-level "--- PASS/FAIL/SKIP: Name (" lines of
+// go test -v output (subtests', named Parent/Sub, do not count): the first
+// result of each name. A line may start with what a test printed without a
+// newline (gobgp's TestParseCommunityRegexp: "^6830:24370$--- PASS: …"),
+// which go test's output glues to it and fuzzbox's puts on a line of its
+// own.
 type testResults map[string]string
 
 func (t testResults) line(s string) {
