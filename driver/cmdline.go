@@ -264,11 +264,14 @@ func isJSONFlag(f string) bool {
 var pathFlags = []string{"modfile", "overlay", "pgo", "pkgdir"}
 
 // isPathFlag reports whether f is -name=value for one of pathFlags with
-// a relative value (not -pgo's auto, default or off).
+// a relative value (not -pgo's auto, default or off), or an -overlay
+// (whose file may name relative paths).
 func isPathFlag(f string) bool {
 	name, value, ok := strings.Cut(strings.TrimLeft(f, "-"), "=")
-	return ok && strings.HasPrefix(f, "-") && slices.Contains(pathFlags, name) && value != "" && !filepath.IsAbs(value) &&
-		!(name == "pgo" && (value == "auto" || value == "default" || value == "off"))
+	if !ok || !strings.HasPrefix(f, "-") || !slices.Contains(pathFlags, name) || value == "" {
+		return false
+	}
+	return name == "overlay" || !filepath.IsAbs(value) && !(name == "pgo" && (value == "auto" || value == "default" || value == "off"))
 }
 
 // absPathFlags returns flags with the values of pathFlags made absolute

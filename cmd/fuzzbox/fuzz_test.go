@@ -526,6 +526,15 @@ func TestFuzzOverlay(t *testing.T) {
 	if r.code != 1 || !strings.Contains(r.stdout, "boom from the overlay") || strings.Contains(r.stdout+r.stderr, "internal error") {
 		t.Errorf("want exit 1 on the overlay's panic, no internal error\n%s", r)
 	}
+	// An overlay file given by its absolute path may still name relative
+	// paths (the directory the command runs in is theirs).
+	if err := os.RemoveAll(filepath.Join(dir, "p", "testdata")); err != nil {
+		t.Fatal(err)
+	}
+	r = e2eFuzz(t, dir, "-fuzz=^FuzzX$", "-fuzztime=60s", "-overlay="+filepath.Join(dir, "o.json"), "./p")
+	if r.code != 1 || !strings.Contains(r.stdout, "boom from the overlay") || strings.Contains(r.stdout+r.stderr, "internal error") {
+		t.Errorf("-overlay by its absolute path: want exit 1 on the overlay's panic, no internal error\n%s", r)
+	}
 }
 
 // TestFuzzGoTestCorpus: a fuzz test fuzzed with go test -fuzz before starts
