@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -300,33 +301,16 @@ func absPathFlags(flags []string) []string {
 // (relative to the current directory, as the go command reads them), kept
 // under the user's cache directory by its content's hash.
 func absOverlay(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	abs, err := build.ReadOverlay(path)
 	if err != nil {
 		return "", err
-	}
-	var o struct{ Replace map[string]string }
-	if err := json.Unmarshal(data, &o); err != nil {
-		return "", err
-	}
-	abs := map[string]string{}
-	changed := false
-	for from, to := range o.Replace {
-		a, b := from, to
-		if !filepath.IsAbs(a) {
-			a, _ = filepath.Abs(a)
-		}
-		if b != "" && !filepath.IsAbs(b) {
-			b, _ = filepath.Abs(b)
-		}
-		changed = changed || a != from || b != to
-		abs[a] = b
-	}
-	if !changed {
-		return filepath.Abs(path)
 	}
 	out, err := json.Marshal(map[string]map[string]string{"Replace": abs})
 	if err != nil {
 		return "", err
+	}
+	if data, err := os.ReadFile(path); err == nil && bytes.Equal(bytes.TrimSpace(data), out) {
+		return filepath.Abs(path) // already absolute (written by an earlier run)
 	}
 	sum := sha256.Sum256(out)
 	file := filepath.Join(build.UserCacheDir(), "fuzzbox", "overlay", hex.EncodeToString(sum[:8])+".json")

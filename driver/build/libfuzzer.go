@@ -298,7 +298,7 @@ func writeOverlaySource(pkg *listedPackage, tmp string, src []byte, user string)
 	if err := os.WriteFile(file, src, 0o666); err != nil {
 		return "", fmt.Errorf("build: %w", err)
 	}
-	replace, err := userOverlay(user)
+	replace, err := ReadOverlay(user)
 	if err != nil {
 		return "", err
 	}
@@ -486,10 +486,11 @@ func writeOptions(path, name string) error {
 	return nil
 }
 
-// userOverlay returns the replacements of the user's overlay file path ("":
+// ReadOverlay returns the replacements of the user's overlay file path ("":
 // none), with relative paths made absolute: the go command reads them
-// relative to the directory it runs in, the user's.
-func userOverlay(path string) (map[string]string, error) {
+// relative to the directory it runs in, the user's. The driver writes such
+// a copy for the go commands it runs elsewhere (driver.UseBuildFlags).
+func ReadOverlay(path string) (map[string]string, error) {
 	replace := map[string]string{}
 	if path == "" {
 		return replace, nil
