@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 )
 
 // Working through the corpus files a user names: "fuzzbox corpus" reads its
@@ -32,8 +33,13 @@ func Files(paths []string, types []reflect.Type) iter.Seq2[Entry, error] {
 
 // ExpandDirs returns paths with each directory replaced by the entries in
 // it that are not directories (without recursion, the way the toolchain
-// reads a corpus directory). It returns the error of each directory that
-// could not be read, with the files listed before the error.
+// reads a corpus directory). In a directory go test does not read as a seed
+// corpus (one not at testdata/fuzz/<name>: a -sync directory, a cache, a
+// download), names that start with a dot are left out, as Merge leaves them
+// out: they are a fuzzbox sync directory's own (.peer-*, .cov-*) or a
+// tool's; in testdata/fuzz/<name> go test reads them, so they are listed.
+// It returns the error of each directory that could not be read, with the
+// files listed before the error.
 func ExpandDirs(paths []string) ([]string, []error) {
 	var files []string
 	var errs []error
@@ -46,13 +52,25 @@ func ExpandDirs(paths []string) ([]string, []error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
+		seeds := seedCorpusDir(p)
 		for _, e := range ents {
-			if !e.IsDir() {
+			if !e.IsDir() && (seeds || !strings.HasPrefix(e.Name(), ".")) {
 				files = append(files, filepath.Join(p, e.Name()))
 			}
 		}
 	}
 	return files, errs
+}
+
+// seedCorpusDir reports whether go test reads dir as a fuzz test's seed
+// corpus: testdata/fuzz/<name> below the package's directory.
+func seedCorpusDir(dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return true
+	}
+	fuzz := filepath.Dir(abs)
+	return filepath.Base(fuzz) == "fuzz" && filepath.Base(filepath.Dir(fuzz)) == "testdata"
 }
 
 // Check reads the corpus files that args name, as "fuzzbox corpus check"

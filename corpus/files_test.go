@@ -71,6 +71,19 @@ func TestExpandDirs(t *testing.T) {
 	if len(errs) != 0 || !reflect.DeepEqual(files, want) {
 		t.Errorf("ExpandDirs = %q, %v; want %q", files, errs, want)
 	}
+	// A -sync directory's own files are left out of a directory go test
+	// does not read; in testdata/fuzz/<name> go test reads them too.
+	sync := filepath.Join(dir, "sync", "FuzzX")
+	seeds := filepath.Join(dir, "testdata", "fuzz", "FuzzX")
+	for _, d := range []string{sync, seeds} {
+		mustWrite(t, filepath.Join(d, ".cov-1"), "x")
+		mustWrite(t, filepath.Join(d, "e"), "x")
+	}
+	files, errs = ExpandDirs([]string{sync, seeds})
+	want = []string{filepath.Join(sync, "e"), filepath.Join(seeds, ".cov-1"), filepath.Join(seeds, "e")}
+	if len(errs) != 0 || !reflect.DeepEqual(files, want) {
+		t.Errorf("ExpandDirs = %q, %v; want %q", files, errs, want)
+	}
 	if os.Getuid() == 0 {
 		t.Skip("root reads unreadable directories")
 	}
