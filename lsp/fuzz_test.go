@@ -134,6 +134,50 @@ func TestFuzzWarning(t *testing.T) {
 	c.stop()
 }
 
+// TestFuzzSetupFails: a fuzz test whose code before f.Fuzz fails in the
+// fuzzing worker processes (here a fixed directory that the first process
+// made and its cleanup removes only at its end) is the user's failure, told
+// as such: not a failure of an input, nor the package's tests.
+func TestFuzzSetupFails(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes; skipped with -short")
+	}
+	root := fixture(t)
+	test := filepath.Join(root, "setup_test.go")
+	src := `package planted
+
+import (
+	"os"
+	"testing"
+)
+
+func FuzzSetup(f *testing.F) {
+	if err := os.Mkdir("out", 0o777); err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { os.Remove("out") })
+	f.Add("a")
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+`
+	if err := os.WriteFile(test, []byte(src), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, root, lsp.Options{Fuzzbox: fuzzbox(t), Parallel: 1, FuzzTime: time.Minute})
+	from := c.mark()
+	if _, err := c.execute(command.Fuzz, command.FuzzArgs{URI: string(uri(test)), Name: "FuzzSetup"}); err != nil {
+		t.Fatal(err)
+	}
+	m, _ := c.waitFor(from, "window/showMessage", "FuzzSetup: ")
+	if !strings.Contains(string(*m.Params), "its code before f.Fuzz failed in a fuzzing worker process") || !strings.Contains(string(*m.Params), `"type":1`) {
+		t.Errorf("showMessage %s: want the setup failure, as an error", *m.Params)
+	}
+	if _, err := os.Stat(filepath.Join(root, "testdata", "fuzz", "FuzzSetup")); err == nil {
+		t.Error("a reproducer was written for a setup failure")
+	}
+	c.stop()
+}
+
 // TestShutdownStopsFuzzing: shutdown and exit in the middle of a fuzz run
 // stop it and leave no fuzzing process behind.
 func TestShutdownStopsFuzzing(t *testing.T) {
