@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 )
 
@@ -166,7 +167,7 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 		c.kind = kStruct
 		for i := range t.NumField() {
 			sf := t.Field(i)
-			if sf.Name == "_" {
+			if sf.Name == "_" || !sf.IsExported() && stdPackage(sf.PkgPath) {
 				continue
 			}
 			fc, err := b.build(sf.Type, path+"."+sf.Name)
@@ -179,6 +180,30 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 		return nil, &TypeError{Arg: b.arg, Type: b.root, Path: path, Bad: t}
 	}
 	return c, nil
+}
+
+// stdPackage reports whether path is a standard library package's (its
+// first element one of the standard library's; Go 1.26 and 1.27 have these,
+// TestStdRoots checks them against go list std). Their types' unexported
+// fields are neither encoded nor decoded: they hold state that only their
+// package sets (a sync.Mutex's lock, a bytes.Buffer's read offset, a
+// strings.Builder's self-pointer), and any other value is one real code
+// never holds: a fuzzed locked mutex hung the fuzz function, a failure of
+// fuzzing's own making.
+func stdPackage(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return stdRoots[first]
+}
+
+var stdRoots = map[string]bool{}
+
+func init() {
+	for _, r := range strings.Fields(`archive bufio bytes cmp compress container context crypto database debug embed
+		encoding errors expvar flag fmt go hash html image index internal io iter log maps math mime net os path
+		plugin reflect regexp runtime slices sort strconv strings structs sync syscall testing text time unicode
+		unique unsafe uuid vendor weak`) {
+		stdRoots[r] = true
+	}
 }
 
 // marshalKind returns kBinary or kText when t is encoded through its

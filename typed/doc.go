@@ -31,7 +31,8 @@
 // count plus one (zero is nil) and its elements or key-value pairs (map
 // entries sorted by their keys' encodings); a pointer a byte (low bit: not
 // nil) and the value; an array its elements; a struct its fields in order
-// (unexported too, blank ones skipped); a type whose pointer has
+// (unexported too, but for the standard library types', blank ones
+// skipped); a type whose pointer has
 // MarshalBinary and UnmarshalBinary (or else MarshalText and UnmarshalText)
 // the length-prefixed bytes of those methods, and the zero value where
 // UnmarshalX refuses them. Interfaces, channels, funcs and unsafe.Pointer

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -119,6 +121,62 @@ func TestGolden(t *testing.T) {
 		}
 		if got := hex.EncodeToString(data); got != tc.hex {
 			t.Errorf("Encode(%#v) = %s, want %s", tc.args, got, tc.hex)
+		}
+	}
+}
+
+// Stats holds a standard library type with unexported state.
+type Stats struct {
+	mu   sync.Mutex
+	Hits int
+	b    strings.Builder
+}
+
+// TestStdUnexportedNotFuzzed: the unexported fields of standard library
+// types are neither encoded nor decoded, so no input makes a locked
+// sync.Mutex (which hung the fuzz function) or a strings.Builder that
+// panics as copied; the user's own unexported fields still are.
+func TestStdUnexportedNotFuzzed(t *testing.T) {
+	data, err := typed.Encode(Stats{Hits: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := hex.EncodeToString(data), "01"+"0300000000000000"; got != want {
+		t.Errorf("Encode(Stats{Hits: 3}) = %s, want %s (Hits alone)", got, want)
+	}
+	for _, in := range [][]byte{bytes.Repeat([]byte{0xff}, 64), bytes.Repeat([]byte{1}, 64)} {
+		var s Stats
+		if err := typed.Decode(in, &s); err != nil {
+			t.Fatal(err)
+		}
+		if !s.mu.TryLock() {
+			t.Fatalf("Decode(%x): the mutex is locked", in)
+		}
+		s.mu.Unlock()
+		s.b.WriteString("x") // panics when its self-pointer was decoded
+	}
+	var op Op
+	typed.Decode([]byte{1, 0, 0, 2, 7}, &op)
+	if !bytes.Equal(op.data, []byte{7}) {
+		t.Errorf("Op.data = %v: the user's own unexported fields are fuzzed", op.data)
+	}
+}
+
+// TestStdRoots: every standard library package of the go command that runs
+// the test counts as one.
+func TestStdRoots(t *testing.T) {
+	out, err := exec.Command("go", "list", "std").Output()
+	if err != nil {
+		t.Skipf("go list std: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if !typed.StdPackage(p) {
+			t.Errorf("%s is not taken for a standard library package: add its first element to stdRoots", p)
+		}
+	}
+	for _, p := range []string{"example.com/sync", "github.com/x/y", "myapp"} {
+		if typed.StdPackage(p) {
+			t.Errorf("%s taken for a standard library package", p)
 		}
 	}
 }

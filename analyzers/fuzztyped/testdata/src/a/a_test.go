@@ -3,6 +3,8 @@ package a
 import (
 	"math/big"
 	"net/netip"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -50,6 +52,14 @@ type Stamped struct {
 	hook func()
 }
 
+// Cache holds standard library types whose unexported fields typed does
+// not fuzz (atomic.Pointer's is an unsafe.Pointer).
+type Cache struct {
+	mu   sync.Mutex
+	last atomic.Pointer[string]
+	N    int
+}
+
 type Hooks struct {
 	Name    string
 	OnClose func()
@@ -70,6 +80,10 @@ func FuzzGood(f *testing.F) {
 	typed.Add(f, Config{Port: 80, Mode: 1, Host: "h"}, []Op{{Kind: 1, Path: "/a"}}, uintptr(0), 1i, &Node{}, Opaque{}, Stamped{})
 	typed.Add(f, Config{}, []Op(nil), uintptr(1), complex128(2), (*Node)(nil), Opaque{}, Stamped{})
 	typed.Fuzz(f, func(t *testing.T, c Config, ops []Op, p uintptr, z complex128, n *Node, o Opaque, s Stamped) {})
+}
+
+func FuzzStdUnexported(f *testing.F) {
+	typed.Fuzz(f, func(t *testing.T, c Cache) {})
 }
 
 func FuzzUnfuzzable(f *testing.F) {

@@ -1,0 +1,4 @@
+package typed
+
+// StdPackage is stdPackage, for the external tests.
+var StdPackage = stdPackage
