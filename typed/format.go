@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Format returns data's decoded arguments as Go expressions, one per
@@ -72,7 +74,7 @@ func (p *printer) value(c *codec, v reflect.Value, x context) {
 	case kStruct:
 		p.structLit(c, v, x)
 	case kBinary, kText:
-		p.marshaled(c, v)
+		p.marshaled(c, v, x)
 	}
 }
 
@@ -90,6 +92,9 @@ func (p *printer) typeString(t reflect.Type) string {
 				s = s[i+1:]
 			}
 		}
+		if i := strings.Index(s, "["); i >= 0 {
+			s = s[:i] + p.typeArgs(s[i:])
+		}
 		return s
 	}
 	switch t.Kind() {
@@ -106,6 +111,46 @@ func (p *printer) typeString(t reflect.Type) string {
 		return "map[" + p.typeString(t.Key()) + "]" + p.typeString(t.Elem())
 	}
 	return t.String()
+}
+
+// qualifiedRE matches a type qualified by its import path, as reflect
+// writes a generic type's arguments: example.com/m/gen.Elem.
+var qualifiedRE = regexp.MustCompile(`[A-Za-z0-9_.~+%/-]*[A-Za-z0-9_~+%-]\.[A-Za-z_][A-Za-z0-9_]*`)
+
+// typeArgs rewrites a generic type's argument list as reflect writes it
+// ("[example.com/m/gen.Elem,int]") as Go source does ("[gen.Elem, int]",
+// "[Elem, int]" in the fuzz function's package). A package's name is assumed
+// from its path, as gopls assumes it for an import without a name.
+func (p *printer) typeArgs(s string) string {
+	s = qualifiedRE.ReplaceAllStringFunc(s, func(q string) string {
+		dot := strings.LastIndex(q, ".")
+		if q[:dot] == p.pkg {
+			return q[dot+1:]
+		}
+		return assumedName(q[:dot]) + q[dot:]
+	})
+	return strings.ReplaceAll(s, ",", ", ")
+}
+
+// assumedName is the name a package of that import path most likely has:
+// the last element, or the one before a major version suffix (/v2),
+// without a "go-" prefix or what follows a character that cannot be in a
+// name (yaml.v3, go-toml).
+func assumedName(path string) string {
+	base := path[strings.LastIndex(path, "/")+1:]
+	if len(base) > 1 && base[0] == 'v' && strings.Trim(base[1:], "0123456789") == "" {
+		if dir := strings.LastIndex(path, "/"); dir > 0 {
+			prev := path[:dir]
+			base = prev[strings.LastIndex(prev, "/")+1:]
+		}
+	}
+	base = strings.TrimPrefix(base, "go-")
+	if i := strings.IndexFunc(base, func(r rune) bool {
+		return !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r))
+	}); i >= 0 {
+		base = base[:i]
+	}
+	return base
 }
 
 func (p *printer) nilOr(c *codec, v reflect.Value, x context, print func()) {
@@ -145,6 +190,11 @@ func (p *printer) basic(c *codec, v reflect.Value, x context) {
 	case kString:
 		s, def = strconv.Quote(v.String()), c.t == reflect.TypeFor[string]()
 	}
+	if strings.Contains(s, "math.") && !def {
+		// Not a constant (NaN, ±Inf, -0): a float64 or complex128 expression,
+		// converted wherever the type is another.
+		x = top
+	}
 	if x != top || def {
 		p.b.WriteString(s)
 		return
@@ -161,6 +211,8 @@ func formatFloat(f float64, size int) string {
 		return "math.Inf(1)"
 	case math.IsInf(f, -1):
 		return "math.Inf(-1)"
+	case f == 0 && math.Signbit(f):
+		return "math.Copysign(0, -1)" // a constant has no negative zero
 	}
 	s := strconv.FormatFloat(f, 'g', -1, size*8)
 	if !strings.ContainsAny(s, ".eEn") {
@@ -237,7 +289,7 @@ func (p *printer) structLit(c *codec, v reflect.Value, x context) {
 	n := 0
 	for _, f := range c.fields {
 		fv := fieldOf(v, f)
-		if fv.IsZero() {
+		if zero(fv) {
 			continue
 		}
 		if n > 0 {
@@ -250,13 +302,70 @@ func (p *printer) structLit(c *codec, v reflect.Value, x context) {
 	p.b.WriteString("}")
 }
 
+// textRoundTrips reports whether text, v's MarshalText, makes v again: the
+// same encoding (its MarshalBinary's bytes for a binary type). A
+// time.Time's text drops the seconds of a zone offset its binary form
+// keeps; such a value prints through FromBinary.
+func textRoundTrips(c *codec, v reflect.Value, text []byte) bool {
+	back := reflect.New(c.t)
+	if back.Interface().(encoding.TextUnmarshaler).UnmarshalText(text) != nil {
+		return false
+	}
+	if c.kind != kBinary {
+		return true
+	}
+	want, err1 := addressable(v).Addr().Interface().(encoding.BinaryMarshaler).MarshalBinary()
+	got, err2 := back.Interface().(encoding.BinaryMarshaler).MarshalBinary()
+	return err1 == nil && err2 == nil && string(got) == string(want)
+}
+
+// zero reports whether v prints as a zero value left out of a composite
+// literal: reflect's IsZero, but a negative zero float is not one.
+func zero(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return math.Float64bits(v.Float()) == 0
+	case reflect.Complex64, reflect.Complex128:
+		return math.Float64bits(real(v.Complex())) == 0 && math.Float64bits(imag(v.Complex())) == 0
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if !zero(v.Field(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Array:
+		for i := range v.Len() {
+			if !zero(v.Index(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	return v.IsZero()
+}
+
 // marshaled prints a value encoded through its marshaling methods as the
-// call of FromText (when it has a text form) or FromBinary that makes it.
-func (p *printer) marshaled(c *codec, v reflect.Value) {
+// call of FromText (when its text makes it again) or FromBinary that makes
+// it, or its zero value.
+func (p *printer) marshaled(c *codec, v reflect.Value, x context) {
+	if zero(v) {
+		// The decoded value of bytes the type's methods refused, whose
+		// own text they may refuse too (a version's "").
+		if c.t.Kind() == reflect.Struct {
+			if x != inElem {
+				p.typ(c.t)
+			}
+			p.b.WriteString("{}")
+		} else {
+			p.printf("*new(%s)", p.typeString(c.t))
+		}
+		return
+	}
 	a := addressable(v).Addr().Interface()
 	if m, ok := a.(encoding.TextMarshaler); ok {
 		if _, ok := a.(encoding.TextUnmarshaler); ok {
-			if text, err := m.MarshalText(); err == nil {
+			if text, err := m.MarshalText(); err == nil && textRoundTrips(c, v, text) {
 				p.b.WriteString("typed.FromText[")
 				p.typ(c.t)
 				p.printf("](%s)", strconv.Quote(string(text)))

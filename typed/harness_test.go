@@ -2,11 +2,15 @@ package typed
 
 import (
 	"bytes"
+	"errors"
+	"math"
 	"math/rand/v2"
 	"net/netip"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/internal/typedhook"
 )
@@ -295,4 +299,94 @@ func TestDecodedBytesDoNotOverlap(t *testing.T) {
 	if string(a.b) != "abX" || n != 7 || string(bs) != "xy" || str != "st" || string(b.b) != "cdX" || !bytes.Equal(in, orig) {
 		t.Errorf("decoded %q, %d, %q, %q and %q from %x (input now %x), want \"abX\", 7, \"xy\", \"st\" and \"cdX\"", a.b, n, bs, str, b.b, orig, in)
 	}
+}
+
+type celsius float64
+
+type reading struct {
+	F32  float32
+	C64  complex64
+	Temp celsius
+	Zero float64
+}
+
+type pair[K comparable, V any] struct {
+	Key K
+	Val V
+}
+
+// version is a marshaled type whose zero value's text its UnmarshalText
+// refuses, as hashicorp/go-version's Version.
+type version struct{ s string }
+
+func (v version) MarshalText() ([]byte, error) { return []byte(v.s), nil }
+func (v *version) UnmarshalText(b []byte) error {
+	if len(b) == 0 || b[0] == ' ' {
+		return errBadVersion
+	}
+	v.s = string(b)
+	return nil
+}
+
+var errBadVersion = errors.New("bad version")
+
+// TestFormatBuilds: what Format prints is Go that builds where the fuzz
+// test is and makes the decoded value: NaN, infinities and a negative zero
+// in float32, complex64 and named float types converted (a constant has no
+// negative zero, and a zero-looking -0 field was left out), a generic type's
+// arguments with their package's name (reflect writes the import path), a
+// time.Time whose zone offset has seconds (its RFC 3339 text drops them)
+// through FromBinary, and a marshaled value its own methods refuse to read
+// back (the zero value of refused bytes) as its zero value.
+func TestFormatBuilds(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, r reading, z reading, p pair[op, netip.Addr], q pair[netip.Prefix, int], tm time.Time, v version) {
+	})
+	odd := time.Date(2020, 1, 2, 3, 3, 35, 0, time.FixedZone("", 30))
+	args := []any{
+		reading{F32: float32(math.NaN()), C64: complex(float32(math.Inf(1)), 1), Temp: celsius(math.Inf(-1))},
+		reading{Zero: math.Copysign(0, -1)},
+		pair[op, netip.Addr]{Key: op{Kind: 1}},
+		pair[netip.Prefix, int]{Val: 2},
+		odd,
+	}
+	// The version's bytes: length 1, then " ", which UnmarshalText refuses.
+	got := h.Format(append(enc(t, args...), 1, ' '))
+	want := []string{
+		`reading{F32: float32(math.NaN()), C64: complex64(complex(math.Inf(1), 1.0)), Temp: celsius(math.Inf(-1))}`,
+		`reading{Zero: math.Copysign(0, -1)}`,
+		`pair[op, netip.Addr]{Key: op{Kind: 1}}`,
+		`pair[netip.Prefix, int]{Val: 2}`,
+		``, // below
+		`version{}`,
+	}
+	for i := range want {
+		if i < len(got) && want[i] != "" && got[i] != want[i] {
+			t.Errorf("argument %d:\n got %s\nwant %s", i+1, got[i], want[i])
+		}
+	}
+	quoted, ok := strings.CutPrefix(got[4], "typed.FromBinary[time.Time](")
+	data, err := strconv.Unquote(strings.TrimSuffix(quoted, ")"))
+	var back time.Time
+	if !ok || err != nil || back.UnmarshalBinary([]byte(data)) != nil || !back.Equal(odd) || zoneOffset(back) != 30 {
+		t.Errorf("argument 5: %s does not make %v", got[4], odd)
+	}
+}
+
+func TestSymbolPackage(t *testing.T) {
+	for name, want := range map[string]string{
+		"example.com/conf%2ev2.FuzzConf.func1": "example.com/conf.v2",
+		"gopkg.in/yaml%2ev3.(*parser).parse":   "gopkg.in/yaml.v3",
+		"example.com/m/gen.FuzzPair.func1":     "example.com/m/gen",
+		"main.main":                            "main",
+		"nodot":                                "",
+	} {
+		if got := symbolPackage(name); got != want {
+			t.Errorf("symbolPackage(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
+
+func zoneOffset(t time.Time) int {
+	_, off := t.Zone()
+	return off
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -289,13 +290,34 @@ func funcPackage(fn reflect.Value) string {
 	if f == nil {
 		return ""
 	}
-	name := f.Name()
+	return symbolPackage(f.Name())
+}
+
+// symbolPackage returns the import path of a function's symbol name, whose
+// last path element has its dots (and other bytes) escaped as %xx by the
+// linker: example.com/conf%2ev2.FuzzX.func1 is example.com/conf.v2's.
+func symbolPackage(name string) string {
 	slash := strings.LastIndex(name, "/")
 	dot := strings.Index(name[slash+1:], ".")
 	if dot < 0 {
 		return ""
 	}
-	return name[:slash+1+dot]
+	path := name[:slash+1+dot]
+	if !strings.Contains(path, "%") {
+		return path
+	}
+	var b strings.Builder
+	for i := 0; i < len(path); i++ {
+		if path[i] == '%' && i+2 < len(path) {
+			if n, err := strconv.ParseUint(path[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(path[i])
+	}
+	return b.String()
 }
 
 var _ typedhook.Harness = (*harness)(nil)
