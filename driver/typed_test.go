@@ -142,15 +142,32 @@ func TestTypedValues(t *testing.T) {
 	if err := os.WriteFile(other, []byte("go test fuzz v1\n[]byte(\"x\")\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for e, err := range TypedFiles(context.Background(), Config{}, []string{entry, other}) {
-		if err != nil {
-			t.Fatal(err)
+	typedArgs := func(target Target) (got []string, warnings []string) {
+		warn := func(err error) { warnings = append(warnings, err.Error()) }
+		for e, err := range TypedFiles(context.Background(), Config{}, target, []string{entry, other}, warn) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, strings.Join(e.Typed, "|"))
 		}
-		got = append(got, strings.Join(e.Typed, "|"))
+		return got, warnings
 	}
-	if len(got) != 2 || got[0] != want || got[1] != "" {
-		t.Errorf("TypedFiles: typed arguments %q, want %q and none", got, want)
+	if got, warnings := typedArgs(Target{}); len(got) != 2 || got[0] != want || got[1] != "" || len(warnings) != 0 {
+		t.Errorf("TypedFiles: typed arguments %q, warnings %q; want %q and none, no warning", got, warnings, want)
+	}
+	// Named, the fuzz test answers for the file outside its directory too
+	// ("x" is a version byte and nothing: the zero Config and int8(0)).
+	if got, _ := typedArgs(Target{Name: "FuzzCheck", Dir: dir}); len(got) != 2 || got[0] != want || got[1] != "Config{}|int8(0)" {
+		t.Errorf("TypedFiles of FuzzCheck: typed arguments %q, want %q and the other file's", got, want)
+	}
+	// A package that does not build says so, rather than showing no
+	// typed arguments without a word.
+	if err := os.WriteFile(filepath.Join(dir, "broken.go"), []byte("package typedmod\n\nvar x int = \"s\"\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(filepath.Join(dir, "broken.go"))
+	if got, warnings := typedArgs(Target{}); len(got) != 2 || got[0] != "" || len(warnings) != 1 || !strings.Contains(warnings[0], "typed arguments of FuzzCheck not shown") || !strings.Contains(warnings[0], "build failed") {
+		t.Errorf("TypedFiles in a package that does not build: typed arguments %q, warnings %q; want none and why", got, warnings)
 	}
 }
 

@@ -103,10 +103,14 @@ const typedImport = "github.com/fuzzbox/fuzzbox/typed"
 
 // TypedFiles is corpus.Files (no type check) with the Typed arguments of
 // each entry of a typed fuzz test set (TypedEntries): what fuzzbox corpus
-// cat and decode print.
-func TypedFiles(ctx context.Context, cfg Config, paths []string) iter.Seq2[corpus.Entry, error] {
-	typed := TypedEntries(ctx, cfg, paths)
+// cat and decode print. It calls warn (before the first entry) with why a
+// typed fuzz test's arguments could not be had.
+func TypedFiles(ctx context.Context, cfg Config, t Target, paths []string, warn func(error)) iter.Seq2[corpus.Entry, error] {
 	return func(yield func(corpus.Entry, error) bool) {
+		typed, errs := TypedEntries(ctx, cfg, t, paths)
+		for _, err := range errs {
+			warn(err)
+		}
 		for e, err := range corpus.Files(paths, nil) {
 			e.Typed = typed[e.Path]
 			if !yield(e, err) {
@@ -117,41 +121,50 @@ func TypedFiles(ctx context.Context, cfg Config, paths []string) iter.Seq2[corpu
 }
 
 // TypedEntries returns the typed arguments (TypedValues) of those of paths
-// that are corpus files of typed fuzz tests — files of testdata/fuzz/FuzzX/
-// in a package whose tests import package typed — keyed by path as given.
-// One test binary answers for each fuzz test; a fuzz test that does not
-// answer (not typed, or its package does not build) is left out.
-func TypedEntries(ctx context.Context, cfg Config, paths []string) map[string][]string {
+// that are corpus files of typed fuzz tests, keyed by path as given: with
+// t.Name set, every path is a file of t (t.Dir its package), wherever it
+// lies (the generated corpus in the cache, a CI artifact); otherwise the
+// files of testdata/fuzz/FuzzX/ in a package whose tests import package
+// typed. One test binary answers for each fuzz test. It returns why a fuzz
+// test did not answer: its package does not build, or t is not typed.
+func TypedEntries(ctx context.Context, cfg Config, t Target, paths []string) (map[string][]string, []error) {
 	byTest := map[Target][]string{}
 	for _, p := range paths {
 		abs, err := filepath.Abs(p)
 		if err != nil {
 			continue
 		}
-		if t, ok := CorpusTarget(abs); ok {
+		if t.Name != "" {
 			byTest[t] = append(byTest[t], p)
+		} else if ct, ok := CorpusTarget(abs); ok {
+			byTest[ct] = append(byTest[ct], p)
 		}
 	}
 	out := map[string][]string{}
 	imports := map[string]bool{}
-	for t, files := range byTest {
-		typed, ok := imports[t.Dir]
+	var errs []error
+	for ft, files := range byTest {
+		typed, ok := imports[ft.Dir]
 		if !ok {
-			typed = testsImport(t.Dir, typedImport)
-			imports[t.Dir] = typed
+			typed = testsImport(ft.Dir, typedImport)
+			imports[ft.Dir] = typed
 		}
 		if !typed {
+			if t.Name != "" {
+				errs = append(errs, fmt.Errorf("typed arguments not shown: no test file of %s imports %s", ft.Dir, typedImport))
+			}
 			continue
 		}
-		vals, err := TypedValues(ctx, cfg, t, files)
+		vals, err := TypedValues(ctx, cfg, ft, files)
 		if err != nil {
+			errs = append(errs, fmt.Errorf("typed arguments of %s not shown: %w", ft.Name, err))
 			continue
 		}
 		for f, v := range vals {
 			out[f] = v
 		}
 	}
-	return out
+	return out, errs
 }
 
 // testsImport reports whether a _test.go file of dir imports path.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/driver"
@@ -19,8 +20,8 @@ import (
 func init() {
 	register(&command{name: "corpus", short: "read, write and convert go test fuzz v1 corpus files", run: runCorpus})
 	for _, c := range []*command{
-		{name: "cat", minArgs: 1, flags: noFlags(corpusCat)},
-		{name: "decode", minArgs: 1, flags: noFlags(corpusDecode)},
+		{name: "cat", minArgs: 1, flags: readFlags(corpusCat)},
+		{name: "decode", minArgs: 1, flags: readFlags(corpusDecode)},
 		{name: "encode", flags: encodeFlags},
 		{name: "import", run: corpusImport},
 		{name: "export", run: corpusExport},
@@ -36,8 +37,9 @@ func init() {
 const corpusUsage = `usage: fuzzbox corpus <subcommand> [flags] [arguments]
 
 Subcommands:
-  cat FILE...                          show entries readably (a typed fuzz test's arguments too)
-  decode FILE...                       print one JSON object per file (schema: docs/corpus.md)
+  cat [-fuzz=FuzzX [-pkg DIR]] FILE...    show entries readably (a typed fuzz test's arguments too:
+                                       of testdata/fuzz/FuzzX files, or of any file with -fuzz)
+  decode [-fuzz=FuzzX [-pkg DIR]] FILE... print one JSON object per file (schema: docs/corpus.md)
   encode [-o DIR]                      read JSON objects from stdin; print one entry, or write each to DIR
   import -type []byte|string -o DIR RAW...   turn raw files or directories into entries
   export -o DIR FILE|DIR...            write the raw bytes of single []byte/string entries
@@ -64,11 +66,6 @@ func runCorpus(args []string, stdout, stderr io.Writer) int {
 	return dispatch(args, corpusCommands, usage, "fuzzbox corpus: missing subcommand", "fuzzbox corpus: unknown subcommand %q", stdout, stderr)
 }
 
-// noFlags is the flags function of a command without flags.
-func noFlags(run func(*invocation) int) func(*flag.FlagSet) func(*invocation) int {
-	return func(*flag.FlagSet) func(*invocation) int { return run }
-}
-
 // report prints each error on w after prefix and returns exitFinding if
 // there is one.
 func report(w io.Writer, prefix string, errs ...error) int {
@@ -81,11 +78,34 @@ func report(w io.Writer, prefix string, errs ...error) int {
 	return exitOK
 }
 
+// readFlags adds cat's and decode's flags: -fuzz names the typed fuzz test
+// whose arguments the files hold wherever they lie (the cache, a CI
+// artifact), -pkg its package.
+func readFlags(run func(*invocation, driver.Target) int) func(*flag.FlagSet) func(*invocation) int {
+	return func(fs *flag.FlagSet) func(*invocation) int {
+		fuzz := fs.String("fuzz", "", "the typed fuzz test `FuzzX` the files are entries of (default: the testdata/fuzz/FuzzX directory a file is in)")
+		pkg := fs.String("pkg", ".", "package `DIR` of -fuzz's fuzz test")
+		return func(inv *invocation) int {
+			var t driver.Target
+			if *fuzz != "" {
+				t = driver.Target{Name: strings.TrimSuffix(strings.TrimPrefix(*fuzz, "^"), "$"), Dir: *pkg}
+				if !corpus.IsFuzzTestName(t.Name) {
+					return inv.usageError("-fuzz must name one fuzz test (FuzzX or ^FuzzX$)")
+				}
+			}
+			return run(inv, t)
+		}
+	}
+}
+
 // eachFile calls fn on each file's entry (driver.TypedFiles: typed arguments
-// too) and reports bad files and fn's errors on w after prefix, as they come.
-func eachFile(w io.Writer, prefix string, paths []string, fn func(corpus.Entry) error) int {
+// of t's, or of each file's testdata/fuzz/FuzzX, too) and reports bad files,
+// fn's errors and why typed arguments are missing on w after prefix, as
+// they come.
+func eachFile(w io.Writer, prefix string, t driver.Target, paths []string, fn func(corpus.Entry) error) int {
 	code := exitOK
-	for e, err := range driver.TypedFiles(context.Background(), driver.Config{}, paths) {
+	warn := func(err error) { fmt.Fprintf(w, "%s%v\n", prefix, err) }
+	for e, err := range driver.TypedFiles(context.Background(), driver.Config{}, t, paths, warn) {
 		if err == nil {
 			err = fn(e)
 		}
@@ -96,15 +116,15 @@ func eachFile(w io.Writer, prefix string, paths []string, fn func(corpus.Entry) 
 	return code
 }
 
-func corpusCat(inv *invocation) int {
-	return eachFile(inv.stderr, "fuzzbox corpus: ", inv.Args(), func(e corpus.Entry) error {
+func corpusCat(inv *invocation, t driver.Target) int {
+	return eachFile(inv.stderr, "fuzzbox corpus: ", t, inv.Args(), func(e corpus.Entry) error {
 		io.WriteString(inv.stdout, e.Text())
 		return nil
 	})
 }
 
-func corpusDecode(inv *invocation) int {
-	return eachFile(inv.stderr, "fuzzbox corpus: ", inv.Args(), func(e corpus.Entry) error {
+func corpusDecode(inv *invocation, t driver.Target) int {
+	return eachFile(inv.stderr, "fuzzbox corpus: ", t, inv.Args(), func(e corpus.Entry) error {
 		return corpus.WriteJSON(inv.stdout, e)
 	})
 }

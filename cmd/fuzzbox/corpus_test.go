@@ -41,6 +41,7 @@ func TestCorpusCommand(t *testing.T) {
 		{args: []string{"import", "-o", "x", "-type", "int", "f"}, code: exitUsage, stderr: "want []byte or string"},
 		{args: []string{"import", "f"}, code: exitUsage, stderr: "-o DIR is required"},
 		{args: []string{"encode", "extra"}, code: exitUsage, stderr: "unexpected arguments"},
+		{args: []string{"cat", "-fuzz=Parse", "x"}, code: exitUsage, stderr: "-fuzz must name one fuzz test"},
 		{args: []string{"check", td + "alltypes", "../../testdata/corpus-example/FuzzParse"}, code: exitOK},
 		{args: []string{"check", td}, code: exitFinding,
 			stdout: td + "bad-header:1: header is \"not a corpus file\", want \"go test fuzz v1\"\n" + td + "bad-int:3: \"int(1.5)\": int needs an integer literal\n"},
