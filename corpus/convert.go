@@ -2,7 +2,6 @@ package corpus
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -31,11 +30,8 @@ func importRaw(root, dir string, t reflect.Type) error {
 	if !isBytesKind(t) {
 		return fmt.Errorf("corpus: import: type %v is not []byte or string", t)
 	}
-	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		_, err = importFile(p, []reflect.Type{t}, dir)
+	return walkFiles(root, false, func(p string) error {
+		_, err := importFile(p, []reflect.Type{t}, dir)
 		return err
 	})
 }

@@ -101,3 +101,35 @@ func asFileError(path string, err error) *FileError {
 	}
 	return &FileError{Path: path, Err: err}
 }
+
+// walkFiles calls fn on each regular file under root (on root itself when
+// it is one), skipping names that start with a dot when dots is set (and
+// the directories they name). A symbolic link given as root is followed,
+// as cp -r and find -H follow one named on the command line; links below
+// root are not. fn's error stops the walk and is returned.
+func walkFiles(root string, dots bool, fn func(path string) error) error {
+	if info, err := os.Stat(root); err == nil {
+		switch {
+		case info.Mode().IsRegular():
+			return fn(root)
+		case info.IsDir():
+			// A trailing separator makes WalkDir's Lstat of root follow
+			// a link; the paths it yields are cleaned of it.
+			root = filepath.Clean(root) + string(filepath.Separator)
+		}
+	}
+	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case dots && p != root && strings.HasPrefix(d.Name(), "."):
+			if d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		case !d.Type().IsRegular():
+			return nil
+		}
+		return fn(p)
+	})
+}

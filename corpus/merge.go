@@ -2,11 +2,9 @@ package corpus
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 )
 
 // Merge copies the corpus files under srcs (recursively) into dest, a
@@ -24,18 +22,7 @@ import (
 func Merge(dest string, srcs []string, types []reflect.Type, libFuzzer bool) (added, present int, errs []error) {
 	m := merger{dest: dest, types: types, libFuzzer: libFuzzer}
 	for _, root := range srcs {
-		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			switch {
-			case err != nil:
-				return err
-			case p != root && strings.HasPrefix(d.Name(), "."):
-				if d.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			case !d.Type().IsRegular():
-				return nil
-			}
+		err := walkFiles(root, true, func(p string) error {
 			if err := m.copyFile(p); err != nil {
 				m.errs = append(m.errs, fmt.Errorf("%s: %w", p, err))
 			}

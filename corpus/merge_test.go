@@ -63,3 +63,35 @@ func TestMerge(t *testing.T) {
 		t.Errorf("the libFuzzer input's entry: %v", err)
 	}
 }
+
+// TestSymlinkedSources: a source or raw input named by a symbolic link is
+// followed, as cp -r follows one named on its command line (Merge and
+// ImportRaw merged and imported nothing without a word); links below it are
+// not.
+func TestSymlinkedSources(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	writeVals(t, real, "apple", 1)
+	mustWrite(t, filepath.Join(base, "raw", "a"), "hello")
+	mustWrite(t, filepath.Join(base, "raw", "b"), "world")
+	outside := filepath.Join(base, "outside")
+	writeVals(t, outside, "cherry", 9)
+	for _, l := range [][2]string{{real, "real-link"}, {filepath.Join(base, "raw"), "raw-link"}, {filepath.Join(base, "raw", "a"), "file-link"}, {outside, filepath.Join("real", "inner-link")}} {
+		if err := os.Symlink(l[0], filepath.Join(base, l[1])); err != nil {
+			t.Skip(err)
+		}
+	}
+	types := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int]()}
+	if added, _, errs := Merge(filepath.Join(t.TempDir(), "FuzzM"), []string{filepath.Join(base, "real-link")}, types, false); added != 1 || len(errs) != 0 {
+		t.Errorf("Merge of a linked directory = %d added, errors %q; want its one entry, not the one behind the link in it", added, errs)
+	}
+	for link, want := range map[string]int{"raw-link": 2, "file-link": 1} {
+		dir := t.TempDir()
+		if errs := ImportRaw([]string{filepath.Join(base, link)}, dir, reflect.TypeFor[[]byte]()); errs != nil {
+			t.Fatal(errs)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != want {
+			t.Errorf("ImportRaw(%s) wrote %d entries, want %d", link, len(ents), want)
+		}
+	}
+}
