@@ -38,8 +38,10 @@ type replay struct {
 }
 
 var (
-	runLineRE   = regexp.MustCompile(`^=== RUN   (\S+)$`)
-	resultRE    = regexp.MustCompile(`^\s+--- (PASS|FAIL|SKIP): (\S+) \(`)
+	// Entry names may hold spaces: testing prints a corpus file's name as
+	// it is ("FuzzX/seed one"), where it rewrites a t.Run name's.
+	runLineRE   = regexp.MustCompile(`^=== RUN   (.+)$`)
+	resultRE    = regexp.MustCompile(`^\s+--- (PASS|FAIL|SKIP): (.+) \([0-9.]+s\)$`)
 	malformedRE = regexp.MustCompile(`"testdata/fuzz/[^/"]+/([^/"]+)": (.*)`)
 )
 

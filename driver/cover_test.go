@@ -302,3 +302,30 @@ func FuzzLen(f *testing.F) {
 		t.Errorf("want seed#0 passed, no statements, files [], have %+v", rep)
 	}
 }
+
+// TestCoverEntryNamesWithSpaces: seed files whose names hold a space, which
+// testing prints as they are ("FuzzKind/seed one"), are counted, and one
+// that crashes the binary is skipped by name (the results' pattern took a
+// name up to its first space: such entries were missing, a crashing one
+// ended the replay, a failing one was "failed before replaying its corpus").
+func TestCoverEntryNamesWithSpaces(t *testing.T) {
+	mod := coverModule(t)
+	seeds := filepath.Join(mod, "kind", "testdata", "fuzz", "FuzzKind")
+	for name, val := range map[string]string{"seed one": "magic:abc", "crash one": "panic:x", "fail one": "fail:z"} {
+		data, err := corpus.Marshal(val)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(seeds, 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(seeds, name), data, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := coverKind(t, mod, driver.Config{CacheDir: t.TempDir()}, driver.CoverOptions{})
+	e := rep.Entries
+	if !slices.Contains(e.Passed, "seed one") || !slices.Equal(e.Failed, []string{"fail one"}) || !slices.Equal(e.Crashed, []string{"crash one"}) {
+		t.Errorf("entries %+v: want seed one passed, fail one failed, crash one crashed", e)
+	}
+}
