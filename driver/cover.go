@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 )
@@ -224,14 +225,30 @@ func (r *coverRun) pkg() (*pkgInfo, error) {
 func (r *coverRun) build() (string, error) {
 	bin := filepath.Join(r.tmp, "cover.test")
 	args := append([]string{"test", "-c", "-cover", "-covermode=count", "-coverpkg=" + r.coverpkg(), "-o", bin}, r.cfg.stockBuildFlags()...)
-	// In the user's directory, for -coverpkg=./...
-	if err := goRun(r.ctx, r.cfg.Dir, r.cfg.stderr(), append(args, r.p.ImportPath)...); err != nil {
+	if err := goRun(r.ctx, r.buildDir(), r.cfg.stderr(), append(args, r.p.ImportPath)...); err != nil {
 		return "", fmt.Errorf("building the coverage test binary of %s: %w", r.p.ImportPath, err)
 	}
 	if _, err := os.Stat(bin); err != nil {
 		return "", fmt.Errorf("%s has no test files", r.p.ImportPath)
 	}
 	return bin, nil
+}
+
+// buildDir is where the coverage test binary is built: the user's
+// directory, for a -coverpkg=./... there, unless the package lies in a
+// module that directory is not in (a nested module named by its path, as
+// fuzzbox fuzz takes it; go build would look for it in the outer module),
+// then the package's own directory.
+func (r *coverRun) buildDir() string {
+	cwd, err := filepath.Abs(r.cfg.Dir)
+	mod := r.p.moduleDir()
+	if err != nil || mod == "" {
+		return r.cfg.Dir
+	}
+	if rel, err := filepath.Rel(mod, cwd); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return r.p.Dir
+	}
+	return r.cfg.Dir
 }
 
 // coverpkg returns the -coverpkg pattern: the option or the package.

@@ -329,3 +329,38 @@ func TestCoverEntryNamesWithSpaces(t *testing.T) {
 		t.Errorf("entries %+v: want seed one passed, fail one failed, crash one crashed", e)
 	}
 }
+
+// TestCoverNestedModule: a package of a nested module, named by its path
+// from the outer module as fuzzbox fuzz takes it, is covered (its binary was
+// built in the outer module, where go reported the package missing).
+func TestCoverNestedModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds test binaries with the go command")
+	}
+	outer := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod":                 "module example.com/outer\n\ngo 1.26\n",
+		"nested/inner/go.mod":    "module example.com/inner\n\ngo 1.26\n",
+		"nested/inner/i.go":      "package inner\n\nfunc I(b []byte) bool { return len(b) > 0 && b[0] == 'q' }\n",
+		"nested/inner/i_test.go": "package inner\n\nimport \"testing\"\n\nfunc FuzzI(f *testing.F) {\n\tf.Add([]byte(\"q\"))\n\tf.Fuzz(func(t *testing.T, b []byte) { I(b) })\n}\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(outer, name)), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(outer, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := driver.Config{Fuzz: "^FuzzI$", Dir: outer, CacheDir: t.TempDir()}
+	targets, err := driver.Resolve(context.Background(), cfg, []string{"./nested/inner"})
+	if err != nil || len(targets) != 1 {
+		t.Fatalf("Resolve: %v, %v", targets, err)
+	}
+	rep, err := driver.Cover(context.Background(), cfg, targets[0], driver.CoverOptions{})
+	if err != nil {
+		t.Fatalf("Cover: %v", err)
+	}
+	if rep.Entries.Seeds != 1 || len(rep.Entries.Passed) != 1 {
+		t.Errorf("entries %+v, want the one seed replayed", rep.Entries)
+	}
+}
