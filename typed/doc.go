@@ -32,10 +32,10 @@
 // entries sorted by their keys' encodings); a pointer a byte (low bit: not
 // nil) and the value; an array its elements; a struct its fields in order
 // (unexported too, but for the standard library types', blank ones
-// skipped); a type whose pointer has
-// MarshalBinary and UnmarshalBinary (or else MarshalText and UnmarshalText)
-// the length-prefixed bytes of those methods, and the zero value where
-// UnmarshalX refuses them. Interfaces, channels, funcs and unsafe.Pointer
+// skipped); a type whose pointer has MarshalBinary and UnmarshalBinary (or
+// else MarshalText and UnmarshalText), not both promoted from an embedded
+// field, the length-prefixed bytes of those methods, and the zero value
+// where UnmarshalX refuses them. Interfaces, channels, funcs and unsafe.Pointer
 // cannot be fuzzed; pointers, slices and maps nest at most 64 deep.
 //
 // Users are fuzz tests. Package typed imports only the standard library,

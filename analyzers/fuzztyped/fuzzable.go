@@ -25,10 +25,28 @@ func methods(marshal, unmarshal string) *types.Interface {
 	return types.NewInterfaceType([]*types.Func{m, u}, nil).Complete()
 }
 
-// isMarshaler reports whether t or *t has one of the marshaler method pairs.
+// isMarshaler reports whether t or *t has one of the marshaler method pairs,
+// not both promoted from an embedded field (typed encodes a struct that
+// embeds time.Time field by field: time.Time's methods would write the
+// time alone).
 func isMarshaler(t types.Type) bool {
 	for _, m := range marshalers {
-		if types.Implements(t, m) || types.Implements(types.NewPointer(t), m) {
+		if (types.Implements(t, m) || types.Implements(types.NewPointer(t), m)) && ownMethods(t, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownMethods reports whether t or *t declares one of iface's methods
+// itself: a method of a type that is not a struct always is its own.
+func ownMethods(t types.Type, iface *types.Interface) bool {
+	if _, ok := t.Underlying().(*types.Struct); !ok {
+		return true
+	}
+	ms := types.NewMethodSet(types.NewPointer(t))
+	for m := range iface.Methods() {
+		if sel := ms.Lookup(nil, m.Name()); sel != nil && len(sel.Index()) == 1 {
 			return true
 		}
 	}

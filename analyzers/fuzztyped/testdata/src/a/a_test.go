@@ -46,10 +46,17 @@ type Opaque struct{ fn func() }
 func (o Opaque) MarshalText() ([]byte, error) { return nil, nil }
 func (o *Opaque) UnmarshalText([]byte) error  { return nil }
 
-// Stamped embeds time.Time, whose methods it promotes.
+// Stamped embeds time.Time, whose methods it promotes: typed encodes it
+// field by field, so its func field cannot be fuzzed.
 type Stamped struct {
 	time.Time
 	hook func()
+}
+
+// Logged embeds time.Time and has fields of its own, all fuzzed.
+type Logged struct {
+	time.Time
+	Msg string
 }
 
 // Cache holds standard library types whose unexported fields typed does
@@ -77,9 +84,9 @@ type Ops []Op
 type Deep struct{ Inner struct{ C chan int } }
 
 func FuzzGood(f *testing.F) {
-	typed.Add(f, Config{Port: 80, Mode: 1, Host: "h"}, []Op{{Kind: 1, Path: "/a"}}, uintptr(0), 1i, &Node{}, Opaque{}, Stamped{})
-	typed.Add(f, Config{}, []Op(nil), uintptr(1), complex128(2), (*Node)(nil), Opaque{}, Stamped{})
-	typed.Fuzz(f, func(t *testing.T, c Config, ops []Op, p uintptr, z complex128, n *Node, o Opaque, s Stamped) {})
+	typed.Add(f, Config{Port: 80, Mode: 1, Host: "h"}, []Op{{Kind: 1, Path: "/a"}}, uintptr(0), 1i, &Node{}, Opaque{}, Logged{})
+	typed.Add(f, Config{}, []Op(nil), uintptr(1), complex128(2), (*Node)(nil), Opaque{}, Logged{})
+	typed.Fuzz(f, func(t *testing.T, c Config, ops []Op, p uintptr, z complex128, n *Node, o Opaque, l Logged) {})
 }
 
 func FuzzStdUnexported(f *testing.F) {
@@ -97,6 +104,7 @@ func FuzzUnfuzzable(f *testing.F) {
 		p *unsafe.Pointer, // want `typed.Fuzz: parameter p of type \*unsafe.Pointer cannot be fuzzed: it is unsafe.Pointer`
 		d [2]*Deep, // want `typed.Fuzz: parameter d of type \[2\]\*Deep cannot be fuzzed: element of \[2\]\*Deep: field Deep.Inner: field C is a chan`
 		a, b func(), // want `typed.Fuzz: parameter a of type func\(\) cannot be fuzzed: it is a func` `typed.Fuzz: parameter b of type func\(\) cannot be fuzzed: it is a func`
+		s Stamped, // want `typed.Fuzz: parameter s of type Stamped cannot be fuzzed: field Stamped.hook is a func`
 	) {
 	})
 }
