@@ -102,6 +102,9 @@ type TypeError struct {
 	Type reflect.Type // its type
 	Path string       // where in it the value that cannot be fuzzed sits: ".Rules[i].Match"
 	Bad  reflect.Type // that value's type
+	// Message is the innermost protocol buffer message that holds it, if
+	// any: its generated struct's internal state cannot be fuzzed.
+	Message reflect.Type
 }
 
 func (e *TypeError) Error() string {
@@ -109,14 +112,26 @@ func (e *TypeError) Error() string {
 		reflect.Interface: "an interface", reflect.Chan: "a channel", reflect.Func: "a func",
 		reflect.UnsafePointer: "an unsafe.Pointer",
 	}[e.Bad.Kind()]
-	return fmt.Sprintf("%s (%v) cannot be fuzzed: %s%s is %s (%v); interfaces, channels, funcs and unsafe.Pointer cannot be fuzzed",
+	msg := fmt.Sprintf("%s (%v) cannot be fuzzed: %s%s is %s (%v); interfaces, channels, funcs and unsafe.Pointer cannot be fuzzed",
 		e.Arg, e.Type, e.Arg, e.Path, what, e.Bad)
+	if e.Message != nil {
+		msg += fmt.Sprintf("; it is in %v, a protocol buffer message, whose internal state holds them: fuzz its wire form (a []byte for proto.Unmarshal) or the values of its fields", e.Message)
+	}
+	return msg
+}
+
+// isProtoMessage reports whether t is a generated protocol buffer
+// message: *t has a ProtoReflect method.
+func isProtoMessage(t reflect.Type) bool {
+	_, ok := reflect.PointerTo(t).MethodByName("ProtoReflect")
+	return ok
 }
 
 type builder struct {
-	built map[reflect.Type]*codec
-	arg   string
-	root  reflect.Type
+	built  map[reflect.Type]*codec
+	arg    string
+	root   reflect.Type
+	protos []reflect.Type // the protocol buffer messages being built, outermost first
 }
 
 func (b *builder) build(t reflect.Type, path string) (*codec, error) {
@@ -142,7 +157,16 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 		c.kind, c.size = kComplex, t.Bits()/8
 	case reflect.String:
 		c.kind = kString
-	case reflect.Slice, reflect.Array, reflect.Pointer:
+	case reflect.Array:
+		if t.Len() == 0 {
+			// Holds no value, whatever its element (protobuf's
+			// DoNotCompare is a [0]func()): nothing to encode, as a
+			// struct without fields.
+			c.kind = kStruct
+			return c, nil
+		}
+		fallthrough
+	case reflect.Slice, reflect.Pointer:
 		c.kind = map[reflect.Kind]kind{reflect.Slice: kSlice, reflect.Array: kArray, reflect.Pointer: kPtr}[t.Kind()]
 		sub := path + "[i]"
 		if t.Kind() == reflect.Pointer {
@@ -166,6 +190,10 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 		}
 	case reflect.Struct:
 		c.kind = kStruct
+		if isProtoMessage(t) {
+			b.protos = append(b.protos, t)
+			defer func() { b.protos = b.protos[:len(b.protos)-1] }()
+		}
 		for i := range t.NumField() {
 			sf := t.Field(i)
 			if sf.Name == "_" || !sf.IsExported() && stdPackage(sf.PkgPath) {
@@ -178,7 +206,11 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 			c.fields = append(c.fields, field{index: i, offset: sf.Offset, name: sf.Name, exported: sf.IsExported(), c: fc})
 		}
 	default:
-		return nil, &TypeError{Arg: b.arg, Type: b.root, Path: path, Bad: t}
+		err := &TypeError{Arg: b.arg, Type: b.root, Path: path, Bad: t}
+		if len(b.protos) > 0 {
+			err.Message = b.protos[len(b.protos)-1]
+		}
+		return nil, err
 	}
 	return c, nil
 }

@@ -205,6 +205,38 @@ func TestPromotedMarshalers(t *testing.T) {
 	}
 }
 
+// fakeMessage has what a generated protocol buffer message has: a
+// ProtoReflect method and internal state that holds an interface behind
+// a zero-length array of funcs.
+type fakeMessage struct {
+	state struct {
+		DoNotCompare [0]func()
+		info         *struct{ GoReflectType reflect.Type }
+	}
+	Seconds int64
+}
+
+func (*fakeMessage) ProtoReflect() {}
+
+// TestZeroLengthArraysAndMessages: a zero-length array holds no value, so
+// its element type does not matter; a protocol buffer message is refused
+// with what to fuzz instead.
+func TestZeroLengthArraysAndMessages(t *testing.T) {
+	type noCompare struct {
+		_ [0]func() // blank: skipped anyway
+		D [0]func()
+		N int8
+	}
+	data, err := typed.Encode(noCompare{N: 5})
+	if got := hex.EncodeToString(data); err != nil || got != "01"+"05" {
+		t.Errorf("Encode(noCompare) = %s, %v; want N alone", got, err)
+	}
+	_, err = typed.Encode([]*fakeMessage{})
+	if err == nil || !strings.Contains(err.Error(), "it is in typed_test.fakeMessage, a protocol buffer message") || !strings.Contains(err.Error(), "[]byte for proto.Unmarshal") {
+		t.Errorf("Encode of messages: %v, want the protocol buffer hint", err)
+	}
+}
+
 // TestStdRoots: every standard library package of the go command that runs
 // the test counts as one.
 func TestStdRoots(t *testing.T) {

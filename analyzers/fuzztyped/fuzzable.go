@@ -97,6 +97,9 @@ func (w *typeWalker) walk(t types.Type, path string) string {
 	case *types.Slice:
 		return w.walk(u.Elem(), step(path, "element of "+w.str(t)))
 	case *types.Array:
+		if u.Len() == 0 {
+			return "" // holds no value, whatever its element (protobuf's DoNotCompare)
+		}
 		return w.walk(u.Elem(), step(path, "element of "+w.str(t)))
 	case *types.Map:
 		if why := w.walk(u.Key(), step(path, "map key of "+w.str(t))); why != "" {
@@ -120,10 +123,24 @@ func (w *typeWalker) fields(t types.Type, u *types.Struct, path string) string {
 			continue
 		}
 		if why := w.walk(f.Type(), step(path, "field "+owner+f.Name())); why != "" {
+			if isProtoMessage(t) && !strings.Contains(why, protoHint) {
+				why += " (" + w.str(t) + protoHint + ")"
+			}
 			return why
 		}
 	}
 	return ""
+}
+
+// protoHint follows a protocol buffer message's name in a refusal: its
+// generated struct's internal state holds interfaces.
+const protoHint = " is a protocol buffer message: fuzz its wire form, a []byte for proto.Unmarshal, or its fields' values"
+
+// isProtoMessage reports whether t is a generated protocol buffer message:
+// *t has a ProtoReflect method.
+func isProtoMessage(t types.Type) bool {
+	sel := types.NewMethodSet(types.NewPointer(t)).Lookup(nil, "ProtoReflect")
+	return sel != nil
 }
 
 func (w *typeWalker) str(t types.Type) string { return types.TypeString(t, w.qf) }

@@ -83,6 +83,23 @@ type Ops []Op
 
 type Deep struct{ Inner struct{ C chan int } }
 
+// Message is shaped as a generated protocol buffer message.
+type Message struct {
+	state struct {
+		DoNotCompare [0]func() // holds no value
+		info         *struct{ T any }
+	}
+	Seconds int64
+}
+
+func (*Message) ProtoReflect() {}
+
+// NoCompare has a zero-length array of funcs, which holds no value.
+type NoCompare struct {
+	D [0]func()
+	N int
+}
+
 func FuzzGood(f *testing.F) {
 	typed.Add(f, Config{Port: 80, Mode: 1, Host: "h"}, []Op{{Kind: 1, Path: "/a"}}, uintptr(0), 1i, &Node{}, Opaque{}, Logged{})
 	typed.Add(f, Config{}, []Op(nil), uintptr(1), complex128(2), (*Node)(nil), Opaque{}, Logged{})
@@ -90,7 +107,7 @@ func FuzzGood(f *testing.F) {
 }
 
 func FuzzStdUnexported(f *testing.F) {
-	typed.Fuzz(f, func(t *testing.T, c Cache) {})
+	typed.Fuzz(f, func(t *testing.T, c Cache, n NoCompare) {})
 }
 
 func FuzzUnfuzzable(f *testing.F) {
@@ -105,6 +122,7 @@ func FuzzUnfuzzable(f *testing.F) {
 		d [2]*Deep, // want `typed.Fuzz: parameter d of type \[2\]\*Deep cannot be fuzzed: element of \[2\]\*Deep: field Deep.Inner: field C is a chan`
 		a, b func(), // want `typed.Fuzz: parameter a of type func\(\) cannot be fuzzed: it is a func` `typed.Fuzz: parameter b of type func\(\) cannot be fuzzed: it is a func`
 		s Stamped, // want `typed.Fuzz: parameter s of type Stamped cannot be fuzzed: field Stamped.hook is a func`
+		msg *Message, // want `typed.Fuzz: parameter msg of type \*Message cannot be fuzzed: field Message.state: field info: field T is an interface \(any\) \(Message is a protocol buffer message: fuzz its wire form, a \[\]byte for proto.Unmarshal, or its fields' values\)`
 	) {
 	})
 }
