@@ -20,7 +20,11 @@ type codec struct {
 	elem   *codec // array, slice and map elements, pointed-to value
 	key    *codec // map keys
 	fields []field
-	min    int // least number of bytes the encoder writes for a value
+	// skipped are the indexes of a standard library struct's unexported
+	// fields, neither encoded nor decoded (stdPackage): encoding a value
+	// that holds something there is an error, not a silent loss.
+	skipped []int
+	min     int // least number of bytes the encoder writes for a value
 	// shares is set on a root codec (codecFor's) whose values hold
 	// strings, byte slices or marshaled values: decoding gives them bytes
 	// of one copy of the input instead of a copy each.
@@ -196,7 +200,11 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 		}
 		for i := range t.NumField() {
 			sf := t.Field(i)
-			if sf.Name == "_" || !sf.IsExported() && stdPackage(sf.PkgPath) {
+			if sf.Name == "_" {
+				continue
+			}
+			if !sf.IsExported() && stdPackage(sf.PkgPath) {
+				c.skipped = append(c.skipped, i)
 				continue
 			}
 			fc, err := b.build(sf.Type, path+"."+sf.Name)

@@ -155,6 +155,10 @@ func TestStdUnexportedNotFuzzed(t *testing.T) {
 		s.mu.Unlock()
 		s.b.WriteString("x") // panics when its self-pointer was decoded
 	}
+	// A seed that holds such state is refused rather than cut silently.
+	if _, err := typed.Encode(bytes.NewBufferString("seed")); err == nil || !strings.Contains(err.Error(), "bytes.Buffer holds state in its unexported field buf") {
+		t.Errorf("Encode(a bytes.Buffer holding data) = %v, want an error", err)
+	}
 	var op Op
 	typed.Decode([]byte{1, 0, 0, 2, 7}, &op)
 	if !bytes.Equal(op.data, []byte{7}) {
