@@ -29,6 +29,10 @@ type codec struct {
 	// strings, byte slices or marshaled values: decoding gives them bytes
 	// of one copy of the input instead of a copy each.
 	shares bool
+	// v1 is a root codec's graph under version 1's rules, for data whose
+	// version byte is 1, where they differ from version 2's (nil: the same
+	// graph, or one version 1 could not encode).
+	v1 *codec
 }
 
 type field struct {
@@ -85,7 +89,21 @@ func codecFor(t reflect.Type, arg string) (*codec, error) {
 		return c.(*codec), nil
 	}
 	b := builder{built: map[reflect.Type]*codec{}, arg: arg, root: t}
-	c, err := b.build(t, "")
+	c, err := b.root1()
+	if err != nil {
+		return nil, err
+	}
+	if b.differs {
+		v1 := builder{built: map[reflect.Type]*codec{}, arg: arg, root: t, v1: true}
+		c.v1, _ = v1.root1() // nil when version 1 could not encode t: data decodes as version 2
+	}
+	codecs.Store(t, c)
+	return c, nil
+}
+
+// root1 builds the codec graph of b.root.
+func (b *builder) root1() (*codec, error) {
+	c, err := b.build(b.root, "")
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +114,6 @@ func codecFor(t reflect.Type, arg string) (*codec, error) {
 			c.shares = true
 		}
 	}
-	codecs.Store(t, c)
 	return c, nil
 }
 
@@ -136,6 +153,13 @@ type builder struct {
 	arg    string
 	root   reflect.Type
 	protos []reflect.Type // the protocol buffer messages being built, outermost first
+	// v1 builds by version 1's rules: the standard library types'
+	// unexported fields encoded, marshaling methods promoted from an
+	// embedded field used, a zero-length array's element checked.
+	v1 bool
+	// differs is set when a rule of version 2 made the graph differ from
+	// version 1's.
+	differs bool
 }
 
 func (b *builder) build(t reflect.Type, path string) (*codec, error) {
@@ -144,7 +168,14 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 	}
 	c := &codec{t: t}
 	b.built[t] = c
-	if k := marshalKind(t); k != 0 {
+	k, k1 := marshalKind(t)
+	if k != k1 {
+		b.differs = true
+	}
+	if b.v1 {
+		k = k1
+	}
+	if k != 0 {
 		c.kind = k
 		return c, nil
 	}
@@ -162,7 +193,8 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 	case reflect.String:
 		c.kind = kString
 	case reflect.Array:
-		if t.Len() == 0 {
+		if t.Len() == 0 && !b.v1 {
+			b.differs = true
 			// Holds no value, whatever its element (protobuf's
 			// DoNotCompare is a [0]func()): nothing to encode, as a
 			// struct without fields.
@@ -203,8 +235,9 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 			if sf.Name == "_" {
 				continue
 			}
-			if !sf.IsExported() && stdPackage(sf.PkgPath) {
+			if !sf.IsExported() && stdPackage(sf.PkgPath) && !b.v1 {
 				c.skipped = append(c.skipped, i)
+				b.differs = true
 				continue
 			}
 			fc, err := b.build(sf.Type, path+"."+sf.Name)
@@ -248,19 +281,29 @@ func init() {
 }
 
 // marshalKind returns kBinary or kText when t is encoded through its
-// marshaling methods (the methods of *T count), or 0.
-func marshalKind(t reflect.Type) kind {
+// marshaling methods (the methods of *T count), or 0: binary ones first,
+// and only those t declares itself, not both promoted from an embedded
+// field (ownMethods). v1 is version 1's choice, which took promoted ones.
+func marshalKind(t reflect.Type) (k, v1 kind) {
 	if t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface {
-		return 0
+		return 0, 0
 	}
 	p := reflect.PointerTo(t)
+	binary := p.Implements(binaryMarshaler) && p.Implements(binaryUnmarshaler)
+	text := p.Implements(textMarshaler) && p.Implements(textUnmarshaler)
 	switch {
-	case p.Implements(binaryMarshaler) && p.Implements(binaryUnmarshaler) && ownMethods(t, "MarshalBinary", "UnmarshalBinary"):
-		return kBinary
-	case p.Implements(textMarshaler) && p.Implements(textUnmarshaler) && ownMethods(t, "MarshalText", "UnmarshalText"):
-		return kText
+	case binary:
+		v1 = kBinary
+	case text:
+		v1 = kText
 	}
-	return 0
+	switch {
+	case binary && ownMethods(t, "MarshalBinary", "UnmarshalBinary"):
+		k = kBinary
+	case text && ownMethods(t, "MarshalText", "UnmarshalText"):
+		k = kText
+	}
+	return k, v1
 }
 
 // ownMethods reports whether t (or *t) declares one of the named methods

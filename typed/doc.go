@@ -24,7 +24,7 @@
 // between corpus entries), failures are minimized to the smallest value and
 // reports print it as Go syntax.
 //
-// The encoding (version 1, docs/typed.md) is: a version byte, then each
+// The encoding (version 2, docs/typed.md) is: a version byte, then each
 // argument in order. Booleans take one byte (its low bit); integers and
 // floats their size in little-endian bytes (int, uint and uintptr always
 // eight); a string a uvarint length and its bytes; a slice or map a uvarint

@@ -12,9 +12,13 @@ import (
 )
 
 // Version is the encoding's version, the first byte Encode writes. Decoding
-// reads every first byte as version 1, the only one so far; a later version
-// will keep decoding 1 as it is documented in docs/typed.md.
-const Version = 1
+// reads a first byte of 1 as version 1, as docs/typed.md documents it, and
+// every other as version 2. Version 2 differs from 1 only for types that
+// hold a standard library type's unexported fields (not encoded), a struct
+// whose marshaling methods are promoted from an embedded field (encoded
+// field by field) or a zero-length array of a type that cannot be fuzzed
+// (encoded as nothing): for every other type both are the same bytes.
+const Version = 2
 
 // A decoder reads values from an input. Reading past the end yields zero
 // bytes, so every input decodes.

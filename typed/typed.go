@@ -196,8 +196,11 @@ func decodeInto(vals []reflect.Value, cs []*codec, data []byte) {
 			d.b, d.owned = slices.Clone(data), true
 		}
 	}
-	d.fixed(1) // the version
+	v1 := d.fixed(1) == 1 // the version
 	for i, c := range cs {
+		if v1 && c.v1 != nil {
+			c = c.v1
+		}
 		p := reflect.New(c.t)
 		d.decodeAt(c, p.UnsafePointer())
 		vals[i] = p.Elem()

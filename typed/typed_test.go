@@ -97,23 +97,24 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
-// TestGolden pins the encoding (docs/typed.md, version 1): a change here is
-// a new version.
+// TestGolden pins the encoding (docs/typed.md, version 2, which for these
+// types is version 1 with its version byte): a change here is a new
+// version.
 func TestGolden(t *testing.T) {
 	for _, tc := range []struct {
 		args []any
 		hex  string
 	}{
-		{[]any{true, int8(-2), uint16(0x1234)}, "01" + "01" + "fe" + "3412"},
-		{[]any{42}, "01" + "2a00000000000000"},
-		{[]any{"ab", []byte(nil), []byte{}, []byte("c")}, "01" + "026162" + "00" + "01" + "0263"},
-		{[]any{(*bool)(nil), new(true)}, "01" + "00" + "0101"},
-		{[]any{[]Mode{3, 4}, [2]Mode{5, 6}}, "01" + "030304" + "0506"},
-		{[]any{map[string]bool{"b": true, "a": false}}, "01" + "03" + "016100" + "016201"},
-		{[]any{float32(1), 2.0}, "01" + "0000803f" + "0000000000000040"},
-		{[]any{Op{Kind: 1, Path: "/", data: []byte{9}}}, "01" + "01" + "012f" + "0209"},
-		{[]any{netip.MustParseAddr("1.2.3.4")}, "01" + "04" + "01020304"},
-		{[]any{big.NewInt(-5)}, "01" + "01" + "022d35"},
+		{[]any{true, int8(-2), uint16(0x1234)}, "02" + "01" + "fe" + "3412"},
+		{[]any{42}, "02" + "2a00000000000000"},
+		{[]any{"ab", []byte(nil), []byte{}, []byte("c")}, "02" + "026162" + "00" + "01" + "0263"},
+		{[]any{(*bool)(nil), new(true)}, "02" + "00" + "0101"},
+		{[]any{[]Mode{3, 4}, [2]Mode{5, 6}}, "02" + "030304" + "0506"},
+		{[]any{map[string]bool{"b": true, "a": false}}, "02" + "03" + "016100" + "016201"},
+		{[]any{float32(1), 2.0}, "02" + "0000803f" + "0000000000000040"},
+		{[]any{Op{Kind: 1, Path: "/", data: []byte{9}}}, "02" + "01" + "012f" + "0209"},
+		{[]any{netip.MustParseAddr("1.2.3.4")}, "02" + "04" + "01020304"},
+		{[]any{big.NewInt(-5)}, "02" + "01" + "022d35"},
 	} {
 		data, err := typed.Encode(tc.args...)
 		if err != nil {
@@ -141,10 +142,10 @@ func TestStdUnexportedNotFuzzed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := hex.EncodeToString(data), "01"+"0300000000000000"; got != want {
+	if got, want := hex.EncodeToString(data), "02"+"0300000000000000"; got != want {
 		t.Errorf("Encode(Stats{Hits: 3}) = %s, want %s (Hits alone)", got, want)
 	}
-	for _, in := range [][]byte{bytes.Repeat([]byte{0xff}, 64), bytes.Repeat([]byte{1}, 64)} {
+	for _, in := range [][]byte{bytes.Repeat([]byte{0xff}, 64), append([]byte{2}, bytes.Repeat([]byte{1}, 63)...)} {
 		var s Stats
 		if err := typed.Decode(in, &s); err != nil {
 			t.Fatal(err)
@@ -160,7 +161,7 @@ func TestStdUnexportedNotFuzzed(t *testing.T) {
 		t.Errorf("Encode(a bytes.Buffer holding data) = %v, want an error", err)
 	}
 	var op Op
-	typed.Decode([]byte{1, 0, 0, 2, 7}, &op)
+	typed.Decode([]byte{2, 0, 0, 2, 7}, &op)
 	if !bytes.Equal(op.data, []byte{7}) {
 		t.Errorf("Op.data = %v: the user's own unexported fields are fuzzed", op.data)
 	}
@@ -204,7 +205,7 @@ func TestPromotedMarshalers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := hex.EncodeToString(data); got != "01"+"016e" {
+	if got := hex.EncodeToString(data); got != "02"+"016e" {
 		t.Errorf("Encode(Stamp) = %s, want its own text", got)
 	}
 }
@@ -232,12 +233,39 @@ func TestZeroLengthArraysAndMessages(t *testing.T) {
 		N int8
 	}
 	data, err := typed.Encode(noCompare{N: 5})
-	if got := hex.EncodeToString(data); err != nil || got != "01"+"05" {
+	if got := hex.EncodeToString(data); err != nil || got != "02"+"05" {
 		t.Errorf("Encode(noCompare) = %s, %v; want N alone", got, err)
 	}
 	_, err = typed.Encode([]*fakeMessage{})
 	if err == nil || !strings.Contains(err.Error(), "it is in typed_test.fakeMessage, a protocol buffer message") || !strings.Contains(err.Error(), "[]byte for proto.Unmarshal") {
 		t.Errorf("Encode of messages: %v, want the protocol buffer hint", err)
+	}
+}
+
+// Locked holds a sync.Mutex, whose state version 1 encoded.
+type Locked struct {
+	mu sync.Mutex
+	N  int
+}
+
+// TestVersion1Decodes: data whose version byte is 1 decodes as version 1
+// did (docs/typed.md), where version 2's rules differ: a reproducer written
+// before keeps its values; the same bytes as version 2 decode by its rules.
+func TestVersion1Decodes(t *testing.T) {
+	body := []byte{1, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0} // mutex state 1, sema 0, N 5
+	var l Locked
+	if err := typed.Decode(append([]byte{1}, body...), &l); err != nil || l.N != 5 || l.mu.TryLock() {
+		t.Errorf("version 1: N = %d, mutex unlocked: want N 5 and the mutex locked, as version 1 decoded", l.N)
+	}
+	var l2 Locked
+	if err := typed.Decode(append([]byte{2}, body...), &l2); err != nil || l2.N != 1 || !l2.mu.TryLock() {
+		t.Errorf("version 2: N = %d: want 1 and the mutex unlocked", l2.N)
+	}
+	// An Entry as version 1 wrote it: through time.Time's MarshalBinary.
+	tb, _ := time.Unix(5, 0).UTC().MarshalBinary()
+	var e Entry
+	if err := typed.Decode(append([]byte{1, byte(len(tb))}, tb...), &e); err != nil || !e.Equal(time.Unix(5, 0)) {
+		t.Errorf("version 1 Entry: %+v, want the time 5 s after the epoch", e)
 	}
 }
 
