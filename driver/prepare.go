@@ -99,6 +99,9 @@ func (b *builds) target(ctx context.Context, t Target) (*fuzzBinary, error) {
 		if fb.twinErr != nil {
 			b.s.emit(event.Event{Type: event.Warning, Package: t.Package, Message: fb.twinErr.Error()})
 		}
+		if fb.skew != "" {
+			b.s.emit(event.Event{Type: event.Warning, Package: t.Package, Message: fb.skew})
+		}
 	}
 	if fb.names != nil && !slices.Contains(fb.names, t.Name) {
 		// The source declares it; the binary does not list it.
@@ -117,6 +120,7 @@ type fuzzBinary struct {
 	twinErr error
 	dict    string   // the run's dictionary file
 	names   []string // the fuzz tests it lists; nil for a prebuilt binary (Resolve asked it)
+	skew    string   // why its typed arguments may decode otherwise under go test (typedSkew), a warning
 }
 
 // buildPackage builds p into dir (unless it is a prebuilt binary), named as
@@ -157,7 +161,7 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, dir string) (*fuz
 	if names == nil && err == nil {
 		names = []string{}
 	}
-	return &fuzzBinary{bin: res.Binary, twin: twinBin, twinErr: twinErr, dict: dict, names: names}, err
+	return &fuzzBinary{bin: res.Binary, twin: twinBin, twinErr: twinErr, dict: dict, names: names, skew: typedSkew(ctx, p)}, err
 }
 
 // startTwinBuild starts building the race twin of the fuzzing binary that
