@@ -26,7 +26,7 @@ func (h *harness) Format(data []byte) (out []string) {
 	vals := h.decode(data)
 	out = make([]string, len(vals))
 	for i, v := range vals {
-		p := printer{pkg: h.pkg}
+		p := printer{pkg: h.pkg, names: h.names()}
 		p.value(h.codecs[i], v, top)
 		out[i] = p.b.String()
 	}
@@ -37,8 +37,36 @@ func (h *harness) Format(data []byte) (out []string) {
 const maxFormatLen = 4096
 
 type printer struct {
-	b   strings.Builder
-	pkg string
+	b     strings.Builder
+	pkg   string
+	names map[string]string // harness.names
+}
+
+// typeNames returns the named types reachable in the codec graphs by
+// import path and name, with the names reflect gives them in Go source
+// (its String, which has the package's real name).
+func typeNames(cs []*codec) map[string]string {
+	names := map[string]string{}
+	seen := map[*codec]bool{}
+	var walk func(c *codec)
+	walk = func(c *codec) {
+		if c == nil || seen[c] {
+			return
+		}
+		seen[c] = true
+		if t := c.t; t.Name() != "" && t.PkgPath() != "" && !strings.Contains(t.Name(), "[") {
+			names[t.PkgPath()+"."+t.Name()] = t.String()
+		}
+		walk(c.elem)
+		walk(c.key)
+		for _, f := range c.fields {
+			walk(f.c)
+		}
+	}
+	for _, c := range cs {
+		walk(c)
+	}
+	return names
 }
 
 // A context is where a value is printed: the whole argument, a struct
@@ -119,13 +147,17 @@ var qualifiedRE = regexp.MustCompile(`[A-Za-z0-9_.~+%/-]*[A-Za-z0-9_~+%-]\.[A-Za
 
 // typeArgs rewrites a generic type's argument list as reflect writes it
 // ("[example.com/m/gen.Elem,int]") as Go source does ("[gen.Elem, int]",
-// "[Elem, int]" in the fuzz function's package). A package's name is assumed
-// from its path, as gopls assumes it for an import without a name.
+// "[Elem, int]" in the fuzz function's package). A package's name is its
+// real one when the arguments hold a value of that type (names), else
+// assumed from its path, as gopls assumes it for an import without a name.
 func (p *printer) typeArgs(s string) string {
 	s = qualifiedRE.ReplaceAllStringFunc(s, func(q string) string {
 		dot := strings.LastIndex(q, ".")
-		if q[:dot] == p.pkg {
+		switch name, ok := p.names[q]; {
+		case q[:dot] == p.pkg:
 			return q[dot+1:]
+		case ok:
+			return name // a type the arguments hold: its package's real name
 		}
 		return assumedName(q[:dot]) + q[dot:]
 	})
@@ -246,7 +278,7 @@ func (p *printer) mapLit(c *codec, v reflect.Value, x context) {
 	type entry struct{ k, v string }
 	var entries []entry
 	for it := v.MapRange(); it.Next(); {
-		kp, vp := printer{pkg: p.pkg}, printer{pkg: p.pkg}
+		kp, vp := printer{pkg: p.pkg, names: p.names}, printer{pkg: p.pkg, names: p.names}
 		kp.value(c.key, it.Key(), inElem)
 		vp.value(c.elem, it.Value(), inElem)
 		entries = append(entries, entry{kp.b.String(), vp.b.String()})

@@ -390,3 +390,23 @@ func zoneOffset(t time.Time) int {
 	_, off := t.Zone()
 	return off
 }
+
+// TestTypeArgNames: a generic type's arguments print with their package's
+// real name when the arguments hold a value of that type (k8s.io/api/core/v1
+// is package v1, not core), else with the name assumed from the path.
+func TestTypeArgNames(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, p pair[op, netip.Addr]) {})
+	if got := h.names()["net/netip.Addr"]; got != "netip.Addr" {
+		t.Errorf("names[net/netip.Addr] = %q", got)
+	}
+	p := printer{pkg: "example.com/m", names: map[string]string{"example.com/api/core/v1.Phase": "v1.Phase"}}
+	for in, want := range map[string]string{
+		"[example.com/api/core/v1.Phase,int]":         "[v1.Phase, int]",
+		"[example.com/go-units.Size,example.com/m.T]": "[units.Size, T]",
+		"[map[string]example.com/x/v2.T]":             "[map[string]x.T]",
+	} {
+		if got := p.typeArgs(in); got != want {
+			t.Errorf("typeArgs(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -240,6 +240,10 @@ type harness struct {
 	codecs  []*codec
 	pkg     string // the fuzz function's package path: its types print unqualified
 	layouts layoutCache
+	// names maps the named types of the arguments' graphs, by import path
+	// and name (example.com/api/core/v1.Phase), to how Go source names them
+	// (v1.Phase): how a generic type's arguments print (Format).
+	names func() map[string]string
 }
 
 var tType = reflect.TypeFor[*testing.T]()
@@ -268,7 +272,7 @@ func newHarness(fn any) (*harness, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &harness{fn: v, codecs: cs, pkg: funcPackage(v)}, nil
+	return &harness{fn: v, codecs: cs, pkg: funcPackage(v), names: sync.OnceValue(func() map[string]string { return typeNames(cs) })}, nil
 }
 
 // match reports whether a seed of these types fits the fuzz function.
