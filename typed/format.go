@@ -17,7 +17,15 @@ import (
 // Types of the fuzz function's own package print unqualified; zero fields
 // are left out; a value encoded through its marshaling methods prints as a
 // call of FromText or FromBinary.
-func (h *harness) Format(data []byte) (out []string) {
+// An argument that prints longer than maxFormatLen is cut, which its text
+// says: what reports print (the failure message, events). The values of a
+// corpus file (fuzzbox corpus cat, the editor) print whole (formatAll).
+func (h *harness) Format(data []byte) []string { return h.format(data, maxFormatLen) }
+
+// formatAll is Format without a bound.
+func (h *harness) formatAll(data []byte) []string { return h.format(data, 0) }
+
+func (h *harness) format(data []byte, limit int) (out []string) {
 	defer func() {
 		if r := recover(); r != nil { // a user's marshaling method panicked: see Mutate
 			out = []string{fmt.Sprintf("[]byte(%q) /* not decoded: %v */", data, r)}
@@ -26,21 +34,30 @@ func (h *harness) Format(data []byte) (out []string) {
 	vals := h.decode(data)
 	out = make([]string, len(vals))
 	for i, v := range vals {
-		p := printer{pkg: h.pkg, names: h.names()}
+		p := printer{pkg: h.pkg, names: h.names(), limit: limit}
 		p.value(h.codecs[i], v, top)
 		out[i] = p.b.String()
+		if p.cut {
+			out[i] += fmt.Sprintf(" /* cut: it prints longer than %d characters; fuzzbox corpus cat prints it whole */", limit)
+		}
 	}
 	return out
 }
 
-// maxFormatLen bounds one formatted argument; longer ones end in "…".
+// maxFormatLen bounds one formatted argument in reports.
 const maxFormatLen = 4096
 
 type printer struct {
 	b     strings.Builder
 	pkg   string
 	names map[string]string // harness.names
+	limit int               // of the text's length; 0 for none
+	cut   bool              // something was left out at the limit
 }
+
+// full reports whether the text reached the printer's limit: the rest of
+// the value is left out.
+func (p *printer) full() bool { return p.limit > 0 && p.b.Len() > p.limit }
 
 // typeNames returns the named types reachable in the codec graphs by
 // import path and name, with the names reflect gives them in Go source
@@ -83,7 +100,8 @@ const (
 
 // value prints v in context x.
 func (p *printer) value(c *codec, v reflect.Value, x context) {
-	if p.b.Len() > maxFormatLen {
+	if p.full() {
+		p.cut = true
 		return
 	}
 	switch c.kind {
@@ -262,8 +280,9 @@ func (p *printer) list(c *codec, v reflect.Value, x context) {
 		if i > 0 {
 			p.b.WriteString(", ")
 		}
-		if p.b.Len() > maxFormatLen {
+		if p.full() {
 			p.b.WriteString("…")
+			p.cut = true
 			break
 		}
 		p.value(c.elem, v.Index(i), inElem)
@@ -278,9 +297,10 @@ func (p *printer) mapLit(c *codec, v reflect.Value, x context) {
 	type entry struct{ k, v string }
 	var entries []entry
 	for it := v.MapRange(); it.Next(); {
-		kp, vp := printer{pkg: p.pkg, names: p.names}, printer{pkg: p.pkg, names: p.names}
+		kp, vp := printer{pkg: p.pkg, names: p.names, limit: p.limit}, printer{pkg: p.pkg, names: p.names, limit: p.limit}
 		kp.value(c.key, it.Key(), inElem)
 		vp.value(c.elem, it.Value(), inElem)
+		p.cut = p.cut || kp.cut || vp.cut
 		entries = append(entries, entry{kp.b.String(), vp.b.String()})
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.k, b.k) })
@@ -288,6 +308,11 @@ func (p *printer) mapLit(c *codec, v reflect.Value, x context) {
 	for i, e := range entries {
 		if i > 0 {
 			p.b.WriteString(", ")
+		}
+		if p.full() {
+			p.b.WriteString("…")
+			p.cut = true
+			break
 		}
 		p.printf("%s: %s", e.k, e.v)
 	}

@@ -410,3 +410,30 @@ func TestTypeArgNames(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatLong: a report's argument longer than maxFormatLen is cut and
+// says so; a corpus file's values (formatAll) print whole, as Go.
+func TestFormatLong(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, ops []op, m map[string]int) {})
+	ops := make([]op, 1000)
+	for i := range ops {
+		ops[i] = op{Kind: 1, Path: "/long/path"}
+	}
+	m := map[string]int{}
+	for i := range 1000 {
+		m[strconv.Itoa(i)] = i
+	}
+	data := enc(t, ops, m)
+	short, whole := h.Format(data), h.formatAll(data)
+	for i := range short {
+		if !strings.HasSuffix(short[i], "/* cut: it prints longer than 4096 characters; fuzzbox corpus cat prints it whole */") || len(short[i]) > 4096+200 {
+			t.Errorf("argument %d in a report: %d characters, ending %q; want it cut and saying so", i+1, len(short[i]), short[i][max(0, len(short[i])-120):])
+		}
+		if strings.Contains(whole[i], "…") || strings.Contains(whole[i], "cut:") || len(whole[i]) < 10000 {
+			t.Errorf("argument %d in full: %d characters, want all of it", i+1, len(whole[i]))
+		}
+	}
+	if got := h.Format(enc(t, []op{{Path: strings.Repeat("x", 5000)}}, map[string]int(nil))); strings.Contains(got[0], "cut:") {
+		t.Errorf("one long string, nothing left out, said cut: …%s", got[0][len(got[0])-100:])
+	}
+}

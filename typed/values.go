@@ -84,5 +84,5 @@ func (h *harness) fileValues(file string) ([]string, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: a %T, but a typed fuzz test's entry is one []byte", file, vals[0])
 	}
-	return h.Format(b), nil
+	return h.formatAll(b), nil
 }
