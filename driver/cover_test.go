@@ -364,3 +364,23 @@ func TestCoverNestedModule(t *testing.T) {
 		t.Errorf("entries %+v, want the one seed replayed", rep.Entries)
 	}
 }
+
+// TestCoverRelativeFiles: relative -coverprofile and -o name files in the
+// directory the command runs in, as go test's do, for a package elsewhere
+// (the profile was written there but read in the package: no report; the
+// HTML landed in the package, inside the module).
+func TestCoverRelativeFiles(t *testing.T) {
+	mod := coverModule(t)
+	rep := coverKind(t, mod, driver.Config{CacheDir: t.TempDir()}, driver.CoverOptions{Profile: "rel.out", HTML: "rel.html"})
+	for _, f := range []string{"rel.out", "rel.html"} {
+		if _, err := os.Stat(filepath.Join(mod, f)); err != nil {
+			t.Errorf("%s not where the command runs: %v", f, err)
+		}
+		if _, err := os.Stat(filepath.Join(mod, "kind", f)); err == nil {
+			t.Errorf("%s written into the package directory", f)
+		}
+	}
+	if rep.HTML != "rel.html" || rep.Profile != "rel.out" {
+		t.Errorf("report names %q and %q, want them as given", rep.HTML, rep.Profile)
+	}
+}

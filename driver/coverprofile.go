@@ -23,7 +23,9 @@ import (
 // the per-file and per-function figures.
 func (r *coverRun) report(rep *replay) (*CoverReport, error) {
 	p := r.p
-	profile := r.opts.Profile
+	// The files named are the user's, relative to where the command runs
+	// (go test -coverprofile's); go tool cover runs in the package.
+	profile := r.userPath(r.opts.Profile)
 	if profile == "" {
 		profile = filepath.Join(r.tmp, "cover.out")
 	}
@@ -37,7 +39,7 @@ func (r *coverRun) report(rep *replay) (*CoverReport, error) {
 		html = filepath.Join(os.TempDir(), "fuzzbox-cover-"+path.Base(p.ImportPath)+"-"+rep.target+".html")
 	}
 	if html != "" {
-		if _, err := goOutput(r.ctx, p.Dir, "tool", "cover", "-html="+profile, "-o="+html); err != nil {
+		if _, err := goOutput(r.ctx, p.Dir, "tool", "cover", "-html="+profile, "-o="+r.userPath(html)); err != nil {
 			return nil, fmt.Errorf("go tool cover -html: %w", err)
 		}
 		cr.HTML = html
@@ -66,6 +68,18 @@ func (r *coverRun) report(rep *replay) (*CoverReport, error) {
 		cr.Entries.PerEntry = r.attribute(rep, cr.Files)
 	}
 	return cr, nil
+}
+
+// userPath returns a file name the user gave, made absolute from the
+// directory the command runs in (Config.Dir), or "".
+func (r *coverRun) userPath(name string) string {
+	if name == "" || filepath.IsAbs(name) {
+		return name
+	}
+	if dir, err := filepath.Abs(r.cfg.Dir); err == nil {
+		return filepath.Join(dir, name)
+	}
+	return name
 }
 
 // A block is one line of a text coverage profile.
