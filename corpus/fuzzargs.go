@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -20,6 +21,10 @@ func ArgTypes(list, dir, name string) ([]reflect.Type, error) {
 	return FuzzArgTypes(dir, name)
 }
 
+// ErrNoFuzzTest is FuzzArgTypes's error when the test files declare no
+// function of the fuzz test's name.
+var ErrNoFuzzTest = errors.New("no fuzz test")
+
 // FuzzArgTypes reads the argument types of the fuzz test name from the
 // _test.go files in dir: the parameters after *testing.T of the function its
 // f.Fuzz call takes (a function literal, or a function declared in those
@@ -34,7 +39,7 @@ func FuzzArgTypes(dir, name string) ([]reflect.Type, error) {
 	}
 	decl := funcs[name]
 	if decl == nil {
-		return nil, fmt.Errorf("no fuzz test %s in the test files of %s", name, dir)
+		return nil, fmt.Errorf("%w %s in the test files of %s", ErrNoFuzzTest, name, dir)
 	}
 	ft := fuzzFuncType(decl, funcs, map[*ast.FuncDecl]bool{})
 	if ft == nil {

@@ -52,6 +52,10 @@ func MergeCorpus(cfg Config, pkgDir string, srcs []string, typeList string, libF
 	if err != nil {
 		return MergeResult{}, err
 	}
+	if _, err := corpus.FuzzArgTypes(pkgDir, name); errors.Is(err, corpus.ErrNoFuzzTest) {
+		// Before anything is copied into a cache directory of that name.
+		return MergeResult{}, err
+	}
 	types, err := corpus.ArgTypes(typeList, pkgDir, name)
 	if err != nil && !libFuzzer && typeList == "" {
 		types, err = nil, nil // v1 files carry their types; the pruning run checks them

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/fuzzbox/fuzzbox/corpus"
 )
 
 // TestMergeCorpus: v1 files merge into CacheDir/FuzzX without readable
@@ -12,6 +14,8 @@ import (
 // which the pruning run fuzzes.
 func TestMergeCorpus(t *testing.T) {
 	pkg, src, cache := t.TempDir(), t.TempDir(), t.TempDir()
+	// FuzzX's argument types cannot be read from its source.
+	os.WriteFile(filepath.Join(pkg, "x_test.go"), []byte("package x\n\nimport \"testing\"\n\nvar fn = func(t *testing.T, s string) {}\n\nfunc FuzzX(f *testing.F) { f.Fuzz(fn) }\n"), 0o644)
 	os.WriteFile(filepath.Join(src, "a"), []byte("go test fuzz v1\nstring(\"a\")\n"), 0o644)
 	os.WriteFile(filepath.Join(src, "b"), []byte("go test fuzz v1\nstring(\"b\")\n"), 0o644)
 	m, err := MergeCorpus(Config{CacheDir: cache, Fuzz: "FuzzX"}, pkg, []string{src}, "", false)
@@ -29,6 +33,13 @@ func TestMergeCorpus(t *testing.T) {
 	}
 	if m, err = MergeCorpus(Config{CacheDir: cache, Fuzz: "^FuzzX$"}, pkg, []string{src}, "[]byte", true); err != nil || m.Added != 2 {
 		t.Errorf("libFuzzer inputs as []byte: %+v, %v", m, err)
+	}
+	// A name the package has no fuzz test of (a typo) copies nothing.
+	if _, err := MergeCorpus(Config{CacheDir: cache, Fuzz: "FuzzY"}, pkg, []string{src}, "", false); !errors.Is(err, corpus.ErrNoFuzzTest) {
+		t.Errorf("-fuzz=FuzzY: %v, want corpus.ErrNoFuzzTest", err)
+	}
+	if _, err := os.Stat(filepath.Join(cache, "FuzzY")); err == nil {
+		t.Error("-fuzz=FuzzY: entries copied into its cache directory")
 	}
 	for _, fuzz := range []string{"", "Fuzz.", "FuzzX|FuzzY", "Fuzzx"} {
 		if _, err := MergeCorpus(Config{CacheDir: cache, Fuzz: fuzz}, pkg, []string{src}, "", false); !errors.Is(err, ErrNotOneFuzzTest) {

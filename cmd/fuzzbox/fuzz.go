@@ -61,31 +61,33 @@ Flags:
 `
 
 // fuzzFlags adds fuzzbox fuzz's flags to fs.
-func fuzzFlags(fs *flag.FlagSet) func(*invocation) int { return driverFlags(fs, "", false) }
+func fuzzFlags(fs *flag.FlagSet) func(*invocation) int { return driverFlags(fs, "fuzz", "", false) }
 
 // driverFlags adds the flags of a command that runs the driver on packages
 // (fuzzbox fuzz, fuzzbox corpus minimize) to fs: the driver's, of every
 // front end that fuzzes and of one that builds. Its usage errors start with
-// errPrefix; with pruneOnly it only prunes the corpus (driver.Config.PruneOnly).
-func driverFlags(fs *flag.FlagSet, errPrefix string, pruneOnly bool) func(*invocation) int {
+// usagePrefix, its other errors with "fuzzbox "+name; with pruneOnly it only
+// prunes the corpus (driver.Config.PruneOnly).
+func driverFlags(fs *flag.FlagSet, name, usagePrefix string, pruneOnly bool) func(*invocation) int {
 	var f driver.Flags
 	f.Register(fs)
 	f.RegisterBuild(fs)
 	return func(inv *invocation) int {
 		cfg, err := f.Checked(inv.stderr)
 		if err != nil {
-			return inv.usageError(errPrefix + err.Error())
+			return inv.usageError(usagePrefix + err.Error())
 		}
 		cfg.PruneOnly, cfg.TestArgs = pruneOnly, inv.testArgs
-		return fuzzMain(cfg, inv.Args(), f.JSON, inv.stdout, inv.stderr)
+		return fuzzMain(cfg, inv.Args(), f.JSON, "fuzzbox "+name, inv.stdout, inv.stderr)
 	}
 }
 
 // fuzzMain runs the driver on the command line (driver.Run) until it is done
-// or the process gets SIGINT or SIGTERM, and returns the exit code.
-func fuzzMain(cfg driver.Config, pkgs []string, asJSON bool, stdout, stderr io.Writer) int {
+// or the process gets SIGINT or SIGTERM, and returns the exit code. Its
+// errors start with prefix, the command's name ("fuzzbox fuzz").
+func fuzzMain(cfg driver.Config, pkgs []string, asJSON bool, prefix string, stdout, stderr io.Writer) int {
 	ctx, stop := interruptible()
 	defer stop()
-	out := driver.Output{Stdout: stdout, Stderr: stderr, Prefix: "fuzzbox fuzz", JSON: asJSON}
+	out := driver.Output{Stdout: stdout, Stderr: stderr, Prefix: prefix, JSON: asJSON}
 	return driver.Run(ctx, cfg, pkgs, out).ExitCode
 }

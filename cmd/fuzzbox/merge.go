@@ -35,7 +35,7 @@ func mergeFlags(fs *flag.FlagSet) func(*invocation) int {
 		}
 		code := report(inv.stderr, "fuzzbox corpus merge: ", m.Errs...)
 		fmt.Fprintf(inv.stdout, "merge: %d new entries in %s (%d already there); pruning to the entries that add coverage\n", m.Added, m.Dest, m.Present)
-		if c := fuzzMain(m.Prune, []string{*pkg}, *asJSON, inv.stdout, inv.stderr); c != exitOK {
+		if c := fuzzMain(m.Prune, []string{*pkg}, *asJSON, "fuzzbox corpus merge", inv.stdout, inv.stderr); c != exitOK {
 			return c
 		}
 		fmt.Fprintf(inv.stdout, "merge: %d entries in %s\n", m.Entries(), m.Dest)

@@ -8,5 +8,5 @@ import "flag"
 // libFuzzer's -merge=1 or afl-cmin. Seeds are never touched. It takes
 // fuzzbox fuzz's flags.
 func minimizeFlags(fs *flag.FlagSet) func(*invocation) int {
-	return driverFlags(fs, "minimize: ", true)
+	return driverFlags(fs, "corpus minimize", "minimize: ", true)
 }
