@@ -596,16 +596,23 @@ func Summary(output []byte, err error) string {
 // nothing.
 func firstLine(output []byte, err error, skip func(line string) bool) string {
 	lines := strings.Split(string(output), "\n")
-	for i, line := range lines {
-		line = strings.TrimSpace(line)
+	for i, raw := range lines {
+		line := strings.TrimSpace(raw)
 		if line == "" || skip(line) {
 			continue
 		}
+		// Lines after it that start with a tab go with it (the go
+		// command's), and so do those indented deeper than an indented
+		// one: testing indents a message's later lines (testify's
+		// "Error:" lines) by four more spaces.
+		indent := len(raw) - len(strings.TrimLeft(raw, " \t"))
 		for _, more := range lines[i+1:] {
-			if !strings.HasPrefix(more, "\t") {
+			rest := strings.TrimLeft(more, " \t")
+			deeper := indent > 0 && len(more)-len(rest) > indent
+			if rest == "" || !strings.HasPrefix(more, "\t") && !deeper {
 				break
 			}
-			line += " " + strings.TrimSpace(more)
+			line += " " + oneLine(more)
 		}
 		return line
 	}

@@ -527,3 +527,17 @@ func TestSummarySkipsDownloads(t *testing.T) {
 		t.Errorf("summary = %q", got)
 	}
 }
+
+// TestFailureReason: the reason a setup failed takes the message's later
+// lines, which testing indents deeper (testify's "Error:" lines said which
+// file was missing, and the warning ended at "calendar_fuzz_test.go:16:").
+func TestFailureReason(t *testing.T) {
+	out := "--- FAIL: FuzzF (0.00s)\n    m_test.go:16: \n        \tError Trace:\tm_test.go:16\n        \tError:      \tReceived unexpected error:\n        \t            \topen testdata/seed.txt: no such file or directory\nFAIL\n"
+	got := failureReason([]byte(out), errors.New("exit status 1"))
+	if !strings.HasPrefix(got, "m_test.go:16:") || !strings.Contains(got, "open testdata/seed.txt: no such file or directory") || strings.Contains(got, "FAIL") {
+		t.Errorf("failureReason = %q, want the message with its later lines", got)
+	}
+	if got := failureReason([]byte("    a_test.go:3: one\n    a_test.go:4: two\n"), nil); got != "a_test.go:3: one" {
+		t.Errorf("failureReason = %q, want the first message alone", got)
+	}
+}
