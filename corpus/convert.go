@@ -100,7 +100,7 @@ func ExportRaw(e Entry, dir string) error {
 		return &FileError{Path: e.Path, Err: fmt.Errorf("has %d values, export needs exactly one []byte or string", len(e.Values))}
 	}
 	if !isBytesKind(reflect.TypeOf(e.Values[0])) {
-		return &FileError{Path: e.Path, Err: fmt.Errorf("holds a %T, export needs []byte or string", e.Values[0])}
+		return &FileError{Path: e.Path, Err: fmt.Errorf("holds a value of type %T, export needs []byte or string", e.Values[0])}
 	}
 	return ExportLibFuzzer(e, dir)
 }

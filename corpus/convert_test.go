@@ -62,7 +62,7 @@ func TestImportExportRawErrors(t *testing.T) {
 		want string
 	}{
 		{[]any{"a", "b"}, t.TempDir(), "dir/e1: has 2 values, export needs exactly one []byte or string"},
-		{[]any{7}, t.TempDir(), "dir/e1: holds a int, export needs []byte or string"},
+		{[]any{7}, t.TempDir(), "dir/e1: holds a value of type int, export needs []byte or string"},
 		{[]any{"a"}, missingDir, filepath.Join(missingDir, "e1") + ": no such file or directory"},
 	} {
 		err := ExportRaw(Entry{Path: "dir/e1", Values: tc.vals}, tc.dir)

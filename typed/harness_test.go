@@ -55,6 +55,7 @@ func TestNewHarnessRefuses(t *testing.T) {
 		want string
 	}{
 		{nil, "not a func(*testing.T, ...)"},
+		{(func(*testing.T, int))(nil), "the fuzz function is a nil func(*testing.T, int)"},
 		{func(t *testing.T) {}, "n ≥ 1"},
 		{func(s string) {}, "it must be a func(*testing.T"},
 		{func(t *testing.T, s string) int { return 0 }, "no results"},
@@ -66,7 +67,7 @@ func TestNewHarnessRefuses(t *testing.T) {
 		}
 	}
 	h := mustHarness(t, func(t *testing.T, c config, n uint8) {})
-	if err := h.match(typesOf(config{}, 5)); err == nil || !strings.Contains(err.Error(), "argument 2 is a int, but the fuzz function's argument 2 is a uint8") {
+	if err := h.match(typesOf(config{}, 5)); err == nil || !strings.Contains(err.Error(), "argument 2 is of type int, but the fuzz function's argument 2 is of type uint8") {
 		t.Errorf("match: %v", err)
 	}
 	if err := h.match(typesOf(config{})); err == nil {

@@ -258,8 +258,11 @@ func isT(t reflect.Type) bool {
 func newHarness(fn any) (*harness, error) {
 	v := reflect.ValueOf(fn)
 	t := reflect.TypeOf(fn)
-	if t == nil || t.Kind() != reflect.Func || v.IsNil() {
+	if t == nil || t.Kind() != reflect.Func {
 		return nil, fmt.Errorf("the fuzz function is %T, not a func(*testing.T, ...)", fn)
+	}
+	if v.IsNil() {
+		return nil, fmt.Errorf("the fuzz function is a nil %v", t)
 	}
 	if t.NumIn() < 2 || !isT(t.In(0)) || t.NumOut() != 0 || t.IsVariadic() {
 		return nil, fmt.Errorf("the fuzz function is %v: it must be a func(*testing.T, A1, ..., An) with n ≥ 1 and no results", t)
@@ -275,14 +278,22 @@ func newHarness(fn any) (*harness, error) {
 	return &harness{fn: v, codecs: cs, pkg: funcPackage(v), names: sync.OnceValue(func() map[string]string { return typeNames(cs) })}, nil
 }
 
+// plural is "1 argument" or "2 arguments".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // match reports whether a seed of these types fits the fuzz function.
 func (h *harness) match(types []reflect.Type) error {
 	if len(types) != len(h.codecs) {
-		return fmt.Errorf("%d arguments, but the fuzz function takes %d", len(types), len(h.codecs))
+		return fmt.Errorf("%s, but the fuzz function takes %d", plural(len(types), "argument"), len(h.codecs))
 	}
 	for i, t := range types {
 		if t != h.codecs[i].t {
-			return fmt.Errorf("argument %d is a %v, but the fuzz function's argument %d is a %v", i+1, t, i+1, h.codecs[i].t)
+			return fmt.Errorf("argument %d is of type %v, but the fuzz function's argument %d is of type %v", i+1, t, i+1, h.codecs[i].t)
 		}
 	}
 	return nil
