@@ -16,15 +16,16 @@ func init() {
 		run:   runOSSFuzz})
 }
 
-const ossFuzzUsage = `usage: fuzzbox oss-fuzz init [-dir DIR] [-name NAME] [-version V] [-force]
+const ossFuzzUsage = `usage: fuzzbox oss-fuzz init [-dir DIR] [-name NAME] [-version V] [-tags TAGS] [-force]
 
 Init writes DIR/.clusterfuzzlite/{build.sh,project.yaml,Dockerfile} for the
 module in DIR (default "."): a ClusterFuzzLite setup (copy the three files to
 projects/NAME/ of google/oss-fuzz for OSS-Fuzz) whose build.sh runs
-"fuzzbox build -libfuzzer" on every package with fuzz tests, so that the
-binaries get the f.Add and testdata seeds, the dictionaries and options, and
-their crashes convert back with "fuzzbox corpus import -from-libfuzzer"
-(docs/oss-fuzz.md).
+"fuzzbox build -libfuzzer" on every package with fuzz tests (those in files
+the build tags TAGS keep), so that the binaries get the f.Add and testdata
+seeds, the dictionaries and options, and their crashes convert back with
+"fuzzbox corpus import -from-libfuzzer" (docs/oss-fuzz.md). A fuzz test whose
+name another package's has is built as <package path>_FuzzX.
 
 Flags:
 `
@@ -46,6 +47,7 @@ func runOSSFuzz(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.Name, "name", "", "project `NAME` (default: the last element of the module path)")
 	fs.StringVar(&opts.Version, "version", "latest", "fuzzbox `version` the Dockerfile installs")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files")
+	fs.StringVar(&opts.Tags, "tags", "", "build `TAGS` (comma-separated) the packages are listed and built with")
 	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, ossFuzzUsage)

@@ -18,6 +18,7 @@ type OSSFuzzOptions struct {
 	Name    string // the project name; "" means the last element of the module path
 	Version string // the fuzzbox version the Dockerfile installs; "" means "latest"
 	Force   bool   // overwrite existing files (the -force of "fuzzbox oss-fuzz init")
+	Tags    string // build tags (comma-separated) build.sh lists and builds the packages with
 }
 
 // ossFuzzFiles are the files of the setup, relative to the module directory,
@@ -69,7 +70,7 @@ func ossFuzzSetup(ctx context.Context, opts OSSFuzzOptions) (map[string]string, 
 		version = "latest"
 	}
 	return map[string]string{
-		".clusterfuzzlite/build.sh":     ossFuzzBuildSh(name),
+		".clusterfuzzlite/build.sh":     ossFuzzBuildSh(name, opts.Tags),
 		".clusterfuzzlite/project.yaml": "language: go\n",
 		".clusterfuzzlite/Dockerfile":   ossFuzzDockerfile(name, version),
 	}, nil
@@ -89,8 +90,13 @@ COPY .clusterfuzzlite/build.sh $SRC/
 
 // ossFuzzBuildSh is the build script. OSS-Fuzz's base images set $SRC, $OUT,
 // $CC, $CXX, $CFLAGS, $CXXFLAGS (with the sanitizer) and $LIB_FUZZING_ENGINE;
-// fuzzbox build links with $CXX $CXXFLAGS $LIB_FUZZING_ENGINE.
-func ossFuzzBuildSh(name string) string {
+// fuzzbox build links with $CXX $CXXFLAGS $LIB_FUZZING_ENGINE. It finds the
+// fuzz tests in the test files go list gives with the tags (one in a file
+// they exclude stopped the build of a package whose other test files they
+// keep, and with it the script), and names a fuzz test whose name another
+// package's took after its package too (a second FuzzCompress replaced the
+// first's binary and files).
+func ossFuzzBuildSh(name, tags string) string {
 	return `#!/bin/bash -eu
 # Written by fuzzbox oss-fuzz init (docs/oss-fuzz.md): builds every fuzz test
 # of the module into $OUT with "fuzzbox build -libfuzzer" (binary, seed corpus
@@ -98,10 +104,35 @@ func ossFuzzBuildSh(name string) string {
 set -eu
 cd "$SRC/` + name + `"
 export CGO_ENABLED=1
-for dir in $(go list -f '{{if or .TestGoFiles .XTestGoFiles}}{{.Dir}}{{end}}' ./...); do
-	if grep -qE '^func Fuzz[^a-z]?[A-Za-z0-9_]*\(' "$dir"/*_test.go; then
-		(cd "$dir" && fuzzbox build -libfuzzer -o "$OUT" .)
-	fi
-done
+tags="` + tags + `" # build tags (fuzzbox oss-fuzz init -tags)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+touch "$work/names"
+# Each package with test files, and those files, as go list gives them with
+# the tags: a fuzz test in a file they exclude is not built.
+go list ${tags:+-tags="$tags"} -f '{{if or .TestGoFiles .XTestGoFiles}}{{.Dir}}{{range .TestGoFiles}} {{.}}{{end}}{{range .XTestGoFiles}} {{.}}{{end}}{{end}}' ./... >"$work/packages"
+while read -r dir files; do
+	[ -n "$dir" ] || continue
+	(cd "$dir" && grep -qE '^func Fuzz[^a-z]?[A-Za-z0-9_]*\(' $files) || continue
+	rm -rf "$work/out"
+	(cd "$dir" && fuzzbox build -libfuzzer ${tags:+-tags="$tags"} -o "$work/out" .)
+	rel=$(realpath --relative-to="$PWD" "$dir")
+	[ "$rel" != . ] || rel=$(basename "$PWD")
+	for bin in "$work"/out/*; do
+		n=$(basename "$bin")
+		case "$n" in *.*) continue ;; esac # the binaries: FuzzX, not FuzzX.dict
+		target=$n
+		if grep -qxF "$n" "$work/names"; then
+			# Another package has a fuzz test of this name: this one is
+			# named after its package too (dir/sub: dir_sub_FuzzX).
+			target=$(echo "$rel" | tr '/.-' '___')_$n
+			echo "fuzzbox: $n of $rel is built as $target: another package has a fuzz test of that name" >&2
+		fi
+		echo "$n" >>"$work/names"
+		for f in "$n" "${n}_seed_corpus.zip" "$n.dict" "$n.options"; do
+			[ ! -e "$work/out/$f" ] || mv "$work/out/$f" "$OUT/${target}${f#"$n"}"
+		done
+	done
+done <"$work/packages"
 `
 }
