@@ -14,6 +14,7 @@ var typeNames = []struct {
 	typ  reflect.Type
 }{
 	{"[]byte", reflect.TypeFor[[]byte]()},
+	{"[]uint8", reflect.TypeFor[[]byte]()}, // as reflect and the toolchain's messages write it
 	{"string", reflect.TypeFor[string]()},
 	{"bool", reflect.TypeFor[bool]()},
 	{"byte", reflect.TypeFor[byte]()},
@@ -41,6 +42,17 @@ func TypeByName(name string) (reflect.Type, bool) {
 		}
 	}
 	return nil, false
+}
+
+// TypeName returns the name of a supported type as ParseTypes reads it
+// ("[]byte", "byte", "rune", "int"), or false.
+func TypeName(t reflect.Type) (string, bool) {
+	for _, n := range typeNames {
+		if n.typ == t {
+			return n.name, true
+		}
+	}
+	return "", false
 }
 
 // ParseTypes parses a comma-separated list of type names such as

@@ -438,10 +438,12 @@ func startsAway(ctx context.Context, bin, tmp string) string {
 }
 
 // failureReason returns the first line of a failed setup's output that
-// says why: not testing's FAIL lines or libFuzzer's INFO lines.
+// says why: not testing's FAIL lines, libFuzzer's INFO lines or the
+// binary's own "fuzzbox:" line that the setup stopped.
 func failureReason(output []byte, err error) string {
 	return firstLine(output, err, func(line string) bool {
-		return line == "FAIL" || strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "INFO:") || strings.HasPrefix(line, "#")
+		return line == "FAIL" || strings.HasPrefix(line, "--- FAIL") || strings.HasPrefix(line, "INFO:") || strings.HasPrefix(line, "#") ||
+			strings.HasPrefix(line, "fuzzbox: libfuzzer: fuzz test ")
 	})
 }
 

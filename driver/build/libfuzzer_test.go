@@ -541,3 +541,48 @@ func TestFailureReason(t *testing.T) {
 		t.Errorf("failureReason = %q, want the first message alone", got)
 	}
 }
+
+// setupOnceTests are fuzz tests whose code before f.Fuzz must run once in
+// a process: FuzzToggle turns a feature off until it returns and skips when
+// it finds it off (klauspost/compress's FuzzDecAllNoBMI2), FuzzHandler
+// registers an HTTP handler, which panics the second time.
+const setupOnceTests = `package u
+
+import (
+	"net/http"
+	"testing"
+)
+
+var featureOn = true
+
+func FuzzToggle(f *testing.F) {
+	if !featureOn {
+		f.Skip("the feature is off")
+	}
+	featureOn = false
+	defer func() { featureOn = true }()
+	f.Add([]byte("x"))
+	f.Fuzz(func(t *testing.T, b []byte) {})
+}
+
+func FuzzHandler(f *testing.F) {
+	http.HandleFunc("/fuzz", func(http.ResponseWriter, *http.Request) {})
+	f.Add("x")
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+`
+
+// TestLibFuzzerSetupOnce: a binary runs its fuzz test's setup once, as go
+// test -fuzz's processes each do (it ran it twice, the first run never
+// returning: FuzzToggle skipped, "stopped before fuzzing", and FuzzHandler
+// panicked on the second registration), and both build and fuzz.
+func TestLibFuzzerSetupOnce(t *testing.T) {
+	needClang(t)
+	for _, fuzz := range []string{"FuzzToggle", "FuzzHandler"} {
+		bin := buildLibFuzzerTest(t, setupOnceTests, fuzz)
+		out, code := runBinary(t, bin, t.TempDir(), "-runs=500", "-seed=3")
+		if code != 0 || !strings.Contains(out, "Done 500 runs") {
+			t.Errorf("%s: exit %d:\n%s", fuzz, code, tail(out))
+		}
+	}
+}

@@ -22,12 +22,11 @@ type corpusEntry = struct {
 	IsSeed     bool
 }
 
-// deps implements the testing package's testDeps interface for both phases
-// of setup. t is set by coordinate before the worker phase starts.
+// deps implements the testing package's testDeps interface, for the
+// coordinator and the worker modes of setup.
 type deps struct {
 	basedeps.Deps
 	targets []testing.InternalFuzzTarget
-	t       *target
 }
 
 // ResetCoverage and SnapshotCoverage implement testDeps; testing calls them
@@ -51,13 +50,13 @@ func (d *deps) ReadCorpus(dir string, types []reflect.Type) ([]corpusEntry, erro
 	return out, err
 }
 
-// CoordinateFuzzing implements testDeps: the first phase of setup.
+// CoordinateFuzzing implements testDeps: the coordinator modes of setup.
 func (d *deps) CoordinateFuzzing(_ time.Duration, _ int64, _ time.Duration, _ int64, _ int, seeds []corpusEntry, types []reflect.Type, corpusDir, _ string) error {
 	d.coordinate(seeds, types, corpusDir)
 	return nil // not reached
 }
 
-// RunFuzzWorker implements testDeps: the second phase of setup.
+// RunFuzzWorker implements testDeps: the worker mode of setup.
 func (d *deps) RunFuzzWorker(fn func(corpusEntry) error) error {
 	d.work(fn)
 	return nil // not reached

@@ -10,13 +10,15 @@
 // imports only the standard library, cgo and corpus (deps_test.go).
 //
 // The binary is a c-archive: the C engine owns main. On the first call from
-// the engine, the package runs the test main (main.main) with testing flags
-// that make the testing package call back twice: once as a fuzzing
-// coordinator, whose CoordinateFuzzing hands over the fuzz function's
-// argument types and the seed corpus (the f.Add seeds and testdata/fuzz/FuzzX,
-// read from the current directory), and once as a fuzzing worker, whose
-// RunFuzzWorker hands over the function that runs one input through
-// testing (so t.Fatal, t.Error and panics fail the input, as with go test).
+// the engine, the package runs the binary again as a child process whose
+// test main (main.main) runs with testing flags that make it a fuzzing
+// coordinator: its CoordinateFuzzing hands over the fuzz function's argument
+// types (and the seed corpus, the f.Add seeds and testdata/fuzz/FuzzX read
+// from the current directory), which the child writes to a file. This
+// process then runs its test main as a fuzzing worker, whose RunFuzzWorker
+// hands over the function that runs one input through testing (so t.Fatal,
+// t.Error and panics fail the input, as with go test): the fuzz test's code
+// before f.Fuzz runs once here, as in each of go test -fuzz's processes.
 // The engine's thread posts each input to a goroutine that runs it
 // (handoff.go), so that testing's goroutine for the input runs on that
 // goroutine's thread instead of waking another one. Each input is decoded

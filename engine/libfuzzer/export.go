@@ -26,6 +26,9 @@ import (
 const (
 	seedsEnv = "FUZZBOX_LIBFUZZER_SEEDS"
 	setupEnv = "FUZZBOX_LIBFUZZER_SETUP_ONLY"
+	// typesEnv=FILE makes the binary write the fuzz function's argument
+	// types into FILE and exit: setup's child (childTypes).
+	typesEnv = "FUZZBOX_LIBFUZZER_TYPES"
 )
 
 // fuzzboxSetup sets the binary up, or ends the process with the reason: the
@@ -36,6 +39,11 @@ const (
 func fuzzboxSetup() {
 	timeout := unitTimeout(os.Args[1:]) // before setup replaces the args
 	t, err := setup(targetName())
+	if err == nil && os.Getenv(typesEnv) != "" {
+		if err = t.writeTypes(os.Getenv(typesEnv)); err == nil {
+			os.Exit(0)
+		}
+	}
 	if err == nil && os.Getenv(setupEnv) != "" {
 		os.Exit(0)
 	}

@@ -2,10 +2,10 @@ package libfuzzer
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -56,15 +56,36 @@ func mainMain()
 // waits for testing to hand over the target (see the package documentation).
 // A test main that exits (the fuzz test does not exist or fails before
 // f.Fuzz) ends the process with testing's report.
+//
+// The fuzz test's setup (its code before f.Fuzz) runs once in this process,
+// as in each of go test -fuzz's processes: the argument types come from a
+// child process that runs it as testing's coordinator (childTypes), and this
+// one runs it as a worker only. Run twice in one process, the first run
+// never returned (its defers never ran) and the second started from what it
+// changed: klauspost/compress's FuzzDecAllNoBMI2 turns BMI2 off, then skips
+// when it is off; a handler registered twice panics. In the seed corpus
+// and the types modes, the process runs it once as the coordinator.
 func setup(name string) (*target, error) {
 	os.Args = append(os.Args[:1:1],
 		"-test.run=^$",
 		"-test.fuzz=^"+regexp.QuoteMeta(name)+"$",
 		"-test.fuzzcachedir="+filepath.Join(os.TempDir(), "fuzzbox-libfuzzer-unused"))
+	if os.Getenv(seedsEnv) == "" && os.Getenv(typesEnv) == "" {
+		types, err := childTypes(name)
+		if err != nil {
+			return nil, err
+		}
+		worker = &target{name: name, types: types}
+		os.Args = append(os.Args, "-test.fuzzworker")
+	}
 	go mainMain()
 	r := <-ready
 	return r.t, r.err
 }
+
+// worker is the target of a process that runs the fuzz test as a worker
+// from the start, its types known (setup); nil in the coordinator modes.
+var worker *target
 
 // MainStart returns the testing.M of a libFuzzer binary's test main (see the
 // package documentation). importPath and modulePath are what the go
@@ -74,9 +95,10 @@ func MainStart(importPath, modulePath string, tests []testing.InternalTest, benc
 	return testing.MainStart(d, tests, benchmarks, fuzzTargets, examples)
 }
 
-// coordinate is the first callback: testing (as a fuzzing coordinator) has
-// checked the seeds against the fuzz function's types. It starts the worker
-// phase and never returns, so that the test main does not exit.
+// coordinate is the callback of the coordinator modes (seed corpus, types):
+// testing has checked the seeds against the fuzz function's types, which it
+// hands over with them. It never returns, so that the test main does not
+// exit.
 func (d *deps) coordinate(seeds []corpusEntry, types []reflect.Type, corpusDir string) {
 	t := &target{name: filepath.Base(corpusDir), types: types}
 	if _, err := corpus.DecodeLibFuzzer(nil, types); err != nil {
@@ -96,25 +118,70 @@ func (d *deps) coordinate(seeds []corpusEntry, types []reflect.Type, corpusDir s
 		}
 		t.seeds = append(t.seeds, seed{name: seedName(s.Path, i), values: vals})
 	}
-	d.t = t
-	if err := flag.Set("test.fuzzworker", "true"); err != nil {
-		ready <- setupResult{err: fmt.Errorf("libfuzzer: %w", err)}
-		select {}
-	}
-	m := testing.MainStart(d, nil, nil, d.targets, nil)
-	go func() {
-		code := m.Run()
-		ready <- setupResult{err: fmt.Errorf("libfuzzer: fuzz test %s stopped before fuzzing (status %d)", t.name, code)}
-	}()
+	ready <- setupResult{t: t}
 	select {}
 }
 
-// work is the second callback: testing (as a fuzzing worker) hands over the
-// function that runs one input. It never returns.
+// work is the callback of a worker: testing hands over the function that
+// runs one input. It never returns.
 func (d *deps) work(fn func(corpusEntry) error) {
-	d.t.fn = fn
-	ready <- setupResult{t: d.t}
+	if worker == nil {
+		ready <- setupResult{err: errors.New("libfuzzer: testing ran the fuzz test as a worker without its types")}
+		select {}
+	}
+	worker.fn = fn
+	ready <- setupResult{t: worker}
 	select {}
+}
+
+// childTypes runs this binary as testing's coordinator of the fuzz test
+// name in a child process (typesEnv), which writes the fuzz function's
+// argument types, and returns them; the child's output is the error when
+// it does not. The child gets no arguments (libFuzzer runs nothing before
+// it calls the setup) and none of AFL++'s environment, whose forkserver it
+// would otherwise start.
+func childTypes(name string) ([]reflect.Type, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("libfuzzer: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "fuzzbox-libfuzzer-types-")
+	if err != nil {
+		return nil, fmt.Errorf("libfuzzer: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	out := filepath.Join(dir, "types")
+	cmd := exec.Command(exe)
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "__AFL") && !strings.HasPrefix(kv, "AFL_") && !strings.HasPrefix(kv, typesEnv+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, typesEnv+"="+out)
+	output, runErr := cmd.CombinedOutput()
+	list, err := os.ReadFile(out)
+	if err != nil {
+		return nil, fmt.Errorf("libfuzzer: fuzz test %s stopped before fuzzing (%v):\n%s", name, runErr, strings.TrimSpace(string(output)))
+	}
+	types, err := corpus.ParseTypes(string(list))
+	if err != nil {
+		return nil, fmt.Errorf("libfuzzer: fuzz test %s: reading its types: %w", name, err)
+	}
+	return types, nil
+}
+
+// writeTypes writes the fuzz function's argument types to path, as
+// childTypes reads them.
+func (t *target) writeTypes(path string) error {
+	names := make([]string, len(t.types))
+	for i, typ := range t.types {
+		n, ok := corpus.TypeName(typ)
+		if !ok {
+			return fmt.Errorf("libfuzzer: fuzz test %s: argument %d has type %v, which fuzzing cannot hold", t.name, i+1, typ)
+		}
+		names[i] = n
+	}
+	return os.WriteFile(path, []byte(strings.Join(names, ",")), 0o666)
 }
 
 // seedName names the i-th seed for the seed corpus: testing names f.Add
