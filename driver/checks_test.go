@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -525,6 +526,62 @@ func FuzzSetup(f *testing.F) {
 		if _, err := os.Stat(filepath.Join(dir, "testdata")); err == nil {
 			t.Errorf("%s: something was written to testdata\n%s", fail, r)
 		}
+	}
+}
+
+// TestTestMainFailsInWorkers: a TestMain that fails in the worker
+// processes (a fixed port, as go-tarantool's helpers listen on) is named
+// with the fuzz test's setup as what failed: it runs in each worker too (the
+// report blamed the fuzz test's code before f.Fuzz alone, which had none).
+func TestTestMainFailsInWorkers(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/tm\n\ngo 1.26\n",
+		"tm_test.go": `package tm
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err == nil {
+		ln.Close()
+		ln, err = net.Listen("tcp", os.Getenv("TM_ADDR"))
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "TestMain:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	ln.Close()
+	os.Exit(code)
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("x")
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+`})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skip(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	t.Setenv("TM_ADDR", addr)
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzParse$", FuzzTime: "5s", Fuzzbox: testFuzzbox(t)}, ".")
+	var why string
+	for _, e := range r.events {
+		if e.Type == event.Done && e.StartFailed != "" {
+			why = e.StartFailed
+		}
+	}
+	if r.res.ExitCode != ExitFailure || !strings.Contains(why, "TestMain, or FuzzParse's code before f.Fuzz, failed in a fuzzing worker process") || !strings.Contains(why, "address already in use") {
+		t.Errorf("want exit 1 and start_failed naming TestMain, got %q\n%s", why, r)
 	}
 }
 

@@ -164,7 +164,7 @@ func (s *setup) diedStarting(p *proc, err error) bool {
 // startFailed stops the run on p's death as it started (diedStarting);
 // the first such death is the one reported.
 func (s *setup) startFailed(p *proc) {
-	s.startErr.CompareAndSwap(nil, &startError{target: s.opts.Target, state: p.state.String(), out: lastLines(p.out.String(), 40)})
+	s.startErr.CompareAndSwap(nil, &startError{target: s.opts.Target, state: p.state.String(), out: lastLines(p.out.String(), 40), testMain: s.opts.TestMain})
 	s.cancel()
 }
 
@@ -180,6 +180,7 @@ func (s *setup) startFailure() *startError {
 type startError struct {
 	target, state string // the fuzz test; how the worker exited
 	out           string // the worker's last lines of output
+	testMain      bool   // the package has a TestMain (Options.TestMain)
 }
 
 func (e *startError) Error() string {
@@ -187,7 +188,11 @@ func (e *startError) Error() string {
 	if out == "" || out == "FAIL" {
 		out = strings.TrimSpace(out + "\n(the testing package discards what a fuzz test prints with f.Error, f.Fatal or f.Log in a worker process)")
 	}
-	return fmt.Sprintf("%s's code before f.Fuzz failed in a fuzzing worker process (%s), which runs the fuzz test again from its start while the first process fuzzes: code there that succeeds once at a time (a fixed file or directory made, a fixed port listened on) fails in the workers, as under go test -fuzz (\"fuzzing process terminated without fuzzing: EOF\") (go test -run runs it once, in one process). The worker's output:\n%s", e.target, e.state, out)
+	what, again := e.target+"'s code before f.Fuzz", "the fuzz test"
+	if e.testMain {
+		what, again = "TestMain, or "+what+",", "TestMain and the fuzz test"
+	}
+	return fmt.Sprintf("%s failed in a fuzzing worker process (%s), which runs %s again from its start while the first process fuzzes: code there that succeeds once at a time (a fixed file or directory made, a fixed port listened on) fails in the workers, as under go test -fuzz (\"fuzzing process terminated without fuzzing: EOF\") (go test -run runs it once, in one process). The worker's output:\n%s", what, e.state, again, out)
 }
 
 // internal reports an internal error and counts it; past maxInternalErrors

@@ -41,6 +41,10 @@ type Options struct {
 	RSSLimitMB int           // per-worker resident memory limit in MiB (-rss_limit_mb); 0 means no limit
 
 	Package string // import path of the package under test; its own failures are never taken for fuzzbox's
+	// TestMain says the package's TestMain called testing's M.Run: its
+	// code runs in each worker process too, so a worker that dies as it
+	// starts may have died there.
+	TestMain bool
 
 	KeepGoing bool // continue after a failure, writing one reproducer per unique failure
 	KeepFlaky bool // write a reproducer for a failure that did not fail again in a fresh worker

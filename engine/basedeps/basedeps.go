@@ -10,8 +10,11 @@ import (
 	"io"
 	"reflect"
 	"regexp"
+	"runtime"
 	"runtime/pprof"
+	"strings"
 	"sync"
+	"sync/atomic"
 	_ "unsafe" // for go:linkname
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -50,7 +53,29 @@ func (d *Deps) MatchString(pat, str string) (bool, error) {
 // SetPanicOnExit0 implements testDeps as testdeps does: with
 // -test.paniconexit0 (go test sets it; so does fuzzbox's driver), a test
 // that calls os.Exit(0) panics instead of ending the binary as if all passed.
-func (d *Deps) SetPanicOnExit0(v bool) { setPanicOnExit0(v) }
+//
+// testing's M.Run calls it first: whether M.Run was called from a TestMain
+// is recorded (InTestMain).
+func (d *Deps) SetPanicOnExit0(v bool) {
+	setPanicOnExit0(v)
+	pcs := make([]uintptr, 16)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, ".TestMain") && !strings.HasPrefix(f.Function, "testing.") {
+			inTestMain.Store(true)
+		}
+		if !more {
+			break
+		}
+	}
+}
+
+var inTestMain atomic.Bool
+
+// InTestMain reports whether testing's M.Run was called from the
+// package's TestMain: the code before it runs in each fuzzing process too.
+func InTestMain() bool { return inTestMain.Load() }
 
 // internal/testlog marks SetPanicOnExit0 for linkname by "alternate
 // implementations of go test in other build systems" (go.dev/issue/67401).

@@ -81,6 +81,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		Timeout:          *flagTimeout,
 		RSSLimitMB:       *flagRSSLimitMB,
 		Package:          d.Import,
+		TestMain:         basedeps.InTestMain(),
 		KeepGoing:        *flagKeepGoing,
 		KeepFlaky:        *flagKeepFlaky,
 		PruneOnly:        *flagPruneOnly,
