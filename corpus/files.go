@@ -1,7 +1,9 @@
 package corpus
 
 import (
+	"cmp"
 	"errors"
+	"fmt"
 	"io/fs"
 	"iter"
 	"os"
@@ -39,7 +41,8 @@ func Files(paths []string, types []reflect.Type) iter.Seq2[Entry, error] {
 // out: they are a fuzzbox sync directory's own (.peer-*, .cov-*) or a
 // tool's; in testdata/fuzz/<name> go test reads them, so they are listed.
 // It returns the error of each directory that could not be read, with the
-// files listed before the error.
+// files listed before the error, and of one that holds directories but no
+// files (testdata/fuzz, given for testdata/fuzz/FuzzX).
 func ExpandDirs(paths []string) ([]string, []error) {
 	var files []string
 	var errs []error
@@ -53,10 +56,19 @@ func ExpandDirs(paths []string) ([]string, []error) {
 			errs = append(errs, err)
 		}
 		seeds := seedCorpusDir(p)
+		found, sub := false, ""
 		for _, e := range ents {
-			if !e.IsDir() && (seeds || !strings.HasPrefix(e.Name(), ".")) {
+			switch {
+			case e.IsDir():
+				sub = cmp.Or(sub, e.Name())
+			case seeds || !strings.HasPrefix(e.Name(), "."):
 				files = append(files, filepath.Join(p, e.Name()))
+				found = true
 			}
+		}
+		if !found && sub != "" && err == nil {
+			// testdata/fuzz for testdata/fuzz/FuzzX: it checked nothing, silently.
+			errs = append(errs, fmt.Errorf("%s: no files; its subdirectories are not read (name one, as %s)", p, filepath.Join(p, sub)))
 		}
 	}
 	return files, errs

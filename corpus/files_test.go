@@ -84,6 +84,12 @@ func TestExpandDirs(t *testing.T) {
 	if len(errs) != 0 || !reflect.DeepEqual(files, want) {
 		t.Errorf("ExpandDirs = %q, %v; want %q", files, errs, want)
 	}
+	// A directory of directories (testdata/fuzz for testdata/fuzz/FuzzX)
+	// is an error that names one, not nothing checked.
+	if files, errs := ExpandDirs([]string{filepath.Join(dir, "testdata", "fuzz")}); len(files) != 0 || len(errs) != 1 ||
+		!strings.Contains(errs[0].Error(), "no files; its subdirectories are not read (name one, as "+seeds+")") {
+		t.Errorf("ExpandDirs(testdata/fuzz) = %q, %v; want an error naming %s", files, errs, seeds)
+	}
 	if os.Getuid() == 0 {
 		t.Skip("root reads unreadable directories")
 	}

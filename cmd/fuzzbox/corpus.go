@@ -184,9 +184,12 @@ func importLibFuzzerFlags(fs *flag.FlagSet) func(*invocation) int {
 			report(inv.stderr, "fuzzbox corpus import: ", err)
 			return exitUsage
 		}
+		seeds := filepath.Join(*pkg, "testdata", "fuzz", *fuzz)
 		if *out == "" {
-			*out = filepath.Join(*pkg, "testdata", "fuzz", *fuzz)
+			*out = seeds
 		}
+		// go test -run replays a file of the package's seed corpus only.
+		replays := sameDir(*out, seeds)
 		code := exitOK
 		for _, file := range inv.Args() {
 			path, err := corpus.ImportLibFuzzer(file, types, *out)
@@ -194,10 +197,21 @@ func importLibFuzzerFlags(fs *flag.FlagSet) func(*invocation) int {
 				code = report(inv.stderr, "fuzzbox corpus import: ", err)
 				continue
 			}
-			fmt.Fprintf(inv.stdout, "%s: %s (replay: go test -run=%s/%s)\n", file, path, *fuzz, filepath.Base(path))
+			if replays {
+				fmt.Fprintf(inv.stdout, "%s: %s (replay: go test -run=%s/%s)\n", file, path, *fuzz, filepath.Base(path))
+			} else {
+				fmt.Fprintf(inv.stdout, "%s: %s\n", file, path)
+			}
 		}
 		return code
 	}
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	a, errA := filepath.Abs(a)
+	b, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && a == b
 }
 
 // corpusExport implements fuzzbox corpus export [-to-libfuzzer] -o DIR FILE|DIR...

@@ -75,6 +75,12 @@ func TestImportFromLibFuzzerReplays(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), `planted: "boom" 3 "ab"`) {
 		t.Fatalf("stock go test -run=%s: err %v, want the planted failure:\n%s", run, err, out)
 	}
+	// Into another directory, which go test -run does not read: no
+	// replay command that would replay nothing.
+	code, stdout, stderr = runCorpusWith(t, "", "import", "-from-libfuzzer", "-fuzz=FuzzPair", "-pkg", dir, "-o", t.TempDir(), crash)
+	if code != exitOK || strings.Contains(stdout, "replay:") {
+		t.Errorf("import -o elsewhere: exit %d, %q, %s; want no replay command", code, stdout, stderr)
+	}
 }
 
 // TestExportImportLibFuzzerRoundTrip: export -to-libfuzzer then import
