@@ -20,11 +20,7 @@ type codec struct {
 	elem   *codec // array, slice and map elements, pointed-to value
 	key    *codec // map keys
 	fields []field
-	// skipped are the indexes of a standard library struct's unexported
-	// fields, neither encoded nor decoded (stdPackage): encoding a value
-	// that holds something there is an error, not a silent loss.
-	skipped []int
-	min     int // least number of bytes the encoder writes for a value
+	min    int // least number of bytes the encoder writes for a value
 	// shares is set on a root codec (codecFor's) whose values hold
 	// strings, byte slices or marshaled values: decoding gives them bytes
 	// of one copy of the input instead of a copy each.
@@ -236,7 +232,8 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 				continue
 			}
 			if !sf.IsExported() && stdPackage(sf.PkgPath) && !b.v1 {
-				c.skipped = append(c.skipped, i)
+				// Not encoded: a seed's state there is dropped (time.UTC
+				// in a seed encodes as a zero Location, which is UTC).
 				b.differs = true
 				continue
 			}

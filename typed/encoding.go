@@ -338,11 +338,6 @@ func (e *encoder) value(c *codec, v reflect.Value) error {
 			}
 		}
 	case kStruct:
-		for _, i := range c.skipped {
-			if !v.Field(i).IsZero() {
-				return fmt.Errorf("%v holds state in its unexported field %s, which typed does not encode (a standard library type's: docs/typed.md)", c.t, c.t.Field(i).Name)
-			}
-		}
 		v = addressable(v)
 		for _, f := range c.fields {
 			if err := e.encode(f.c, fieldOf(v, f)); err != nil {

@@ -352,6 +352,7 @@ func (o *LibFuzzerOptions) target(ctx context.Context, pkg *fuzzPackage, name, a
 	}
 	n, err := writeSeedZip(ctx, t.Binary, pkg.Dir, t.SeedZip, filepath.Join(tmp, "seeds-"+name))
 	if err != nil {
+		os.Remove(t.Binary) // not a target without its seeds, dictionary and options
 		return t, err
 	}
 	t.Seeds = n
@@ -402,7 +403,7 @@ func writeSeedZip(ctx context.Context, bin, pkgDir, zipPath, seedDir string) (in
 	cmd.Dir = pkgDir
 	cmd.Env = append(os.Environ(), "FUZZBOX_LIBFUZZER_SEEDS="+seedDir)
 	if output, err := cmd.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("build: collecting the seeds of %s: %s", filepath.Base(bin), Summary(output, err))
+		return 0, fmt.Errorf("build: collecting the seeds of %s: %s", filepath.Base(bin), failureReason(output, err))
 	}
 	entries, err := os.ReadDir(seedDir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
