@@ -586,3 +586,28 @@ func TestLibFuzzerSetupOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildSeedFailure: a fuzz test whose seeds fail is a build error that
+// says why (it said "--- FAIL: FuzzBad (0.00s)") and leaves no binary
+// without its seed corpus, dictionary and options in the output directory.
+func TestBuildSeedFailure(t *testing.T) {
+	needClang(t)
+	opts := setup(t, map[string]string{"go.mod": goMod, "u.go": libSrc, "u_test.go": `package u
+
+import "testing"
+
+func FuzzBad(f *testing.F) {
+	f.Add(5)
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+`})
+	runtimeDirOverride = ""
+	out := t.TempDir()
+	_, err := BuildLibFuzzer(context.Background(), LibFuzzerOptions{Dir: opts.Dir, OutDir: out, Toolexec: opts.Toolexec})
+	if err == nil || !strings.Contains(err.Error(), "mismatched types") {
+		t.Errorf("BuildLibFuzzer: %v, want the seed's failure", err)
+	}
+	if ents, _ := os.ReadDir(out); len(ents) != 0 {
+		t.Errorf("the output directory holds %d files, want none", len(ents))
+	}
+}
