@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 )
 
 // ArgTypes returns the types in list (ParseTypes) or, if list is "", the
@@ -33,87 +34,118 @@ var ErrNoFuzzTest = errors.New("no fuzz test")
 // ("-types", as "fuzzbox corpus import -from-libfuzzer" and "merge" call it).
 func FuzzArgTypes(dir, name string) ([]reflect.Type, error) {
 	fset := token.NewFileSet()
-	funcs, srcs, err := parseTestFuncs(fset, dir, name)
+	tf, err := parseTestFuncs(fset, dir, name)
 	if err != nil {
 		return nil, err
 	}
-	decl := funcs[name]
+	decl := tf.funcs[name]
 	if decl == nil {
 		return nil, fmt.Errorf("%w %s in the test files of %s", ErrNoFuzzTest, name, dir)
 	}
-	ft := fuzzFuncType(decl, funcs, map[*ast.FuncDecl]bool{})
+	ft, typed := tf.fuzzFuncType(decl, map[*ast.FuncDecl]bool{})
+	if typed {
+		// typed.Fuzz(f, fn) fuzzes one []byte that encodes fn's
+		// arguments (docs/typed.md).
+		return []reflect.Type{reflect.TypeFor[[]byte]()}, nil
+	}
 	if ft == nil {
 		return nil, fmt.Errorf("cannot read the argument types of %s from its source (f.Fuzz is not called with a function); give -types", name)
 	}
-	return paramTypes(ft, name, func(e ast.Expr) string { return sourceText(fset, srcs, e) })
+	return paramTypes(ft, name, func(e ast.Expr) string { return sourceText(fset, tf.srcs, e) })
 }
 
-// parseTestFuncs returns the top-level functions of the _test.go files in
-// dir by name, and the files' contents by name.
-func parseTestFuncs(fset *token.FileSet, dir, name string) (map[string]*ast.FuncDecl, map[string][]byte, error) {
+// testFuncs is what parseTestFuncs reads of a package's test files.
+type testFuncs struct {
+	funcs map[string]*ast.FuncDecl // top-level functions by name
+	srcs  map[string][]byte        // contents by file name
+	typed map[string]bool          // the names package typed is imported as
+}
+
+// typedImport is package typed's import path: a fuzz test that calls its
+// Fuzz fuzzes one []byte.
+const typedImport = "github.com/fuzzbox/fuzzbox/typed"
+
+// parseTestFuncs reads the _test.go files in dir.
+func parseTestFuncs(fset *token.FileSet, dir, name string) (*testFuncs, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	funcs, srcs := map[string]*ast.FuncDecl{}, map[string][]byte{}
+	tf := &testFuncs{funcs: map[string]*ast.FuncDecl{}, srcs: map[string][]byte{}, typed: map[string]bool{}}
 	for _, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading the argument types of %s: %w", name, err)
+			return nil, fmt.Errorf("reading the argument types of %s: %w", name, err)
 		}
 		f, err := parser.ParseFile(fset, file, src, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading the argument types of %s: %w", name, err)
+			return nil, fmt.Errorf("reading the argument types of %s: %w", name, err)
 		}
-		srcs[file] = src
+		tf.srcs[file] = src
+		for _, im := range f.Imports {
+			if strings.Trim(im.Path.Value, "`\"") == typedImport {
+				name := "typed"
+				if im.Name != nil {
+					name = im.Name.Name
+				}
+				tf.typed[name] = true
+			}
+		}
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil {
-				funcs[fn.Name.Name] = fn
+				tf.funcs[fn.Name.Name] = fn
 			}
 		}
 	}
-	return funcs, srcs, nil
+	return tf, nil
 }
 
 // fuzzFuncType returns the type of the function passed to f.Fuzz in decl,
 // or in a function of the test files decl calls (a helper that calls
-// f.Fuzz: goldmark's fuzz(f)) when decl itself calls no Fuzz; seen holds
-// the functions already looked in.
-func fuzzFuncType(decl *ast.FuncDecl, funcs map[string]*ast.FuncDecl, seen map[*ast.FuncDecl]bool) *ast.FuncType {
+// f.Fuzz: goldmark's fuzz(f)) when decl itself calls no Fuzz, or whether it
+// calls typed.Fuzz(f, fn); seen holds the functions already looked in.
+func (tf *testFuncs) fuzzFuncType(decl *ast.FuncDecl, seen map[*ast.FuncDecl]bool) (ft *ast.FuncType, typed bool) {
 	if decl.Body == nil || seen[decl] {
-		return nil
+		return nil, false
 	}
 	seen[decl] = true
-	var ft *ast.FuncType
 	var helpers []*ast.FuncDecl
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
-		if !ok || ft != nil {
-			return ft == nil
+		if !ok || ft != nil || typed {
+			return ft == nil && !typed
 		}
-		if id, ok := call.Fun.(*ast.Ident); ok && funcs[id.Name] != nil {
-			helpers = append(helpers, funcs[id.Name])
+		if id, ok := call.Fun.(*ast.Ident); ok && tf.funcs[id.Name] != nil {
+			helpers = append(helpers, tf.funcs[id.Name])
 		}
-		if sel, ok := call.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Fuzz" || len(call.Args) != 1 {
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Fuzz" {
+			return true
+		}
+		if pkg, ok := sel.X.(*ast.Ident); ok && tf.typed[pkg.Name] && len(call.Args) == 2 {
+			typed = true
+			return false
+		}
+		if len(call.Args) != 1 {
 			return true
 		}
 		switch arg := call.Args[0].(type) {
 		case *ast.FuncLit:
 			ft = arg.Type
 		case *ast.Ident:
-			if fn := funcs[arg.Name]; fn != nil {
+			if fn := tf.funcs[arg.Name]; fn != nil {
 				ft = fn.Type
 			}
 		}
 		return ft == nil
 	})
 	for _, h := range helpers {
-		if ft != nil {
+		if ft != nil || typed {
 			break
 		}
-		ft = fuzzFuncType(h, funcs, seen)
+		ft, typed = tf.fuzzFuncType(h, seen)
 	}
-	return ft
+	return ft, typed
 }
 
 // paramTypes returns the supported types of ft's parameters after the

@@ -49,6 +49,28 @@ func TestFuzzArgTypes(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "pair.go"), []byte("package pair\n\nfunc FuzzNotATest() {}\n"), 0o666)
+	// typed.Fuzz(f, fn) fuzzes one []byte, under any import name; another
+	// package's two-argument Fuzz is no such call.
+	os.WriteFile(filepath.Join(dir, "typed_test.go"), []byte(`package pair
+
+import (
+	"testing"
+
+	ty "github.com/fuzzbox/fuzzbox/typed"
+	"example.com/other"
+)
+
+type cfg struct{ N int }
+
+func FuzzTyped(f *testing.F) {
+	ty.Add(f, cfg{})
+	ty.Fuzz(f, func(t *testing.T, c cfg, s string) {})
+}
+
+func FuzzOther(f *testing.F) {
+	other.Fuzz(f, func(t *testing.T, c cfg) {})
+}
+`), 0o666)
 	for _, tc := range []struct {
 		name string
 		want []reflect.Type
@@ -63,6 +85,8 @@ func TestFuzzArgTypes(t *testing.T) {
 		{name: "FuzzArray", err: "argument type [4]byte is not one"},
 		{name: "FuzzMissing", err: "no fuzz test FuzzMissing in the test files of " + dir},
 		{name: "FuzzNotATest", err: "no fuzz test FuzzNotATest"},
+		{name: "FuzzTyped", want: []reflect.Type{reflect.TypeFor[[]byte]()}},
+		{name: "FuzzOther", err: "f.Fuzz is not called with a function); give -types"},
 	} {
 		got, err := FuzzArgTypes(dir, tc.name)
 		switch {
