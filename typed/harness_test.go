@@ -438,3 +438,23 @@ func TestFormatLong(t *testing.T) {
 		t.Errorf("one long string, nothing left out, said cut: …%s", got[0][len(got[0])-100:])
 	}
 }
+
+// lower is a text-marshaled type whose MarshalText normalizes, as
+// hashicorp/go-version's Version keeps the text it was given.
+type lower struct{ orig string }
+
+func (l lower) MarshalText() ([]byte, error) { return []byte(strings.ToLower(l.orig)), nil }
+func (l *lower) UnmarshalText(b []byte) error {
+	l.orig = string(b)
+	return nil
+}
+
+// TestFormatLossyText: a text-marshaled value whose MarshalText does not
+// make it again says so, rather than print another value as this one.
+func TestFormatLossyText(t *testing.T) {
+	h := mustHarness(t, func(t *testing.T, a, b lower) {})
+	got := h.Format([]byte{2, 1, 'A', 1, 'b'}) // as an input holds them: "A" and "b"
+	if got[0] != `typed.FromText[lower]("a") /* its MarshalText: the value decoded differs from what this text makes */` || got[1] != `typed.FromText[lower]("b")` {
+		t.Errorf("Format = %q", got)
+	}
+}
