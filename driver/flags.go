@@ -213,7 +213,34 @@ func Run(ctx context.Context, cfg Config, patterns []string, out Output) Result 
 	if err != nil {
 		return out.report(errorResult(err))
 	}
+	if cfg.PruneOnly {
+		if targets = withGeneratedCorpus(cfg, targets, out.Stderr); len(targets) == 0 {
+			return Result{ExitCode: ExitOK}
+		}
+	}
 	return runTargets(ctx, cfg, targets, out)
+}
+
+// withGeneratedCorpus returns the targets whose generated corpus holds an
+// entry, and says of each other that there is nothing to prune (a pruning
+// run of it ran its seeds alone, and made the directory it found missing).
+func withGeneratedCorpus(cfg Config, targets []Target, w io.Writer) []Target {
+	var keep []Target
+	for _, t := range targets {
+		root, err := cfg.cacheDir(t)
+		if err != nil {
+			keep = append(keep, t) // the run reports it
+			continue
+		}
+		dir := filepath.Join(root, t.Name)
+		ents, _ := os.ReadDir(dir)
+		if slices.ContainsFunc(ents, func(e os.DirEntry) bool { return !e.IsDir() && !strings.HasPrefix(e.Name(), ".") }) {
+			keep = append(keep, t)
+			continue
+		}
+		fmt.Fprintf(w, "%s: no generated corpus in %s: nothing to minimize\n", t, dir)
+	}
+	return keep
 }
 
 // runTargets is Run on resolved targets.

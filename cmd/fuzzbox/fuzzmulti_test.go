@@ -80,4 +80,16 @@ func TestCorpusMinimize(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "testdata")); !os.IsNotExist(err) {
 		t.Errorf("minimize wrote into the module: %v", err)
 	}
+	// Without a generated corpus there is nothing to minimize, which it
+	// says; it ran the seeds and made the directory, silently.
+	none := filepath.Join(t.TempDir(), "none")
+	cmd = exec.Command(e2eBin(t), "corpus", "minimize", "-fuzz=^FuzzNever$", "-cachedir="+none, ".")
+	cmd.Dir = dir
+	out, err = cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "no generated corpus in "+filepath.Join(none, "FuzzNever")+": nothing to minimize") {
+		t.Errorf("minimize without a generated corpus: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(none); !os.IsNotExist(err) {
+		t.Errorf("minimize made the cache directory it found missing: %v", err)
+	}
 }
