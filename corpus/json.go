@@ -29,7 +29,7 @@ type jsonEntry struct {
 // (Value may accompany Bits for floats, as a readable note).
 type jsonValue struct {
 	Type   string          `json:"type"`
-	Text   *string         `json:"text,omitempty"`   // []byte, string: valid UTF-8 contents
+	Text   *jsonText       `json:"text,omitempty"`   // []byte, string: valid UTF-8 contents
 	Base64 *string         `json:"base64,omitempty"` // []byte, string: any contents, standard base64
 	Value  json.RawMessage `json:"value,omitempty"`  // bool: true/false; integers: decimal string; floats: readable
 	Bits   string          `json:"bits,omitempty"`   // floats: IEEE 754 bits as 0x-prefixed hex, exact
@@ -147,7 +147,8 @@ func toJSON(v any) jsonValue {
 
 func bytesJSON(typ, s string) jsonValue {
 	if utf8.ValidString(s) {
-		return jsonValue{Type: typ, Text: &s}
+		t := jsonText(s)
+		return jsonValue{Type: typ, Text: &t}
 	}
 	b := base64.StdEncoding.EncodeToString([]byte(s))
 	return jsonValue{Type: typ, Base64: &b}
@@ -204,7 +205,7 @@ func (jv jsonValue) integer() (any, error) {
 func (jv jsonValue) contents() (string, error) {
 	switch {
 	case jv.Text != nil && jv.Base64 == nil:
-		return *jv.Text, nil
+		return string(*jv.Text), nil
 	case jv.Base64 != nil && jv.Text == nil:
 		b, err := base64.StdEncoding.DecodeString(*jv.Base64)
 		return string(b), err
@@ -236,4 +237,52 @@ func (jv jsonValue) float() (any, error) {
 		return math.Float32frombits(uint32(bits)), nil
 	}
 	return math.Float64frombits(bits), nil
+}
+
+// jsonText is a "text" field: UTF-8 that is valid, which encoding/json
+// would otherwise take with invalid bytes or a lone surrogate escape
+// ("\udc00") turned into U+FFFD, other contents than written. Those need
+// "base64".
+type jsonText string
+
+func (t *jsonText) UnmarshalJSON(raw []byte) error {
+	if !utf8.Valid(raw) {
+		return errors.New(`"text" holds bytes that are not UTF-8: give them as "base64"`)
+	}
+	if loneSurrogate(raw) {
+		return errors.New(`"text" holds a lone surrogate escape, which is no character: give the bytes as "base64"`)
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return err
+	}
+	*t = jsonText(s)
+	return nil
+}
+
+// loneSurrogate reports whether a JSON string has a \uD800–\uDFFF escape
+// that is not half of a pair.
+func loneSurrogate(raw []byte) bool {
+	for i := 0; i+6 <= len(raw); i++ {
+		if raw[i] == '\\' && raw[i+1] == '\\' {
+			i++ // an escaped backslash
+			continue
+		}
+		if raw[i] != '\\' || raw[i+1] != 'u' {
+			continue
+		}
+		r, err := strconv.ParseUint(string(raw[i+2:i+6]), 16, 16)
+		switch {
+		case err != nil || r < 0xd800 || r > 0xdfff:
+		case r < 0xdc00 && i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u':
+			lo, err := strconv.ParseUint(string(raw[i+8:i+12]), 16, 16)
+			if err != nil || lo < 0xdc00 || lo > 0xdfff {
+				return true
+			}
+			i += 11
+		default:
+			return true
+		}
+	}
+	return false
 }

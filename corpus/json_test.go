@@ -51,6 +51,12 @@ func TestJSONDecoder(t *testing.T) {
 		{desc: "integer as number", in: `{"values":[{"type":"int","value":1}]}`, reject: true, want: `integer "value" must be a decimal string`},
 		{desc: "both contents", in: `{"values":[{"type":"[]byte","text":"a","base64":"YQ=="}]}`, reject: true, want: `need exactly one of "text" and "base64"`},
 		{desc: "no contents", in: `{"values":[{"type":"string"}]}`, reject: true, want: "exactly one of"},
+		// encoding/json turns these into U+FFFD: other contents than written.
+		{desc: "lone surrogate", in: `{"values":[{"type":"string","text":"a\udc00b"}]}`, reject: true, want: "lone surrogate escape"},
+		{desc: "high surrogate alone", in: `{"values":[{"type":"string","text":"\ud83dx"}]}`, reject: true, want: "lone surrogate escape"},
+		{desc: "invalid UTF-8", in: "{\"values\":[{\"type\":\"string\",\"text\":\"a\xffb\"}]}", reject: true, want: "not UTF-8"},
+		{desc: "surrogate pair", in: `{"values":[{"type":"string","text":"\ud83d\ude00"}]}`, want: h + "string(\"😀\")\n"},
+		{desc: "escaped backslash", in: `{"values":[{"type":"string","text":"\\udc00"}]}`, want: h + "string(\"\\\\udc00\")\n"},
 		{desc: "bad base64", in: `{"values":[{"type":"string","base64":"!"}]}`, reject: true, want: "illegal base64"},
 		{desc: "decimal bits", in: `{"values":[{"type":"float64","bits":"4607182418800017408"}]}`, reject: true, want: "is not 0x-prefixed hex of 64 bits"},
 		{desc: "wide bits", in: `{"values":[{"type":"float32","bits":"0x100000000"}]}`, reject: true, want: "of 32 bits"},
