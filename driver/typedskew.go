@@ -1,17 +1,14 @@
 package driver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/fuzzbox/fuzzbox"
+	"github.com/fuzzbox/fuzzbox/driver/build"
 )
 
 // typedSkew returns why a package whose tests import package typed would
@@ -34,7 +31,7 @@ func typedSkew(ctx context.Context, p *pkgInfo) string {
 	if err != nil || json.Unmarshal(out, &m) != nil || m.Main || m.Dir == "" {
 		return "" // fuzzbox's own tests, or nothing to compare with
 	}
-	if sameTyped(os.DirFS(m.Dir)) {
+	if build.SameTypedSource(os.DirFS(m.Dir)) {
 		return ""
 	}
 	return fmt.Sprintf("the module requires github.com/fuzzbox/fuzzbox %s, whose package typed is not this fuzzbox's: "+
@@ -50,35 +47,4 @@ func moduleVersion(v string, r *struct{ Path, Version string }) string {
 		return v
 	}
 	return strings.TrimSpace(v + " => " + r.Path + " " + r.Version)
-}
-
-// sameTyped reports whether mod, a copy of the fuzzbox module, has the
-// same package typed (and internal/typedhook) source as this fuzzbox.
-func sameTyped(mod fs.FS) bool {
-	for _, dir := range []string{"typed", "internal/typedhook"} {
-		ours, theirs := goFiles(fuzzbox.RuntimeFS(), dir), goFiles(mod, dir)
-		if len(ours) == 0 || len(ours) != len(theirs) {
-			return false
-		}
-		for name, data := range ours {
-			if !bytes.Equal(data, theirs[name]) {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// goFiles returns the non-test .go files of dir in fsys by name.
-func goFiles(fsys fs.FS, dir string) map[string][]byte {
-	files := map[string][]byte{}
-	ents, _ := fs.ReadDir(fsys, dir)
-	for _, e := range ents {
-		if name := e.Name(); strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
-			if data, err := fs.ReadFile(fsys, filepath.ToSlash(filepath.Join(dir, name))); err == nil {
-				files[name] = data
-			}
-		}
-	}
-	return files
 }

@@ -1,12 +1,14 @@
 package build
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 
 	"github.com/fuzzbox/fuzzbox"
@@ -105,4 +107,37 @@ func UserCacheDir() string {
 		return dir
 	}
 	return os.TempDir()
+}
+
+// SameTypedSource reports whether mod, a copy of the fuzzbox module (the
+// version a user's module requires), has the same package typed (and
+// internal/typedhook) source as this fuzzbox's runtime: the fuzzing binary
+// is built with this one, go test with that one.
+func SameTypedSource(mod fs.FS) bool {
+	for _, dir := range []string{"typed", "internal/typedhook"} {
+		ours, theirs := goFiles(fuzzbox.RuntimeFS(), dir), goFiles(mod, dir)
+		if len(ours) == 0 || len(ours) != len(theirs) {
+			return false
+		}
+		for name, data := range ours {
+			if !bytes.Equal(data, theirs[name]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// goFiles returns the runtime files (IsRuntimeFile) of dir in fsys by name.
+func goFiles(fsys fs.FS, dir string) map[string][]byte {
+	files := map[string][]byte{}
+	ents, _ := fs.ReadDir(fsys, dir)
+	for _, e := range ents {
+		if fuzzbox.IsRuntimeFile(e.Name()) {
+			if data, err := fs.ReadFile(fsys, path.Join(dir, e.Name())); err == nil {
+				files[e.Name()] = data
+			}
+		}
+	}
+	return files
 }
