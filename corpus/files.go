@@ -117,18 +117,20 @@ func asFileError(path string, err error) *FileError {
 // walkFiles calls fn on each regular file under root (on root itself when
 // it is one), skipping names that start with a dot when dots is set (and
 // the directories they name). A symbolic link given as root is followed,
-// as cp -r and find -H follow one named on the command line; links below
-// root are not. fn's error stops the walk and is returned.
+// as cp -r and find -H follow one named on the command line (a link to
+// nothing is an error, as a missing root is); links below root are not.
+// fn's error stops the walk and is returned.
 func walkFiles(root string, dots bool, fn func(path string) error) error {
-	if info, err := os.Stat(root); err == nil {
-		switch {
-		case info.Mode().IsRegular():
-			return fn(root)
-		case info.IsDir():
-			// A trailing separator makes WalkDir's Lstat of root follow
-			// a link; the paths it yields are cleaned of it.
-			root = filepath.Clean(root) + string(filepath.Separator)
-		}
+	info, err := os.Stat(root)
+	switch {
+	case err != nil:
+		return err // a missing root, or a link to nothing
+	case info.Mode().IsRegular():
+		return fn(root)
+	case info.IsDir():
+		// A trailing separator makes WalkDir's Lstat of root follow a
+		// link; the paths it yields are cleaned of it.
+		root = filepath.Clean(root) + string(filepath.Separator)
 	}
 	return filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		switch {

@@ -1,6 +1,8 @@
 package corpus
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -93,5 +95,15 @@ func TestSymlinkedSources(t *testing.T) {
 		if ents, _ := os.ReadDir(dir); len(ents) != want {
 			t.Errorf("ImportRaw(%s) wrote %d entries, want %d", link, len(ents), want)
 		}
+	}
+	dangling := filepath.Join(base, "dangling")
+	if err := os.Symlink(filepath.Join(base, "gone"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, errs := Merge(filepath.Join(t.TempDir(), "FuzzM"), []string{dangling}, types, false); len(errs) != 1 || !errors.Is(errs[0], fs.ErrNotExist) {
+		t.Errorf("Merge of a dangling link: errors %q, want it not found", errs)
+	}
+	if errs := ImportRaw([]string{dangling}, t.TempDir(), reflect.TypeFor[[]byte]()); len(errs) != 1 || !errors.Is(errs[0], fs.ErrNotExist) {
+		t.Errorf("ImportRaw of a dangling link: errors %q, want it not found", errs)
 	}
 }
