@@ -29,9 +29,11 @@ var layers = []layerRule{
 	{"engine/ipc", nil},
 	{"engine/instrument", nil},
 	{"internal/typedhook", nil},
-	// Imported by users' typed fuzz tests: nothing of fuzzbox but the hook and
-	// the corpus format (both standard-library only).
-	{"typed", []string{"internal/typedhook", "corpus"}},
+	{"internal/stdlib", nil},
+	// Imported by users' typed fuzz tests: nothing of fuzzbox but the hook,
+	// the standard library's list and the corpus format (all three
+	// standard-library only).
+	{"typed", []string{"internal/typedhook", "internal/stdlib", "corpus"}},
 	{"engine", []string{"corpus", "event", "engine/ipc", "engine/instrument", "engine/basedeps", "internal/typedhook"}},
 	{"engine/basedeps", []string{"corpus"}},
 	{"engine/fuzzmain", []string{"engine", "engine/basedeps", "corpus", "event", "engine/ipc", "engine/instrument", "internal/typedhook"}},
@@ -41,15 +43,15 @@ var layers = []layerRule{
 	{"driver/build", []string{".", "corpus"}},
 	// The driver runs fuzzing binaries; it never links the engine itself.
 	{"driver", []string{"corpus", "event", "engine/ipc", "driver/build", "."}},
-	{"analyzers/...", []string{"analyzers/...", "corpus", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
+	{"analyzers/...", []string{"analyzers/...", "corpus", "internal/stdlib", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 	// The Bazel rules' Go programs: the runner is a shell over the driver.
 	{"rules/private/runner", []string{"driver", "event", "corpus", "driver/build", "engine/ipc", "."}},
 	{"rules/private/gentestmain", []string{"driver/build", "corpus", "."}},
 	// The command line is a shell over the libraries; like every front end it
 	// never links the engine (fuzzing runs in the binaries the driver starts).
-	{"cmd/fuzzbox", []string{"driver", "driver/build", "event", "corpus", "engine/ipc", ".", "lsp/...", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
-	{"cmd/fuzzvet", []string{"analyzers/...", "corpus", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
-	{"lsp/...", []string{"lsp/...", "corpus", "event", "driver", "driver/build", "engine/ipc", ".", "analyzers/...", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
+	{"cmd/fuzzbox", []string{"driver", "driver/build", "event", "corpus", "engine/ipc", ".", "lsp/...", "analyzers/...", "internal/stdlib", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
+	{"cmd/fuzzvet", []string{"analyzers/...", "corpus", "internal/stdlib", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
+	{"lsp/...", []string{"lsp/...", "corpus", "event", "driver", "driver/build", "engine/ipc", ".", "analyzers/...", "internal/stdlib", "github.com/sourcegraph/jsonrpc2/...", "golang.org/x/tools/...", "golang.org/x/mod/...", "golang.org/x/sync/..."}},
 }
 
 // instrumentImports is the frozen import set of engine/instrument.

@@ -1,7 +1,8 @@
 // Package fuzzbox carries the source of fuzzbox's runtime packages: the code
 // linked into every fuzzing binary (engine, engine/fuzzmain, engine/ipc,
 // engine/instrument, corpus and event, all standard-library-only) and
-// package typed, which typed fuzz tests import (with internal/typedhook).
+// package typed, which typed fuzz tests import (with internal/typedhook and
+// internal/stdlib).
 //
 // A user's module does not depend on fuzzbox, so "fuzzbox fuzz" cannot import
 // these packages from the module cache. Instead the fuzzbox binary embeds their
@@ -23,7 +24,7 @@ import (
 // runtimeFiles holds the runtime packages' .go files. The patterns match
 // *_test.go files too; RuntimeHash and the extraction in driver/build skip them.
 //
-//go:embed engine/*.go engine/fuzzmain/*.go engine/basedeps/*.go engine/ipc/*.go engine/instrument/*.go engine/libfuzzer/*.go corpus/*.go event/*.go typed/*.go internal/typedhook/*.go
+//go:embed engine/*.go engine/fuzzmain/*.go engine/basedeps/*.go engine/ipc/*.go engine/instrument/*.go engine/libfuzzer/*.go corpus/*.go event/*.go typed/*.go internal/typedhook/*.go internal/stdlib/*.go
 var runtimeFiles embed.FS
 
 // RuntimeFS returns the embedded runtime source, with paths relative to the

@@ -17,7 +17,7 @@ func TestTypedSkew(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := t.TempDir()
-	for _, dir := range []string{"typed", "internal/typedhook"} {
+	for _, dir := range []string{"typed", "internal/typedhook", "internal/stdlib"} {
 		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
 		for _, f := range files {
 			data, err := os.ReadFile(f)

@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
-	"strings"
 	"sync"
+
+	"github.com/fuzzbox/fuzzbox/internal/stdlib"
 )
 
 // A codec encodes and decodes the values of one type (docs/typed.md, "The
@@ -231,9 +232,14 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 			if sf.Name == "_" {
 				continue
 			}
-			if !sf.IsExported() && stdPackage(sf.PkgPath) && !b.v1 {
-				// Not encoded: a seed's state there is dropped (time.UTC
-				// in a seed encodes as a zero Location, which is UTC).
+			if !sf.IsExported() && stdlib.Contains(sf.PkgPath) && !b.v1 {
+				// Not encoded: the standard library's unexported fields
+				// hold state only their package sets (a sync.Mutex's
+				// lock, a bytes.Buffer's read offset, a strings.Builder's
+				// self-pointer); a fuzzed locked mutex hung the fuzz
+				// function, a failure of fuzzing's own making. A seed's
+				// state there is dropped (time.UTC in a seed encodes as a
+				// zero Location, which is UTC).
 				b.differs = true
 				continue
 			}
@@ -251,30 +257,6 @@ func (b *builder) build(t reflect.Type, path string) (*codec, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-// stdPackage reports whether path is a standard library package's (its
-// first element one of the standard library's; Go 1.26 and 1.27 have these,
-// TestStdRoots checks them against go list std). Their types' unexported
-// fields are neither encoded nor decoded: they hold state that only their
-// package sets (a sync.Mutex's lock, a bytes.Buffer's read offset, a
-// strings.Builder's self-pointer), and any other value is one real code
-// never holds: a fuzzed locked mutex hung the fuzz function, a failure of
-// fuzzing's own making.
-func stdPackage(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return stdRoots[first]
-}
-
-var stdRoots = map[string]bool{}
-
-func init() {
-	for _, r := range strings.Fields(`archive bufio bytes cmp compress container context crypto database debug embed
-		encoding errors expvar flag fmt go hash html image index internal io iter log maps math mime net os path
-		plugin reflect regexp runtime slices sort strconv strings structs sync syscall testing text time unicode
-		unique unsafe uuid vendor weak`) {
-		stdRoots[r] = true
-	}
 }
 
 // marshalKind returns kBinary or kText when t is encoded through its

@@ -39,7 +39,8 @@
 // cannot be fuzzed; pointers, slices and maps nest at most 64 deep.
 //
 // Users are fuzz tests. Package typed imports only the standard library,
-// corpus (the go test fuzz v1 format) and internal/typedhook, through which
-// fuzzbox's engine finds the running fuzz test's structure; tools ask a
-// test binary for its entries' arguments through ValuesEnv.
+// corpus (the go test fuzz v1 format), internal/stdlib (which packages are
+// the standard library's) and internal/typedhook, through which fuzzbox's
+// engine finds the running fuzz test's structure; tools ask a test binary
+// for its entries' arguments through ValuesEnv.
 package typed

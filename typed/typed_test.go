@@ -271,25 +271,6 @@ func TestVersion1Decodes(t *testing.T) {
 	}
 }
 
-// TestStdRoots: every standard library package of the go command that runs
-// the test counts as one.
-func TestStdRoots(t *testing.T) {
-	out, err := exec.Command("go", "list", "std").Output()
-	if err != nil {
-		t.Skipf("go list std: %v", err)
-	}
-	for _, p := range strings.Fields(string(out)) {
-		if !typed.StdPackage(p) {
-			t.Errorf("%s is not taken for a standard library package: add its first element to stdRoots", p)
-		}
-	}
-	for _, p := range []string{"example.com/sync", "github.com/x/y", "myapp"} {
-		if typed.StdPackage(p) {
-			t.Errorf("%s taken for a standard library package", p)
-		}
-	}
-}
-
 // TestDecodeTotal: short, empty and garbage inputs decode, to zero values
 // where the bytes run out.
 func TestDecodeTotal(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/fuzzbox/fuzzbox/internal/stdlib"
 )
 
 // The type rules of the typed package (keep in sync with its run-time check).
@@ -119,7 +121,7 @@ func (w *typeWalker) fields(t types.Type, u *types.Struct, path string) string {
 		owner = w.str(t) + "."
 	}
 	for f := range u.Fields() {
-		if f.Name() == "_" || !f.Exported() && f.Pkg() != nil && stdPackage(f.Pkg().Path()) {
+		if f.Name() == "_" || !f.Exported() && f.Pkg() != nil && stdlib.Contains(f.Pkg().Path()) {
 			continue
 		}
 		if why := w.walk(f.Type(), step(path, "field "+owner+f.Name())); why != "" {
@@ -159,24 +161,4 @@ func is(path, what string) string {
 		path = "it"
 	}
 	return path + " is " + what
-}
-
-// stdPackage reports whether path is a standard library package's: typed
-// neither encodes nor decodes its types' unexported fields (typed's
-// stdPackage, whose list of first elements this is; TestStdRootsMatchTyped
-// checks they agree).
-func stdPackage(path string) bool {
-	first, _, _ := strings.Cut(path, "/")
-	return stdRoots[first]
-}
-
-var stdRoots = map[string]bool{}
-
-func init() {
-	for _, r := range strings.Fields(`archive bufio bytes cmp compress container context crypto database debug embed
-		encoding errors expvar flag fmt go hash html image index internal io iter log maps math mime net os path
-		plugin reflect regexp runtime slices sort strconv strings structs sync syscall testing text time unicode
-		unique unsafe uuid vendor weak`) {
-		stdRoots[r] = true
-	}
 }

@@ -68,25 +68,3 @@ func TestStubMatchesTyped(t *testing.T) {
 		t.Errorf("stub signatures %q, package typed's %q", got, want)
 	}
 }
-
-// TestStdRootsMatchTyped: the analyzer's list of the standard library's
-// first path elements is the typed package's (../../typed/codec.go), whose
-// TestStdRoots checks it against go list std.
-func TestStdRootsMatchTyped(t *testing.T) {
-	roots := func(path string) string {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, rest, ok := bytes.Cut(src, []byte("var stdRoots"))
-		_, list, ok2 := bytes.Cut(rest, []byte("strings.Fields(`"))
-		list, _, ok3 := bytes.Cut(list, []byte("`"))
-		if !ok || !ok2 || !ok3 {
-			t.Fatalf("%s: no stdRoots list", path)
-		}
-		return string(bytes.Join(bytes.Fields(list), []byte(" ")))
-	}
-	if a, b := roots("fuzzable.go"), roots("../../typed/codec.go"); a != b {
-		t.Errorf("stdRoots differ:\nanalyzer %s\ntyped    %s", a, b)
-	}
-}

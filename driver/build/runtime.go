@@ -111,10 +111,10 @@ func UserCacheDir() string {
 
 // SameTypedSource reports whether mod, a copy of the fuzzbox module (the
 // version a user's module requires), has the same package typed (and
-// internal/typedhook) source as this fuzzbox's runtime: the fuzzing binary
+// internal/typedhook and internal/stdlib) source as this fuzzbox's runtime: the fuzzing binary
 // is built with this one, go test with that one.
 func SameTypedSource(mod fs.FS) bool {
-	for _, dir := range []string{"typed", "internal/typedhook"} {
+	for _, dir := range []string{"typed", "internal/typedhook", "internal/stdlib"} {
 		ours, theirs := goFiles(fuzzbox.RuntimeFS(), dir), goFiles(mod, dir)
 		if len(ours) == 0 || len(ours) != len(theirs) {
 			return false

@@ -1,4 +1,0 @@
-package typed
-
-// StdPackage is stdPackage, for the external tests.
-var StdPackage = stdPackage
