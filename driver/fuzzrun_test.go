@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -702,6 +703,141 @@ func TestFuzzKeepGoing(t *testing.T) {
 		if !strings.Contains(r.out, want) {
 			t.Errorf("output lacks %q\n%s", want, r)
 		}
+	}
+}
+
+// TestOOMBuckets: three out-of-memory bugs of one fuzz test get three
+// crash buckets, known to the next run. An oom's bucket had no stack frames
+// (the watchdog's kill left none, the worker's sampler panicked on a
+// goroutine of fuzzbox's own), so every oom after the first was "known" and
+// fuzzbox ci passed a new one.
+func TestOOMBuckets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates hundreds of MiB per failure")
+	}
+	dir := t.TempDir()
+	seed := func(b string) string { return "go test fuzz v1\n[]byte(\"" + b + "\\xff\")\n" }
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/ooms\n\ngo 1.26\n",
+		"ooms.go": `package ooms
+
+type node struct {
+	next *node
+	pad  [4096]byte
+}
+
+// AllocA makes one big slice, GrowB a list and GrowC a map: three bugs.
+func AllocA(n int) []byte {
+	b := make([]byte, n<<20)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	return b
+}
+
+func GrowB(n int) *node {
+	var head *node
+	for i := 0; i < n*256; i++ {
+		head = &node{next: head}
+		head.pad[0] = 1
+	}
+	return head
+}
+
+func GrowC(n int) map[int]*[4096]byte {
+	m := map[int]*[4096]byte{}
+	for i := 0; i < n*256; i++ {
+		m[i] = new([4096]byte)
+		m[i][1] = 1
+	}
+	return m
+}
+`,
+		"ooms_test.go": `package ooms
+
+import "testing"
+
+func FuzzOOMs(f *testing.F) {
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		switch data[0] {
+		case 'A':
+			AllocA(int(data[1]) * 8)
+		case 'B':
+			GrowB(int(data[1]) * 8)
+		case 'C':
+			GrowC(int(data[1]) * 8)
+		}
+	})
+}
+`,
+		"testdata/fuzz/FuzzOOMs/a": seed("A"),
+		"testdata/fuzz/FuzzOOMs/b": seed("B"),
+		"testdata/fuzz/FuzzOOMs/c": seed("C"),
+	})
+	cfg := Config{Fuzz: "^FuzzOOMs$", FuzzTime: "1x", KeepGoing: true, RSSLimitMB: 256, Parallel: 1, Fuzzbox: testFuzzbox(t)}
+	buckets := func(r *fixtureRun) map[string]bool {
+		got := map[string]bool{}
+		for _, e := range r.events {
+			if e.Type == event.Failure && e.Kind == event.KindOOM && !e.Duplicate {
+				got[e.Bucket] = e.Known
+			}
+		}
+		return got
+	}
+	first := fuzzIn(t, dir, cfg, ".")
+	b1 := buckets(first)
+	if _, empty := b1[""]; len(b1) != 3 || empty || slices.Contains(slices.Collect(maps.Values(b1)), true) {
+		t.Fatalf("the seeds' three oom bugs have buckets %v (id: known), want three new ones\n%s", b1, first)
+	}
+	again := fuzzIn(t, dir, cfg, ".")
+	b2 := buckets(again)
+	for id, known := range b2 {
+		if _, ok := b1[id]; !ok || !known {
+			t.Errorf("the next run's bucket %s: known %v, want one of the first run's, known\n%s", id, known, again)
+		}
+	}
+	if len(b2) != 3 {
+		t.Errorf("the next run has buckets %v, want the three\n%s", b2, again)
+	}
+}
+
+// TestExitZero: an input on which the code ends the process with status 0
+// (syscall.Exit; a C library's exit(0)) is the code's failure, as go test
+// -fuzz reports it, though go test -run passes it (it sees only the exit
+// status): it was called fuzzbox's internal error, nothing was written and
+// the run exited 0.
+func TestExitZero(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/exit0\n\ngo 1.26\n",
+		"e_test.go": `package exit0
+
+import (
+	"syscall"
+	"testing"
+)
+
+func FuzzExit0(f *testing.F) {
+	f.Add([]byte("hello"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 2 && b[0] == 'E' && b[1] == 'X' {
+			syscall.Exit(0)
+		}
+	})
+}
+`,
+		"testdata/fuzz/FuzzExit0/ex": "go test fuzz v1\n[]byte(\"EX\")\n",
+	})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzExit0$", FuzzTime: "1x", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
+	j := firstOfType(r.events, event.Failure)
+	if r.res.ExitCode != ExitFailure || j < 0 || r.events[j].Kind != event.KindExit || firstOfType(r.events, event.InternalError) >= 0 {
+		t.Fatalf("want the seed's exit failure, exit 1, no internal error\n%s", r)
+	}
+	if want := "but go test '-run=^FuzzExit0$/^ex$' . passes it"; !strings.Contains(r.out, want) {
+		t.Errorf("the output does not say why go test -run passes it: lacks %q\n%s", want, r)
 	}
 }
 

@@ -46,13 +46,22 @@ func deathKind(output string) string {
 	case strings.Contains(output, "runtime: out of memory"),
 		strings.Contains(output, "fuzzbox: out of memory"):
 		return KindOOM
-	case strings.Contains(output, "fatal error: "):
+	case strings.Contains(output, "fatal error: "), crashReportRE.MatchString(output):
 		return KindFatal
 	case strings.Contains(output, "panic: "):
 		return KindPanic
 	}
 	return KindExit
 }
+
+// crashReportRE matches the start of a crash report that is neither a
+// panic nor a fatal error: the runtime's for a signal that arrived in C
+// code ("SIGSEGV: segmentation violation" then "PC=", as go test -run
+// prints it), and a sanitizer's in cgo code built with one
+// ("==12==ERROR: AddressSanitizer: heap-buffer-overflow ..."). A C crash
+// was reported as the process exiting, with the last lines of the output:
+// the register dump, or ASan's legend.
+var crashReportRE = regexp.MustCompile(`(?m)^(?:SIG[A-Z0-9]+: [^\n]*\nPC=|==\d+==ERROR: [A-Za-z]+Sanitizer: )`)
 
 // A failure is one failing input, as found by a worker.
 type failure struct {
@@ -210,9 +219,11 @@ var (
 // signature identifies a failure for de-duplication: its kind, the shape
 // of the first line of its message (a fail's: the line that says what
 // failed, failLine) when it is a fail or has no stack, and the first few
-// stack frames outside the runtime and testing packages; for a hang and a
-// leak, frames that do not depend on where the goroutine was caught
-// (hangFrames, leakFrames). A panic's holds the shape of its panic line,
+// stack frames outside the runtime and testing packages; for a hang, an
+// oom and a leak, frames that do not depend on where the goroutine was
+// caught (hangFrames, leakFrames), and no message: an oom's says how it was
+// caught (the worker's sampler, the exact check, the watchdog), which varies
+// for one bug, and without frames every oom of a fuzz test had one bucket. A panic's holds the shape of its panic line,
 // as a fail's does of its reporting line, and a fatal error's its text
 // (numbers removed): two panics in one function are two bugs when their
 // messages differ (a nil map written and a panic of the code's own had one
@@ -221,7 +232,7 @@ var (
 func signature(kind, msg string) string {
 	var frames []string
 	switch kind {
-	case KindHang:
+	case KindHang, KindOOM:
 		frames = hangFrames(msg)
 	case KindLeak:
 		frames = leakFrames(msg)
@@ -307,6 +318,10 @@ func failureKey(kind, msg string) string {
 		if i := strings.Index(msg, "fatal error: "); i >= 0 {
 			return numbersRE.ReplaceAllString(firstLine(msg[i:]), "N")
 		}
+		if loc := crashReportRE.FindStringIndex(msg); loc != nil {
+			// The signal or the sanitizer's finding, without addresses.
+			return numbersRE.ReplaceAllString(firstLine(msg[loc[0]:]), "N")
+		}
 	case KindFail:
 		if m := reportedAtRE.FindStringSubmatch(failLine(msg)); m != nil {
 			return m[1]
@@ -355,10 +370,10 @@ func internalFrame(fn string) bool {
 // goroutineGapRE separates the goroutines of a stack dump.
 var goroutineGapRE = regexp.MustCompile(`\n[ \t]*\n`)
 
-// hangFrames returns, from a hang's dump of every goroutine, the fuzz
-// function and up to three of the calls it made on the way to the code that
-// did not return, outermost first, or nil if no goroutine was running the
-// fuzz function. A hang's innermost frames are wherever the watchdog's signal
+// hangFrames returns, from a hang's (or an oom's) dump of every goroutine,
+// the fuzz function and up to three of the calls it made on the way to the
+// code that did not return (ownFrame: the code's own), outermost first, or
+// nil if no goroutine was running the fuzz function. A hang's innermost frames are wherever the watchdog's signal
 // caught the loop, and the dump starts with whichever goroutine the runtime
 // lists first: the way in is what stays the same from one kill to the next.
 // The fuzz function is the frame that testing's reflect call runs.
@@ -374,13 +389,28 @@ func hangFrames(msg string) []string {
 		}
 		var path []string // outermost first: the fuzz function, then its callees
 		for i := call - 1; i >= 0 && len(path) < 4; i-- {
-			if fn := fns[i]; !strings.HasPrefix(fn, "runtime.") && (len(path) == 0 || path[len(path)-1] != fn) {
+			fn := fns[i]
+			if len(path) == 0 && !strings.HasPrefix(fn, "runtime.") || len(path) > 0 && ownFrame(fn, path[0]) && path[len(path)-1] != fn {
 				path = append(path, fn)
 			}
 		}
 		return path
 	}
 	return nil
+}
+
+// ownFrame reports whether fn, a frame below the fuzz function fuzzFn,
+// belongs on a hang's or an oom's way in: not the runtime's, nor another
+// standard library package's (where a loop or an allocation was caught in
+// a map's or a slice's growth, a string search, varies from one kill to the
+// next: an oom caught in a map's insertion had another bucket each run),
+// unless the fuzz test is itself the standard library's.
+func ownFrame(fn, fuzzFn string) bool {
+	p := funcPackage(fn)
+	if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(p, "internal/runtime/") {
+		return false
+	}
+	return !stdPackage(p) || stdPackage(funcPackage(fuzzFn))
 }
 
 // leakFrames returns what a leak's first goroutine is known by: the

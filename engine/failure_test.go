@@ -133,6 +133,52 @@ func TestFailureKind(t *testing.T) {
 	}
 }
 
+// cgoSignal is how the runtime ends a process whose C code crashed.
+const cgoSignal = `SIGSEGV: segmentation violation
+PC=0x605ed8 m=0 sigcode=1 addr=0x10
+signal arrived during cgo execution
+
+goroutine 1 gp=0xc000002380 m=0 mp=0x9a1b20 [syscall]:
+runtime.cgocall(0x605eb0, 0xc0000a5f08)
+	/go/src/runtime/cgocall.go:167 +0x4b
+example.com/cgocrash._Cfunc_crash(0xc00001c0b8, 0x3)
+	_cgo_gotypes.go:45 +0x3f
+example.com/cgocrash.Crash({0xc00001c0b8, 0x3, 0x8})
+	/m/c.go:16 +0x65
+
+rax    0x10
+rip    0x605ed8
+`
+
+// asanReport is AddressSanitizer's report on cgo code built with it.
+const asanReport = `=================================================================
+==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000015 at pc 0x5 bp 0x7 sp 0x8
+WRITE of size 1 at 0x602000000015 thread T0
+    #0 0x4f1a2b in overflow /m/c.go:8
+SUMMARY: AddressSanitizer: heap-buffer-overflow /m/c.go:8 in overflow
+Shadow byte legend (one shadow byte represents 8 application bytes):
+  Addressable:           00
+`
+
+// TestCrashReports: a crash in C code (a signal, a sanitizer's report) is
+// a fatal failure whose message starts at the report, and minimization
+// keeps its kind of crash. It was an exit, shown by its last 20 lines: the
+// registers, or ASan's legend.
+func TestCrashReports(t *testing.T) {
+	for _, tc := range []struct{ out, start, key string }{
+		{"some output\n" + cgoSignal, "SIGSEGV: segmentation violation", "SIGSEGV: segmentation violation"},
+		{asanReport, "==4242==ERROR: AddressSanitizer", "==N==ERROR: AddressSanitizer: heap-buffer-overflow on address N at pc N bp N sp N"},
+	} {
+		i := dumpStart(tc.out)
+		if i < 0 || !strings.HasPrefix(tc.out[i:], tc.start) {
+			t.Errorf("dumpStart does not find %q", tc.start)
+		}
+		if got := failureKey(KindFatal, tc.out); got != tc.key {
+			t.Errorf("failureKey = %q, want %q", got, tc.key)
+		}
+	}
+}
+
 func TestDeathKind(t *testing.T) {
 	tests := []struct {
 		name string
@@ -148,6 +194,9 @@ func TestDeathKind(t *testing.T) {
 		{"race in a goroutine", 66, "WARNING: DATA RACE\n" + goroutinePanic, KindRace},
 		{"os.Exit", 3, "some output\n", KindExit},
 		{"killed", -1, "", KindExit},
+		{"signal in C code", 2, cgoSignal, KindFatal},
+		{"AddressSanitizer", 1, asanReport, KindFatal},
+		{"a Go nil dereference", 2, "panic: runtime error: invalid memory address or nil pointer dereference\n[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4]\n", KindPanic},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -313,6 +362,39 @@ func TestHangSignature(t *testing.T) {
 	}
 }
 
+// TestOOMSignature: an oom is known by the way from the fuzz function to
+// the growth, not by how it was caught: the worker's sampler (its panic's
+// goroutine first), the watchdog's resident-memory check (a SIGQUIT dump),
+// or the exact check (the allocation's stack). Every oom of a fuzz test had
+// one bucket, so a second oom bug was called known.
+func TestOOMSignature(t *testing.T) {
+	stacks := strings.SplitN(hangDump(true, "example.com/m.grow"), "goroutine stacks:\n", 2)[1]
+	sampler := "panic: fuzzbox: out of memory: one execution grew the worker by 517 MiB, over -rss_limit_mb=512\n\n" +
+		"goroutine 10 [running]:\ngithub.com/fuzzbox/fuzzbox/engine.limitWorkerMemory.func1()\n\t/x/memlimit.go:56 +0x1de\n\n" + stacks
+	watchdog := "fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=512 while running the input; goroutine stacks:\n" +
+		quitHeader + stacks
+	a, b := signature(KindOOM, sampler), signature(KindOOM, watchdog)
+	if a != b {
+		t.Errorf("one oom caught two ways, two signatures:\n%s\n%s", a, b)
+	}
+	if want := "oom||example.com/m.FuzzGet.func1|example.com/m.Get|example.com/m.Match|example.com/m.grow"; a != want {
+		t.Errorf("signature %q, want %q", a, want)
+	}
+	// Caught inside a map's growth, or a string search, the next time.
+	inMap := strings.SplitN(hangDump(false, "internal/runtime/maps.(*table).grow", "strings.Index", "example.com/m.grow"), "goroutine stacks:\n", 2)[1]
+	if c := signature(KindOOM, watchdog[:strings.Index(watchdog, quitHeader)]+quitHeader+inMap); c != a {
+		t.Errorf("one oom caught in the code and in a map's growth, two signatures:\n%s\n%s", a, c)
+	}
+	other := strings.Replace(watchdog, "example.com/m.Get(", "example.com/m.Delete(", 1)
+	if c := signature(KindOOM, other); c == a {
+		t.Errorf("ooms reached through Get and through Delete share the signature %q", c)
+	}
+	// Without stacks (the kernel's OOM killer): the message, as before.
+	if d := signature(KindOOM, "fuzzbox: out of memory: the kernel's OOM killer killed the worker twice (x)"); d != "oom|fuzzbox: out of memory: the kernel's OOM killer killed the worker twice ()|" {
+		t.Errorf("signature without stacks = %q", d)
+	}
+}
+
 // TestLeakSignature: a leak is known by where its goroutine was started and
 // what it runs, not by where it blocked, which depends on the input
 // (go-milter's fuzz test: one goroutine writing into an unread pipe, blocked
@@ -385,6 +467,41 @@ func TestFailureKey(t *testing.T) {
 	}
 	if !sameFailure(KindPanic, "", failureKind(raw), raw) || sameFailure(KindFail, "", failureKind(raw), raw) {
 		t.Error("sameFailure with no key does not compare the kind alone")
+	}
+}
+
+// TestRecordedBucketOnce: a failure minimized into the bucket of one this
+// run recorded (a failing testdata file, then a find that goes in another
+// way) is a duplicate of it, not a second unique failure: the text said "2
+// unique failures" for one bug, and fuzzbox ci's SARIF had the rule twice,
+// which its schema refuses. The worker asks first (recordedAs), so no
+// second reproducer is written.
+func TestRecordedBucketOnce(t *testing.T) {
+	c, events := fakeCoordinator(t, "idle", func(o *Options) { o.KeepGoing = true })
+	seedMsg := recoveredPanic("runtime error: index out of range [1] with length 0", "example.com/m.at", "5")
+	sig := signature(KindPanic, seedMsg)
+	seed := &failure{kind: KindPanic, msg: seedMsg, path: "testdata/fuzz/FuzzX/old", seed: "old", sig: sig, bucket: bucketID(sig)}
+	c.recorded(seed, "testdata/fuzz/FuzzX/old")
+	if got := c.recordedAs(bucketID(sig)); got != "testdata/fuzz/FuzzX/old" {
+		t.Errorf("recordedAs = %q, want the seed's file", got)
+	}
+	if got := c.recordedAs(bucketID("other")); got != "" {
+		t.Errorf("recordedAs of another bucket = %q, want none", got)
+	}
+	caught := recoveredPanic("runtime error: index out of range [2] with length 0", "example.com/m.long", "9")
+	found := &failure{kind: KindPanic, msg: seedMsg, sig: signature(KindPanic, caught), bucket: bucketID(signature(KindPanic, caught))}
+	c.recorded(found, c.recordedAs(bucketID(sig)))
+	if len(c.fails) != 1 || c.fails[0].hits != 2 {
+		t.Fatalf("%d failures recorded (hits %d), want the seed's, hit twice", len(c.fails), c.fails[0].hits)
+	}
+	dups := 0
+	for _, e := range decodeEvents(t, events) {
+		if e.Type == event.Failure && e.Duplicate && e.Bucket == bucketID(sig) && e.Reproducer == "testdata/fuzz/FuzzX/old" {
+			dups++
+		}
+	}
+	if dups != 1 {
+		t.Errorf("%d duplicate events of the seed's bucket, want 1", dups)
 	}
 }
 
@@ -581,9 +698,10 @@ func TestBucketOfMinimized(t *testing.T) {
 }
 
 // TestMinimizedIntoRecorded: within one run, a failure minimized into the
-// very input of one recorded before is a duplicate of it; one minimized
-// into another input that fails the same way is a failure of its own,
-// whose reproducer is another file, in the same bucket.
+// very input of one recorded before is a duplicate of it, and so is one
+// minimized into another input of the same bucket (it was a failure of its
+// own, a second reproducer of one bug; the worker now asks, recordedAs, and
+// writes none).
 func TestMinimizedIntoRecorded(t *testing.T) {
 	events := new(bytes.Buffer)
 	c := &coordinator{setup: &setup{opts: Options{Target: "FuzzExpr", CacheDir: filepath.Join(t.TempDir(), "FuzzExpr"), KeepGoing: true},
@@ -605,10 +723,10 @@ func TestMinimizedIntoRecorded(t *testing.T) {
 	wantEvents := []string{
 		"testdata/fuzz/FuzzExpr/a dup=false known=false " + want,
 		"testdata/fuzz/FuzzExpr/a dup=true known=false " + want, // names the reproducer it was minimized into
-		"testdata/fuzz/FuzzExpr/b dup=false known=true " + want,
+		"testdata/fuzz/FuzzExpr/a dup=true known=false " + want, // minimized into b: the recorded failure's
 	}
-	if !slices.Equal(got, wantEvents) || len(c.fails) != 2 {
-		t.Errorf("failure events:\n%s\nwant:\n%s\n(%d failures recorded, want 2)", strings.Join(got, "\n"), strings.Join(wantEvents, "\n"), len(c.fails))
+	if !slices.Equal(got, wantEvents) || len(c.fails) != 1 || c.fails[0].hits != 3 {
+		t.Errorf("failure events:\n%s\nwant:\n%s\n(%d failures recorded, want 1, hit 3 times)", strings.Join(got, "\n"), strings.Join(wantEvents, "\n"), len(c.fails))
 	}
 }
 

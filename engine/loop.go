@@ -75,6 +75,12 @@ type unconfirmed struct {
 	sig string
 }
 
+// minimized asks, before a failure's reproducer is written, whether this
+// run recorded a failure of the bucket its minimized signature sig names:
+// the loop answers on the worker's recordedAs channel with that failure's
+// reproducer (a path, or a seed), or "" when there is none.
+type minimized struct{ sig string }
+
 // recorded reports a failure whose reproducer is written at path.
 type recorded struct {
 	f    *failure
@@ -191,6 +197,8 @@ func (c *coordinator) handle(ctx context.Context, m message) {
 		c.unclaim(b.f, b.sig)
 	case unconfirmed:
 		c.unconfirmed(b.f, b.sig)
+	case minimized:
+		m.from.recordedAs <- c.recordedAs(bucketID(b.sig))
 	case recorded:
 		c.recorded(b.f, b.path)
 	case internalErr:

@@ -153,7 +153,7 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 				p.rss.Store(int64(rss))
 			}
 			if rss > rssLimitMB && rssLimitMB > 0 {
-				p.kill(KindOOM, syscall.SIGKILL)
+				p.killOOM()
 				return
 			}
 			growing := rss > lastRSS+rssProgressMB
@@ -229,6 +229,23 @@ func (p *proc) kill(reason string, sig syscall.Signal) {
 		p.cmd.Process.Kill()
 	}
 }
+
+// killOOM ends a worker whose resident memory passed the limit. SIGQUIT
+// first, so that the report shows where the input's goroutine allocates
+// (and its bucket tells one oom bug from another: signature); but a worker
+// still allocating must not grow for long past the limit, so one that has
+// not printed its stacks and exited within oomQuitGrace gets SIGKILL.
+func (p *proc) killOOM() {
+	p.reason.CompareAndSwap(nil, KindOOM)
+	p.cmd.Process.Signal(syscall.SIGQUIT)
+	if !p.waitExit(oomQuitGrace) {
+		p.cmd.Process.Kill()
+	}
+}
+
+// oomQuitGrace is how long a worker over the memory limit has to print its
+// goroutine stacks after SIGQUIT.
+const oomQuitGrace = time.Second
 
 // waitExit reports whether the process exits within d.
 func (p *proc) waitExit(d time.Duration) bool {
@@ -336,7 +353,11 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	case KindHang:
 		return KindHang, hangMessage(timeout, time.Duration(p.grown.Load()), p.rss.Load(), out)
 	case KindOOM:
-		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=%d while running the input", rssLimitMB)
+		msg := fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=%d while running the input", rssLimitMB)
+		if dumpStart(out) >= 0 {
+			msg += "; goroutine stacks:\n" + trimDump(out)
+		}
+		return KindOOM, msg
 	}
 	kind = deathKind(out)
 	settled := p.mem.Settling() && !onInputGoroutine(out)
@@ -472,6 +493,9 @@ func dumpStart(out string) int {
 		if i := strings.Index(out, marker); i >= 0 && (best < 0 || i < best) {
 			best = i
 		}
+	}
+	if loc := crashReportRE.FindStringIndex(out); loc != nil && (best < 0 || loc[0] < best) {
+		best = loc[0]
 	}
 	return best
 }

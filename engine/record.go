@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -192,6 +193,17 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 	default:
 		w.minimizeDeath(f)
 	}
+	if f.seed == "" {
+		// A failure this run recorded already has the reproducer of its
+		// minimized bucket (a seed or testdata file that failed, a find of
+		// another way in): it gets no second file, and is reported as a
+		// duplicate of that one (recorded).
+		w.send(minimized{signature(f.kind, f.msg)})
+		if path := <-w.recordedAs; path != "" {
+			w.send(recorded{f, path})
+			return p
+		}
+	}
 	path, err := w.writeReproducer(f)
 	if err != nil {
 		w.fatal(fmt.Errorf("engine: writing the reproducer of a %s failure: %w\n%s", f.kind, err, f.msg))
@@ -199,6 +211,17 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 	}
 	w.send(recorded{f, path})
 	return p
+}
+
+// recordedAs returns the reproducer of the failure this run recorded with
+// bucket id: its path, or its seed's name for one of f.Add's; "" for none.
+func (c *coordinator) recordedAs(id string) string {
+	for _, e := range c.fails {
+		if e.bucket == id && id != "" {
+			return cmp.Or(e.path, e.seed)
+		}
+	}
+	return ""
 }
 
 // claim reports whether f is to be recorded: not a duplicate (reported as
@@ -412,10 +435,11 @@ func (c *coordinator) recorded(f *failure, path string) {
 	c.sigs[minSig] = true // the minimized message may differ
 	c.saveBucket(f, path, minSig)
 	c.alias[f.sig], c.alias[minSig] = f.bucket, f.bucket
-	if slices.ContainsFunc(c.fails, func(e *crashError) bool { return e.path == path && e.seed == f.seed }) {
-		// Minimized into the very input of a failure recorded before,
-		// which its report and reproducer stand for.
-		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Duplicate: true, Bucket: f.bucket, Reproducer: path})
+	if i := slices.IndexFunc(c.fails, func(e *crashError) bool { return e.path == path && e.seed == f.seed || e.bucket == f.bucket && f.bucket != "" }); i >= 0 {
+		// Minimized into the very input, or the bucket, of a failure
+		// recorded before, which its report and reproducer stand for.
+		c.fails[i].hits++
+		c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Duplicate: true, Bucket: f.bucket, Reproducer: c.fails[i].path})
 		return
 	}
 	values := typedValues(f.vals)

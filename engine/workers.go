@@ -17,18 +17,20 @@ import (
 // loop hands it.
 type worker struct {
 	*setup
-	id       int
-	msgs     chan<- message        // to the loop
-	work     chan work             // from the loop; closed when the worker is to stop
-	claims   chan bool             // the loop's answers to claim messages
-	execs    int64                 // executions not yet reported to the loop
-	total    int64                 // executions of this worker
-	restarts int                   // processes that died under it
-	early    atomic.Pointer[early] // the early confirmation of a slow input (early.go)
+	id     int
+	msgs   chan<- message // to the loop
+	work   chan work      // from the loop; closed when the worker is to stop
+	claims chan bool      // the loop's answers to claim messages
+	// recordedAs carries the loop's answers to minimized messages.
+	recordedAs chan string
+	execs      int64                 // executions not yet reported to the loop
+	total      int64                 // executions of this worker
+	restarts   int                   // processes that died under it
+	early      atomic.Pointer[early] // the early confirmation of a slow input (early.go)
 }
 
 func newWorker(s *setup, id int, msgs chan<- message) *worker {
-	return &worker{setup: s, id: id, msgs: msgs, work: make(chan work, 1), claims: make(chan bool, 1)}
+	return &worker{setup: s, id: id, msgs: msgs, work: make(chan work, 1), claims: make(chan bool, 1), recordedAs: make(chan string, 1)}
 }
 
 // send sends the loop body with the executions run since the last message.
