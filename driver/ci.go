@@ -35,11 +35,19 @@ type CIReports struct {
 // found is reported, as known, and does not fail the job. The reports are
 // written at the end, also when nothing was to fuzz and when the job could
 // not fuzz (a package that does not build, a -fuzz that matches no fuzz
-// test of patterns: exit 2, where it passed as "nothing affected").
+// test of patterns: exit 2, where it passed as "nothing affected"). A job
+// stopped before its end (ctx cancelled: a CI system's cancellation or
+// timeout) that found no new bucket exits 2 and its reports say so: it
+// passed, every fuzz test "ok" with nothing fuzzed. With out.JSON the exit
+// event, the stream's last, carries the job's exit code.
 func CI(ctx context.Context, cfg Config, base string, patterns []string, out Output, reps CIReports) Result {
-	res, root := ciRun(ctx, cfg, base, patterns, out)
+	res, root, p := ciRun(ctx, cfg, base, patterns, out)
 	if res.ExitCode == ExitFailure && !res.hasNew() {
 		res.ExitCode = ExitOK // only known buckets
+	}
+	if ctx.Err() != nil && res.ExitCode == ExitOK {
+		res.ExitCode, res.Err = ExitError, errors.New("the job was stopped before its fuzzing ended (interrupted, or cancelled by the CI system): not a passing job")
+		fmt.Fprintf(out.Stderr, "%s: %v\n", out.Prefix, res.Err)
 	}
 	for _, w := range []struct {
 		path  string
@@ -53,12 +61,24 @@ func CI(ctx context.Context, cfg Config, base string, patterns []string, out Out
 			res.ExitCode = max(res.ExitCode, ExitError)
 		}
 	}
+	if out.JSON {
+		if p == nil {
+			p = NewPrinter(out.Stdout, true, nil)
+		}
+		code := res.ExitCode
+		e := event.Event{Type: event.Exit, ExitCode: &code}
+		if res.Err != nil {
+			e.Error = oneLine(res.Err)
+		}
+		p.Print(e)
+	}
 	return res
 }
 
-// ciRun is CI without its reports: the result, and the repository's top
-// directory ("" when the change could not be read).
-func ciRun(ctx context.Context, cfg Config, base string, patterns []string, out Output) (Result, string) {
+// ciRun is CI without its reports and exit event: the result, the
+// repository's top directory ("" when the change could not be read), and
+// the printer of the fuzz tests' events (nil when none ran).
+func ciRun(ctx context.Context, cfg Config, base string, patterns []string, out Output) (Result, string, *event.Printer) {
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
@@ -69,7 +89,7 @@ func ciRun(ctx context.Context, cfg Config, base string, patterns []string, out 
 	dir := cmp.Or(cfg.Dir, ".")
 	pkgs, root, err := changed(ctx, dir, base, patterns)
 	if err != nil {
-		return out.report(errorResult(err)), root
+		return out.report(errorResult(err)), root, nil
 	}
 	var targets []Target
 	if len(pkgs) > 0 {
@@ -79,18 +99,33 @@ func ciRun(ctx context.Context, cfg Config, base string, patterns []string, out 
 		// Nothing affected matches: does anything at all? A misspelt
 		// -fuzz would otherwise pass every job.
 		if _, aerr := Resolve(ctx, cfg, patterns); errors.As(aerr, new(noMatch)) {
-			return out.report(errorResult(aerr)), root
+			return out.report(errorResult(aerr)), root, nil
 		}
 	}
 	switch {
 	case errors.As(err, new(noMatch)) || err == nil && len(targets) == 0:
-		fmt.Fprintf(out.Stdout, "%s: no fuzz test is affected by the changes since %s\n", out.Prefix, base)
-		return Result{ExitCode: ExitOK}, root
+		w := out.Stdout
+		if out.JSON {
+			w = out.Stderr // standard output is the event stream
+		}
+		fmt.Fprintf(w, "%s: %s since %s\n", out.Prefix, noneAffected, base)
+		return Result{ExitCode: ExitOK}, root, nil
 	case err != nil:
-		return out.report(errorResult(err)), root
+		return out.report(errorResult(err)), root, nil
 	}
-	return runTargets(ctx, cfg, targets, out), root
+	// As runTargets, but without go test's "ok"/"FAIL" line (a known
+	// bucket's FAIL in a passing job) and with the exit event left to CI.
+	p := NewPrinter(out.Stdout, out.JSON, targets)
+	res := Fuzz(ctx, cfg, targets, func(e event.Event) {
+		if e.Type != event.Exit {
+			p.Print(e)
+		}
+	})
+	return out.report(res), root, p
 }
+
+// noneAffected says a job had nothing to fuzz.
+const noneAffected = "no fuzz test is affected by the changes"
 
 // hasNew reports whether a failure of the run is in a new crash bucket (or
 // has none: a failure fuzzbox could not bucket counts as new), or a fuzz
@@ -134,14 +169,20 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Skipped  int         `xml:"skipped,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
 
 type junitCase struct {
 	Class     string        `xml:"classname,attr"`
 	Name      string        `xml:"name,attr"`
+	Skipped   *junitSkipped `xml:"skipped,omitempty"`
 	Failures  []junitResult `xml:"failure,omitempty"`
 	SystemOut string        `xml:"system-out,omitempty"`
+}
+
+type junitSkipped struct {
+	Message string `xml:"message,attr"`
 }
 
 type junitResult struct {
@@ -167,6 +208,7 @@ func writeJUnit(w io.Writer, res Result, root string) error {
 		c := junitCase{Class: t.Package, Name: t.Name, SystemOut: fmt.Sprintf("%d executions", t.Execs)}
 		if n := t.notFuzzed(); n != "" {
 			c.SystemOut += "; " + n
+			c.Skipped = &junitSkipped{Message: n}
 		}
 		for _, f := range t.Failures {
 			text := fmt.Sprintf("%s failure, %s bucket %s, reproducer %s\n%s", f.Kind, event.BucketWord(f.Known), f.Bucket, t.shownInput(f, root), f.Message)
@@ -184,18 +226,28 @@ func writeJUnit(w io.Writer, res Result, root string) error {
 		}
 		s := &doc.Suites[i]
 		s.Tests++
-		if len(c.Failures) > 0 {
+		switch {
+		case len(c.Failures) > 0:
 			s.Failures++
+			c.Skipped = nil // a case is one or the other
+		case c.Skipped != nil:
+			s.Skipped++
 		}
 		s.Cases = append(s.Cases, c)
 	}
-	if len(res.Targets) == 0 && res.Err != nil {
-		// The run stopped before any fuzz test (a package that does
-		// not build): a case says so, where none would say nothing was
-		// affected.
+	switch {
+	case res.Err != nil:
+		// The job stopped before any fuzz test (a package that does not
+		// build), or before its end: a case says so, where none would
+		// say nothing was affected, or the others that all passed.
 		msg := res.Err.Error()
 		doc.Suites = append(doc.Suites, junitSuite{Name: "fuzzbox", Tests: 1, Failures: 1, Cases: []junitCase{{
 			Class: "fuzzbox", Name: "fuzzbox ci", Failures: []junitResult{{Message: event.FirstLine(msg), Type: "error", Text: msg}}}}})
+	case len(res.Targets) == 0:
+		// A passing case: a report without tests fails some readers
+		// (Jenkins' junit step, unless allowEmptyResults).
+		doc.Suites = append(doc.Suites, junitSuite{Name: "fuzzbox", Tests: 1, Cases: []junitCase{{
+			Class: "fuzzbox", Name: "fuzzbox ci", SystemOut: noneAffected}}})
 	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
@@ -224,10 +276,14 @@ func location(t TargetResult, msg, root string) (string, int) {
 func writeSARIF(w io.Writer, res Result, root string) error {
 	type obj = map[string]any
 	var rules, results []obj
+	ruled := map[string]bool{}
 	for _, t := range res.Targets {
 		for _, f := range t.Failures {
 			id := "fuzzbox/" + f.Kind + "/" + cmp.Or(f.Bucket, "unbucketed")
-			rules = append(rules, obj{"id": id, "shortDescription": obj{"text": f.Kind + " in " + t.String()}})
+			if !ruled[id] { // the schema wants each rule once
+				ruled[id] = true
+				rules = append(rules, obj{"id": id, "shortDescription": obj{"text": f.Kind + " in " + t.String()}})
+			}
 			r := obj{
 				"ruleId":  id,
 				"level":   sarifLevel(f.Known),
@@ -296,6 +352,9 @@ func writeMarkdown(w io.Writer, res Result, root string) error {
 	case len(res.Targets) == 0:
 		b.WriteString("No fuzz test is affected by the change.\n")
 	default:
+		if res.Err != nil {
+			fmt.Fprintf(&b, "**fuzzbox did not finish:** %s\n\n", res.Err)
+		}
 		b.WriteString("| fuzz test | result | executions | crash bucket | reproducer |\n|---|---|---|---|---|\n")
 		for _, t := range res.Targets {
 			if len(t.Failures) == 0 {

@@ -349,3 +349,101 @@ func TestReplayLine(t *testing.T) {
 		t.Errorf("replayLine = %q, want %q", got, want)
 	}
 }
+
+// cancelOn is standard output that cancels a job when an event of type
+// typ is written to it.
+type cancelOn struct {
+	bytes.Buffer
+	typ    string
+	cancel context.CancelFunc
+}
+
+func (w *cancelOn) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(`"type":"`+w.typ+`"`)) {
+		w.cancel()
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestCIStopped: a job stopped while it fuzzes (a CI system's cancellation
+// or timeout) fails with exit 2, its reports say it did not finish, and
+// the JSON stream's exit event has the job's exit code. It exited 0, every
+// fuzz test "ok" with nothing fuzzed: a cancelled job looked green.
+func TestCIStopped(t *testing.T) {
+	dir := ciRepo(t)
+	cfg := Config{Dir: dir, CacheDir: filepath.Join(t.TempDir(), "cache"), Fuzz: "FuzzA", FuzzTime: "60s",
+		Fuzzbox: testFuzzbox(t), RSSLimitMB: DefaultRSSLimitMB, Parallel: 1}
+	reps := CIReports{JUnit: filepath.Join(dir, "junit.xml"), Markdown: filepath.Join(dir, "summary.md")}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	stdout := &cancelOn{typ: "build", cancel: cancel}
+	var stderr bytes.Buffer
+	res := CI(ctx, cfg, "HEAD~1", []string{"./..."}, Output{Stdout: stdout, Stderr: &stderr, Prefix: "fuzzbox ci", JSON: true}, reps)
+	if res.ExitCode != ExitError || !strings.Contains(stderr.String(), "stopped before its fuzzing ended") {
+		t.Errorf("a stopped job: exit %d, want 2 saying it was stopped\n%s", res.ExitCode, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var last event.Event
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &last); err != nil || last.Type != event.Exit || last.ExitCode == nil || *last.ExitCode != ExitError {
+		t.Errorf("the stream's last event %q (%v), want the exit event with code 2", lines[len(lines)-1], err)
+	}
+	junit, _ := os.ReadFile(reps.JUnit)
+	md, _ := os.ReadFile(reps.Markdown)
+	if !strings.Contains(string(junit), `name="fuzzbox ci"`) || !strings.Contains(string(junit), "stopped before its fuzzing ended") ||
+		!strings.Contains(string(md), "did not finish") {
+		t.Errorf("the reports do not say the job was stopped:\n%s\n%s", junit, md)
+	}
+}
+
+// TestCINothingAffectedJSON: with -json, a job with nothing to fuzz writes
+// only events to standard output, the exit event last; its JUnit report
+// has a passing case (an empty report fails some CI readers).
+func TestCINothingAffectedJSON(t *testing.T) {
+	dir := t.TempDir()
+	git := baseCommit(t, dir, map[string]string{
+		"go.mod":      "module example.com/none\n\ngo 1.24\n",
+		"p/p_test.go": "package p\n\nimport \"testing\"\n\nfunc FuzzP(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n",
+		"docs/a.md":   "a\n",
+	})
+	writeTestFile(t, filepath.Join(dir, "docs/a.md"), "b\n")
+	git("commit", "-qam", "docs")
+	var stdout, stderr bytes.Buffer
+	junit := filepath.Join(t.TempDir(), "junit.xml")
+	res := CI(context.Background(), Config{Dir: dir, CacheDir: t.TempDir()}, "HEAD~1", nil, Output{Stdout: &stdout, Stderr: &stderr, Prefix: "fuzzbox ci", JSON: true}, CIReports{JUnit: junit})
+	var e event.Event
+	if res.ExitCode != ExitOK || json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &e) != nil || e.Type != event.Exit || e.ExitCode == nil || *e.ExitCode != 0 {
+		t.Errorf("exit %d; standard output %q, want one exit event with code 0", res.ExitCode, stdout.String())
+	}
+	if !strings.Contains(stderr.String(), "no fuzz test is affected") {
+		t.Errorf("standard error %q does not say nothing was affected", stderr.String())
+	}
+	var doc junitSuites
+	if data, err := os.ReadFile(junit); err != nil || xml.Unmarshal(data, &doc) != nil || len(doc.Suites) != 1 || doc.Suites[0].Tests != 1 || doc.Suites[0].Failures != 0 {
+		t.Errorf("JUnit report %+v (%v): want one passing case", doc, err)
+	}
+}
+
+// TestSARIFRuleOnce: two failures of one bucket (a testdata file that fails
+// and a find of another way in, in one job) give one rule: the SARIF
+// schema wants the rules unique, and GitHub's upload refuses the log.
+func TestSARIFRuleOnce(t *testing.T) {
+	f := event.Event{Type: event.Failure, Kind: event.KindPanic, Message: "panic: x", Bucket: "0123456789abcdef", Reproducer: "testdata/fuzz/FuzzA/a"}
+	g := f
+	g.Reproducer = "testdata/fuzz/FuzzA/b"
+	res := Result{ExitCode: ExitFailure, Targets: []TargetResult{{Target: Target{Name: "FuzzA", Package: "example.com/a"}, Failures: []event.Event{f, g}}}}
+	var b bytes.Buffer
+	if err := writeSARIF(&b, res, ""); err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct{ Rules []struct{ ID string } }
+			}
+			Results []json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Tool.Driver.Rules) != 1 || len(log.Runs[0].Results) != 2 {
+		t.Errorf("SARIF (%v): want one rule and two results:\n%s", err, b.String())
+	}
+}
