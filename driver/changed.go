@@ -39,8 +39,11 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 	}
 	// dirs holds the directories of packages whose code changed, which
 	// affects their importers too; testDirs those whose tests or testdata
-	// changed, which affects no other package.
-	dirs, testDirs, changedFile := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	// changed, which affects no other package; otherDirs those with a
+	// changed file the go command does not build (a README, a Makefile),
+	// which only the package's tests may read, unless cgo's C code
+	// includes it.
+	dirs, testDirs, otherDirs, changedFile := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, f := range files {
 		changedFile[f] = true
 		d := packageDir(root, f)
@@ -50,6 +53,8 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 			// changedModules reads what changed in them
 		case d != filepath.Dir(f) || strings.HasSuffix(name, "_test.go"):
 			testDirs[d] = true
+		case !buildFile(name):
+			otherDirs[d] = true // embedded ones: changedIn below
 		default:
 			dirs[d] = true
 		}
@@ -70,7 +75,7 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 	touched, byPath := map[string]bool{}, map[string]*listedPackage{}
 	for i, p := range all {
 		byPath[p.ImportPath] = &all[i]
-		if dirs[p.Dir] || p.Module != nil && mods[p.Module.Path] || changedIn(p.Dir, p.EmbedFiles) {
+		if dirs[p.Dir] || otherDirs[p.Dir] && len(p.CgoFiles) > 0 || p.Module != nil && mods[p.Module.Path] || changedIn(p.Dir, p.EmbedFiles) {
 			touched[p.ImportPath] = true
 		}
 	}
@@ -78,7 +83,7 @@ func changed(ctx context.Context, dir, base string, patterns []string) (pkgs []s
 		if !slices.ContainsFunc(p.Match, func(m string) bool { return m != "all" }) {
 			continue
 		}
-		if testDirs[p.Dir] || changedIn(p.Dir, slices.Concat(p.TestEmbedFiles, p.XTestEmbedFiles)) ||
+		if testDirs[p.Dir] || otherDirs[p.Dir] || changedIn(p.Dir, slices.Concat(p.TestEmbedFiles, p.XTestEmbedFiles)) ||
 			slices.ContainsFunc(testDeps(p, byPath), func(d string) bool { return touched[d] }) {
 			pkgs = append(pkgs, p.ImportPath)
 		}
@@ -98,6 +103,21 @@ func testDeps(p listedPackage, byPath map[string]*listedPackage) []string {
 		}
 	}
 	return deps
+}
+
+// buildFile reports whether the go command may build a file of this name
+// into a package: Go, assembly, cgo's C, C++, Objective-C and Fortran
+// sources and headers, SWIG and .syso files (go help filetype), and
+// go.work. A change to any other file beside a package's sources (a
+// README.md beside the root package changed go-ethereum's two importers'
+// binaries, rlp/NOTES.md its sixteen) cannot change its importers' code.
+func buildFile(name string) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".go", ".s", ".sx", ".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx", ".m",
+		".f", ".for", ".f90", ".syso", ".swig", ".swigcxx":
+		return true
+	}
+	return name == "go.work" || filepath.Ext(name) == ".S" || filepath.Ext(name) == ".F"
 }
 
 // packageDir returns the directory of the package a changed file of the
@@ -125,13 +145,14 @@ type listedPackage struct {
 	TestImports     []string
 	XTestImports    []string
 	EmbedFiles      []string
+	CgoFiles        []string
 	TestEmbedFiles  []string
 	XTestEmbedFiles []string
 	Match           []string // the patterns that matched it
 }
 
 func listDeps(ctx context.Context, dir string, patterns []string) ([]listedPackage, error) {
-	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Module,Deps,TestImports,XTestImports,EmbedFiles,TestEmbedFiles,XTestEmbedFiles,Match"}, patterns...)
+	args := append([]string{"list", "-e", "-json=ImportPath,Dir,Module,Deps,TestImports,XTestImports,EmbedFiles,CgoFiles,TestEmbedFiles,XTestEmbedFiles,Match"}, patterns...)
 	out, err := goOutput(ctx, dir, args...)
 	if err != nil {
 		return nil, fmt.Errorf("go list: %w", err)

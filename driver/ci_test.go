@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -124,6 +125,18 @@ func TestChangedBeyondGoFiles(t *testing.T) {
 		"v/testdata/fuzz/FuzzV/a": "go test fuzz v1\nstring(\"a\")\n",
 		"w/w.go":                  "package w\n\nimport _ \"embed\"\n\n//go:embed static/x.txt\nvar x string\n",
 		"w/static/x.txt":          "x\n",
+		"x/x.go":                  "package x\n",
+		"x/NOTES.md":              "notes\n",
+		"y/y.go":                  "package y\n\nimport _ \"example.com/cm/x\"\n",
+	}
+	all := []string{"example.com/cm", "example.com/cm/u", "example.com/cm/v", "example.com/cm/w", "example.com/cm/x", "example.com/cm/y"}
+	cgo := cgoEnabled()
+	if cgo {
+		files["c/c.go"] = "package c\n\n// #include \"c.inc\"\nimport \"C\"\n"
+		files["c/c.inc"] = "int c;\n"
+		files["z/z.go"] = "package z\n\nimport _ \"example.com/cm/c\"\n"
+		all = slices.Insert(all, 1, "example.com/cm/c")
+		all = append(all, "example.com/cm/z")
 	}
 	git := baseCommit(t, dir, files)
 	for _, tc := range []struct {
@@ -133,12 +146,19 @@ func TestChangedBeyondGoFiles(t *testing.T) {
 		{"a replacement moved", "go.mod", strings.Replace(files["go.mod"], "./dep", "./dep2", 1), []string{"example.com/cm/u"}},
 		{"a new seed", "v/testdata/fuzz/FuzzV/b", "go test fuzz v1\nstring(\"b\")\n", []string{"example.com/cm/v"}},
 		{"an embedded file", "w/static/x.txt", "y\n", []string{"example.com/cm/w"}},
-		{"a new go line", "go.mod", strings.Replace(files["go.mod"], "go 1.24", "go 1.25", 1), []string{"example.com/cm", "example.com/cm/u", "example.com/cm/v", "example.com/cm/w"}},
-		{"a godebug line", "go.mod", files["go.mod"] + "\ngodebug panicnil=1\n", []string{"example.com/cm", "example.com/cm/u", "example.com/cm/v", "example.com/cm/w"}},
+		{"a new go line", "go.mod", strings.Replace(files["go.mod"], "go 1.24", "go 1.25", 1), all},
+		{"a godebug line", "go.mod", files["go.mod"] + "\ngodebug panicnil=1\n", all},
+		// Only x's tests may read its notes: y's binary does not change.
+		{"a file the build does not read", "x/NOTES.md", "more notes\n", []string{"example.com/cm/x"}},
 		{"go.sum alone", "go.sum", "example.com/other v1.0.0 h1:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n", nil},
 		{"a file outside any package", "docs/notes.md", "notes\n", nil},
+		{"a Go file", "x/x.go", "package x\n\n// X is.\nconst X = 1\n", []string{"example.com/cm/x", "example.com/cm/y"}},
+		{"a file a cgo package's C code may include", cgoFile(cgo, "c/c.inc"), "int c, d;\n", []string{"example.com/cm/c", "example.com/cm/z"}},
 		{"a seed whose name has a space and an accent", "v/testdata/fuzz/FuzzV/é b", "go test fuzz v1\nstring(\"c\")\n", []string{"example.com/cm/v"}},
 	} {
+		if tc.file == "" {
+			continue
+		}
 		writeTestFile(t, filepath.Join(dir, tc.file), tc.text)
 		got, err := Changed(context.Background(), dir, "HEAD", []string{"./..."})
 		if err != nil || strings.Join(got, " ") != strings.Join(tc.want, " ") {
@@ -147,6 +167,20 @@ func TestChangedBeyondGoFiles(t *testing.T) {
 		git("checkout", "-q", "--", ".")
 		git("clean", "-qfd")
 	}
+}
+
+// cgoEnabled reports whether the go command builds cgo packages here.
+func cgoEnabled() bool {
+	out, _ := exec.Command("go", "env", "CGO_ENABLED").Output()
+	return strings.TrimSpace(string(out)) == "1"
+}
+
+// cgoFile returns file when cgo is on, and "" (a case left out) when not.
+func cgoFile(cgo bool, file string) string {
+	if !cgo {
+		return ""
+	}
+	return file
 }
 
 // TestChangedThroughTests: a package's test binary holds what its tests
