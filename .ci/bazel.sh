@@ -532,6 +532,11 @@ grep -q 'shard 1 of 2: FuzzReverse$' "$testlogs/multi/reverse_fuzz_fuzz/shard_1_
 grep -q 'shard 2 of 2: FuzzReverse$' "$testlogs/multi/reverse_fuzz_fuzz/shard_2_of_2/test.log"
 echo "ok: shards split the fuzz tests, or run campaigns of the one"
 
+step "bazel test: a go_fuzz_test of tests without a fuzz test passes, as go test -fuzz does"
+bazel test //multi:plain_fuzz //multi:plain_fuzz_fuzz --nocache_test_results
+grep -q 'no fuzz tests to fuzz' "$testlogs/multi/plain_fuzz_fuzz/test.log"
+echo "ok: nothing to fuzz, the target passes"
+
 # write_seeded writes the package seeded (removed at exit): FuzzGate's planted bug sits behind
 # a SHA-256 check of the input's first 8 bytes, which fuzzing alone does not pass (2^-32 per
 # input); its corpus attribute holds an input that passes it (and a file that does not parse).

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -1052,6 +1053,29 @@ func TestFuzzPrebuiltBinary(t *testing.T) {
 	}
 	if out := stockReplay(t, dir, "FuzzPanic", names[0]); !strings.Contains(out, "fuzzbox-e2e: boom") {
 		t.Errorf("stock go test replay does not fail with the panic:\n%s", out)
+	}
+}
+
+// TestPrebuiltBinaryNoFuzzTests: a prebuilt binary whose package has no
+// fuzz test is ErrNoFuzzTests (the Bazel runner passes it, as go test -fuzz
+// does), and a -fuzz matching none of those a package has is not.
+func TestPrebuiltBinaryNoFuzzTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a fuzzing binary")
+	}
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod":    "module example.com/nofuzz\n\ngo 1.26\n",
+		"p_test.go": "package nofuzz\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) {}\n",
+	})
+	_, err := Resolve(context.Background(), Config{Fuzz: ".", Binary: buildFuzzingBinary(t, dir)}, []string{dir})
+	if !errors.Is(err, ErrNoFuzzTests) {
+		t.Errorf("Resolve of a binary without fuzz tests: %v, want ErrNoFuzzTests", err)
+	}
+	targets := targetsModule(t)
+	_, err = Resolve(context.Background(), Config{Fuzz: "^FuzzNope$", Binary: buildFuzzingBinary(t, targets)}, []string{targets})
+	if err == nil || errors.Is(err, ErrNoFuzzTests) || !strings.Contains(err.Error(), "matches no fuzz test") {
+		t.Errorf("Resolve of a -fuzz matching none: %v, want the match error", err)
 	}
 }
 

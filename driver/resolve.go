@@ -195,11 +195,20 @@ func resolveBinary(ctx context.Context, cfg Config, patterns []string, fuzzRE *r
 			ts = append(ts, Target{Package: p.ImportPath, Name: name, Dir: dir, pkg: p})
 		}
 	}
-	if len(ts) == 0 {
+	switch {
+	case len(names) == 0:
+		return nil, fmt.Errorf("%s: %w", cfg.Binary, ErrNoFuzzTests)
+	case len(ts) == 0:
 		return nil, fmt.Errorf("-fuzz=%s matches no fuzz test of %s", fuzzRE, cfg.Binary)
 	}
 	return ts, nil
 }
+
+// ErrNoFuzzTests is Resolve's error for a prebuilt binary (Config.Binary)
+// whose package has no fuzz test at all: go test -fuzz passes it ("testing:
+// warning: no fuzz tests to fuzz"), and the Bazel runner does too, where a
+// -fuzz that matches none of the fuzz tests there is (a typo) is an error.
+var ErrNoFuzzTests = errors.New("the package has no fuzz tests")
 
 // binaryPackageDir returns the one package directory patterns names for a
 // prebuilt binary, absolute.
