@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -236,6 +237,13 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		return false
 	}
 	gt := "go test " + cfg.shownTestFlags() // as goTest runs it
+	where, skipHint := " in "+r.Dir, ", or leave the tests out with fuzzbox fuzz -skip='"+run+"'"
+	if cfg.StockBinary != "" {
+		// No go command runs (Bazel): the package's own test binary does,
+		// in a directory of the test action that is gone after it.
+		gt, where = "the package's test binary ("+filepath.Base(cfg.StockBinary)+") with ", ""
+		skipHint = ", or leave the tests out with the test binary flag -test.skip='" + run + "' (the fuzzing target's arguments)"
+	}
 	s.output(r.Target, fmt.Sprintf(
 		"fuzzbox: the fuzzing binary of %s stopped (%v) before fuzzing %s started; checking with %s-run='%s' whose failure it is\n",
 		r.Package, exitErr, r.Name, gt, run))
@@ -245,18 +253,22 @@ func whoseFailure(ctx context.Context, cfg Config, r *TargetResult, w *prefuzzWa
 		return false
 	case err != nil || !built:
 		s.output(r.Target, fmt.Sprintf(
-			"fuzzbox: go test could not run to check it (%s); fuzzbox cannot tell whether a test of the package failed or its own binary did; run %s-run='%s' in %s\n",
-			firstNonEmpty(errText(err), firstLineOf(out)), gt, run, r.Dir))
+			"fuzzbox: %s could not run to check it (%s); fuzzbox cannot tell whether a test of the package failed or its own binary did; run %s-run='%s'%s\n",
+			strings.TrimSuffix(strings.TrimSuffix(gt, " with "), " "), firstNonEmpty(errText(err), firstLineOf(out)), gt, run, where))
 		r.prefuzzFailed = true
 		return false
 	case code != 0:
-		hint := ", or leave the tests out with fuzzbox fuzz -run"
-		if cfg.Run == "^$" || slices.Equal(names, []string{r.Name}) {
-			hint = "" // the fuzz test itself failed: -run cannot leave it out
+		hint := skipHint
+		if cfg.Run == "^$" || slices.Equal(names, []string{r.Name}) || len(names) == 0 {
+			hint = "" // the fuzz test itself failed, or no test is named: nothing to leave out
+		}
+		under := "under go test too"
+		if cfg.StockBinary != "" {
+			under = "in the package's test binary too"
 		}
 		s.output(r.Target, fmt.Sprintf(
-			"fuzzbox: %s failed under go test too (%s-run='%s' in %s): fix it first%s\n",
-			failedWhat(names), gt, run, r.Dir, hint))
+			"fuzzbox: %s failed %s (%s-run='%s'%s): fix it first%s\n",
+			failedWhat(names), under, gt, run, where, hint))
 		r.prefuzzFailed = true
 		return false
 	case w.lateCall():
