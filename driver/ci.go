@@ -113,6 +113,14 @@ func ciRun(ctx context.Context, cfg Config, base string, patterns []string, out 
 	case err != nil:
 		return out.report(errorResult(err)), root, nil
 	}
+	if !out.JSON {
+		// What the job will fuzz, before the builds, which take minutes
+		// in a large module and print nothing (the JSON stream's build
+		// event lists the packages).
+		pkgs := strings.Fields(packagesOf(targets))
+		fmt.Fprintf(out.Stdout, "%s: affected by the changes since %s: %s of %s; building the fuzzing binaries: %s\n",
+			out.Prefix, base, counted(len(targets), "fuzz test"), counted(len(pkgs), "package"), strings.Join(pkgs, " "))
+	}
 	// As runTargets, but without go test's "ok"/"FAIL" line (a known
 	// bucket's FAIL in a passing job) and with the exit event left to CI.
 	p := NewPrinter(out.Stdout, out.JSON, targets)
@@ -122,6 +130,14 @@ func ciRun(ctx context.Context, cfg Config, base string, patterns []string, out 
 		}
 	})
 	return out.report(res), root, p
+}
+
+// counted is "1 thing" or "n things".
+func counted(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // noneAffected says a job had nothing to fuzz.

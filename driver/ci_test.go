@@ -253,6 +253,9 @@ func TestCI(t *testing.T) {
 	if res.ExitCode != ExitFailure || len(res.Targets) != 1 || res.Targets[0].Name != "FuzzA" {
 		t.Fatalf("first job: exit %d, targets %v; want exit 1 on FuzzA alone\n%s%s", res.ExitCode, res.Targets, stdout.String(), stderr.String())
 	}
+	if !strings.Contains(stdout.String(), "fuzzbox ci: affected by the changes since HEAD~1: 1 fuzz test of 1 package; building the fuzzing binaries: example.com/ci/a\n") {
+		t.Errorf("the job does not say what it fuzzes before it builds:\n%s", stdout.String())
+	}
 	if strings.Contains(stdout.String()+stderr.String(), "TestOther") {
 		t.Errorf("the first job ran the package's tests:\n%s%s", stdout.String(), stderr.String())
 	}
