@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -191,8 +192,8 @@ func saveOutputs(res driver.Result, b *bazelFlags, cacheDir, dir, outputs string
 	for _, r := range res.Targets {
 		for _, e := range r.Failures {
 			if e.Seed != "" { // in the source tree already: nothing to copy
-				fmt.Fprintf(&sum, "\n%s: failure (%s): %s\n  %s\n  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n",
-					r.Target.Name, e.Kind, e.Headline(), event.SeedEntry(r.Target.Name, e.Seed), b.pkg, r.Target.Name, e.Seed, r.Target.Name, e.Seed)
+				fmt.Fprintf(&sum, "\n%s: failure (%s): %s\n  %s\n  replay: %s, or bazel test with --test_filter=%s/%s\n",
+					r.Target.Name, e.Kind, e.Headline(), event.SeedEntry(r.Target.Name, e.Seed), goTestIn(b.pkg, r.Target.Name, e.Seed), r.Target.Name, e.Seed)
 				continue
 			}
 			repro := e.Reproducer
@@ -215,7 +216,7 @@ func saveOutputs(res driver.Result, b *bazelFlags, cacheDir, dir, outputs string
 			}
 			fmt.Fprintf(&sum, "  reproducer: %s (in the test outputs)\n", filepath.ToSlash(rel))
 			fmt.Fprintf(&sum, "  into the source tree: unzip -o %s '%s' -d %s\n", zip, filepath.ToSlash(rel), b.pkg)
-			fmt.Fprintf(&sum, "  replay: (cd %s && go test -run=%s/%s), or bazel test with --test_filter=%s/%s\n", b.pkg, r.Target.Name, name, r.Target.Name, name)
+			fmt.Fprintf(&sum, "  replay: %s, or bazel test with --test_filter=%s/%s\n", goTestIn(b.pkg, r.Target.Name, name), r.Target.Name, name)
 		}
 	}
 	for _, r := range res.Targets {
@@ -239,6 +240,15 @@ func saveOutputs(res driver.Result, b *bazelFlags, cacheDir, dir, outputs string
 	return firstErr
 }
 
+// goTestIn is the command that replays input name of fuzz test target
+// from the workspace's root: go test in the package's directory pkg.
+func goTestIn(pkg, target, name string) string {
+	if pkg == "." || pkg == "" {
+		return fmt.Sprintf("go test -run=%s/%s", target, name)
+	}
+	return fmt.Sprintf("(cd %s && go test -run=%s/%s)", pkg, target, name)
+}
+
 // testOutputsZip returns where bazel test puts this test's outputs.zip,
 // relative to the workspace.
 func testOutputsZip(pkg string) string {
@@ -247,7 +257,7 @@ func testOutputsZip(pkg string) string {
 	if name == "" {
 		name = "<target>"
 	}
-	p := "bazel-testlogs/" + pkg + "/" + name
+	p := path.Join("bazel-testlogs", pkg, name) // the root package's is bazel-testlogs/<name>
 	if total, _ := strconv.Atoi(os.Getenv("TEST_TOTAL_SHARDS")); total > 1 {
 		index, _ := strconv.Atoi(os.Getenv("TEST_SHARD_INDEX"))
 		p += fmt.Sprintf("/shard_%d_of_%d", index+1, total)
