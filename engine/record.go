@@ -435,7 +435,10 @@ func (c *coordinator) recorded(f *failure, path string) {
 	c.sigs[minSig] = true // the minimized message may differ
 	c.saveBucket(f, path, minSig)
 	c.alias[f.sig], c.alias[minSig] = f.bucket, f.bucket
-	if i := slices.IndexFunc(c.fails, func(e *crashError) bool { return e.path == path && e.seed == f.seed || e.bucket == f.bucket && f.bucket != "" }); i >= 0 {
+	same := func(e *crashError) bool {
+		return e.path == path && e.seed == f.seed || e.bucket == f.bucket && f.bucket != ""
+	}
+	if i := slices.IndexFunc(c.fails, same); i >= 0 {
 		// Minimized into the very input, or the bucket, of a failure
 		// recorded before, which its report and reproducer stand for.
 		c.fails[i].hits++
