@@ -388,11 +388,24 @@ func hangFrames(msg string) []string {
 			continue
 		}
 		var path []string // outermost first: the fuzz function, then its callees
+		entry := ""        // the first standard library function the fuzz function called
 		for i := call - 1; i >= 0 && len(path) < 4; i-- {
 			fn := fns[i]
-			if len(path) == 0 && !strings.HasPrefix(fn, "runtime.") || len(path) > 0 && ownFrame(fn, path[0]) && path[len(path)-1] != fn {
+			switch {
+			case len(path) == 0 && !strings.HasPrefix(fn, "runtime."):
 				path = append(path, fn)
+			case len(path) == 0:
+			case ownFrame(fn, path[0]) && path[len(path)-1] != fn:
+				path = append(path, fn)
+			case len(path) == 1 && entry == "" && !runtimeFrame(fn):
+				entry = fn
 			}
+		}
+		if len(path) == 1 && entry != "" {
+			// A fuzz function that calls the standard library itself
+			// (json.Unmarshal, regexp.Match): the call it is in tells
+			// one of its hangs from another.
+			path = append(path, entry)
 		}
 		return path
 	}
@@ -406,11 +419,12 @@ func hangFrames(msg string) []string {
 // next: an oom caught in a map's insertion had another bucket each run),
 // unless the fuzz test is itself the standard library's.
 func ownFrame(fn, fuzzFn string) bool {
-	p := funcPackage(fn)
-	if strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(p, "internal/runtime/") {
-		return false
-	}
-	return !stdPackage(p) || stdPackage(funcPackage(fuzzFn))
+	return !runtimeFrame(fn) && (!stdPackage(funcPackage(fn)) || stdPackage(funcPackage(fuzzFn)))
+}
+
+// runtimeFrame reports whether fn is the runtime's.
+func runtimeFrame(fn string) bool {
+	return strings.HasPrefix(fn, "runtime.") || strings.HasPrefix(funcPackage(fn), "internal/runtime/")
 }
 
 // leakFrames returns what a leak's first goroutine is known by: the

@@ -385,6 +385,23 @@ func TestOOMSignature(t *testing.T) {
 	if c := signature(KindOOM, watchdog[:strings.Index(watchdog, quitHeader)]+quitHeader+inMap); c != a {
 		t.Errorf("one oom caught in the code and in a map's growth, two signatures:\n%s\n%s", a, c)
 	}
+	// A fuzz function that calls the standard library itself: the call
+	// it is in tells one bug from another, wherever inside it was caught.
+	direct := func(inner ...string) string {
+		g := "goroutine 9 [running]:\n"
+		for _, fn := range inner {
+			g += fn + "({0x1})\n\t/go/src/x.go:1 +0x1\n"
+		}
+		return signature(KindOOM, "fuzzbox: out of memory: x; goroutine stacks:\n"+g+
+			"example.com/m.FuzzJ.func1(0x0?)\n\t/m/x_test.go:9 +0x1\nreflect.Value.call({0x1})\n\t/go/src/reflect/value.go:586 +0x1\n")
+	}
+	j1, j2 := direct("encoding/json.(*decodeState).array", "encoding/json.Unmarshal"), direct("encoding/json.(*decodeState).object", "encoding/json.(*decodeState).value", "encoding/json.Unmarshal")
+	if j1 != j2 || j1 != "oom||example.com/m.FuzzJ.func1|encoding/json.Unmarshal" {
+		t.Errorf("one oom in json.Unmarshal, called by the fuzz function: signatures %q and %q", j1, j2)
+	}
+	if r := direct("regexp.(*Regexp).backtrack", "regexp.(*Regexp).MatchString"); r == j1 {
+		t.Errorf("ooms in json.Unmarshal and regexp share the signature %q", r)
+	}
 	other := strings.Replace(watchdog, "example.com/m.Get(", "example.com/m.Delete(", 1)
 	if c := signature(KindOOM, other); c == a {
 		t.Errorf("ooms reached through Get and through Delete share the signature %q", c)
