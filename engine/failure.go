@@ -388,7 +388,7 @@ func hangFrames(msg string) []string {
 			continue
 		}
 		var path []string // outermost first: the fuzz function, then its callees
-		entry := ""        // the first standard library function the fuzz function called
+		entry := ""       // the first standard library function the fuzz function called
 		for i := call - 1; i >= 0 && len(path) < 4; i-- {
 			fn := fns[i]
 			switch {
