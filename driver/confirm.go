@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
@@ -80,7 +79,7 @@ func (c *checker) check(e event.Event) bool {
 		return true
 	}
 	name := e.ReplayName()
-	if name == "" || !goTestKinds[e.Kind] || exitedZero(e) || (e.Reruns > 0 && e.Reproduced == 0) {
+	if name == "" || !goTestKinds[e.Kind] || e.ExitZero || (e.Reruns > 0 && e.Reproduced == 0) {
 		// Not replayable, or flaky and kept as such by -keepflaky: reported
 		// as fuzzbox saw it.
 		c.confirmed++
@@ -165,7 +164,7 @@ func (c *checker) followUp(e event.Event) {
 	case event.KindLeak:
 		why = "go test does not check for goroutine leaks, so " + c.cfg.goTestCommand(c.r.Name, name) + " passes this input"
 	case event.KindExit:
-		if !exitedZero(e) {
+		if !e.ExitZero {
 			return
 		}
 		c.say(fmt.Sprintf("fuzzbox: the input ended the process with exit status 0 before the fuzz function returned (syscall.Exit, or exit in C code: -test.paniconexit0 catches os.Exit only), which go test -fuzz reports as a failure too (\"fuzzing process hung or terminated unexpectedly\"), but %s passes it: the test binary's exit status is all it sees; %s replays it\n",
@@ -175,13 +174,6 @@ func (c *checker) followUp(e event.Event) {
 		return
 	}
 	c.say(fmt.Sprintf("fuzzbox: %s; %s replays it with fuzzbox's %s check, as a failure of that seed\n", why, c.cfg.fuzzboxReplayCommand(c.r.Name), e.Kind))
-}
-
-// exitedZero reports whether failure e is the fuzz function ending its
-// process with status 0 (engine/proc.go's message): go test -fuzz fails
-// such an input, go test -run passes it, so it is not replayed to check it.
-func exitedZero(e event.Event) bool {
-	return e.Kind == event.KindExit && strings.Contains(e.Message, "the fuzz function exited the process (exit status 0)")
 }
 
 // unraced reports a race that go test -race did not see again as a

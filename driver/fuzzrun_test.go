@@ -834,8 +834,8 @@ func FuzzExit0(f *testing.F) {
 	})
 	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzExit0$", FuzzTime: "1x", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
 	j := firstOfType(r.events, event.Failure)
-	if r.res.ExitCode != ExitFailure || j < 0 || r.events[j].Kind != event.KindExit || firstOfType(r.events, event.InternalError) >= 0 {
-		t.Fatalf("want the seed's exit failure, exit 1, no internal error\n%s", r)
+	if r.res.ExitCode != ExitFailure || j < 0 || r.events[j].Kind != event.KindExit || !r.events[j].ExitZero || firstOfType(r.events, event.InternalError) >= 0 {
+		t.Fatalf("want the seed's exit failure marked exit_zero, exit 1, no internal error\n%s", r)
 	}
 	if want := "but go test '-run=^FuzzExit0$/^ex$' . passes it"; !strings.Contains(r.out, want) {
 		t.Errorf("the output does not say why go test -run passes it: lacks %q\n%s", want, r)

@@ -114,12 +114,17 @@ func fakeWorker(mode, dir string) int {
 			if len(b) >= 3 {
 				return errors.New("real failure: a slow input of 3 bytes or more")
 			}
+		case mode == "slowseedbug" && len(b) >= 3 && b[0] == 'S':
+			time.Sleep(300 * time.Millisecond)
+			return errors.New("real failure: the slow seed")
 		case strings.Contains(mode, "bug") && len(b) >= 3:
 			return errors.New("real failure: an input of 3 bytes or more")
 		case strings.Contains(mode, "modify") && len(b) >= 2:
 			b[1]++ // the testing package forbids it
 		case strings.Contains(mode, "exit3") && len(b) >= 3:
 			os.Exit(3)
+		case mode == "exit0" && len(b) >= 3:
+			os.Exit(0)
 		case strings.Contains(mode, "twopanics") && len(b) >= 4:
 			return errors.New(twoBugs(len(b), recoveredPanic("runtime error: index out of range [-1]", "example.com/m.parseA", "5"),
 				recoveredPanic("runtime error: invalid memory address or nil pointer dereference", "example.com/m.parseB", "5")))
@@ -588,6 +593,23 @@ func TestMinimizeDeath(t *testing.T) {
 	}
 	if minimizing != 1 {
 		t.Errorf("want one minimizing event of the failure: %+v", r.events)
+	}
+}
+
+// TestExitZeroMarked: an input that ends the process with exit status 0
+// while the fuzz function runs is an exit failure marked exit_zero (go test
+// -run passes its reproducer: the driver does not replay it); one of
+// another status is not marked.
+func TestExitZeroMarked(t *testing.T) {
+	for _, tc := range []struct {
+		mode string
+		zero bool
+	}{{"exit0", true}, {"exit3", false}} {
+		r := runFake(t, tc.mode, 20*time.Second, func(o *Options) { o.MinimizeDuration = 0 })
+		fails := r.ofType(event.Failure)
+		if len(fails) != 1 || fails[0].Kind != KindExit || fails[0].ExitZero != tc.zero {
+			t.Errorf("%s: failures %+v, want one exit failure with exit_zero %v", tc.mode, fails, tc.zero)
+		}
 	}
 }
 

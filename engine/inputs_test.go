@@ -2,10 +2,13 @@ package engine
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/event"
 )
 
@@ -92,6 +95,34 @@ func TestSeedFailure(t *testing.T) {
 	zero := newEntry([]any{[]byte{}}, nil, zeroPath, true) // alone, it is the corpus
 	if s := seedOf(zero); s != (seedRef{}) {
 		t.Errorf("seedOf(the zero input) = %+v, want none", s)
+	}
+}
+
+// TestSeedsFirst: the inputs after the seeds (the zero input, the generated
+// corpus) wait until every seed has run. A fuzz test that fails on every
+// input is reported against its seed, as go test -fuzz reports it (it runs
+// no zero input beside seeds), even when the seed is slow and a generated
+// input would fail first on the other worker: nothing is minimized or
+// written.
+func TestSeedsFirst(t *testing.T) {
+	cache := t.TempDir()
+	data, err := corpus.Marshal([]byte("abc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cache, "abc"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runFake(t, "slowseedbug", 10*time.Second, func(o *Options) {
+		o.Seeds = []Seed{{Path: "seed#0", Values: []any{[]byte("Slow")}}}
+		o.CacheDir = cache
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Seed != "seed#0" || !strings.Contains(fails[0].Message, "the slow seed") {
+		t.Errorf("failures %+v: want one, of seed#0", fails)
+	}
+	if names := r.written(t); len(names) > 0 {
+		t.Errorf("wrote %q: a generated input ran before the seed's failure", names)
 	}
 }
 

@@ -188,6 +188,7 @@ func (c *coordinator) handle(ctx context.Context, m message) {
 		c.pending--
 		c.ranBaseline(b)
 		c.serve(ctx, m.from)
+		c.serveIdle(ctx)
 	case fuzzed:
 		c.fuzzed(b)
 		c.serve(ctx, m.from)
@@ -223,7 +224,7 @@ func (c *coordinator) serve(ctx context.Context, w *worker) {
 	switch {
 	case ctx.Err() != nil:
 		close(w.work)
-	case c.next < len(c.inputs):
+	case c.next < len(c.inputs) && !c.seedsRunning():
 		w.work <- work{baseline: c.inputs[c.next], trace: !c.opts.NoCmp && !c.dict.full()}
 		c.next++
 		c.pending++
@@ -236,6 +237,29 @@ func (c *coordinator) serve(ctx context.Context, w *worker) {
 		if c.opts.PruneOnly || !c.fuzzWork(w) {
 			close(w.work)
 		}
+	}
+}
+
+// seedsRunning reports whether the next baseline input is the first after
+// the seeds (the zero input, the generated corpus) while a seed still runs.
+// The seeds' outcomes come first: go test -fuzz runs no zero input beside
+// seeds, and reports a fuzz test that fails on every input against seed#0;
+// a generated input failing first would be minimized and written as a new
+// reproducer of what the seed already shows.
+func (c *coordinator) seedsRunning() bool {
+	return !c.fuzzing && c.pending > 0 && c.next > 0 && c.next < len(c.inputs) && c.inputs[c.next-1].seed && !c.inputs[c.next].seed
+}
+
+// serveIdle serves again the workers held at the seeds' end (seedsRunning)
+// once the last seed has run; during the baseline only.
+func (c *coordinator) serveIdle(ctx context.Context) {
+	if c.fuzzing || len(c.idle) == 0 || c.seedsRunning() {
+		return
+	}
+	idle := c.idle
+	c.idle = nil
+	for _, w := range idle {
+		c.serve(ctx, w)
 	}
 }
 

@@ -345,6 +345,17 @@ func (p *proc) waitDeath() error {
 	return errDied
 }
 
+// exitedZeroNote begins the message of a death with exit status 0 while
+// the fuzz function ran (syscall.Exit, C's exit): go test -fuzz fails such an
+// input, go test -run passes it (exitedZero; event.Event.ExitZero).
+const exitedZeroNote = "fuzzbox: the fuzz function exited the process (exit status 0)"
+
+// exitedZero reports whether a failure's message is that of an input that
+// ended its process with exit status 0 while the fuzz function ran.
+func exitedZero(kind, msg string) bool {
+	return kind == KindExit && strings.HasPrefix(msg, exitedZeroNote)
+}
+
 // death describes how the process ended: the failure kind and a message.
 func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	out := p.out.String()
@@ -364,6 +375,8 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	switch {
 	case kind == KindExit && settled:
 		return kind, fmt.Sprintf("fuzzbox: the process exited (%s) %s\n%s", p.state, settledNote, lastLines(out, 20))
+	case kind == KindExit && p.state.ExitCode() == 0:
+		return kind, exitedZeroNote + " while running the input\n" + lastLines(out, 20)
 	case kind == KindExit:
 		return kind, fmt.Sprintf("fuzzbox: the fuzz function exited the process (%s) while running the input\n%s", p.state, lastLines(out, 20))
 	}

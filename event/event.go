@@ -96,6 +96,7 @@ type Event struct {
 	Seed        string   `json:"seed,omitempty"`         // failure: the seed corpus entry that failed, as go test -run=Target/Seed names it (seed#0, a testdata file's name); its input is not minimized and nothing is written
 	Entry       string   `json:"entry,omitempty"`        // failure: the generated-corpus entry (its file's name in the cache directory) whose input failed, which the reproducer holds minimized
 	AfterReturn bool     `json:"after_return,omitempty"` // failure: a goroutine the input started failed after the fuzz function returned (fuzzbox waited for it); go test -run may end before it fails
+	ExitZero    bool     `json:"exit_zero,omitempty"`    // failure: the input ended the process with exit status 0 while the fuzz function ran (syscall.Exit, C's exit): go test -fuzz fails it, go test -run passes it
 	Duplicate   bool     `json:"duplicate,omitempty"`    // failure: same signature as an earlier one (-keepgoing)
 	Count       int      `json:"count,omitempty"`        // duplicate failure: how many of its bucket it stands for, found since the last statistics interval (every one, when omitted: 1)
 	Reruns      int      `json:"reruns,omitempty"`       // failure, flaky: re-runs of the input in fresh workers
