@@ -377,8 +377,8 @@ trap cleanup EXIT
 check_build_deps
 cd "$EXAMPLE"
 mkdir -p "$LOGS"
-CLEANUP+=("$EXAMPLE/parse/testdata" "$EXAMPLE/typed/testdata" "$EXAMPLE/thirdparty/testdata" "$EXAMPLE/cgolib/testdata" "$EXAMPLE/badmacro" "$EXAMPLE/seeded")
-rm -rf parse/testdata typed/testdata thirdparty/testdata cgolib/testdata badmacro seeded
+CLEANUP+=("$EXAMPLE/suite/testdata" "$EXAMPLE/parse/testdata" "$EXAMPLE/typed/testdata" "$EXAMPLE/thirdparty/testdata" "$EXAMPLE/cgolib/testdata" "$EXAMPLE/badmacro" "$EXAMPLE/seeded")
+rm -rf suite/testdata parse/testdata typed/testdata thirdparty/testdata cgolib/testdata badmacro seeded
 check_example_deps
 
 step "bazel build @fuzzbox//... (the libraries, commands and tools) in the example workspace"
@@ -448,7 +448,7 @@ step "instrument_deps: a dependency instrumented in the fuzzing binary only; the
 # of them, or the ones with -d=libfuzzer), from the compile actions' command lines.
 compiled() {
 	bazel aquery "mnemonic(GoCompilePkg, $2)" --output=text 2>/dev/null | awk -v want="$1" '
-		/^action / { name = $3; sub(/^.*_instrumented\//, "", name); sub(/\.a.$/, "", name) }
+		/^action / { name = $3; sub(/^.*_(instrumented|archives)\//, "", name); sub(/\.a.$/, "", name) }
 		want == "all" && /^action / { print name }
 		want == "instrumented" && /-d=libfuzzer/ { print name }' | sort | paste -sd' '
 }
@@ -469,6 +469,22 @@ echo "ok: frame.Parse in magic_fuzz_bin calls the comparison hooks ($n calls)"
 expect_eq "comparison hook calls in frame.Parse of magic_plain_fuzz_bin (no instrument_deps)" "$(hooks magic_plain_fuzz_bin)" 0
 expect_fail "bazel test //magic:magic_fuzz_fuzz" "$LOGS/magic.log" 'FuzzDecode: failure \(panic\): panic: runtime error: slice bounds out of range' \
 	bazel test //magic:magic_fuzz_fuzz
+
+step "deps that import the package under test (a test-suite package): compiled again against the test's copy; the fuzzing target finds the bug; go test replays it"
+ex=example.com/fuzzbox-bazel-example/suite
+expect_eq "the fuzzing binary's test packages, compiled again with the dep that imports the package under test" \
+	"$(compiled all //suite:suite_fuzz_archives)" "$ex $ex/suitetest ${ex}_test"
+expect_eq "... and nothing where no dep imports it" "$(compiled all //magic:magic_fuzz_archives)" ""
+expect_eq "instrument_deps = True instruments the test-suite package (not a copy of the package under test)" \
+	"$(compiled instrumented //suite:suite_all_fuzz_instrumented)" "$ex/suitetest"
+expect_eq "... and its copy compiled again against the test's keeps the instrumentation" \
+	"$(compiled instrumented //suite:suite_all_fuzz_archives)" "$ex $ex/suitetest ${ex}_test"
+bazel build //suite:suite_all_fuzz_bin
+bazel test //suite:suite_fuzz
+expect_fail "bazel test //suite:suite_fuzz_fuzz" "$LOGS/suite.log" 'FuzzParse: failure \(panic\): panic: runtime error: index out of range' \
+	bazel test //suite:suite_fuzz_fuzz
+reproducer suite suite_fuzz_fuzz FuzzParse
+go_replays "go test replays the reproducer of //suite:suite_fuzz_fuzz" "$LOGS/suite-go.log" 'index out of range' suite FuzzParse
 
 step "a third-party module (a go_repository): instrument_deps instruments it; the fuzzing target finds its real bug; the stock test and go test replay it"
 # govaluate v3.0.0's lexer indexes past the end of a rule such as "\\" (index out of range).

@@ -2,6 +2,7 @@
 
 load("@io_bazel_rules_go//go:def.bzl", "go_binary", "go_library", "go_test")
 load(":instrument.bzl", "go_fuzz_instrumented", "go_fuzz_instrumented_dep")
+load(":relink.bzl", "go_fuzz_test_archive", "go_fuzz_test_archives")
 load(":runner.bzl", "go_fuzz_merge", "go_fuzz_runner", "go_fuzz_runner_test")
 load(":testmain.bzl", "go_fuzz_test_split", "go_fuzz_testmain")
 
@@ -298,12 +299,31 @@ def go_fuzz_test(
         tags = hidden,
         visibility = ["//visibility:private"],
     )
+    # The two as the binary links them: deps that import the package under test
+    # (a test-suite package beside it) compiled again against _internal.
+    go_fuzz_test_archives(
+        name = name + "_archives",
+        internal = name + "_internal",
+        external = name + "_external",
+        testonly = testonly,
+        tags = hidden,
+        visibility = ["//visibility:private"],
+    )
+    for which in ("internal", "external"):
+        go_fuzz_test_archive(
+            name = "%s_%s_linked" % (name, which),
+            archives = name + "_archives",
+            which = which,
+            testonly = testonly,
+            tags = hidden,
+            visibility = ["//visibility:private"],
+        )
     go_binary(
         name = name + "_bin",
         srcs = [name + "_testmain"],
         deps = [
-            name + "_internal",
-            name + "_external",
+            name + "_internal_linked",
+            name + "_external_linked",
             Label("//engine/fuzzmain"),
         ],
         gotags = gotags + ["fuzzbox"],

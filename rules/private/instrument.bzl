@@ -51,15 +51,15 @@ _ONE_INFO = GoLibrary == GoSource
 # 0.34 takes the C/C++ configuration from _go_context_data. Current releases take it
 # from the rule itself: these are the attributes, toolchain and fragments that their
 # go_rule() adds (not loaded from there: rules_go 0.34 has no go_rule).
-_CGO_ATTRS = {
+CGO_ATTRS = {
     "_xcode_config": attr.label(default = configuration_field(fragment = "apple", name = "xcode_config_label")),
     "_pure_flag": attr.label(default = "@io_bazel_rules_go//go/config:pure"),
     "_pure_constraint": attr.label(default = "@io_bazel_rules_go//go/toolchain:cgo_off"),
 } if _ONE_INFO else {}
-_CGO_TOOLCHAINS = [
+CGO_TOOLCHAINS = [
     config_common.toolchain_type("@bazel_tools//tools/cpp:toolchain_type", mandatory = False),
 ] if _ONE_INFO else []
-_CGO_FRAGMENTS = ["apple", "cpp"] if _ONE_INFO else []
+CGO_FRAGMENTS = ["apple", "cpp"] if _ONE_INFO else []
 
 def _copy(value, constructor, **changes):
     """A copy of provider instance value, made with constructor, with some fields changed."""
@@ -67,7 +67,7 @@ def _copy(value, constructor, **changes):
     fields.update(changes)
     return constructor(**fields)
 
-def _info_providers(source):
+def info_providers(source):
     """The providers that make a target usable as a go_library dep or embed."""
     if _ONE_INFO:
         return [source]
@@ -98,7 +98,7 @@ def postorder(roots):
                 stack.append((dep, False))
     return order
 
-def _recompiled_source(ctx, archive, deps, instrument):
+def recompiled_source(ctx, archive, deps, instrument):
     """archive's source with deps replaced and, if instrument, -d=libfuzzer; its outputs
     are named after its import map under this target, so they collide with nothing."""
     source = archive.source
@@ -126,15 +126,17 @@ def _instrumented_impl(ctx):
     new, instrumented = {}, []
     for archive in order:
         key = archive.data.importmap
-        pick = key in selected or (ctx.attr.all and _repo(archive.data.label) != _FUZZBOX_REPO)
+        # A dependency that imports the library under test links the test's
+        # own copy of it (relink.bzl), never a recompiled original.
+        pick = key in selected or (ctx.attr.all and _repo(archive.data.label) != _FUZZBOX_REPO and key != lib.data.importmap)
         if not pick and not [d for d in archive.direct if d.data.importmap in new]:
             continue
         deps = [new.get(d.data.importmap, d) for d in archive.direct]
-        new[key] = go.archive(go, _recompiled_source(ctx, archive, deps, pick))
+        new[key] = go.archive(go, recompiled_source(ctx, archive, deps, pick))
         if pick:
             instrumented.append(archive.data.importpath)
     source = _copy(lib.source, GoSource, deps = [new.get(d.data.importmap, d) for d in lib.direct])
-    return _info_providers(source) + [
+    return info_providers(source) + [
         FuzzInstrumentedDepsInfo(archives = new, instrumented = instrumented),
         DefaultInfo(files = depset([a.data.file for a in new.values()])),
         OutputGroupInfo(instrumented = depset([new[k].data.file for k in new if new[k].data.importpath in instrumented])),
@@ -165,16 +167,16 @@ archives; output group `instrumented` holds the instrumented ones.""",
             doc = "Instrument every dependency but fuzzbox's own packages (the standard library is never recompiled).",
         ),
         "_go_context_data": attr.label(default = "@io_bazel_rules_go//:go_context_data"),
-    }, **_CGO_ATTRS),
-    toolchains = ["@io_bazel_rules_go//go:toolchain"] + _CGO_TOOLCHAINS,
-    fragments = _CGO_FRAGMENTS,
+    }, **CGO_ATTRS),
+    toolchains = ["@io_bazel_rules_go//go:toolchain"] + CGO_TOOLCHAINS,
+    fragments = CGO_FRAGMENTS,
 )
 
 def _dep_impl(ctx):
     dep = ctx.attr.dep
     archive = ctx.attr.instrumented[FuzzInstrumentedDepsInfo].archives.get(dep[GoArchive].data.importmap)
     source = dep[GoSource]
-    return _info_providers(source) + [archive or dep[GoArchive]]
+    return info_providers(source) + [archive or dep[GoArchive]]
 
 go_fuzz_instrumented_dep = rule(
     implementation = _dep_impl,

@@ -1,11 +1,14 @@
-"""Unit tests of instrument_deps: the dependency walk of go_fuzz_instrumented and the macro's argument check.
+"""Unit tests of instrument_deps and relinking: the dependency walks of go_fuzz_instrumented and
+go_fuzz_test_archives, and the macro's argument check.
 
 The argument check's failures run when a BUILD file loads; .ci/bazel.sh checks their exact messages. The
-recompilation itself needs real Go archives: .ci/bazel.sh checks it on examples/bazel/magic."""
+recompilation itself needs real Go archives: .ci/bazel.sh checks it on examples/bazel/magic and
+examples/bazel/suite."""
 
 load("@bazel_skylib//lib:unittest.bzl", "asserts", "unittest")
 load("//rules/private:fuzz_test.bzl", "check_instrument_deps")
 load("//rules/private:instrument.bzl", "postorder")
+load("//rules/private:relink.bzl", "importers")
 
 def _archive(importmap, direct = []):
     """A stand-in for a GoArchive: the two fields postorder reads."""
@@ -37,6 +40,25 @@ def _postorder_test_impl(ctx):
 
 postorder_test = unittest.make(_postorder_test_impl)
 
+def _importers_test_impl(ctx):
+    env = unittest.begin(ctx)
+
+    # lib is the package under test; suite imports it, fixtures imports suite, util
+    # imports neither, and other imports util only.
+    util = _archive("util")
+    lib = _archive("lib", [util])
+    suite = _archive("suite", [lib, util])
+    fixtures = _archive("fixtures", [suite])
+    other = _archive("other", [util])
+    order = postorder([fixtures, other, lib])
+    asserts.equals(env, {"suite": True, "fixtures": True}, importers(order, "lib"))
+
+    # Nothing imports it: nothing to compile again.
+    asserts.equals(env, {}, importers(postorder([other, lib]), "lib"))
+    return unittest.end(env)
+
+importers_test = unittest.make(_importers_test_impl)
+
 def _check_instrument_deps_test_impl(ctx):
     env = unittest.begin(ctx)
     for value, want in [
@@ -57,4 +79,4 @@ def instrument_test_suite(name):
     Args:
       name: name of the test_suite.
     """
-    unittest.suite(name, postorder_test, check_instrument_deps_test)
+    unittest.suite(name, postorder_test, importers_test, check_instrument_deps_test)
