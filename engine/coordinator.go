@@ -95,6 +95,10 @@ type setup struct {
 	// startErr is set once, by the first worker that died as it started
 	// (startFailed), which stops the run; the race twin's setup shares it.
 	startErr *atomic.Pointer[startError]
+	// usualRSS is the resident memory (MiB) of the run's first worker to
+	// finish a fuzz call, after it (proc.rss0): a worker's usual size, which
+	// notGrown compares an OOM-killed worker's peak with.
+	usualRSS *atomic.Int64
 }
 
 // stopping reports whether the run is stopping hard, in which case a
@@ -173,6 +177,7 @@ func newCoordinator(opts Options) (*coordinator, error) {
 			covLen:   len(instrument.Counters()),
 			command:  selfWorker,
 			startErr: new(atomic.Pointer[startError]),
+			usualRSS: new(atomic.Int64),
 		},
 		corpus: newQueue(opts.Schedule == SchedulePower),
 		rng:    rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0)),

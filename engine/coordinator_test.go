@@ -46,6 +46,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(fakeModeEnv); mode != "" {
 		os.Exit(fakeWorker(mode, os.Getenv(fakeDirEnv)))
 	}
+	if mb := os.Getenv(peakProbeEnv); mb != "" {
+		peakProbe(mb)
+	}
 	os.Exit(m.Run())
 }
 

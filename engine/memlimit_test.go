@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"bufio"
+	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -187,5 +191,61 @@ func TestWornByGrowth(t *testing.T) {
 				t.Errorf("replaced at check %d, want %d", got, tt.wornAt)
 			}
 		})
+	}
+}
+
+// peakProbeEnv makes the test binary a process that touches that many MiB,
+// says so on its standard output and waits to be killed (TestNotGrown).
+const peakProbeEnv = "FUZZBOX_TEST_PEAK_MB"
+
+var peakHeld []byte
+
+func peakProbe(mb string) {
+	n, _ := strconv.Atoi(mb)
+	peakHeld = make([]byte, n<<20)
+	for i := 0; i < len(peakHeld); i += 4096 {
+		peakHeld[i] = 1
+	}
+	os.Stdout.WriteString("ready\n")
+	select {}
+}
+
+// TestNotGrown: a worker the kernel's OOM killer killed is the input's
+// doing only if its peak resident memory (the wait status's) went well
+// past a worker's usual size; a worker of the usual size killed is the
+// machine's or cgroup's shortage (cgroup limits below what the workers
+// hold wrote reproducers of innocent inputs as oom failures).
+func TestNotGrown(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the peak of an exited process is read on Linux only")
+	}
+	killed := func(mb int) *proc {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), peakProbeEnv+"="+strconv.Itoa(mb))
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		bufio.NewReader(out).ReadString('\n')
+		cmd.Process.Kill()
+		cmd.Wait()
+		return &proc{state: cmd.ProcessState}
+	}
+	small, big := killed(8), killed(200)
+	if peak := exitedPeakMB(big.state); peak < 200 {
+		t.Fatalf("peak of a process that touched 200 MiB: %d MiB", peak)
+	}
+	usual := exitedPeakMB(small.state)
+	if !notGrown(small, usual) {
+		t.Errorf("a worker of the usual size (%d MiB) counted as grown", usual)
+	}
+	if notGrown(big, usual) {
+		t.Errorf("a worker that grew to %d MiB, usually %d, counted as not grown", exitedPeakMB(big.state), usual)
+	}
+	if notGrown(small, 0) {
+		t.Error("not grown with no usual size known")
 	}
 }

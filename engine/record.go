@@ -120,6 +120,13 @@ func (w *worker) confirmDeath(p *proc, vals []any) (*proc, error) {
 		}
 		kind, msg := outsideKill(np, &w.opts)
 		next, err := w.restart(np)
+		usual := p.rss0
+		if usual == 0 && w.usualRSS != nil { // killed on its first call
+			usual = w.usualRSS.Load()
+		}
+		if kind == KindOOM && notGrown(np, int(usual)) {
+			return next, w.starved(np, int(usual))
+		}
 		w.recordFailure(nil, &failure{kind: kind, msg: msg, vals: vals, outside: true})
 		return next, err
 	}
@@ -149,6 +156,46 @@ func outsideKill(p *proc, opts *Options) (kind, msg string) {
 		return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the kernel's OOM killer killed the worker %s (%s)", again, oomWhy(opts))
 	}
 	return KindOOM, fmt.Sprintf("fuzzbox: out of memory: the worker was killed by SIGKILL, which fuzzbox did not send, %s: most likely the kernel's OOM killer (%s)", again, oomWhy(opts))
+}
+
+// grownMarginMB is how much more than a worker's usual resident memory a
+// worker the kernel's OOM killer killed on an input may have had at its
+// peak for the input not to be what grew: runtime and page noise.
+const grownMarginMB = 32
+
+// starvedLimit is how many workers killed by the kernel's OOM killer while
+// their input did not grow them a worker takes before it stops the run.
+const starvedLimit = 3
+
+// notGrown reports whether p, killed by the kernel's OOM killer while it
+// ran an input, had at its peak (the wait status's maximum resident set)
+// no more memory than usualMB, the resident memory of the worker that ran
+// the input first after its first fuzz call (proc.rss0; the run's first
+// worker's, setup.usualRSS, if it was killed on its first), and the margin:
+// the kill came from the memory the machine's or cgroup's other processes
+// hold, not from the input. An input that allocates is killed while its
+// allocation is being touched, at a peak far above it. Unknown (no
+// reading) is not "not grown".
+func notGrown(p *proc, usualMB int) bool {
+	peak := exitedPeakMB(p.state)
+	return usualMB > 0 && peak > 0 && peak <= usualMB+grownMarginMB
+}
+
+// starved handles an input whose re-run the kernel's OOM killer killed
+// though the input did not grow the worker (notGrown): the machine or
+// cgroup is short of memory for the run, which is no failure of the code.
+// It warns, and after starvedLimit such kills returns the error that stops
+// the run: nothing is written, as go test -fuzz writes nothing when its
+// workers are killed.
+func (w *worker) starved(p *proc, usualMB int) error {
+	w.oomStarved++
+	why := fmt.Sprintf("the kernel's OOM killer killed a worker and its fresh re-run of one input, though the input did not grow it (%d MiB at its peak, a worker's usual %d MiB): the machine, or the cgroup the run is in, is short of memory for the run (%s)",
+		exitedPeakMB(p.state), usualMB, oomWhy(&w.opts))
+	if w.oomStarved >= starvedLimit {
+		return fmt.Errorf("engine: %s; stopping after %d such kills: give the run more memory, or lower -parallel", why, w.oomStarved)
+	}
+	w.rep.emit(event.Event{Type: event.Warning, Message: why + "; not reported as the code's failure"})
+	return nil
 }
 
 // oomWhy says why the kernel's OOM killer could act before -rss_limit_mb:

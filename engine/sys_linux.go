@@ -38,6 +38,16 @@ func oomFirst(pid int) {
 	os.WriteFile("/proc/"+strconv.Itoa(pid)+"/oom_score_adj", []byte("1000"), 0)
 }
 
+// exitedPeakMB returns the peak resident set size of an exited process in
+// MiB (its wait status's maximum resident set), 0 if unknown.
+func exitedPeakMB(state *os.ProcessState) int {
+	ru, ok := state.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
+	}
+	return int(ru.Maxrss >> 10) // kilobytes on Linux
+}
+
 // rssMB returns the resident set size of process pid in MiB (0 if unknown).
 func rssMB(pid int) int {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")

@@ -3,6 +3,7 @@
 package engine
 
 import (
+	"os"
 	"os/exec"
 	"runtime"
 )
@@ -27,6 +28,9 @@ func setWorkerAttr(cmd *exec.Cmd) {}
 
 // oomFirst: no OOM killer to steer here.
 func oomFirst(pid int) {}
+
+// exitedPeakMB is not implemented outside Linux.
+func exitedPeakMB(state *os.ProcessState) int { return 0 }
 
 // rssMB is not implemented outside Linux: -rss_limit_mb has no effect.
 func rssMB(pid int) int { return 0 }

@@ -4,6 +4,7 @@ package engine
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 )
@@ -28,6 +29,9 @@ func setWorkerAttr(cmd *exec.Cmd) {}
 func oomFirst(pid int) {}
 
 func rssMB(pid int) int { return 0 }
+
+// exitedPeakMB is not implemented outside Linux.
+func exitedPeakMB(state *os.ProcessState) int { return 0 }
 
 func vmBytes() uint64 { return 0 }
 

@@ -26,6 +26,7 @@ type worker struct {
 	execs      int64                 // executions not yet reported to the loop
 	total      int64                 // executions of this worker
 	restarts   int                   // processes that died under it
+	oomStarved int                   // workers the OOM killer killed on inputs that did not grow them (starved)
 	early      atomic.Pointer[early] // the early confirmation of a slow input (early.go)
 }
 
@@ -206,6 +207,9 @@ func (w *worker) worn(p *proc) bool {
 	rss := p.rss.Load()
 	if p.rss0 == 0 {
 		p.rss0 = rss // its first call's (0 before it made one)
+		if w.usualRSS != nil {
+			w.usualRSS.CompareAndSwap(0, rss)
+		}
 	}
 	limit := int64(w.opts.RSSLimitMB)
 	return rss > limit*3/4 || p.rss0 > 0 && rss > limit/2 && rss > 2*p.rss0
