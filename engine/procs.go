@@ -30,13 +30,21 @@ import (
 // takes a parallel one. A GOMAXPROCS the user set applies to the workers
 // unchanged.
 
+// allProcsEnv, set in a worker's environment, keeps it on every processor
+// from the start: a worker that re-runs or minimizes a failure
+// (startRawProcTimeout), whose one input must run as it did where it failed.
+const allProcsEnv = "FUZZBOX_ALL_PROCS"
+
 // oneProcUntilGoroutines runs the worker on one processor until the code
 // under test is seen starting goroutines (basedeps.GoroutineWatch; execs
-// counts the executions begun). It must be called while no input runs. It does nothing when the user set GOMAXPROCS, the code reads the
+// counts the executions begun). It must be called while no input runs. It
+// does nothing in a worker started with allProcsEnv, when the user set GOMAXPROCS, the code reads the
 // number of processors (procsReader), the runtime does not count started
 // goroutines, or goroutines of the code are alive already.
 func oneProcUntilGoroutines(execs func() uint64) {
-	if os.Getenv("GOMAXPROCS") != "" {
+	all := os.Getenv(allProcsEnv) != ""
+	os.Unsetenv(allProcsEnv) // the code under test sees go test's environment
+	if all || os.Getenv("GOMAXPROCS") != "" {
 		return
 	}
 	if procsReader != "" {

@@ -92,7 +92,7 @@ func procsProbe(mode string) {
 // TestOneProcUntilGoroutines: a worker whose executions start only
 // testing's goroutine runs on one processor; one whose code starts
 // goroutines, alive or short-lived, goes back to the default; a GOMAXPROCS
-// the user set stays.
+// the user set stays, and so does the default in a re-run's worker.
 func TestOneProcUntilGoroutines(t *testing.T) {
 	if runtime.NumCPU() < 2 {
 		t.Skip("one processor: GOMAXPROCS is 1 anyway")
@@ -126,6 +126,11 @@ func TestOneProcUntilGoroutines(t *testing.T) {
 	}
 	if got := probe("spinning", "GOMAXPROCS=3"); got != "3 3" {
 		t.Errorf("user's GOMAXPROCS=3: GOMAXPROCS before and after = %s, want 3 3", got)
+	}
+	// A worker that re-runs a failure keeps every processor from the start
+	// (a concurrent map write the fuzzing worker saw was called flaky).
+	if got, want := probe("none", allProcsEnv+"=1"), def+" "+def; got != want {
+		t.Errorf("with %s: GOMAXPROCS before and after = %s, want %s", allProcsEnv, got, want)
 	}
 }
 

@@ -156,10 +156,17 @@ func (s *setup) startRawProc(stoppable bool) (*proc, error) {
 }
 
 // startRawProcTimeout is startRawProc with a watchdog that takes an
-// execution running longer than timeout for a hang.
+// execution running longer than timeout for a hang. A process that is not
+// stoppable re-runs or minimizes a failure: it runs on every processor
+// from its first input (allProcsEnv), as the fuzzing worker that found the
+// failure may have come to (a concurrent map write of goroutines the input
+// starts and joins needs two).
 func (s *setup) startRawProcTimeout(stoppable bool, timeout time.Duration) (*proc, error) {
 	name, args, env := s.command()
 	env = append(env[:len(env):len(env)], s.leaksSetting())
+	if !stoppable {
+		env = append(env, allProcsEnv+"=1")
+	}
 	p, err := startProc(name, args, env, s.covLen, timeout, s.opts.RSSLimitMB)
 	if err == nil {
 		s.group.add(p.cmd.Process.Pid)
