@@ -67,6 +67,11 @@ func failLine(msg string) string {
 	return firstLine(msg)
 }
 
+// labelRE matches a line that is a label alone, its content on the lines
+// indented under it: quicktest's report ("error:", then "got non-nil
+// error" or "values are not equal"; "got:", "want:", "stack:").
+var labelRE = regexp.MustCompile(`^\w[\w ]*:$`)
+
 // maxContinued bounds what continued returns, in bytes.
 const maxContinued = 200
 
@@ -81,17 +86,22 @@ const maxContinued = 200
 // minimization could shrink one into the other.
 func continued(lines []string, indent int) string {
 	var field string
-	var first string
+	var first, second string
 	var errLines []string
+	firstIndent := 0
 	for _, raw := range lines {
 		if strings.TrimSpace(raw) == "" {
 			continue
 		}
-		if len(raw)-len(strings.TrimLeft(raw, " \t")) <= indent {
+		n := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		if n <= indent {
 			break
 		}
-		if first == "" {
-			first = strings.TrimSpace(raw)
+		switch {
+		case first == "":
+			first, firstIndent = strings.TrimSpace(raw), n
+		case second == "" && n > firstIndent:
+			second = strings.TrimSpace(raw)
 		}
 		// testify: the testing package's indentation (spaces), a tab,
 		// the field's label padded (blank on its continuation lines), a
@@ -109,13 +119,36 @@ func continued(lines []string, indent int) string {
 		}
 	}
 	d := first
-	if len(errLines) > 0 {
+	switch {
+	case len(errLines) > 0:
 		d = strings.Join(errLines, " ")
+	case labelRE.MatchString(first) && second != "":
+		d = first + " " + second // quicktest: "error:", what failed under it
 	}
 	if len(d) > maxContinued {
 		d = strings.ToValidUTF8(d[:maxContinued], "") + "…"
 	}
 	return d
+}
+
+// bareReportSource returns, for a fail whose reporting line has no text of
+// its own ("x_test.go:N:", the report below it: testify's, quicktest's),
+// the source line at that place with its spaces collapsed, or "". Such
+// reports say what kind of check failed, not which: two require.NoError or
+// c.Assert(…, qt.IsNil) calls of one fuzz function failing with one text
+// had one signature (quicktest's every failure had: "error:"). The source
+// text tells them apart, and stays when an edit above moves the line.
+func bareReportSource(msg string) string {
+	m := reportedAtRE.FindStringSubmatch(failLine(msg))
+	if m == nil {
+		return ""
+	}
+	for _, l := range strings.Split(msg, "\n") {
+		if strings.TrimSpace(l) == m[1]+":" {
+			return strings.Join(strings.Fields(sources.text(m[1])), " ")
+		}
+	}
+	return ""
 }
 
 // lineOf is the line of a failure's message that says what failed: a
@@ -254,6 +287,20 @@ func splitLines(data []byte) []string {
 		lines[i] = strings.TrimSuffix(l, "\r")
 	}
 	return lines
+}
+
+// text returns the source line at "file.go:N", or "".
+func (s *sourceLines) text(at string) string {
+	i := strings.LastIndexByte(at, ':')
+	if i < 0 {
+		return ""
+	}
+	n, err := strconv.Atoi(at[i+1:])
+	lines := s.lines(at[:i])
+	if err != nil || n < 1 || n > len(lines) {
+		return ""
+	}
+	return lines[n-1]
 }
 
 func (s *sourceLines) lines(file string) []string {

@@ -135,6 +135,24 @@ func checkFailLine(t *testing.T) {
 	if signature(KindFail, noErr) != signature(KindFail, noErr2) {
 		t.Errorf("one testify assertion, numbers apart, has two signatures: %q, %q", signature(KindFail, noErr), signature(KindFail, noErr2))
 	}
+	// quicktest: a label ("error:"), what failed under it, then "got:"
+	// and the rest. Its line says what failed; two assertions of one text
+	// at two places are two signatures (the source line at each tells them
+	// apart: every quicktest failure had one bucket), one assertion with
+	// other values one.
+	qt := func(at, got string) string {
+		return "--- FAIL: FuzzX (0.00s)\n    " + at + ": \n        error:\n          got non-nil error\n        got:\n          e\"" + got +
+			"\"\n        stack:\n          /src/m/" + at + "\n            c.Assert(err, qt.IsNil)\n"
+	}
+	if got, want := failLine(qt("x_test.go:7", "bad QR")), "x_test.go:7: error: got non-nil error"; got != want {
+		t.Errorf("failLine of quicktest's report = %q, want %q", got, want)
+	}
+	if signature(KindFail, qt("x_test.go:7", "bad QR")) == signature(KindFail, qt("x_test.go:10", "bad QR")) {
+		t.Errorf("two quicktest assertions at two places have one signature: %q", signature(KindFail, qt("x_test.go:7", "bad QR")))
+	}
+	if signature(KindFail, qt("x_test.go:7", "bad QR")) != signature(KindFail, qt("x_test.go:7", "bad R")) {
+		t.Errorf("one quicktest assertion, values apart, has two signatures")
+	}
 	// A report whose text starts on its next line, not testify's: that line.
 	multi := "--- FAIL: FuzzX (0.00s)\n    x_test.go:7: \n        round trip differs:\n        got 3\n"
 	if got := failLine(multi); got != "x_test.go:7: round trip differs:" {

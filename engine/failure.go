@@ -254,6 +254,9 @@ func signature(kind, msg string) string {
 	switch {
 	case kind == KindFail:
 		head = shape(failLine(msg))
+		if src := bareReportSource(msg); src != "" {
+			head += "|" + src
+		}
 	case len(frames) == 0:
 		head = shape(firstLine(msg))
 	case kind == KindPanic:
