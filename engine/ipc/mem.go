@@ -37,13 +37,13 @@ const memHeader = 64
 var errMemSize = errors.New("ipc: shared memory has an impossible layout")
 
 // CreateMem creates a region with room for valueCap bytes of input and
-// coverageLen bytes of coverage, backed by a new unlinked temporary file.
+// coverageLen bytes of coverage, backed by a new anonymous memory file
+// (memFile).
 func CreateMem(valueCap, coverageLen int) (*Mem, error) {
-	f, err := os.CreateTemp("", "fuzzbox-mem-")
+	f, err := memFile()
 	if err != nil {
 		return nil, fmt.Errorf("ipc: creating shared memory: %w", err)
 	}
-	os.Remove(f.Name()) // the descriptors keep it alive
 	size := memHeader + valueCap + coverageLen
 	if err := f.Truncate(int64(size)); err != nil {
 		f.Close()
@@ -57,6 +57,16 @@ func CreateMem(valueCap, coverageLen int) (*Mem, error) {
 	binary.LittleEndian.PutUint32(m.buf[16:], uint32(coverageLen))
 	m.vcap, m.clen = valueCap, coverageLen
 	return m, nil
+}
+
+// tempMemFile returns a new unlinked temporary file for a region.
+func tempMemFile() (*os.File, error) {
+	f, err := os.CreateTemp("", "fuzzbox-mem-")
+	if err != nil {
+		return nil, err
+	}
+	os.Remove(f.Name()) // the descriptors keep it alive
+	return f, nil
 }
 
 // OpenMem maps a region created by CreateMem, passed to a worker as f.
