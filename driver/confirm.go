@@ -28,8 +28,14 @@ import (
 var goTestKinds = map[string]bool{event.KindPanic: true, event.KindFail: true, event.KindFatal: true, event.KindExit: true, event.KindRace: true, event.KindHang: true}
 
 // goTestReplays is how many times go test runs a reproducer before the
-// driver concludes go test does not fail on it.
-const goTestReplays = 2
+// driver concludes go test does not fail on it; flakyReplays, how many in
+// all when fuzzbox's re-run in a fresh worker failed again: a failure of
+// the code that fails one run in three passed two go test runs almost half
+// the time, and was called fuzzbox's bug.
+const (
+	goTestReplays = 2
+	flakyReplays  = 10
+)
 
 // unreproducedDir is where, under the cache directory, reproducers go test
 // does not fail on are kept.
@@ -96,8 +102,19 @@ func (c *checker) check(e event.Event) bool {
 		rc.ReplayLimit = c.cfg.timeout() // a hang is an input that runs longer than this
 	}
 	res, err := replayAt(c.ctx, rc, c.r.Target, name, path)
-	for i := 1; i < goTestReplays && err == nil && res.Passed && c.ctx.Err() == nil; i++ {
+	runs := 1
+	for ; runs < goTestReplays && err == nil && res.Passed && c.ctx.Err() == nil; runs++ {
 		res, err = replayAt(c.ctx, rc, c.r.Target, name, path) // a failure that depends on timing may need another try
+	}
+	flaky := false
+	if e.Reproduced > 0 && e.Kind != event.KindHang && e.Kind != event.KindRace {
+		// Failed again in a fresh worker: a flaky failure of the code
+		// fails under go test some of the time too. (A hang's replay
+		// takes the timeout; a race's is reported as flaky anyway.)
+		for ; runs < flakyReplays && err == nil && res.Passed && c.ctx.Err() == nil; runs++ {
+			res, err = replayAt(c.ctx, rc, c.r.Target, name, path)
+			flaky = true
+		}
 	}
 	switch {
 	case c.ctx.Err() != nil:
@@ -108,6 +125,10 @@ func (c *checker) check(e event.Event) bool {
 		return true
 	case !res.Passed:
 		c.confirmed++
+		if flaky {
+			c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' failed it in run %d only, after %d passes: a flaky failure of your code (fuzzbox's re-runs in fresh workers failed %d of %d)\n",
+				c.r.Name, event.EntryPattern(name), runs, runs-1, e.Reproduced, e.Reruns))
+		}
 		if cmd := c.cfg.replayCommand(c.r.Name, name); cmd != "" {
 			c.say("fuzzbox: go test replays it with this run's flags: " + cmd + "\n")
 		}
@@ -117,7 +138,7 @@ func (c *checker) check(e event.Event) bool {
 		// goroutine that fails after that may not have run by then.
 		c.confirmed++
 		c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' passes %s (%d runs): its %s comes after the fuzz function returned, on a goroutine the input started, and go test's process can end first; fuzzbox's re-runs, which wait for the input's goroutines, failed %d of %d. Reported as your code's failure\n",
-			c.r.Name, event.EntryPattern(name), name, goTestReplays, e.Kind, e.Reproduced, e.Reruns))
+			c.r.Name, event.EntryPattern(name), name, runs, e.Kind, e.Reproduced, e.Reruns))
 		return true
 	}
 	c.refuted++
@@ -142,7 +163,7 @@ func (c *checker) check(e event.Event) bool {
 	c.s.emit(event.Event{Type: event.InternalError, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
 		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it (%d runs): not reported as a failure of your code; %s%s. "+
 			"A failure only fuzzbox's binary has is a fuzzbox bug (or depends on the fuzzing process): please report it with the input and the output below.\n%s",
-		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), goTestReplays, kept, c.after(), e.Message)})
+		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), runs, kept, c.after(), e.Message)})
 	c.r.Internal = append(c.r.Internal, event.Event{Type: event.InternalError, Target: c.r.Name})
 	return false
 }

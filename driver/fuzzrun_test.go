@@ -842,6 +842,58 @@ func FuzzExit0(f *testing.F) {
 	}
 }
 
+// TestFlakyUnderGoTest: a failure fuzzbox's fresh worker confirmed that go
+// test fails only now and then (here: its third run) is the code's flaky
+// failure, reported, not fuzzbox's internal error (go test passed a 1-in-3
+// failure twice almost half the time, and the driver called it a fuzzbox
+// bug).
+func TestFlakyUnderGoTest(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/flaky\n\ngo 1.26\n",
+		"f_test.go": `package flaky
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// failing reports whether this run fails: fuzzbox's workers always, a
+// go test run only the third time.
+func failing() bool {
+	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
+		return true
+	}
+	runs := filepath.Join(os.Getenv("FLAKY_DIR"), "runs")
+	b, _ := os.ReadFile(runs)
+	b = append(b, 'x')
+	os.WriteFile(runs, b, 0o644)
+	return len(b) == 3
+}
+
+func FuzzFlaky(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'F' && failing() {
+			panic("flaky failure")
+		}
+	})
+}
+`,
+		"testdata/fuzz/FuzzFlaky/f": "go test fuzz v1\n[]byte(\"F\")\n",
+	})
+	t.Setenv("FLAKY_DIR", t.TempDir())
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzFlaky$", FuzzTime: "1x", Run: "^$", Fuzzbox: testFuzzbox(t)}, ".")
+	if firstOfType(r.events, event.InternalError) >= 0 || r.res.ExitCode != ExitFailure {
+		t.Fatalf("want the code's failure, exit 1, no internal error\n%s", r)
+	}
+	if want := "failed it in run 3 only, after 2 passes: a flaky failure of your code"; !strings.Contains(r.out, want) {
+		t.Errorf("the output lacks %q\n%s", want, r)
+	}
+}
+
 // TestFuzzVerbose: with -v, a failure only on a testing.Verbose path is
 // the code's: go test -v's replay reproduces it (before, the replay and the
 // re-run of the tests lacked -v, so it was called fuzzbox's internal error
