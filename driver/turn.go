@@ -290,6 +290,11 @@ func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, noti
 // code while fuzzing (prefuzzWatch.engineCrash) as an internal error, not
 // as the user's failure, and returns the turn's exit code: an error.
 func engineCrashed(r *TargetResult, w *prefuzzWatch, s *stream) int {
+	if what, limit := event.SystemLimit(strings.Join(w.report, "\n")); what != "" {
+		// Not fuzzbox's bug: the machine's limit (ulimit -u).
+		r.Err = fmt.Sprintf("fuzzing stopped: the system refused fuzzbox's binary a thread, process or file (%s): %s is too low for -parallel workers; raise it or lower -parallel (nothing is reported as a failure of the code)", what, limit)
+		return ExitError
+	}
 	s.emit(event.Event{Type: event.InternalError, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(
 		"fuzzbox's fuzzing binary crashed in fuzzbox's own code (%s) while fuzzing %s: this is a bug in fuzzbox, not in your code. "+
 			"Please report it with fuzzbox's version, go version, the module and version of %s, the command, and the crash report above.",

@@ -283,10 +283,15 @@ func (c *coordinator) result() error {
 	e := c.statsEvent(event.Done, 0)
 	e.Failures, e.Found, e.Pruned, e.Internal = len(c.fails), len(c.fails) > 0, c.pruned, c.internals
 	e.Plateau = c.plateaued
+	startErr := c.startFailure()
+	if lerr := startErr.systemLimit(); lerr != nil && c.fatalErr == nil {
+		// A worker without a thread (ulimit -u): the machine's limit, not
+		// the fuzz test's code before f.Fuzz.
+		c.fatalErr, startErr = lerr, nil
+	}
 	if c.fatalErr != nil {
 		e.Error = c.fatalErr.Error()
 	}
-	startErr := c.startFailure()
 	if startErr != nil {
 		e.StartFailed = startErr.Error()
 	}

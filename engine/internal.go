@@ -164,7 +164,8 @@ func (s *setup) diedStarting(p *proc, err error) bool {
 // startFailed stops the run on p's death as it started (diedStarting);
 // the first such death is the one reported.
 func (s *setup) startFailed(p *proc) {
-	s.startErr.CompareAndSwap(nil, &startError{target: s.opts.Target, state: p.state.String(), out: lastLines(p.out.String(), 40), testMain: s.opts.TestMain})
+	s.startErr.CompareAndSwap(nil, &startError{target: s.opts.Target, state: p.state.String(), out: lastLines(p.out.String(), 40), testMain: s.opts.TestMain,
+		limit: systemLimit(p.out.String())})
 	s.cancel()
 }
 
@@ -181,6 +182,15 @@ type startError struct {
 	target, state string // the fuzz test; how the worker exited
 	out           string // the worker's last lines of output
 	testMain      bool   // the package has a TestMain (Options.TestMain)
+	limit         error  // the system refused the worker a thread (systemLimit): no failure of the fuzz test
+}
+
+// systemLimit returns e's limit, nil for no start error.
+func (e *startError) systemLimit() error {
+	if e == nil {
+		return nil
+	}
+	return e.limit
 }
 
 func (e *startError) Error() string {
@@ -195,9 +205,26 @@ func (e *startError) Error() string {
 	return fmt.Sprintf("%s failed in a fuzzing worker process (%s), which runs %s again from its start while the first process fuzzes: code there that succeeds once at a time (a fixed file or directory made, a fixed port listened on) fails in the workers, as under go test -fuzz (\"fuzzing process terminated without fuzzing: EOF\") (go test -run runs it once, in one process). The worker's output:\n%s", what, e.state, again, out)
 }
 
+// systemLimit returns the run's error when out (a worker's output, an
+// error's text) says the system refused a thread, process or file
+// (event.SystemLimit), or nil: a worker dying so was reported as the fuzz
+// test's failure before f.Fuzz or as fuzzbox's crash.
+func systemLimit(out string) error {
+	what, limit := event.SystemLimit(out)
+	if what == "" {
+		return nil
+	}
+	return fmt.Errorf("engine: the system refused a fuzzing worker a thread, process or file (%s): %s is too low for -parallel workers; raise it or lower -parallel (nothing is reported as a failure of the code)", what, limit)
+}
+
 // internal reports an internal error and counts it; past maxInternalErrors
-// it stops the run with an error.
+// it stops the run with an error. One that says the system refused a
+// thread, process or file (systemLimit) stops it at once, with that.
 func (c *coordinator) internal(msg string) {
+	if err := systemLimit(msg); err != nil {
+		c.fatal(err)
+		return
+	}
 	c.internals++
 	n := c.internals
 	if n <= maxInternalErrors {

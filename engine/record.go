@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -51,6 +52,11 @@ const maxClaimsPerLine = 5
 func (w *worker) lost(p *proc, err error, vals []any, s seedRef) (*proc, error) {
 	if w.stopping() {
 		return w.restart(p) // the coordinator killed it
+	}
+	if errors.Is(err, errDied) && p.reason.Load() == nil {
+		if lerr := systemLimit(p.out.String()); lerr != nil {
+			return p, lerr // no thread for the worker's runtime: the machine's limit
+		}
 	}
 	if w.diedStarting(p, err) {
 		w.startFailed(p)

@@ -232,3 +232,23 @@ func TestEntryPattern(t *testing.T) {
 		}
 	}
 }
+
+// TestSystemLimit: a thread, process or file the system refused is told by
+// the runtime's or the system's words, and nothing else is.
+func TestSystemLimit(t *testing.T) {
+	for out, want := range map[string]string{
+		"runtime: failed to create new OS thread (have 2 already; errno=11)\nruntime: may need to increase max user processes (ulimit -u)\nfatal error: newosproc": "ulimit -u",
+		"fatal error: newosproc\n\nruntime stack:":                                             "ulimit -u",
+		"engine: starting worker: fork/exec /tmp/x/bug.test: resource temporarily unavailable": "ulimit -u",
+		"runtime/cgo: pthread_create failed: Resource temporarily unavailable":                 "ulimit -u",
+		"ipc: creating the pipes: pipe2: too many open files":                                  "ulimit -n",
+		"panic: runtime error: index out of range [4] with length 4":                           "",
+		"fatal error: concurrent map writes":                                                   "",
+		"open testdata/x: no such file or directory":                                           "",
+	} {
+		what, limit := event.SystemLimit(out)
+		if want == "" && what != "" || want != "" && !strings.Contains(limit, want) {
+			t.Errorf("SystemLimit(%q) = %q, %q; want a limit naming %q", out, what, limit, want)
+		}
+	}
+}
