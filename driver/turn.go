@@ -292,7 +292,7 @@ func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, noti
 func engineCrashed(r *TargetResult, w *prefuzzWatch, s *stream) int {
 	if what, limit := event.SystemLimit(strings.Join(w.report, "\n")); what != "" {
 		// Not fuzzbox's bug: the machine's limit (ulimit -u).
-		r.Err = fmt.Sprintf("fuzzing stopped: the system refused fuzzbox's binary a thread, process or file (%s): %s is too low for -parallel workers; raise it or lower -parallel (nothing is reported as a failure of the code)", what, limit)
+		r.Err = fmt.Sprintf("fuzzing stopped: the system refused fuzzbox's binary a thread or process (%s): %s is too low for -parallel workers; raise it or lower -parallel (nothing is reported as a failure of the code)", what, limit)
 		return ExitError
 	}
 	s.emit(event.Event{Type: event.InternalError, Target: r.Name, Package: r.Package, Message: fmt.Sprintf(

@@ -214,7 +214,7 @@ func systemLimit(out string) error {
 	if what == "" {
 		return nil
 	}
-	return fmt.Errorf("engine: the system refused a fuzzing worker a thread, process or file (%s): %s is too low for -parallel workers; raise it or lower -parallel (nothing is reported as a failure of the code)", what, limit)
+	return fmt.Errorf("engine: the system refused a fuzzing worker a thread or process (%s): %s is too low for -parallel workers; raise it or lower -parallel (nothing is reported as a failure of the code)", what, limit)
 }
 
 // internal reports an internal error and counts it; past maxInternalErrors
