@@ -199,3 +199,27 @@ func TestSeedOf(t *testing.T) {
 		}
 	}
 }
+
+// TestReproducerUnwritable: a failure whose reproducer cannot be written
+// (testdata full, read-only or not a directory) stops the run with an error
+// that shows the input and says where in the cache it is kept: the found
+// bug was lost with the write.
+func TestReproducerUnwritable(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	notDir := filepath.Join(dir, "FuzzFake") // a file where the reproducers go
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runFake(t, "bug", 20*time.Second, func(o *Options) {
+		o.CorpusDir = notDir
+		o.CacheDir = cache
+	})
+	if r.err == nil || !strings.Contains(r.err.Error(), "writing the reproducer") || !strings.Contains(r.err.Error(), "go test fuzz v1\n[]byte(") {
+		t.Fatalf("Coordinate returned %v: want the write's error with the input", r.err)
+	}
+	_, after, ok := strings.Cut(r.err.Error(), "its input is kept at ")
+	path, _, _ := strings.Cut(after, ",")
+	if data, err := os.ReadFile(path); !ok || err != nil || !strings.HasPrefix(string(data), "go test fuzz v1\n") {
+		t.Errorf("the input is not kept where the error says (%q): %v", path, err)
+	}
+}

@@ -259,11 +259,37 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 	}
 	path, err := w.writeReproducer(f)
 	if err != nil {
-		w.fatal(fmt.Errorf("engine: writing the reproducer of a %s failure: %w\n%s", f.kind, err, f.msg))
+		w.fatal(fmt.Errorf("engine: writing the reproducer of a %s failure: %w; %s\n%s", f.kind, err, w.keepUnwritten(f), f.msg))
 		return p
 	}
 	w.send(recorded{f, path})
 	return p
+}
+
+// maxShownInput bounds the encoded input an error message shows.
+const maxShownInput = 16 << 10
+
+// keepUnwritten keeps the input of a failure whose reproducer could not be
+// written (testdata full or read-only) where it can: in the cache
+// directory, and in the message it returns, encoded as the file would have
+// been (up to maxShownInput). A found bug was lost with the write.
+func (w *worker) keepUnwritten(f *failure) string {
+	data, err := corpus.Marshal(f.vals...)
+	if err != nil {
+		return "its input could not be encoded: " + err.Error()
+	}
+	kept := "its input was not kept"
+	if w.opts.CacheDir != "" {
+		if path, err := corpus.Write(w.opts.CacheDir, data); err == nil {
+			kept = "its input is kept at " + path + ", the reproducer's content"
+		} else {
+			kept = fmt.Sprintf("its input could not be kept in the cache either (%v)", err)
+		}
+	}
+	if len(data) > maxShownInput {
+		return fmt.Sprintf("%s (%d bytes, too long to show here)", kept, len(data))
+	}
+	return fmt.Sprintf("%s; the reproducer's content:\n%s", kept, data)
 }
 
 // recordedAs returns the reproducer of the failure this run recorded with
@@ -465,11 +491,19 @@ func (c *coordinator) unconfirmed(f *failure, sig string) {
 	switch {
 	case f.seed != "":
 		kept = "the " + event.SeedEntry(c.opts.Target, f.seed)
-	case path == "":
-		if data, err := corpus.Marshal(f.vals...); err == nil {
-			path = c.saveCache(&entry{data: data})
+	case path == "" && c.opts.CacheDir != "":
+		// Written now, not by the batched cache writer: the warning
+		// says it is kept only when it is.
+		data, err := corpus.Marshal(f.vals...)
+		if err == nil {
+			path, err = corpus.Write(c.opts.CacheDir, data)
 		}
-		kept = orNone(path)
+		kept = path
+		if err != nil {
+			kept = "it could not be kept: " + err.Error()
+		}
+	case path == "":
+		kept = orNone("")
 	}
 	why := "every re-run in a fresh worker was cut short"
 	if c.stopping() {
