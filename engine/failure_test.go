@@ -522,6 +522,25 @@ func TestRecordedBucketOnce(t *testing.T) {
 	}
 }
 
+// TestFlakyClaimsFreeTheirLine: failures at one line that were flaky
+// (unclaimed) or unconfirmed take none of its claims: five flaky reports
+// of a line used them up, and a solid failure there was never reported.
+func TestFlakyClaimsFreeTheirLine(t *testing.T) {
+	c, _ := fakeCoordinator(t, "idle", func(o *Options) { o.KeepGoing = true })
+	for i := range 2 * maxClaimsPerLine {
+		f := &failure{kind: KindFail, msg: fmt.Sprintf("    --- FAIL: FuzzX (0.00s)\n        x_test.go:12: bad input %s\n", strings.Repeat("a", i))}
+		sig := signature(f.kind, f.msg)
+		if !c.claim(f, sig) {
+			t.Fatalf("failure %d at the line refused after %d flaky ones", i, i)
+		}
+		c.unclaim(f, sig) // flaky, as unconfirmed releases it too (dropClaim)
+	}
+	f := &failure{kind: KindFail, msg: "    --- FAIL: FuzzX (0.00s)\n        x_test.go:12: bad input solid\n"}
+	if !c.claim(f, signature(f.kind, f.msg)) {
+		t.Error("a solid failure at a line of flaky ones was refused")
+	}
+}
+
 // TestClaimBoundsFailuresPerLine: with -keepgoing, a t.Error line whose
 // message prints the input unquoted makes a new signature for every
 // failing input (a quoted one does not: shape);

@@ -171,7 +171,7 @@ func TestKnownSigsAndCounts(t *testing.T) {
 	if len(dups) != 1 || dups[0].Count != 40 || dups[0].Bucket != bucketID(sig) || dups[0].Kind != KindFail {
 		t.Errorf("duplicate events %+v, want one of bucket %s counting 40", dups, bucketID(sig))
 	}
-	c.dropClaim(sig)
+	c.dropClaim(f, sig)
 	if got := c.knownSigs(); strings.Join(got, ",") != "at x_test.go:30,fail|a|" {
 		t.Errorf("known signatures after the claim was dropped: %q", got)
 	}

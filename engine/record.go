@@ -423,7 +423,7 @@ func (c *coordinator) saveBucket(f *failure, path, minSig string) {
 // come from an earlier input: the first turns settling on (ipc.FuzzArgs.Settle),
 // the last report of its signature says it stayed flaky even so.
 func (c *coordinator) unclaim(f *failure, sig string) {
-	c.dropClaim(sig)
+	c.dropClaim(f, sig)
 	c.flaky[sig]++
 	c.rep.emit(event.Event{Type: event.Flaky, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Reruns: f.reruns, Reproduced: f.reproduced})
 	g := strayGoroutine(f.msg, c.opts.Package)
@@ -476,9 +476,15 @@ func strayGoroutine(msg, pkg string) string {
 
 // dropClaim drops the claim on a failure with signature sig that is not
 // recorded: the signature may be claimed again, and the run goes on.
-func (c *coordinator) dropClaim(sig string) {
+func (c *coordinator) dropClaim(f *failure, sig string) {
 	delete(c.sigs, sig)
 	c.claimed = false
+	// Not recorded: it takes none of its line's claims (a flaky failure
+	// reached five times used them up, and a solid one at that line was
+	// never reported).
+	if line := claimLine(f.kind, f.msg); line != "" && c.atLine[line] > 0 && c.atLine[line] <= maxClaimsPerLine {
+		c.atLine[line]--
+	}
 }
 
 // unconfirmed releases the claim on f, which no re-run confirmed or
@@ -486,7 +492,7 @@ func (c *coordinator) dropClaim(sig string) {
 // it first and reports it, confirmed, if it fails there. It is neither
 // reported as a failure nor written to testdata, and a warning says so.
 func (c *coordinator) unconfirmed(f *failure, sig string) {
-	c.dropClaim(sig)
+	c.dropClaim(f, sig)
 	path, kept := startRel(f.path), ""
 	switch {
 	case f.seed != "":
