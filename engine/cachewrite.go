@@ -30,12 +30,16 @@ type cacheWriter struct {
 	in    chan cacheItem
 	done  chan struct{}
 	batch corpus.Batch
-	errs  []error // the writer goroutine's; read after done is closed
+	warn  func(string) // reports a warning as it happens
+	errs  []error      // the writer goroutine's first few; read after done is closed
+	lost  int          // the writer goroutine's count of failed writes and flushes
 }
 
-// newCacheWriter starts a writer into dir.
-func newCacheWriter(dir string) *cacheWriter {
-	w := &cacheWriter{dir: dir, in: make(chan cacheItem, cacheQueue), done: make(chan struct{})}
+// newCacheWriter starts a writer into dir that reports with warn the first
+// failure as it happens: a full or read-only cache directory lost every
+// new input silently until the end of the run.
+func newCacheWriter(dir string, warn func(string)) *cacheWriter {
+	w := &cacheWriter{dir: dir, in: make(chan cacheItem, cacheQueue), done: make(chan struct{}), warn: warn}
 	go w.run()
 	return w
 }
@@ -64,9 +68,16 @@ func (w *cacheWriter) run() {
 	}
 }
 
-// keep keeps the first few errors.
+// keep counts err and keeps the first few; the first is reported at once.
 func (w *cacheWriter) keep(err error) {
-	if err != nil && len(w.errs) < 3 {
+	if err == nil {
+		return
+	}
+	if w.lost == 0 && w.warn != nil {
+		w.warn(fmt.Sprintf("writing the generated corpus in %s failed (%v): new inputs are not kept there while it fails; fuzzing goes on", w.dir, err))
+	}
+	w.lost++
+	if len(w.errs) < 3 {
 		w.errs = append(w.errs, err)
 	}
 }
@@ -95,5 +106,8 @@ func (w *cacheWriter) close(log io.Writer) {
 	<-w.done
 	for _, err := range w.errs {
 		fmt.Fprintf(log, "fuzz: warning: %v\n", err)
+	}
+	if w.lost > len(w.errs) {
+		fmt.Fprintf(log, "fuzz: warning: %d writes to the generated corpus in %s failed in all\n", w.lost, w.dir)
 	}
 }

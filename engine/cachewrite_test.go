@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
@@ -12,7 +14,7 @@ import (
 
 func TestCacheWriter(t *testing.T) {
 	dir, syncDir := t.TempDir(), t.TempDir()
-	w := newCacheWriter(dir)
+	w := newCacheWriter(dir, func(msg string) { t.Errorf("warning: %s", msg) })
 	var paths []string
 	for _, s := range []string{"go test fuzz v1\nstring(\"a\")\n", "go test fuzz v1\nstring(\"b\")\n"} {
 		paths = append(paths, w.save([]byte(s), ""))
@@ -41,6 +43,37 @@ func TestCacheWriter(t *testing.T) {
 	// The batch's temporary directory goes with the last flush.
 	if tmps, _ := filepath.Glob(filepath.Join(dir, ".tmp-*")); len(tmps) != 0 {
 		t.Errorf("close left %v", tmps)
+	}
+}
+
+// TestCacheWriterWarnsAtOnce: a cache directory that cannot be written is
+// reported at its first failure, once, and counted at the end (a full or
+// read-only one lost every new input, said only after the run).
+func TestCacheWriterWarnsAtOnce(t *testing.T) {
+	notDir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notDir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	warned := make(chan string, 10)
+	w := newCacheWriter(filepath.Join(notDir, "FuzzX"), func(msg string) { warned <- msg })
+	for _, s := range []string{"a", "b", "c", "d", "e"} {
+		w.save([]byte("go test fuzz v1\nstring(\""+s+"\")\n"), "")
+	}
+	select {
+	case msg := <-warned:
+		if !strings.Contains(msg, "new inputs are not kept there") {
+			t.Errorf("warning %q", msg)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no warning while the run goes on")
+	}
+	var log bytes.Buffer
+	w.close(&log)
+	if len(warned) != 0 {
+		t.Errorf("%d more warnings during the run, want one", len(warned))
+	}
+	if !strings.Contains(log.String(), "failed in all") {
+		t.Errorf("log at the end: %q, want the count of failed writes", log.String())
 	}
 }
 

@@ -247,7 +247,7 @@ func (c *coordinator) run(ctx context.Context) error {
 		live++
 	}
 	if c.opts.CacheDir != "" {
-		c.cache = newCacheWriter(c.opts.CacheDir)
+		c.cache = newCacheWriter(c.opts.CacheDir, func(msg string) { c.rep.emit(event.Event{Type: event.Warning, Message: msg}) })
 	}
 	c.loop(ctx, msgs, live)
 	c.finish()

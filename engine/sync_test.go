@@ -263,7 +263,7 @@ func TestSyncerCaches(t *testing.T) {
 	root, cacheDir := filepath.Join(tmp, "sync"), filepath.Join(tmp, "cache")
 	entry := func(s string) []byte { data, _ := corpus.Marshal([]byte(s)); return data }
 	linked, whileGone, notNew := entry("linked"), entry("while the directory is gone"), entry("from the cache")
-	cache := newCacheWriter(cacheDir)
+	cache := newCacheWriter(cacheDir, nil)
 	s := startSyncer(&Options{SyncDir: root, Target: "FuzzX", Types: []reflect.Type{reflect.TypeFor[[]byte]()}}, time.Hour, cache, nil, 0)
 	s.out <- syncOut{data: notNew}
 	s.out <- syncOut{data: linked, cache: true}
