@@ -56,6 +56,10 @@ type checker struct {
 	// otherBefore says another refuted failure came before that event.
 	slowBefore  []string
 	otherBefore bool
+	// start is when the turn started, after its binary was built: a Go
+	// file of the package changed since is an edit go test replays and
+	// the binary does not have (editedSince).
+	start time.Time
 }
 
 // newChecker snapshots the target's seed directory. A prebuilt binary's
@@ -65,7 +69,7 @@ func newChecker(ctx context.Context, cfg Config, r *TargetResult, s *stream) *ch
 	if !cfg.canReplay() {
 		return nil
 	}
-	c := &checker{ctx: ctx, cfg: cfg, r: r, s: s, seeds: map[string]bool{}}
+	c := &checker{ctx: ctx, cfg: cfg, r: r, s: s, seeds: map[string]bool{}, start: time.Now()}
 	for _, d := range []string{filepath.Join("testdata", "fuzz", r.Name), filepath.Join("testdata", "fuzz"), "testdata"} {
 		if _, err := os.Stat(filepath.Join(r.Dir, d)); err != nil {
 			c.made = append(c.made, filepath.Join(r.Dir, d))
@@ -141,6 +145,12 @@ func (c *checker) check(e event.Event) bool {
 			c.r.Name, event.EntryPattern(name), name, runs, e.Kind, e.Reproduced, e.Reruns))
 		return true
 	}
+	if f := c.editedSince(); f != "" {
+		c.confirmed++
+		c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' passes %s, but %s changed after this run's fuzzing binary was built: go test ran the edited code, which may have fixed the failure; reported as the built code's failure, as go test -fuzz reports it\n",
+			c.r.Name, event.EntryPattern(name), name, f))
+		return true
+	}
 	c.refuted++
 	if c.r.startedAt == 0 {
 		if e.Kind == event.KindHang {
@@ -166,6 +176,20 @@ func (c *checker) check(e event.Event) bool {
 		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), runs, kept, c.after(), e.Message)})
 	c.r.Internal = append(c.r.Internal, event.Event{Type: event.InternalError, Target: c.r.Name})
 	return false
+}
+
+// editedSince returns a Go file of the package (its directory) changed
+// since the turn started, or "": a user who fixes a bug while fuzzing goes
+// on had the bug the old binary found called fuzzbox's (go test replays
+// the fixed code), its reproducer moved out of testdata.
+func (c *checker) editedSince() string {
+	files, _ := filepath.Glob(filepath.Join(c.r.Dir, "*.go"))
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.ModTime().After(c.start) {
+			return filepath.Base(f)
+		}
+	}
+	return ""
 }
 
 // followUp tells, after failure e of a kind stock go test does not check

@@ -894,6 +894,46 @@ func FuzzFlaky(f *testing.F) {
 	}
 }
 
+// TestEditedWhileFuzzing: a failure go test does not replay because the
+// package's code changed after the fuzzing binary was built (the user fixed
+// the bug meanwhile) is the built code's failure, as go test -fuzz reports
+// it, not fuzzbox's internal error. Here the fuzzing worker fails on "F"
+// and touches its own source, which go test's run passes.
+func TestEditedWhileFuzzing(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/edited\n\ngo 1.26\n",
+		"e_test.go": `package edited
+
+import (
+	"flag"
+	"os"
+	"testing"
+	"time"
+)
+
+func FuzzEdited(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" && len(b) > 0 && b[0] == 'F' {
+			later := time.Now().Add(time.Second)
+			os.Chtimes("e_test.go", later, later) // "edited" after the build
+			panic("the built code's bug")
+		}
+	})
+}
+`,
+		"testdata/fuzz/FuzzEdited/f": "go test fuzz v1\n[]byte(\"F\")\n",
+	})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzEdited$", FuzzTime: "1x", Run: "^$", Fuzzbox: testFuzzbox(t)}, ".")
+	if firstOfType(r.events, event.InternalError) >= 0 || r.res.ExitCode != ExitFailure {
+		t.Fatalf("want the built code's failure, exit 1, no internal error\n%s", r)
+	}
+	if want := "e_test.go changed after this run's fuzzing binary was built"; !strings.Contains(r.out, want) {
+		t.Errorf("the output lacks %q\n%s", want, r)
+	}
+}
+
 // TestFuzzVerbose: with -v, a failure only on a testing.Verbose path is
 // the code's: go test -v's replay reproduces it (before, the replay and the
 // re-run of the tests lacked -v, so it was called fuzzbox's internal error
