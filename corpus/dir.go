@@ -243,6 +243,11 @@ func writeFile(name string, data []byte, sync bool) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err != nil {
+		// No partial file: a retry of the same entry (O_EXCL) failed on
+		// it with "file exists" (a full sync directory).
+		os.Remove(name)
+	}
 	return err
 }
 

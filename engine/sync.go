@@ -62,18 +62,19 @@ type syncer struct {
 	news      chan syncNews  // what the scans found (syncer → loop)
 	done      chan struct{}  // closed when the goroutine has returned
 
-	seen   map[string]bool // names read or written
-	mine   [][]byte        // the entries this instance published, to publish again
-	watch  *dirWatch       // the directory's new files, nil when not watched
-	broken bool            // the last access failed (reported)
-	again  bool            // the directory is back after a failure, or was made again: publish mine again
-	held   syncNews        // not yet taken by the loop
-	batch  corpus.Batch    // the entries published, synced every flushEvery
-	peer   string          // this instance's name among the peers (peers.go)
-	peers  []string        // the peers counted at the last heartbeat, sorted (this one's included)
-	share  share           // the last share handed to the loop
-	beat   time.Time       // when heartbeat last renewed the peer file
-	recs   covRecords      // the coverage logs (synccov.go)
+	seen    map[string]bool // names read or written
+	mine    [][]byte        // the entries this instance published, to publish again
+	watch   *dirWatch       // the directory's new files, nil when not watched
+	broken  bool            // the last access failed (reported)
+	probing bool            // works is trying the directory again: a failure is not reported again
+	again   bool            // the directory is back after a failure, or was made again: publish mine again
+	held    syncNews        // not yet taken by the loop
+	batch   corpus.Batch    // the entries published, synced every flushEvery
+	peer    string          // this instance's name among the peers (peers.go)
+	peers   []string        // the peers counted at the last heartbeat, sorted (this one's included)
+	share   share           // the last share handed to the loop
+	beat    time.Time       // when heartbeat last renewed the peer file
+	recs    covRecords      // the coverage logs (synccov.go)
 }
 
 // A syncOut is an entry to publish. When cache is set, the entry is new
@@ -276,7 +277,9 @@ func (s *syncer) scan() int {
 		s.failed("reading", err)
 		return 0
 	}
-	s.works()
+	if !s.works() {
+		return 0 // readable, not writable: still broken, said once
+	}
 	if s.again {
 		s.again = false
 		for i := 0; i < len(s.mine) && !s.broken; i++ {
@@ -370,18 +373,33 @@ func (s *syncer) flush() {
 func (s *syncer) failed(what string, err error) {
 	if !s.broken {
 		s.broken = true
-		s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: %s %s failed, fuzzing goes on without it: %v", what, s.dir, err))
+		if !s.probing {
+			s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: %s %s failed, fuzzing goes on without it: %v", what, s.dir, err))
+		}
 	}
 }
 
-// works reports that the directory works again after a failure.
-func (s *syncer) works() {
-	if s.broken {
-		s.broken = false
-		s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: %s works again", s.dir))
-		s.again = true
-		s.recs.reset()
+// works checks, after a failure, that the directory works again: that the
+// entries this instance published go in again; it reports so and returns
+// true, or false while they do not. A directory that could be read but
+// not written (a full file system) was said to work again at every scan
+// and to fail at the next write, two warnings a second.
+func (s *syncer) works() bool {
+	if !s.broken {
+		return true
 	}
+	s.broken, s.probing = false, true
+	for i := 0; i < len(s.mine) && !s.broken; i++ {
+		s.put(s.mine[i])
+	}
+	s.probing = false
+	if s.broken {
+		return false
+	}
+	s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: %s works again", s.dir))
+	s.again = false // published again just now
+	s.recs.reset()
+	return true
 }
 
 // close publishes what is queued, stops the goroutine and writes the

@@ -304,3 +304,29 @@ func waitFile(t *testing.T, path string) {
 		}
 	}
 }
+
+// TestSyncerWorksAgainOnlyWhenWritable: a directory that can be read but not
+// written (a full file system; /proc here) is not said to work again until
+// this instance's entries go in again: it was said to work at every scan and
+// to fail at the next write, two warnings a second.
+func TestSyncerWorksAgainOnlyWhenWritable(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("uses /proc as a directory that cannot be written")
+	}
+	s := &syncer{dir: "/proc", broken: true, mine: [][]byte{[]byte("go test fuzz v1\n[]byte(\"a\")\n")}}
+	for range 3 {
+		if s.works() {
+			t.Fatal("works() in a directory nothing can be written to")
+		}
+	}
+	if len(s.held.warnings) != 0 {
+		t.Errorf("warnings while it stays broken: %q", s.held.warnings)
+	}
+	s.dir = t.TempDir()
+	if !s.works() || len(s.held.warnings) != 1 || !strings.Contains(s.held.warnings[0], "works again") {
+		t.Errorf("a writable directory: warnings %q, want one saying it works again", s.held.warnings)
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, corpus.Name(s.mine[0]))); err != nil {
+		t.Errorf("the entry was not published again: %v", err)
+	}
+}
