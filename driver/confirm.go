@@ -162,6 +162,7 @@ func (c *checker) check(e event.Event) bool {
 		}
 	}
 	kept := c.setAside(path, name)
+	c.forgetBucket(e)
 	switch e.Kind {
 	case event.KindRace:
 		c.unraced(e, name, kept)
@@ -290,6 +291,19 @@ func (c *checker) setAside(path, name string) string {
 		os.Remove(d) // made by the engine for this reproducer: removed when empty
 	}
 	return "moved to " + to
+}
+
+// forgetBucket removes the crash bucket the engine recorded for e, a
+// failure go test does not have, when this run made it (new): a later
+// failure of that bucket, real, would be called known, and fuzzbox ci would
+// pass it. The bucket file is the engine's (<cachedir>/FuzzX.buckets/<id>).
+func (c *checker) forgetBucket(e event.Event) {
+	if e.Bucket == "" || e.Known {
+		return
+	}
+	if cache, err := c.cfg.cacheDir(c.r.Target); err == nil {
+		os.Remove(filepath.Join(cache, c.r.Name+".buckets", e.Bucket))
+	}
 }
 
 // limit bounds a replay: long enough for a slow input under go test, short

@@ -934,6 +934,41 @@ func FuzzEdited(f *testing.F) {
 	}
 }
 
+// TestRefutedBucketForgotten: the crash bucket of a failure go test does
+// not have (here one only fuzzbox's workers fail) is not kept: a later
+// real failure of it would be called known, and fuzzbox ci would pass it.
+func TestRefutedBucketForgotten(t *testing.T) {
+	dir := t.TempDir()
+	cache := filepath.Join(dir, ".cache") // fuzzIn's
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/refuted\n\ngo 1.26\n",
+		"r_test.go": `package refuted
+
+import (
+	"flag"
+	"testing"
+)
+
+func FuzzRefuted(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" && len(b) > 0 && b[0] == 'F' {
+			panic("only in fuzzbox's workers")
+		}
+	})
+}
+`,
+		"testdata/fuzz/FuzzRefuted/f": "go test fuzz v1\n[]byte(\"Fx\")\n",
+	})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzRefuted$", FuzzTime: "1x", Run: "^$", Fuzzbox: testFuzzbox(t)}, ".")
+	if firstOfType(r.events, event.InternalError) < 0 {
+		t.Fatalf("want the failure go test does not have as an internal error\n%s", r)
+	}
+	if left, _ := filepath.Glob(filepath.Join(cache, "FuzzRefuted.buckets", "*")); len(left) > 0 {
+		t.Errorf("its bucket is kept: %v", left)
+	}
+}
+
 // TestFuzzVerbose: with -v, a failure only on a testing.Verbose path is
 // the code's: go test -v's replay reproduces it (before, the replay and the
 // re-run of the tests lacked -v, so it was called fuzzbox's internal error
