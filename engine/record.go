@@ -181,7 +181,9 @@ const starvedLimit = 3
 // the kill came from the memory the machine's or cgroup's other processes
 // hold, not from the input. An input that allocates is killed while its
 // allocation is being touched, at a peak far above it. Unknown (no
-// reading) is not "not grown".
+// reading) is not "not grown". (A child's peak is at least the
+// coordinator's when it was started, which Linux keeps across exec: a
+// large coordinator makes every kill look grown, as before this check.)
 func notGrown(p *proc, usualMB int) bool {
 	peak := exitedPeakMB(p.state)
 	return usualMB > 0 && peak > 0 && peak <= usualMB+grownMarginMB
