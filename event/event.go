@@ -124,13 +124,22 @@ type Event struct {
 }
 
 // Headline is the line of e's message its status line quotes: Line, or
-// the message's first line (FirstLine).
+// the message's first line (FirstLine), cut at maxHeadline bytes (a
+// 200-KB panic message filled the minimizing and found lines too, where
+// the failure's own report shows it once).
 func (e Event) Headline() string {
-	if e.Line != "" {
-		return e.Line
+	h := e.Line
+	if h == "" {
+		h = FirstLine(e.Message)
 	}
-	return FirstLine(e.Message)
+	if len(h) > maxHeadline {
+		h = fmt.Sprintf("%s… (%d bytes)", strings.ToValidUTF8(h[:maxHeadline], ""), len(h))
+	}
+	return h
 }
+
+// maxHeadline bounds Headline, in bytes.
+const maxHeadline = 1000
 
 // SeedEntry names seed corpus entry seed of fuzz test target as go test's
 // status line does: "seed corpus entry FuzzX/seed#0" (Event.Seed).

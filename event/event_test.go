@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -250,5 +251,18 @@ func TestSystemLimit(t *testing.T) {
 		if want == "" && what != "" || want != "" && !strings.Contains(limit, want) {
 			t.Errorf("SystemLimit(%q) = %q, %q; want a limit naming %q", out, what, limit, want)
 		}
+	}
+}
+
+// TestHeadlineBounded: a failure's status line quotes at most the start of
+// a huge message line (a 200-KB panic message was in three status lines).
+func TestHeadlineBounded(t *testing.T) {
+	long := "panic: " + strings.Repeat("é", 100<<10)
+	h := event.Event{Type: event.Failure, Kind: "panic", Message: long}.Headline()
+	if len(h) > 1100 || !strings.HasPrefix(h, "panic: é") || !strings.Contains(h, "bytes)") || !utf8.ValidString(h) {
+		t.Errorf("headline of %d bytes: %q…", len(h), h[:min(len(h), 80)])
+	}
+	if h := (event.Event{Message: "--- FAIL: FuzzX\n    short\n"}).Headline(); h != "short" {
+		t.Errorf("headline %q, want the short line whole", h)
 	}
 }
