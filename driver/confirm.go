@@ -193,6 +193,19 @@ func (c *checker) editedSince() string {
 	return ""
 }
 
+// goTestFails reports whether one stock go test run of failure e's input
+// fails.
+func (c *checker) goTestFails(e event.Event, name string) bool {
+	path := e.Reproducer
+	if path != "" && !filepath.IsAbs(path) {
+		path = filepath.Join(c.r.Dir, path)
+	}
+	rc := c.cfg
+	rc.ReplayLimit = c.limit()
+	res, err := replayAt(c.ctx, rc, c.r.Target, name, path)
+	return err == nil && !res.Passed
+}
+
 // followUp tells, after failure e of a kind stock go test does not check
 // (an oom, a leak) was reported, that the reproducer's "To re-run" go test
 // command may pass, and which command replays it with fuzzbox's checks: a
@@ -208,6 +221,11 @@ func (c *checker) followUp(e event.Event) {
 	case event.KindOOM:
 		why = "go test sets no memory limit, so " + c.cfg.goTestCommand(c.r.Name, name) + " may pass this input (it runs it to its end, failing only if the machine runs out of memory)"
 	case event.KindLeak:
+		if c.goTestFails(e, name) {
+			// The package checks for leaks itself (goleak.VerifyTestMain).
+			c.say("fuzzbox: " + c.cfg.goTestCommand(c.r.Name, name) + " fails on it too: the package checks for goroutine leaks itself\n")
+			return
+		}
 		why = "go test does not check for goroutine leaks, so " + c.cfg.goTestCommand(c.r.Name, name) + " passes this input"
 	case event.KindExit:
 		if !e.ExitZero {

@@ -969,6 +969,57 @@ func FuzzRefuted(f *testing.F) {
 	}
 }
 
+// TestLeakCheckedByPackage: a leak that the package's own check fails
+// under go test too (a TestMain that counts goroutines, as
+// goleak.VerifyTestMain does) is not said to pass under go test.
+func TestLeakCheckedByPackage(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/leakmain\n\ngo 1.26\n",
+		"l_test.go": `package leakmain
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" {
+		os.Exit(code)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if code == 0 && runtime.NumGoroutine() > 1 {
+		fmt.Println("leaked goroutines")
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func FuzzLeakMain(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 0 && b[0] == 'L' {
+			go func() { select {} }()
+		}
+	})
+}
+`,
+		"testdata/fuzz/FuzzLeakMain/l": "go test fuzz v1\n[]byte(\"L\")\n",
+	})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzLeakMain$", FuzzTime: "1x", Run: "^$", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
+	if i := firstOfType(r.events, event.Failure); i < 0 || r.events[i].Kind != event.KindLeak {
+		t.Fatalf("want a leak failure\n%s", r)
+	}
+	if strings.Contains(r.out, "go test does not check for goroutine leaks") || !strings.Contains(r.out, "the package checks for goroutine leaks itself") {
+		t.Errorf("the output does not say go test fails the leak too\n%s", r)
+	}
+}
+
 // TestFuzzVerbose: with -v, a failure only on a testing.Verbose path is
 // the code's: go test -v's replay reproduces it (before, the replay and the
 // re-run of the tests lacked -v, so it was called fuzzbox's internal error
