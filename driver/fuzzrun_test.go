@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -842,16 +843,29 @@ func FuzzExit0(f *testing.F) {
 	}
 }
 
+// fuzzSeed fuzzes fuzz test target of a module of one test file, src,
+// once (-fuzztime=1x, no tests), with a testdata seed of the []byte input
+// seed: the tests of failures found on a seed.
+func fuzzSeed(t *testing.T, target, src, seed string, cfg Config) *fixtureRun {
+	t.Helper()
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod":    "module example.com/" + strings.ToLower(target) + "\n\ngo 1.26\n",
+		"x_test.go": src,
+		filepath.Join("testdata", "fuzz", target, "f"): "go test fuzz v1\n[]byte(" + strconv.Quote(seed) + ")\n",
+	})
+	cfg.Fuzz, cfg.FuzzTime, cfg.Run, cfg.Fuzzbox = "^"+target+"$", "1x", "^$", testFuzzbox(t)
+	return fuzzIn(t, dir, cfg, ".")
+}
+
 // TestFlakyUnderGoTest: a failure fuzzbox's fresh worker confirmed that go
 // test fails only now and then (here: its third run) is the code's flaky
 // failure, reported, not fuzzbox's internal error (go test passed a 1-in-3
 // failure twice almost half the time, and the driver called it a fuzzbox
 // bug).
 func TestFlakyUnderGoTest(t *testing.T) {
-	dir := t.TempDir()
-	writeTestFiles(t, dir, map[string]string{
-		"go.mod": "module example.com/flaky\n\ngo 1.26\n",
-		"f_test.go": `package flaky
+	t.Setenv("FLAKY_DIR", t.TempDir())
+	r := fuzzSeed(t, "FuzzFlaky", `package flaky
 
 import (
 	"flag"
@@ -881,11 +895,7 @@ func FuzzFlaky(f *testing.F) {
 		}
 	})
 }
-`,
-		"testdata/fuzz/FuzzFlaky/f": "go test fuzz v1\n[]byte(\"F\")\n",
-	})
-	t.Setenv("FLAKY_DIR", t.TempDir())
-	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzFlaky$", FuzzTime: "1x", Run: "^$", Fuzzbox: testFuzzbox(t)}, ".")
+`, "F", Config{})
 	if firstOfType(r.events, event.InternalError) >= 0 || r.res.ExitCode != ExitFailure {
 		t.Fatalf("want the code's failure, exit 1, no internal error\n%s", r)
 	}
@@ -900,10 +910,7 @@ func FuzzFlaky(f *testing.F) {
 // it, not fuzzbox's internal error. Here the fuzzing worker fails on "F"
 // and touches its own source, which go test's run passes.
 func TestEditedWhileFuzzing(t *testing.T) {
-	dir := t.TempDir()
-	writeTestFiles(t, dir, map[string]string{
-		"go.mod": "module example.com/edited\n\ngo 1.26\n",
-		"e_test.go": `package edited
+	r := fuzzSeed(t, "FuzzEdited", `package edited
 
 import (
 	"flag"
@@ -917,19 +924,16 @@ func FuzzEdited(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" && len(b) > 0 && b[0] == 'F' {
 			later := time.Now().Add(time.Second)
-			os.Chtimes("e_test.go", later, later) // "edited" after the build
+			os.Chtimes("x_test.go", later, later) // "edited" after the build
 			panic("the built code's bug")
 		}
 	})
 }
-`,
-		"testdata/fuzz/FuzzEdited/f": "go test fuzz v1\n[]byte(\"F\")\n",
-	})
-	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzEdited$", FuzzTime: "1x", Run: "^$", Fuzzbox: testFuzzbox(t)}, ".")
+`, "F", Config{})
 	if firstOfType(r.events, event.InternalError) >= 0 || r.res.ExitCode != ExitFailure {
 		t.Fatalf("want the built code's failure, exit 1, no internal error\n%s", r)
 	}
-	if want := "e_test.go changed after this run's fuzzing binary was built"; !strings.Contains(r.out, want) {
+	if want := "x_test.go changed after this run's fuzzing binary was built"; !strings.Contains(r.out, want) {
 		t.Errorf("the output lacks %q\n%s", want, r)
 	}
 }
@@ -938,11 +942,7 @@ func FuzzEdited(f *testing.F) {
 // not have (here one only fuzzbox's workers fail) is not kept: a later
 // real failure of it would be called known, and fuzzbox ci would pass it.
 func TestRefutedBucketForgotten(t *testing.T) {
-	dir := t.TempDir()
-	cache := filepath.Join(dir, ".cache") // fuzzIn's
-	writeTestFiles(t, dir, map[string]string{
-		"go.mod": "module example.com/refuted\n\ngo 1.26\n",
-		"r_test.go": `package refuted
+	r := fuzzSeed(t, "FuzzRefuted", `package refuted
 
 import (
 	"flag"
@@ -957,14 +957,11 @@ func FuzzRefuted(f *testing.F) {
 		}
 	})
 }
-`,
-		"testdata/fuzz/FuzzRefuted/f": "go test fuzz v1\n[]byte(\"Fx\")\n",
-	})
-	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzRefuted$", FuzzTime: "1x", Run: "^$", Fuzzbox: testFuzzbox(t)}, ".")
+`, "Fx", Config{})
 	if firstOfType(r.events, event.InternalError) < 0 {
 		t.Fatalf("want the failure go test does not have as an internal error\n%s", r)
 	}
-	if left, _ := filepath.Glob(filepath.Join(cache, "FuzzRefuted.buckets", "*")); len(left) > 0 {
+	if left, _ := filepath.Glob(filepath.Join(r.dir, ".cache", "FuzzRefuted.buckets", "*")); len(left) > 0 { // fuzzIn's cache
 		t.Errorf("its bucket is kept: %v", left)
 	}
 }
@@ -973,10 +970,7 @@ func FuzzRefuted(f *testing.F) {
 // under go test too (a TestMain that counts goroutines, as
 // goleak.VerifyTestMain does) is not said to pass under go test.
 func TestLeakCheckedByPackage(t *testing.T) {
-	dir := t.TempDir()
-	writeTestFiles(t, dir, map[string]string{
-		"go.mod": "module example.com/leakmain\n\ngo 1.26\n",
-		"l_test.go": `package leakmain
+	r := fuzzSeed(t, "FuzzLeakMain", `package leakmain
 
 import (
 	"flag"
@@ -1008,10 +1002,7 @@ func FuzzLeakMain(f *testing.F) {
 		}
 	})
 }
-`,
-		"testdata/fuzz/FuzzLeakMain/l": "go test fuzz v1\n[]byte(\"L\")\n",
-	})
-	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzLeakMain$", FuzzTime: "1x", Run: "^$", RSSLimitMB: DefaultRSSLimitMB, Fuzzbox: testFuzzbox(t)}, ".")
+`, "L", Config{RSSLimitMB: DefaultRSSLimitMB})
 	if i := firstOfType(r.events, event.Failure); i < 0 || r.events[i].Kind != event.KindLeak {
 		t.Fatalf("want a leak failure\n%s", r)
 	}
