@@ -311,16 +311,29 @@ func (c *checker) setAside(path, name string) string {
 	return "moved to " + to
 }
 
-// forgetBucket removes the crash bucket the engine recorded for e, a
-// failure go test does not have, when this run made it (new): a later
-// failure of that bucket, real, would be called known, and fuzzbox ci would
-// pass it. The bucket file is the engine's (<cachedir>/FuzzX.buckets/<id>).
+// forgetBucket removes the crash buckets the engine recorded for e, a
+// failure go test does not have, when this run made them (new): that of its
+// reproducer's failure and the one it was caught as (e.Caught), beside the
+// generated corpus and beside the -sync directory's entries (the engine's
+// <dir>/FuzzX.buckets/<id>). A later failure of either, real, would be
+// called known, and fuzzbox ci would pass it.
 func (c *checker) forgetBucket(e event.Event) {
 	if e.Bucket == "" || e.Known {
 		return
 	}
+	var dirs []string
 	if cache, err := c.cfg.cacheDir(c.r.Target); err == nil {
-		os.Remove(filepath.Join(cache, c.r.Name+".buckets", e.Bucket))
+		dirs = append(dirs, cache)
+	}
+	if c.cfg.Sync != "" {
+		dirs = append(dirs, c.cfg.Sync)
+	}
+	for _, dir := range dirs {
+		for _, id := range []string{e.Bucket, e.Caught} {
+			if id != "" {
+				os.Remove(filepath.Join(dir, c.r.Name+".buckets", id))
+			}
+		}
 	}
 }
 

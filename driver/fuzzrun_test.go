@@ -938,31 +938,41 @@ func FuzzEdited(f *testing.F) {
 	}
 }
 
-// TestRefutedBucketForgotten: the crash bucket of a failure go test does
-// not have (here one only fuzzbox's workers fail) is not kept: a later
-// real failure of it would be called known, and fuzzbox ci would pass it.
+// TestRefutedBucketForgotten: the crash buckets of a failure go test does
+// not have (here one only fuzzbox's workers fail) are not kept, neither
+// that of its minimized failure nor the one it was caught as (its message
+// changes as it shrinks), beside the cache or the -sync directory: a later
+// real failure of either would be called known, and fuzzbox ci would pass
+// it.
 func TestRefutedBucketForgotten(t *testing.T) {
-	r := fuzzSeed(t, "FuzzRefuted", `package refuted
+	dir, sync := t.TempDir(), t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/refuted\n\ngo 1.26\n",
+		"x_test.go": `package refuted
 
 import (
 	"flag"
+	"strings"
 	"testing"
 )
 
 func FuzzRefuted(f *testing.F) {
-	f.Add([]byte("seed"))
+	f.Add([]byte("Eaaaaaaaaaaaaaaa"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" && len(b) > 0 && b[0] == 'F' {
-			panic("only in fuzzbox's workers")
+		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" && len(b) >= 4 && b[0] == 'F' {
+			panic("only in fuzzbox's workers: " + strings.Repeat("x", len(b)))
 		}
 	})
 }
-`, "Fx", Config{})
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzRefuted$", FuzzTime: "1s", Run: "^$", Sync: sync, Fuzzbox: testFuzzbox(t)}, ".")
 	if firstOfType(r.events, event.InternalError) < 0 {
 		t.Fatalf("want the failure go test does not have as an internal error\n%s", r)
 	}
-	if left, _ := filepath.Glob(filepath.Join(r.dir, ".cache", "FuzzRefuted.buckets", "*")); len(left) > 0 { // fuzzIn's cache
-		t.Errorf("its bucket is kept: %v", left)
+	for _, d := range []string{filepath.Join(dir, ".cache"), sync} { // fuzzIn's cache
+		if left, _ := filepath.Glob(filepath.Join(d, "FuzzRefuted.buckets", "*")); len(left) > 0 {
+			t.Errorf("its buckets are kept: %v", left)
+		}
 	}
 }
 

@@ -83,6 +83,7 @@ type failure struct {
 	sig    string // signature when it was caught (claim)
 	bucket string // bucketID(sig); once recorded, that of the minimized failure's signature (saveBucket)
 	known  bool   // the bucket was on disk already: recorded before
+	caught string // once recorded, bucketID(sig) when it is not bucket: the alias (saveBucket)
 
 	reruns     int    // re-runs in fresh workers
 	reproduced int    // re-runs that failed the same way

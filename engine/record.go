@@ -405,6 +405,7 @@ func (c *coordinator) saveBucket(f *failure, path, minSig string) {
 	f.bucket = bucketID(minSig)
 	bs := []bucket{{ID: f.bucket, Signature: minSig}}
 	if caught != f.bucket {
+		f.caught = caught
 		bs = append(bs, bucket{ID: caught, Signature: f.sig})
 	}
 	for _, dir := range bucketDirs(&c.opts) {
@@ -549,7 +550,7 @@ func (c *coordinator) recorded(f *failure, path string) {
 		bucket: f.bucket, known: f.known, hits: 1})
 	c.rep.emit(event.Event{Type: event.Failure, Kind: f.kind, Message: f.msg, Line: headline(f.kind, f.msg), Reproducer: path, Seed: f.seed, Entry: f.entry,
 		Reruns: f.reruns, Reproduced: f.reproduced, Minimized: f.minimized, Values: values,
-		Bucket: f.bucket, Known: f.known, AfterReturn: diedAfterReturn(f.msg), ExitZero: exitedZero(f.kind, f.msg)})
+		Bucket: f.bucket, Known: f.known, Caught: f.caught, AfterReturn: diedAfterReturn(f.msg), ExitZero: exitedZero(f.kind, f.msg)})
 	if f.kind != KindRace {
 		c.toTwin(&entry{vals: f.vals, enc: appendValues(nil, f.vals)})
 	}

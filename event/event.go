@@ -117,6 +117,7 @@ type Event struct {
 	Instances    int    `json:"instances,omitempty"`     // stats, done: instances sharing the -sync directory, this one included, when more than one
 	Bucket       string `json:"bucket,omitempty"`        // failure (duplicates too): id of the crash bucket (kind and innermost frames of the failure its reproducer shows, minimized)
 	Known        bool   `json:"known,omitempty"`         // failure: its bucket was recorded before (an earlier run, another instance on the cache)
+	Caught       string `json:"caught,omitempty"`        // failure: id of the bucket of the failure as it was caught, when minimizing changed its signature (recorded too, as an alias of Bucket)
 	Error        string `json:"error,omitempty"`         // done: the run stopped on an internal error; exit: the reason for exit code 2
 	StartFailed  string `json:"start_failed,omitempty"`  // done: the run stopped because the fuzz test's code before f.Fuzz failed in a worker process, which runs it again (what the worker printed): the fuzz test's failure (FAIL, exit 1), as under go test -fuzz; nothing is written
 	Output       string `json:"output,omitempty"`        // output: the line, with its newline
