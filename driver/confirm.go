@@ -3,7 +3,9 @@ package driver
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,10 +58,10 @@ type checker struct {
 	// otherBefore says another refuted failure came before that event.
 	slowBefore  []string
 	otherBefore bool
-	// start is when the turn started, after its binary was built: a Go
-	// file of the package changed since is an edit go test replays and
-	// the binary does not have (editedSince).
-	start time.Time
+	// sources holds the SHA-256 of each Go file of the package when the
+	// turn started, after its binary was built: a file changed since is an
+	// edit go test replays and the binary does not have (editedSince).
+	sources map[string][sha256.Size]byte
 }
 
 // newChecker snapshots the target's seed directory. A prebuilt binary's
@@ -69,7 +71,7 @@ func newChecker(ctx context.Context, cfg Config, r *TargetResult, s *stream) *ch
 	if !cfg.canReplay() {
 		return nil
 	}
-	c := &checker{ctx: ctx, cfg: cfg, r: r, s: s, seeds: map[string]bool{}, start: time.Now()}
+	c := &checker{ctx: ctx, cfg: cfg, r: r, s: s, seeds: map[string]bool{}, sources: goSources(r.Dir)}
 	for _, d := range []string{filepath.Join("testdata", "fuzz", r.Name), filepath.Join("testdata", "fuzz"), "testdata"} {
 		if _, err := os.Stat(filepath.Join(r.Dir, d)); err != nil {
 			c.made = append(c.made, filepath.Join(r.Dir, d))
@@ -179,18 +181,37 @@ func (c *checker) check(e event.Event) bool {
 	return false
 }
 
-// editedSince returns a Go file of the package (its directory) changed
-// since the turn started, or "": a user who fixes a bug while fuzzing goes
-// on had the bug the old binary found called fuzzbox's (go test replays
-// the fixed code), its reproducer moved out of testdata.
+// editedSince returns a Go file of the package (its directory) changed,
+// added or removed since the turn started, or "": a user who fixes a bug
+// while fuzzing goes on had the bug the old binary found called fuzzbox's
+// (go test replays the fixed code), its reproducer moved out of testdata.
+// Contents are compared, not times: a test that rewrites or touches its
+// package's files unchanged edits nothing.
 func (c *checker) editedSince() string {
-	files, _ := filepath.Glob(filepath.Join(c.r.Dir, "*.go"))
-	for _, f := range files {
-		if fi, err := os.Stat(f); err == nil && fi.ModTime().After(c.start) {
-			return filepath.Base(f)
+	now := goSources(c.r.Dir)
+	for _, f := range slices.Sorted(maps.Keys(now)) {
+		if sum, ok := c.sources[f]; !ok || sum != now[f] {
+			return f
+		}
+	}
+	for f := range c.sources {
+		if _, ok := now[f]; !ok {
+			return f
 		}
 	}
 	return ""
+}
+
+// goSources returns the SHA-256 of each Go file in dir, by name.
+func goSources(dir string) map[string][sha256.Size]byte {
+	sums := map[string][sha256.Size]byte{}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range files {
+		if data, err := os.ReadFile(f); err == nil {
+			sums[filepath.Base(f)] = sha256.Sum256(data)
+		}
+	}
+	return sums
 }
 
 // goTestFails reports whether one stock go test run of failure e's input

@@ -908,9 +908,11 @@ func FuzzFlaky(f *testing.F) {
 // package's code changed after the fuzzing binary was built (the user fixed
 // the bug meanwhile) is the built code's failure, as go test -fuzz reports
 // it, not fuzzbox's internal error. Here the fuzzing worker fails on "F"
-// and touches its own source, which go test's run passes.
+// and edits its own source, which go test's run passes; a worker that
+// rewrites the file unchanged and touches it edits nothing: that failure
+// stays one go test does not have, fuzzbox's internal error.
 func TestEditedWhileFuzzing(t *testing.T) {
-	r := fuzzSeed(t, "FuzzEdited", `package edited
+	const src = `package edited
 
 import (
 	"flag"
@@ -923,18 +925,32 @@ func FuzzEdited(f *testing.F) {
 	f.Add([]byte("seed"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" && len(b) > 0 && b[0] == 'F' {
+			src, _ := os.ReadFile("x_test.go")
+			os.WriteFile("x_test.go", append(src, EDIT...), 0o644)
 			later := time.Now().Add(time.Second)
-			os.Chtimes("x_test.go", later, later) // "edited" after the build
+			os.Chtimes("x_test.go", later, later)
 			panic("the built code's bug")
 		}
 	})
 }
-`, "F", Config{})
-	if firstOfType(r.events, event.InternalError) >= 0 || r.res.ExitCode != ExitFailure {
-		t.Fatalf("want the built code's failure, exit 1, no internal error\n%s", r)
-	}
-	if want := "x_test.go changed after this run's fuzzing binary was built"; !strings.Contains(r.out, want) {
-		t.Errorf("the output lacks %q\n%s", want, r)
+`
+	for _, tc := range []struct{ name, edit string }{{"edited", `"// edited\n"`}, {"touched", `""`}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := fuzzSeed(t, "FuzzEdited", strings.Replace(src, "EDIT", tc.edit, 1), "F", Config{})
+			internal := firstOfType(r.events, event.InternalError) >= 0
+			if tc.name == "touched" {
+				if !internal || r.res.ExitCode == ExitFailure {
+					t.Fatalf("want fuzzbox's internal error for a file touched unchanged\n%s", r)
+				}
+				return
+			}
+			if internal || r.res.ExitCode != ExitFailure {
+				t.Fatalf("want the built code's failure, exit 1, no internal error\n%s", r)
+			}
+			if want := "x_test.go changed after this run's fuzzing binary was built"; !strings.Contains(r.out, want) {
+				t.Errorf("the output lacks %q\n%s", want, r)
+			}
+		})
 	}
 }
 
