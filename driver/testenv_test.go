@@ -1,11 +1,14 @@
 package driver
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -85,5 +88,81 @@ func TestWithPathFirst(t *testing.T) {
 	}
 	if got := withPathFirst([]string{"A=1"}, "/goroot/bin"); got[len(got)-1] != "PATH=/goroot/bin" {
 		t.Errorf("without PATH: %q", got)
+	}
+}
+
+// TestLeftChildDoesNotHoldTheRun: a test that starts a process and leaves
+// it running (here for two minutes) does not hold up fuzzbox: the process
+// inherited the fuzzing binary's event pipe, and the driver waited for it
+// to end, deaf to Ctrl-C; go test -fuzz does not wait. One that holds the
+// binary's output (its standard output the test's) is waited for 5 s, as
+// go test waits for a test's.
+func TestLeftChildDoesNotHoldTheRun(t *testing.T) {
+	for _, hold := range []string{"", "output"} {
+		t.Run("hold="+hold, func(t *testing.T) {
+			dir := t.TempDir()
+			pidFile := filepath.Join(dir, "pid")
+			t.Setenv("LEFT_CHILD_PID", pidFile)
+			t.Setenv("LEFT_CHILD_HOLD", hold)
+			writeTestFiles(t, dir, map[string]string{
+				"go.mod": "module example.com/leftchild\n\ngo 1.26\n",
+				"x_test.go": `package leftchild
+
+import (
+	"os"
+	"os/exec"
+	"strconv"
+	"testing"
+)
+
+func TestLeaveChild(t *testing.T) {
+	// A process the test starts inherits no descriptor of fuzzbox's.
+	out, err := exec.Command("sh", "-c", "[ -e /proc/$$/fd/3 ] && echo inherited || echo none").Output()
+	if err != nil || string(out) != "none\n" {
+		t.Fatalf("a child's descriptor 3: %q (%v)", out, err)
+	}
+	cmd := exec.Command("sleep", "120")
+	if os.Getenv("LEFT_CHILD_HOLD") == "output" {
+		cmd.Stdout = os.Stdout
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(os.Getenv("LEFT_CHILD_PID"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.WriteString(strconv.Itoa(cmd.Process.Pid) + "\n")
+}
+
+func FuzzNothing(f *testing.F) {
+	f.Add([]byte("a"))
+	f.Fuzz(func(t *testing.T, b []byte) {})
+}
+`})
+			r := fuzzIn(t, dir, Config{Fuzz: "^FuzzNothing$", FuzzTime: "1x", Fuzzbox: testFuzzbox(t)}, ".")
+			if strings.Contains(r.text, "FAIL: TestLeaveChild") || len(r.warnings) > 0 {
+				t.Errorf("the test failed in fuzzbox's binary\n%s", r)
+			}
+			data, err := os.ReadFile(pidFile)
+			pids := strings.Fields(string(data))
+			if err != nil || len(pids) == 0 {
+				t.Fatalf("the test did not start its process (%v)\n%s", err, r)
+			}
+			for _, p := range pids { // each run of the test's
+				pid, _ := strconv.Atoi(p)
+				stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+				_, state, _ := strings.Cut(string(stat), ") ")
+				alive := err == nil && !strings.HasPrefix(state, "Z") // an orphan that ended may wait to be reaped
+				syscall.Kill(pid, syscall.SIGKILL)
+				if !alive {
+					t.Errorf("fuzzbox returned only when the test's process %d had ended\n%s", pid, r)
+				}
+			}
+			if r.res.ExitCode != ExitOK {
+				t.Errorf("exit %d, want 0\n%s", r.res.ExitCode, r)
+			}
+		})
 	}
 }

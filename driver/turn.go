@@ -129,6 +129,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	// crashing test's panic) is output, in the events of -json too.
 	outR, outW := io.Pipe()
 	cmd.Stdout, cmd.Stderr = outW, outW
+	cmd.WaitDelay = outputDelay
 	began := time.Now()
 	err = cmd.Start()
 	evW.Close() // the child has its copy
@@ -154,7 +155,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	notice.end()
 	r.ranFor += time.Since(began)
 	outW.Close()
-	wg.Wait()
+	waitOrClose(&wg, evR, outputDelay)
 	heldOutput(held, r, s, chk)
 	for _, line := range trailer {
 		s.output(r.Target, line+"\n")
@@ -243,14 +244,35 @@ func (r *TargetResult) skipArgs(user string) []string {
 	return args
 }
 
+// outputDelay bounds how long, after the fuzzing binary exited, the
+// driver waits for its output and event pipes to close (go test's
+// WaitDelay): a process a test started and left running may hold them.
+const outputDelay = 5 * time.Second
+
+// waitOrClose waits for wg, the readers of the binary's event pipe ev and
+// output, at most d once the binary has exited; then it closes ev, which
+// ends the events' reader (the output's was ended by exec's WaitDelay).
+func waitOrClose(wg *sync.WaitGroup, ev io.Closer, d time.Duration) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+		return
+	case <-time.After(d):
+	}
+	ev.Close()
+	<-done
+}
+
 // childExit maps the fuzzing binary's exit to the driver's: any failure of
 // the binary (a failure found, failing or panicking tests: exit 1 or 2, as
 // go test reports them all as FAIL) is ExitFailure; a binary that did not
-// exit normally (killed) is ExitError.
+// exit normally (killed) is ExitError. One that exited with status 0 while
+// a process it started held its output past outputDelay passed.
 func childExit(err error) int {
 	var ee *exec.ExitError
 	switch {
-	case err == nil:
+	case err == nil, errors.Is(err, exec.ErrWaitDelay):
 		return ExitOK
 	case errors.As(err, &ee) && ee.ExitCode() > 0:
 		return ExitFailure

@@ -86,7 +86,7 @@ func TestWorkerOOMFirst(t *testing.T) {
 	if err != nil {
 		t.Skipf("no oom_score_adj here: %v", err)
 	}
-	p, err := startProc(os.Args[0], []string{"-test.run=^$"}, []string{fakeModeEnv + "=idle", fakeDirEnv + "=" + t.TempDir()}, 64, time.Minute, 0)
+	p, err := startProc(os.Args[0], []string{"-test.run=^$"}, []string{fakeModeEnv + "=idle", fakeDirEnv + "=" + t.TempDir()}, 64, time.Minute, startTimeout, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

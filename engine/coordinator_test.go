@@ -196,6 +196,8 @@ func fakeWorker(mode, dir string) int {
 		return nil
 	}
 	switch {
+	case mode == "stuckserving":
+		testHookStarting = func() { select {} } // fuzzbox's worker stuck before it serves
 	case mode == "slowstart":
 		// Longer than TestSlowStartIsNoHang's 1-s timeout, which leaves
 		// a loaded machine's stalls of a normal input room.
@@ -933,8 +935,12 @@ func checkHang3(t *testing.T, f event.Event, minimized ...string) {
 	}
 }
 
-// TestWorkerNeverStarts: a worker that does not start within startTimeout
-// is an internal error, not the input's failure.
+// TestWorkerNeverStarts: a worker that does not start within its
+// startLimit is never the input's failure. Still in the test's code before
+// f.Fuzz (here a sleep: a lock the first process holds), it is the fuzz
+// test's, which stops the run saying where the worker was; stuck in
+// fuzzbox's worker, an internal error. The limit grows with how long the
+// first process took to reach fuzzing.
 func TestWorkerNeverStarts(t *testing.T) {
 	defer func(d time.Duration) { startTimeout = d }(startTimeout)
 	startTimeout = 200 * time.Millisecond
@@ -942,9 +948,23 @@ func TestWorkerNeverStarts(t *testing.T) {
 	if f := r.ofType(event.Failure); len(f) > 0 {
 		t.Errorf("failure reported for a worker that did not start: %+v", f)
 	}
+	if e := r.ofType(event.InternalError); len(e) > 0 {
+		t.Errorf("internal error for a worker stuck in the test's code: %+v", e)
+	}
+	done := r.ofType(event.Done)
+	if len(done) != 1 || !strings.Contains(done[0].StartFailed, "did not finish within 0s in a fuzzing worker process") || !strings.Contains(done[0].StartFailed, "time.Sleep") {
+		t.Errorf("done events = %+v, want the start failed, saying where the worker was", done)
+	}
+
+	r = runFake(t, "stuckserving", 3*time.Second, func(o *Options) { o.Parallel = 1 })
 	internal := r.ofType(event.InternalError)
-	if len(internal) == 0 || !strings.Contains(internal[0].Message, "did not start within 200ms") {
+	if len(internal) == 0 || !strings.Contains(internal[0].Message, "did not start within 0s") {
 		t.Errorf("internal_error events = %+v, want one saying the worker did not start", internal)
+	}
+
+	s := &setup{opts: Options{Parallel: 1, Setup: time.Second}}
+	if got := s.startLimit(); got != 3*time.Second {
+		t.Errorf("startLimit after a 1-s set-up = %v, want 3s", got)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 	"github.com/fuzzbox/fuzzbox/event"
@@ -128,7 +129,7 @@ func (s *setup) internalCause(p *proc, err error) string {
 	}
 	out := p.out.String()
 	if p.reason.Load() == reasonStart {
-		return fmt.Sprintf("the worker did not start within %v:\n%s", startTimeout, lastLines(out, 40))
+		return fmt.Sprintf("the worker did not start within %v:\n%s", s.startLimit().Round(time.Second), trimDump(out))
 	}
 	if p.reason.Load() != nil || deathKind(out) == KindOOM {
 		return "" // the watchdog's kill, or the worker's own memory check reporting the input's oom
@@ -152,21 +153,53 @@ func (s *setup) internalCause(p *proc, err error) string {
 // diedStarting reports whether p, whose call failed with err, died before
 // it served a call, by its own doing: not killed by fuzzbox (the run's stop,
 // the watchdog) or by a signal from outside, and not on an error of
-// fuzzbox's code (internalCause).
+// fuzzbox's code (internalCause); or was killed for not starting within its
+// startLimit while still in the test's own code (its initialization,
+// TestMain, the fuzz test before f.Fuzz: its dump has no frame of
+// fuzzbox's worker), which waits there for ever under go test -fuzz too.
 func (s *setup) diedStarting(p *proc, err error) bool {
-	if !errors.Is(err, errDied) || p.mem.Ready() || p.reason.Load() != nil || s.stopping() || p.killedFromOutside() {
+	if !errors.Is(err, errDied) || p.mem.Ready() || s.stopping() || p.killedFromOutside() {
 		return false
 	}
 	out := p.out.String()
-	return !strings.Contains(out, ipc.WorkerErrorPrefix) && !engineFault(out, s.opts.Package)
+	switch p.reason.Load() {
+	case nil:
+		return !strings.Contains(out, ipc.WorkerErrorPrefix) && !engineFault(out, s.opts.Package)
+	case reasonStart:
+		return dumpStart(out) >= 0 && !strings.Contains(out, workerFrame)
+	}
+	return false
 }
+
+// workerFrame is how a fuzzbox worker's serving reads in a goroutine dump:
+// the worker has left the test's code before f.Fuzz.
+const workerFrame = "github.com/fuzzbox/fuzzbox/engine.RunWorker("
 
 // startFailed stops the run on p's death as it started (diedStarting);
 // the first such death is the one reported.
 func (s *setup) startFailed(p *proc) {
-	s.startErr.CompareAndSwap(nil, &startError{target: s.opts.Target, state: p.state.String(), out: lastLines(p.out.String(), 40), testMain: s.opts.TestMain,
-		limit: systemLimit(p.out.String())})
+	e := &startError{target: s.opts.Target, state: p.state.String(), out: lastLines(p.out.String(), 40), testMain: s.opts.TestMain,
+		limit: systemLimit(p.out.String())}
+	if p.reason.Load() == reasonStart {
+		e.stuck, e.setup, e.out = s.startLimit(), s.opts.Setup, stuckGoroutine(p.out.String())
+	}
+	s.startErr.CompareAndSwap(nil, e)
 	s.cancel()
+}
+
+// stuckGoroutine returns, from a worker's goroutine dump, the goroutine
+// running the test's code: the fuzz test's (testing.fRunner), TestMain's,
+// or the main goroutine's.
+func stuckGoroutine(out string) string {
+	blocks := goroutineGapRE.Split(out[max(0, dumpStart(out)):], -1)
+	for _, mark := range []string{"testing.fRunner(", ".TestMain(", "goroutine 1 ["} {
+		for _, b := range blocks {
+			if strings.Contains(b, mark) {
+				return strings.TrimSpace(b)
+			}
+		}
+	}
+	return trimDump(out)
 }
 
 // startFailure returns the death startFailed recorded, or nil.
@@ -183,6 +216,11 @@ type startError struct {
 	out           string // the worker's last lines of output
 	testMain      bool   // the package has a TestMain (Options.TestMain)
 	limit         error  // the system refused the worker a thread (systemLimit): no failure of the fuzz test
+	// stuck is the worker's startLimit when it was killed for not
+	// starting within it, still in the test's code; setup is then how
+	// long the first process took (Options.Setup), and out the goroutine
+	// running that code.
+	stuck, setup time.Duration
 }
 
 // systemLimit returns e's limit, nil for no start error.
@@ -201,6 +239,10 @@ func (e *startError) Error() string {
 	what, again := e.target+"'s code before f.Fuzz", "the fuzz test"
 	if e.testMain {
 		what, again = "TestMain, or "+what+",", "TestMain and the fuzz test"
+	}
+	if e.stuck > 0 {
+		return fmt.Sprintf("%s did not finish within %v in a fuzzing worker process, which runs %s again from its start while the first process fuzzes (the first process took %v from its start to fuzzing): code there that waits for something the first process holds (a lock, a file, a port) waits for ever in the workers, under go test -fuzz too. Where the worker was:\n%s",
+			what, e.stuck.Round(time.Second), again, e.setup.Round(time.Millisecond), out)
 	}
 	return fmt.Sprintf("%s failed in a fuzzing worker process (%s), which runs %s again from its start while the first process fuzzes: code there that succeeds once at a time (a fixed file or directory made, a fixed port listened on) fails in the workers, as under go test -fuzz (\"fuzzing process terminated without fuzzing: EOF\") (go test -run runs it once, in one process). The worker's output:\n%s", what, e.state, again, out)
 }

@@ -41,6 +41,12 @@ type Options struct {
 	RSSLimitMB int           // per-worker resident memory limit in MiB (-rss_limit_mb); 0 means no limit
 
 	Package string // import path of the package under test; its own failures are never taken for fuzzbox's
+	// Setup is how long the fuzzing process took from its start to
+	// fuzzing (its initialization, TestMain, tests run before, and the
+	// fuzz test's code before f.Fuzz); 0 means not known. A worker runs
+	// most of that again before it serves inputs: its start may take as
+	// long (startLimit).
+	Setup time.Duration
 	// TestMain says the package's TestMain called testing's M.Run: its
 	// code runs in each worker process too, so a worker that dies as it
 	// starts may have died there.

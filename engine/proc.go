@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,7 +52,7 @@ type proc struct {
 // with a warning (loadInputs).
 const valueCap = 100 << 20
 
-func startProc(name string, args, env []string, covLen int, timeout time.Duration, rssLimitMB int) (*proc, error) {
+func startProc(name string, args, env []string, covLen int, timeout, startLimit time.Duration, rssLimitMB int) (*proc, error) {
 	mem, err := ipc.CreateMem(valueCap, covLen)
 	if err != nil {
 		return nil, err
@@ -103,7 +104,7 @@ func startProc(name string, args, env []string, covLen int, timeout time.Duratio
 	}()
 	go func() {
 		defer close(p.dogged)
-		p.watchdog(timeout, rssLimitMB)
+		p.watchdog(timeout, startLimit, rssLimitMB)
 	}()
 	return p, nil
 }
@@ -126,7 +127,7 @@ func workerEnv(rssLimitMB int) []string {
 // running then is a hang however its memory grows (a slow input that
 // builds a large result: go test -fuzz calls any input past 10 s hung),
 // and a run's end, which waits for executions in flight, waits no longer.
-func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
+func (p *proc) watchdog(timeout, startLimit time.Duration, rssLimitMB int) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	started := time.Now()
@@ -140,7 +141,7 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 		case now := <-tick.C:
 			if !p.mem.Ready() {
 				// Starting: no input runs yet, whatever the process costs.
-				if now.Sub(started) > startTimeout {
+				if now.Sub(started) > startLimit {
 					p.kill(reasonStart, syscall.SIGQUIT)
 					return
 				}
@@ -191,15 +192,28 @@ func (p *proc) watchdog(timeout time.Duration, rssLimitMB int) {
 	}
 }
 
-// startTimeout bounds how long a worker may take to start serving calls
-// (the test binary's initialization and the fuzz target's code before
-// f.Fuzz). Until then the watchdog counts no hang and no memory: that time
-// is not an input's, and under load it can exceed a short -timeout. A
-// variable for the engine's tests.
+// startTimeout is the least time a worker may take to start serving calls
+// (the test binary's initialization, TestMain and the fuzz test's code
+// before f.Fuzz): startLimit. Until then the watchdog counts no hang and no
+// memory: that time is not an input's, and under load it can exceed a
+// short -timeout. A variable for the engine's tests.
 var startTimeout = 60 * time.Second
 
+// startLimit bounds how long a worker may take to start serving calls:
+// startTimeout, or three times what the fuzzing process took to reach
+// fuzzing (Options.Setup), more when the workers outnumber the processors
+// and start together. go test -fuzz waits for ever: a fuzz test that builds
+// a large index before f.Fuzz (65 s here) was fuzzed by go test and, its
+// every worker killed after a minute, never by fuzzbox.
+func (s *setup) startLimit() time.Duration {
+	share := max(1, (s.opts.Parallel+runtime.NumCPU()-1)/runtime.NumCPU())
+	return max(startTimeout, 3*s.opts.Setup*time.Duration(share))
+}
+
 // reasonStart is the watchdog's reason for killing a worker that did not
-// start within startTimeout: an internal error, never the input's failure.
+// start within its startLimit: never the input's failure; the fuzz test's
+// own when the worker was still in its code (diedStarting), otherwise an
+// internal error.
 const reasonStart = "start"
 
 // rssProgressMB is how much resident memory an execution must gain for the

@@ -75,9 +75,9 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 		debug.SetTraceback("all") // hang and crash reports show every goroutine, unless the user chose
 	}
 	dumpOnQuit()
-	in := os.NewFile(ipc.FdIn, "fuzzbox-in")
-	out := os.NewFile(ipc.FdOut, "fuzzbox-out")
-	mf := os.NewFile(ipc.FdMem, "fuzzbox-mem")
+	in := ipc.Inherited(ipc.FdIn, "fuzzbox-in")
+	out := ipc.Inherited(ipc.FdOut, "fuzzbox-out")
+	mf := ipc.Inherited(ipc.FdMem, "fuzzbox-mem")
 	if in == nil || out == nil || mf == nil {
 		return errors.New("engine: worker started without its pipes (run by fuzzbox, not by hand)")
 	}
@@ -102,8 +102,15 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	oneProcUntilGoroutines(mem.Execs)
 	w.stacks = allStacks()
 	w.settleKnown = goroutineIDs(parseGoroutines(w.stacks())) // the worker's own, and the package's init's
+	if testHookStarting != nil {
+		testHookStarting()
+	}
 	return w.serve(ctx)
 }
+
+// testHookStarting, when set (by the engine's tests), runs in RunWorker
+// before the worker serves calls.
+var testHookStarting func()
 
 // workerServer is the worker process's side of the protocol (internal/fuzz's
 // name). It is used by one goroutine.

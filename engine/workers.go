@@ -167,7 +167,7 @@ func (s *setup) startRawProcTimeout(stoppable bool, timeout time.Duration) (*pro
 	if !stoppable {
 		env = append(env, allProcsEnv+"=1")
 	}
-	p, err := startProc(name, args, env, s.covLen, timeout, s.opts.RSSLimitMB)
+	p, err := startProc(name, args, env, s.covLen, timeout, s.startLimit(), s.opts.RSSLimitMB)
 	if err == nil {
 		s.group.add(p.cmd.Process.Pid)
 	}

@@ -176,8 +176,9 @@ func EntryPattern(name string) string {
 
 // A Decoder reads an event stream.
 type Decoder struct {
-	sc   *bufio.Scanner
-	line int
+	sc    *bufio.Scanner
+	line  int
+	ended bool // the stream's read failed: Next returned that error once
 }
 
 // NewDecoder returns a decoder reading JSON lines from r.
@@ -189,8 +190,12 @@ func NewDecoder(r io.Reader) *Decoder {
 
 // Next returns the next event. It returns io.EOF at the end of the stream,
 // and an error naming the line for a line that is not an event; the decoder
-// can go on after such an error.
+// can go on after such an error. A failed read (the reader closed, a line
+// over 64 MiB) ends the stream: Next returns its error, then io.EOF.
 func (d *Decoder) Next() (Event, error) {
+	if d.ended {
+		return Event{}, io.EOF
+	}
 	for d.sc.Scan() {
 		d.line++
 		b := d.sc.Bytes()
@@ -207,6 +212,7 @@ func (d *Decoder) Next() (Event, error) {
 		return e, nil
 	}
 	if err := d.sc.Err(); err != nil {
+		d.ended = true
 		return Event{}, fmt.Errorf("event: line %d: %w", d.line+1, err)
 	}
 	return Event{}, io.EOF

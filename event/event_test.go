@@ -2,6 +2,7 @@ package event_test
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -89,6 +90,27 @@ func TestDecoderReportsBadLinesAndGoesOn(t *testing.T) {
 	}
 	if len(errs) != 2 || !strings.Contains(errs[0], "line 2") || !strings.Contains(errs[1], "line 3: no type") {
 		t.Errorf("errors = %q, want line 2 (not JSON) and line 3 (no type)", errs)
+	}
+}
+
+// TestDecoderEndsOnReadError: a failed read ends the stream (its error
+// once, then io.EOF): a reader that goes on after errors, as the driver's
+// does, looped for ever on a closed pipe.
+func TestDecoderEndsOnReadError(t *testing.T) {
+	r, w := io.Pipe()
+	go func() {
+		w.Write([]byte("{\"type\":\"start\"}\n"))
+		w.CloseWithError(io.ErrClosedPipe)
+	}()
+	dec := event.NewDecoder(r)
+	if e, err := dec.Next(); err != nil || e.Type != "start" {
+		t.Fatalf("first: %+v, %v", e, err)
+	}
+	if _, err := dec.Next(); !errors.Is(err, io.ErrClosedPipe) {
+		t.Errorf("after the failed read: %v, want its error", err)
+	}
+	if _, err := dec.Next(); err != io.EOF {
+		t.Errorf("after the error: %v, want io.EOF", err)
 	}
 }
 

@@ -27,6 +27,10 @@ type corpusEntry = struct {
 	IsSeed     bool
 }
 
+// processStart is about when the process started: its packages'
+// initialization (engine.Options.Setup).
+var processStart = time.Now()
+
 // fuzzbox's own flags, next to the testing package's (names and defaults in
 // engine/ipc/flags.go, the driver's side of the contract). The driver sets
 // them; a user running the binary by hand may too.
@@ -81,6 +85,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 		Timeout:          *flagTimeout,
 		RSSLimitMB:       *flagRSSLimitMB,
 		Package:          d.Import,
+		Setup:            time.Since(processStart),
 		TestMain:         basedeps.InTestMain(),
 		KeepGoing:        *flagKeepGoing,
 		KeepFlaky:        *flagKeepFlaky,
@@ -106,7 +111,7 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 
 func (d *deps) setupIO(opts *engine.Options) error {
 	if *flagEventsFD >= 0 {
-		f := os.NewFile(uintptr(*flagEventsFD), "fuzzbox-events")
+		f := ipc.Inherited(uintptr(*flagEventsFD), "fuzzbox-events")
 		if f == nil {
 			return fmt.Errorf("fuzzbox: -fuzzbox.events_fd=%d is not an open file", *flagEventsFD)
 		}

@@ -14,9 +14,13 @@
 package fuzzmain
 
 import (
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fuzzbox/fuzzbox/engine/basedeps"
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 // MainStart returns the testing.M of a test binary whose fuzz targets run on
@@ -26,5 +30,22 @@ import (
 // which M.Run parses with the testing flags.
 func MainStart(importPath, modulePath string, tests []testing.InternalTest, benchmarks []testing.InternalBenchmark, fuzzTargets []testing.InternalFuzzTarget, examples []testing.InternalExample) *testing.M {
 	d := &deps{Deps: basedeps.Deps{Import: importPath, Module: modulePath}}
+	eventsCloseOnExec(os.Args[1:])
 	return testing.MainStart(d, tests, benchmarks, fuzzTargets, examples)
+}
+
+// eventsCloseOnExec marks the event pipe the driver passes (-fuzzbox.events_fd,
+// read from args before the flags are parsed) close-on-exec before any test
+// runs: a process a test starts and leaves running would otherwise hold it
+// open, and the driver wait for that process to end (ipc.Inherited).
+func eventsCloseOnExec(args []string) {
+	for _, a := range args {
+		if a == "--" || a == "-args" {
+			return
+		}
+		v, ok := strings.CutPrefix(strings.TrimLeft(a, "-"), ipc.FlagEventsFD+"=")
+		if fd, err := strconv.Atoi(v); ok && err == nil && fd >= 0 {
+			ipc.CloseOnExec(uintptr(fd))
+		}
+	}
 }

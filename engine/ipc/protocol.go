@@ -1,6 +1,9 @@
 package ipc
 
-import "time"
+import (
+	"os"
+	"time"
+)
 
 // File descriptors of a worker process. The coordinator passes the files in
 // this order in exec.Cmd.ExtraFiles (which start at 3); keep in sync.
@@ -9,6 +12,22 @@ const (
 	FdOut = 4 // write end of the worker → coordinator response pipe
 	FdMem = 5 // the shared-memory file (see Mem)
 )
+
+// Inherited returns the file this process inherited at fd (nil when fd is
+// not valid), marked close-on-exec first: the processes the code under
+// test starts do not inherit it. A test's leftover child that held the
+// fuzzing binary's event pipe (EventsFD) kept the driver waiting, deaf to
+// Ctrl-C, until the child ended.
+func Inherited(fd uintptr, name string) *os.File {
+	f := os.NewFile(fd, name)
+	if f != nil {
+		CloseOnExec(fd)
+	}
+	return f
+}
+
+// CloseOnExec marks fd close-on-exec, where the platform has it (Inherited).
+func CloseOnExec(fd uintptr) { closeOnExec(fd) }
 
 // WorkerExitCode is the exit code of a worker that stops because of a protocol
 // or internal error rather than because of the input: engine/fuzzmain prints

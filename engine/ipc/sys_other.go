@@ -12,3 +12,5 @@ var errUnsupported = errors.New("ipc: shared memory is not implemented on this p
 func mmap(f *os.File, size int) ([]byte, error) { return nil, errUnsupported }
 
 func munmap(b []byte) error { return errUnsupported }
+
+func closeOnExec(fd uintptr) {}

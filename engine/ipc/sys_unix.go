@@ -12,3 +12,5 @@ func mmap(f *os.File, size int) ([]byte, error) {
 }
 
 func munmap(b []byte) error { return syscall.Munmap(b) }
+
+func closeOnExec(fd uintptr) { syscall.CloseOnExec(int(fd)) }
