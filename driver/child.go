@@ -93,9 +93,13 @@ func waitChild(ctx context.Context, cmd *exec.Cmd) error {
 		return err
 	case <-time.After(stopGrace):
 		cmd.Process.Kill()
-		return <-done
+		return fmt.Errorf("%w: %w", errKilledAtStop, <-done)
 	}
 }
+
+// errKilledAtStop says a test binary did not exit within stopGrace of the
+// SIGINT that stopped it, and was killed.
+var errKilledAtStop = fmt.Errorf("killed %v after it was told to stop", stopGrace)
 
 // combined runs cmd with runChild and returns its standard output and
 // error together and its exit status. The error says why it did not run to

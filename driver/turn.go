@@ -152,6 +152,9 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	var held, trailer []string
 	go func() { defer wg.Done(); held, trailer = copyOutput(outR, r.Target, s, w.line) }()
 	err = waitChild(ctx, cmd)
+	if errors.Is(err, errKilledAtStop) {
+		s.output(r.Target, fmt.Sprintf("fuzzbox: the fuzzing binary of %s did not stop within %v of the stop and was killed: a failure it was still confirming, minimizing or writing is lost\n", r.Package, stopGrace))
+	}
 	notice.end()
 	r.ranFor += time.Since(began)
 	outW.Close()

@@ -103,6 +103,17 @@ func fakeWorker(mode, dir string) int {
 			os.NewFile(ipc.FdOut, "out").Write([]byte("}{ not a response\n"))
 		case strings.Contains(mode, "flaky") && execs > 10:
 			return errors.New("flaky failure: this process has run many inputs")
+		case mode == "stopconfirmed" && len(b) >= 3:
+			// Found, then confirmed by a re-run that fails only once the
+			// run is stopping; every later execution fails slowly.
+			if !once(dir, "found") {
+				if once(dir, "rerun") {
+					waitForFile(dir, "stopped")
+					time.Sleep(time.Second) // past the stop's kill of busy workers
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			return errors.New("real failure: an input of 3 bytes or more")
 		case strings.Contains(mode, "stopconfirm") && len(b) >= 3:
 			if once(dir, "found") {
 				return errors.New("real failure: an input of 3 bytes or more")
@@ -471,15 +482,57 @@ func TestKeepFlakyWrites(t *testing.T) {
 // process group does when a CI job is cancelled.
 func stoppedWhileConfirming(dir string) {
 	once(dir, "rerun")
+	waitForFile(dir, "stopped")
+	self, _ := os.FindProcess(os.Getpid())
+	self.Signal(syscall.SIGTERM)
+	select {}
+}
+
+// waitForFile waits until dir has a file of that name.
+func waitForFile(dir, name string) {
 	for {
-		if _, err := os.Stat(filepath.Join(dir, "stopped")); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// stopWhen stops the run of c (cancel) once the fake workers' marker
+// directory has a file named marker, and then writes "stopped" there.
+func stopWhen(ctx context.Context, cancel context.CancelFunc, c *coordinator, marker string) {
+	dir := filepath.Dir(filepath.Dir(filepath.Dir(c.opts.CorpusDir))) // the fake workers' marker directory
+	for ctx.Err() == nil { // until the marker is there, or the test ends
+		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
 			break
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	self, _ := os.FindProcess(os.Getpid())
-	self.Signal(syscall.SIGTERM)
-	select {}
+	cancel() // the coordinator's SIGINT
+	os.WriteFile(filepath.Join(dir, "stopped"), nil, 0o644)
+}
+
+// TestStopAfterConfirmingKeepsTheBug: a failure confirmed as the run is
+// being stopped (Ctrl-C while its re-run ran) is written at once, not
+// minimized: minimizing it after the stop took its time, the driver
+// killed the coordinator, and the bug was lost with nothing written, exit
+// 0 (go test -fuzz writes it).
+func TestStopAfterConfirmingKeepsTheBug(t *testing.T) {
+	c, events := fakeCoordinator(t, "stopconfirmed", func(o *Options) {
+		o.Parallel, o.Duration, o.MinimizeDuration = 1, 30*time.Second, 30*time.Second
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go stopWhen(ctx, cancel, c, "rerun")
+	err := c.run(ctx)
+	r := &fakeRun{err: err, corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Reproduced != 1 || fails[0].Minimized != minimizedStopped {
+		t.Fatalf("failures = %+v, want one, confirmed, its minimization stopped", fails)
+	}
+	if w := r.written(t); len(w) != 1 {
+		t.Errorf("files written under testdata: %v, want its reproducer", w)
+	}
 }
 
 // TestStopCutsConfirmation: a failure whose confirming re-run is killed by

@@ -240,9 +240,14 @@ func (w *worker) recordFailure(p *proc, f *failure) *proc {
 	}
 	f.key = failureKey(f.kind, f.msg)
 	// A race is reported once per process, so a shrunk candidate never
-	// fails again: races are not minimized.
+	// fails again: races are not minimized. Nor is a failure confirmed as
+	// the run is being stopped (Ctrl-C): its input is written at once (the
+	// driver kills a coordinator that does not end soon, and the bug was
+	// lost with the minimization).
 	switch {
 	case f.seed != "" || f.kind == KindRace || f.outside || !w.minimizing():
+	case w.stopping():
+		f.minimized = minimizedStopped
 	case p != nil:
 		p = w.minimizeFailure(p, f)
 	default:
@@ -686,6 +691,9 @@ func (w *worker) minimizeFailure(p *proc, f *failure) *proc {
 	var refuse []int64
 	var resp ipc.MinimizeResponse
 	for {
+		if w.stopping() {
+			return p // its process is not killed once the stop's kills are done
+		}
 		args := &ipc.MinimizeArgs{Kind: f.kind, Key: f.key, Refuse: refuse}
 		if !w.minimizeBudget(args, start, execs) {
 			f.minimized = minimizedCutShort
@@ -717,8 +725,8 @@ func (w *worker) minimizeFailure(p *proc, f *failure) *proc {
 	if resp.CutShort {
 		f.minimized = minimizedCutShort
 	}
-	if !resp.Smaller || resp.InternalErr != "" {
-		return p
+	if !resp.Smaller || resp.InternalErr != "" || w.stopping() {
+		return p // stopping: no re-run of the smaller input (its fresh worker is not killed by the stop)
 	}
 	vals, err := decodeValues(p.mem.Value())
 	if err != nil {
