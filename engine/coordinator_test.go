@@ -502,7 +502,8 @@ func waitForFile(dir, name string) {
 // directory has a file named marker, and then writes "stopped" there.
 func stopWhen(ctx context.Context, cancel context.CancelFunc, c *coordinator, marker string) {
 	dir := filepath.Dir(filepath.Dir(filepath.Dir(c.opts.CorpusDir))) // the fake workers' marker directory
-	for ctx.Err() == nil {                                            // until the marker is there, or the test ends
+	// Until the marker is there, or the test ends.
+	for ctx.Err() == nil {
 		if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
 			break
 		}
