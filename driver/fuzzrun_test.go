@@ -1556,3 +1556,32 @@ func TestFuzzEngineCrash(t *testing.T) {
 		t.Errorf("a crash in the user's goroutine: want exit 1, FAIL as under go test -fuzz\n%s", r)
 	}
 }
+
+// TestReplayFailsAsAWhole: when go test fails the fuzz test as a whole
+// rather than on the input (here a malformed file appears in testdata
+// meanwhile, as a go test -fuzz killed while writing leaves one), the
+// replay checked nothing: the output says so, where its failure counted as
+// go test confirming the input's.
+func TestReplayFailsAsAWhole(t *testing.T) {
+	r := fuzzSeed(t, "FuzzWhole", `package whole
+
+import (
+	"flag"
+	"os"
+	"testing"
+)
+
+func FuzzWhole(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" && len(b) > 0 && b[0] == 'F' {
+			os.WriteFile("testdata/fuzz/FuzzWhole/partial", nil, 0o644)
+			panic("only in fuzzbox's workers")
+		}
+	})
+}
+`, "F", Config{})
+	if want := "fails FuzzWhole before it runs the input"; !strings.Contains(r.out, want) {
+		t.Errorf("the output lacks %q\n%s", want, r)
+	}
+}
