@@ -56,6 +56,8 @@ func importGoCorpus(cfg Config, r *TargetResult, s *stream) {
 // of the fuzz function's types (when types is not nil): go test's cache
 // keeps the entries of a fuzz function's earlier arguments, which it skips
 // and the engine would warn of at every run; those are left out for good.
+// A file whose content is not what its name says (go test names an entry
+// by its content) is neither copied nor recorded.
 // A src that does not exist has nothing to copy.
 func copyNewEntries(src, dest, record string, types []reflect.Type) (int, error) {
 	ents, err := os.ReadDir(src)
@@ -77,11 +79,17 @@ func copyNewEntries(src, dest, record string, types []reflect.Type) (int, error)
 		if !e.Type().IsRegular() || seen[name] || strings.ContainsAny(name, "\n\r") {
 			continue
 		}
-		added = append(added, name)
 		data, err := os.ReadFile(filepath.Join(src, name))
 		if err != nil {
 			return n, err
 		}
+		if corpus.Name(data) != name {
+			// go test names each entry by its content, and writes it in
+			// place: one still being written (or cut short) is looked at
+			// again in the next run, not left out for good.
+			continue
+		}
+		added = append(added, name)
 		vals, err := corpus.Unmarshal(data)
 		if err != nil || types != nil && corpus.CheckTypes(vals, types) != nil {
 			continue // not an entry of this fuzz function's: go test and the engine skip it

@@ -14,8 +14,9 @@ import (
 // TestCopyNewEntries: go test's corpus files that fuzzbox's generated
 // corpus lacks are copied once each; a name copied before is not copied
 // again after the baseline pruned it; what is not a corpus file, or an
-// entry of the fuzz function's earlier types, is left out for good; go
-// test's directory is only read.
+// entry of the fuzz function's earlier types, is left out for good, but
+// for a file go test is still writing (its content not yet what its name
+// says), which is looked at again; go test's directory is only read.
 func TestCopyNewEntries(t *testing.T) {
 	dir := t.TempDir()
 	src, dest, record := filepath.Join(dir, "gocache"), filepath.Join(dir, "cache", "FuzzX"), filepath.Join(dir, "cache", "FuzzX.gocache")
@@ -37,7 +38,11 @@ func TestCopyNewEntries(t *testing.T) {
 		}
 	}
 	writeTestFile(t, filepath.Join(src, "garbage"), "not a corpus file\n")
-	writeTestFile(t, filepath.Join(src, "oldtype"), "go test fuzz v1\nint(5)\n") // of the fuzz function's earlier arguments
+	oldType, err := corpus.Write(src, []byte("go test fuzz v1\nint(5)\n")) // of the fuzz function's earlier arguments
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTestFile(t, filepath.Join(src, corpus.Name(c)), string(c[:len(c)/2])) // being written
 	if err := os.Mkdir(filepath.Join(src, "subdir"), 0o777); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +59,7 @@ func TestCopyNewEntries(t *testing.T) {
 		t.Errorf("fuzzbox's corpus has %d files, want a and b", len(ents))
 	}
 	names, _ := os.ReadFile(record)
-	want := []string{corpus.Name(a), corpus.Name(b), "garbage", "oldtype"}
+	want := []string{corpus.Name(a), corpus.Name(b), filepath.Base(oldType)}
 	slices.Sort(want)
 	if got := strings.Fields(string(names)); !slices.Equal(slices.Sorted(slices.Values(got)), want) {
 		t.Errorf("record %q, want %q", got, want)
@@ -63,11 +68,9 @@ func TestCopyNewEntries(t *testing.T) {
 	if n, err := copyNewEntries(src, dest, record, types); n != 0 || err != nil {
 		t.Errorf("second copy: %d, %v; want none (b was copied before)", n, err)
 	}
-	if _, err := corpus.Write(src, c); err != nil {
-		t.Fatal(err)
-	}
+	writeTestFile(t, filepath.Join(src, corpus.Name(c)), string(c)) // written whole
 	if n, err := copyNewEntries(src, dest, record, types); n != 1 || err != nil {
-		t.Errorf("after go test found c: %d, %v; want 1", n, err)
+		t.Errorf("after go test wrote c whole: %d, %v; want 1", n, err)
 	}
 	if ents, _ := os.ReadDir(src); len(ents) != 6 {
 		t.Errorf("go test's corpus has %d entries, want its 6 untouched", len(ents))
