@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 )
 
 // A Batch writes entries as Write does, atomically and under their content's
@@ -146,4 +148,26 @@ func syncFile(path string) error {
 		err = cerr
 	}
 	return err
+}
+
+// RemoveStale removes the temporary subdirectories (".tmp-*") of dir that
+// Write and Batch left more than age ago, and reports how many it removed:
+// a process killed while it wrote leaves its own behind (a Batch keeps one
+// between flushes), which nothing else removes. Younger ones may be another
+// process's, writing now.
+func RemoveStale(dir string, age time.Duration) int {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, e := range ents {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), ".tmp-") {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > age && os.RemoveAll(filepath.Join(dir, e.Name())) == nil {
+			n++
+		}
+	}
+	return n
 }

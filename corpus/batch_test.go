@@ -4,8 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"testing"
+	"time"
 )
 
 func TestBatchWritesEntriesAndCleansUp(t *testing.T) {
@@ -160,5 +162,35 @@ func TestBatchLink(t *testing.T) {
 	ents, err := ReadDir(to, []reflect.Type{reflect.TypeFor[string]()})
 	if err != nil || len(ents) != 3 {
 		t.Errorf("ReadDir = %d entries, %v; want 3", len(ents), err)
+	}
+}
+
+// TestRemoveStale: a killed writer's temporary directory is removed once
+// it is old; a young one (another process writing now) and entries stay.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	var b Batch
+	if _, err := b.Write(dir, []byte("go test fuzz v1\nint(1)\n")); err != nil { // its .tmp-* kept until Flush: a kill now leaves it
+		t.Fatal(err)
+	}
+	young, err := os.MkdirTemp(dir, ".tmp-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := b.tmp[dir]
+	long := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(old, long, long); err != nil {
+		t.Fatal(err)
+	}
+	if n := RemoveStale(dir, 10*time.Minute); n != 1 {
+		t.Errorf("removed %d, want the old one", n)
+	}
+	ents, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if len(names) != 2 || !slices.Contains(names, filepath.Base(young)) || slices.Contains(names, filepath.Base(old)) {
+		t.Errorf("left %v, want the entry and %s", names, filepath.Base(young))
 	}
 }

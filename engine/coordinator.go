@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/engine/instrument"
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -215,6 +216,11 @@ func selfWorker() (string, []string, []string) {
 }
 
 func (c *coordinator) run(ctx context.Context) error {
+	for _, dir := range []string{c.opts.CacheDir, c.opts.CorpusDir, syncEntries(&c.opts)} {
+		if dir != "" {
+			corpus.RemoveStale(dir, staleTemp) // a killed run's
+		}
+	}
 	inputs, err := c.loadInputs()
 	if err != nil {
 		return err

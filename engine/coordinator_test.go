@@ -1218,3 +1218,19 @@ func TestReporterLostOnlyOnWrite(t *testing.T) {
 		t.Errorf("lost called %d times after the reader closed, want once", calls)
 	}
 }
+
+// TestStaleTempRemoved: a run removes the temporary directories a killed
+// run left in the cache (a Batch keeps one between flushes).
+func TestStaleTempRemoved(t *testing.T) {
+	cache := t.TempDir()
+	stale := filepath.Join(cache, ".tmp-123")
+	if err := os.Mkdir(stale, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	long := time.Now().Add(-time.Hour)
+	os.Chtimes(stale, long, long)
+	runFake(t, "", time.Second, func(o *Options) { o.CacheDir, o.Parallel = cache, 1 })
+	if _, err := os.Stat(stale); err == nil {
+		t.Errorf("%s is still there", stale)
+	}
+}

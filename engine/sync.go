@@ -120,7 +120,7 @@ func startSyncer(opts *Options, every time.Duration, cache *cacheWriter, key *bi
 	if opts.SyncDir == "" {
 		return nil
 	}
-	s := &syncer{root: opts.SyncDir, dir: filepath.Join(opts.SyncDir, opts.Target), types: opts.Types, every: every,
+	s := &syncer{root: opts.SyncDir, dir: syncEntries(opts), types: opts.Types, every: every,
 		out: make(chan syncOut, cacheQueue), cache: cache, news: make(chan syncNews), done: make(chan struct{}), seen: map[string]bool{},
 		peer: newPeerName(), share: share{n: 1}, recs: covRecords{covLen: covLen}}
 	go s.run(key)
@@ -474,3 +474,17 @@ func (c *coordinator) addImported(e *entry, bits int, recorded bool) {
 	path := c.saveCache(e)
 	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: bits, Imported: true, Recorded: recorded})
 }
+
+// syncEntries returns the directory of the sync directory's entries of the
+// fuzz test, "" without a sync directory.
+func syncEntries(opts *Options) string {
+	if opts.SyncDir == "" {
+		return ""
+	}
+	return filepath.Join(opts.SyncDir, opts.Target)
+}
+
+// staleTemp is how old a temporary directory of a corpus directory is when
+// a run removes it (corpus.RemoveStale): a killed run's. A live writer's is
+// younger: its Batch makes a new one after each flush.
+const staleTemp = 10 * time.Minute
