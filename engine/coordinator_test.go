@@ -8,10 +8,12 @@ import (
 	"io"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -103,6 +105,16 @@ func fakeWorker(mode, dir string) int {
 			os.NewFile(ipc.FdOut, "out").Write([]byte("}{ not a response\n"))
 		case strings.Contains(mode, "flaky") && execs > 10:
 			return errors.New("flaky failure: this process has run many inputs")
+		case mode == "heldoutput" && len(b) >= 3:
+			// A process left running that holds the worker's output.
+			cmd := exec.Command("sleep", "120")
+			cmd.Stdout = os.Stdout
+			if cmd.Start() == nil {
+				f, _ := os.OpenFile(filepath.Join(dir, "pids"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+				fmt.Fprintln(f, cmd.Process.Pid)
+				f.Close()
+			}
+			return errors.New("real failure: an input of 3 bytes or more")
 		case mode == "stopconfirmed" && len(b) >= 3:
 			// Found, then confirmed by a re-run that fails only once the
 			// run is stopping; every later execution fails slowly.
@@ -1232,5 +1244,31 @@ func TestStaleTempRemoved(t *testing.T) {
 	runFake(t, "", time.Second, func(o *Options) { o.CacheDir, o.Parallel = cache, 1 })
 	if _, err := os.Stat(stale); err == nil {
 		t.Errorf("%s is still there", stale)
+	}
+}
+
+// TestHeldOutputNotWaitedFor: a worker whose code left a process running
+// that holds its output ends when it exits: the failure is confirmed and
+// minimized while those processes still run (each re-run waited for them).
+func TestHeldOutputNotWaitedFor(t *testing.T) {
+	c, events := fakeCoordinator(t, "heldoutput", func(o *Options) { o.Parallel, o.Duration = 1, 60*time.Second })
+	dir := filepath.Dir(filepath.Dir(filepath.Dir(c.opts.CorpusDir))) // the fake workers' marker directory
+	err := c.run(context.Background())
+	r := &fakeRun{err: err, corpusDir: c.opts.CorpusDir, events: decodeEvents(t, events)}
+	data, _ := os.ReadFile(filepath.Join(dir, "pids"))
+	alive := 0
+	for _, p := range strings.Fields(string(data)) {
+		pid, _ := strconv.Atoi(p)
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if _, state, _ := strings.Cut(string(stat), ") "); err == nil && !strings.HasPrefix(state, "Z") {
+			alive++
+		}
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	if fails := r.ofType(event.Failure); len(fails) != 1 || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one, confirmed", fails)
+	}
+	if n := len(strings.Fields(string(data))); n < 2 || alive < n {
+		t.Errorf("%d of the %d processes left running still run when the run ended: it waited for them", alive, n)
 	}
 }

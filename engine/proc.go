@@ -78,6 +78,10 @@ func startProc(name string, args, env []string, covLen int, timeout, startLimit 
 	p.cmd.Dir = startDir
 	p.cmd.ExtraFiles = []*os.File{inR, outW, mem.File()} // ipc.FdIn, FdOut, FdMem
 	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	// A process the code under test started and left running may hold
+	// the worker's output open: its end is not waited for longer (each
+	// re-run of a panic that leaves a "sleep 40 &" took 40 s).
+	p.cmd.WaitDelay = outputDelay
 	p.cmd.Env = append(workerEnv(rssLimitMB), env...)
 	setWorkerAttr(p.cmd)
 	p.countOOMs(0)
@@ -191,6 +195,10 @@ func (p *proc) watchdog(timeout, startLimit time.Duration, rssLimitMB int) {
 		}
 	}
 }
+
+// outputDelay bounds how long, once a worker has exited, its output is
+// read until the pipe's end (exec.Cmd.WaitDelay).
+const outputDelay = 2 * time.Second
 
 // startTimeout is the least time a worker may take to start serving calls
 // (the test binary's initialization, TestMain and the fuzz test's code
