@@ -29,6 +29,7 @@ const (
 	toolexecEnv    = "FUZZBOX_BUILD_TEST_TOOLEXEC"     // "1": act as fuzzbox toolexec
 	toolexecLogEnv = "FUZZBOX_BUILD_TEST_TOOLEXEC_LOG" // file to log compiler runs to
 	echoExitEnv    = "FUZZBOX_BUILD_TEST_ECHO_EXIT"    // act as a tool: echo stdin, exit with this code
+	groupChildEnv  = "FUZZBOX_BUILD_TEST_GROUP_CHILD"  // start a command in a group of its own, write its pid to this file, wait
 )
 
 func TestMain(m *testing.M) {
@@ -37,6 +38,17 @@ func TestMain(m *testing.M) {
 		io.Copy(os.Stdout, os.Stdin)
 		n, _ := strconv.Atoi(code)
 		os.Exit(n)
+	}
+	if pidFile := os.Getenv(groupChildEnv); pidFile != "" {
+		// Starts a long command as builds are started, then waits to be
+		// killed (TestBuildDiesWithFuzzbox).
+		cmd := exec.Command("sleep", "120")
+		cmd.SysProcAttr = newGroup()
+		if err := cmd.Start(); err != nil {
+			os.Exit(3)
+		}
+		os.WriteFile(pidFile, []byte(strconv.Itoa(cmd.Process.Pid)), 0o644)
+		select {}
 	}
 	if os.Getenv(toolexecEnv) == "1" {
 		args := os.Args[1:]

@@ -1,0 +1,8 @@
+//go:build unix && !linux
+
+package build
+
+import "syscall"
+
+// deathSignal does nothing where the system has no parent-death signal.
+func deathSignal(attr *syscall.SysProcAttr) {}
