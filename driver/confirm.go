@@ -107,10 +107,19 @@ func (c *checker) check(e event.Event) bool {
 	if e.Kind == event.KindHang {
 		rc.ReplayLimit = c.cfg.timeout() // a hang is an input that runs longer than this
 	}
-	res, err := replayAt(c.ctx, rc, c.r.Target, name, path)
+	killed := 0 // runs a signal from outside ended: no verdict
+	replay := func() (ReplayResult, error) {
+		res, err := replayAt(c.ctx, rc, c.r.Target, name, path)
+		if err == nil && res.Killed {
+			killed++
+			res.Passed = true // as far as the loops go: not the input's failure
+		}
+		return res, err
+	}
+	res, err := replay()
 	runs := 1
 	for ; runs < goTestReplays && err == nil && res.Passed && c.ctx.Err() == nil; runs++ {
-		res, err = replayAt(c.ctx, rc, c.r.Target, name, path) // a failure that depends on timing may need another try
+		res, err = replay() // a failure that depends on timing may need another try
 	}
 	flaky := false
 	if e.Reproduced > 0 && e.Kind != event.KindHang && e.Kind != event.KindRace {
@@ -118,9 +127,16 @@ func (c *checker) check(e event.Event) bool {
 		// fails under go test some of the time too. (A hang's replay
 		// takes the timeout; a race's is reported as flaky anyway.)
 		for ; runs < flakyReplays && err == nil && res.Passed && c.ctx.Err() == nil; runs++ {
-			res, err = replayAt(c.ctx, rc, c.r.Target, name, path)
+			res, err = replay()
 			flaky = true
 		}
+	}
+	if err == nil && res.Passed && killed == runs {
+		err = fmt.Errorf("each of its %d go test runs was killed by a signal from outside", runs)
+	}
+	ran := fmt.Sprintf("%d runs", runs)
+	if killed > 0 {
+		ran += fmt.Sprintf(", %d of them killed by a signal from outside: no verdict", killed)
 	}
 	switch {
 	case c.ctx.Err() != nil:
@@ -141,7 +157,7 @@ func (c *checker) check(e event.Event) bool {
 		c.confirmed++
 		if flaky {
 			c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' failed it in run %d only, after %d passes: a flaky failure of your code (fuzzbox's re-runs in fresh workers failed %d of %d)\n",
-				c.r.Name, event.EntryPattern(name), runs, runs-1, e.Reproduced, e.Reruns))
+				c.r.Name, event.EntryPattern(name), runs, runs-1-killed, e.Reproduced, e.Reruns))
 		}
 		if cmd := c.cfg.replayCommand(c.r.Name, name); cmd != "" {
 			c.say("fuzzbox: go test replays it with this run's flags: " + cmd + "\n")
@@ -182,9 +198,9 @@ func (c *checker) check(e event.Event) bool {
 		return false
 	}
 	c.s.emit(event.Event{Type: event.InternalError, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
-		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it (%d runs): not reported as a failure of your code; %s%s. "+
+		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it (%s): not reported as a failure of your code; %s%s. "+
 			"A failure only fuzzbox's binary has is a fuzzbox bug (or depends on the fuzzing process): please report it with the input and the output below.\n%s",
-		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), runs, kept, c.after(), e.Message)})
+		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), ran, kept, c.after(), e.Message)})
 	c.r.Internal = append(c.r.Internal, event.Event{Type: event.InternalError, Target: c.r.Name})
 	return false
 }

@@ -1585,3 +1585,44 @@ func FuzzWhole(f *testing.F) {
 		t.Errorf("the output lacks %q\n%s", want, r)
 	}
 }
+
+// TestReplayKilledIsNoVerdict: a go test replay that a signal from outside
+// ends (here the first one kills itself with SIGKILL, as the OOM killer or
+// a user would) says nothing about the input: a failure only fuzzbox's
+// workers have stays fuzzbox's internal error, where the killed run made
+// it "a flaky failure of your code", written.
+func TestReplayKilledIsNoVerdict(t *testing.T) {
+	t.Setenv("KILLED_REPLAY_DIR", t.TempDir())
+	r := fuzzSeed(t, "FuzzKilled", `package killed
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"syscall"
+	"testing"
+)
+
+func FuzzKilled(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 || b[0] != 'F' {
+			return
+		}
+		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" {
+			panic("only in fuzzbox's workers")
+		}
+		if _, err := os.Stat(filepath.Join(os.Getenv("KILLED_REPLAY_DIR"), "once")); err != nil && flag.Lookup("fuzzbox.timeout") == nil {
+			os.WriteFile(filepath.Join(os.Getenv("KILLED_REPLAY_DIR"), "once"), nil, 0o644)
+			syscall.Kill(os.Getpid(), syscall.SIGKILL) // go test's first replay
+		}
+	})
+}
+`, "F", Config{})
+	if firstOfType(r.events, event.InternalError) < 0 || len(r.failures) > 0 {
+		t.Fatalf("want the failure go test does not have as an internal error, not reported\n%s", r)
+	}
+	if want := "1 of them killed by a signal from outside"; !strings.Contains(r.text, want) {
+		t.Errorf("the output lacks %q\n%s", want, r)
+	}
+}

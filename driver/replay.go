@@ -30,6 +30,10 @@ type ReplayResult struct {
 	Kind    string // when it failed: panic, fail, fatal, hang, race or exit (as the engine's failure kinds)
 	Message string // when it failed: the panic value, the t.Error text or the runtime's report, first lines
 	Entry   string // the failing input's subtest name ("crash1", "seed#0"), when go test names it
+	// Killed says a signal from outside ended the test binary (SIGKILL:
+	// the OOM killer, a user; SIGTERM, SIGINT, SIGHUP): no verdict on
+	// the input.
+	Killed bool
 	// Frame is the first stack frame of the failure inside the package's
 	// module (not the standard library, not dependencies); zero when none is
 	// known. For kind "fail" it is the file:line of the t.Error call.
@@ -86,9 +90,13 @@ func replayAt(ctx context.Context, cfg Config, t Target, entry, path string) (Re
 		return ReplayResult{Passed: true, Output: out}, nil
 	}
 	res := parseFailure(out, t.Name, ModuleRoot(dir), dir)
-	res.Output = out
+	res.Output, res.Killed = out, killedRE.MatchString(out)
 	return res, nil
 }
+
+// killedRE matches go test's line for a test binary a signal from outside
+// ended (its own crashes exit with a status).
+var killedRE = regexp.MustCompile(`(?m)^signal: (killed|terminated|interrupt|hangup)$`)
 
 // addedSeedRE matches the names go test gives f.Add's values.
 var addedSeedRE = regexp.MustCompile(`^seed#[0-9]+$`)
@@ -137,6 +145,9 @@ func goTest(ctx context.Context, cfg Config, dir, run string, env ...string) (ou
 	}
 	cmd.Env = append(cmd.Env, env...)
 	out, code, err = combined(ctx, cmd)
+	if st := cmd.ProcessState; err == nil && st != nil && !st.Exited() {
+		out += st.String() + "\n" // "signal: killed", as go test says it
+	}
 	return out, code, true, replayErr(err)
 }
 
