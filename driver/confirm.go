@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
@@ -145,10 +146,11 @@ func (c *checker) check(e event.Event) bool {
 		c.confirmed++
 		c.say(fmt.Sprintf("fuzzbox: could not replay %s with go test to check it (%s); reporting it as fuzzbox's binary saw it\n", name, firstLineOf(err.Error())))
 		return true
-	case !res.Passed && res.Kind == event.KindFail && res.Entry == "":
+	case !res.Passed && res.Kind == event.KindFail && res.Entry == "" && strings.Contains(res.Output, "--- FAIL: "+c.r.Name+" ("):
 		// The fuzz test failed as a whole, not on the input: a malformed
 		// file in testdata (what a go test -fuzz killed while writing
-		// leaves), its code before f.Fuzz.
+		// leaves), its code before f.Fuzz. (An input that exits the
+		// process leaves no FAIL line at all.)
 		c.confirmed++
 		c.say(fmt.Sprintf("fuzzbox: could not check %s with go test: go test -run='^%s$/^%s$' fails %s before it runs the input (%s); reporting it as fuzzbox's binary saw it\n",
 			name, c.r.Name, event.EntryPattern(name), c.r.Name, firstLineOf(res.Message)))
