@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -63,6 +64,7 @@ type checker struct {
 	// turn started, after its binary was built: a file changed since is an
 	// edit go test replays and the binary does not have (editedSince).
 	sources map[string][sha256.Size]byte
+	start   time.Time // then: a file of the module modified since is an edit too (editedInModule)
 }
 
 // newChecker snapshots the target's seed directory. A prebuilt binary's
@@ -72,7 +74,7 @@ func newChecker(ctx context.Context, cfg Config, r *TargetResult, s *stream) *ch
 	if !cfg.canReplay() {
 		return nil
 	}
-	c := &checker{ctx: ctx, cfg: cfg, r: r, s: s, seeds: map[string]bool{}, sources: goSources(r.Dir)}
+	c := &checker{ctx: ctx, cfg: cfg, r: r, s: s, seeds: map[string]bool{}, sources: goSources(r.Dir), start: time.Now()}
 	for _, d := range []string{filepath.Join("testdata", "fuzz", r.Name), filepath.Join("testdata", "fuzz"), "testdata"} {
 		if _, err := os.Stat(filepath.Join(r.Dir, d)); err != nil {
 			c.made = append(c.made, filepath.Join(r.Dir, d))
@@ -225,7 +227,48 @@ func (c *checker) editedSince() string {
 			return f
 		}
 	}
-	return ""
+	return editedInModule(c.r.Dir, c.start)
+}
+
+// maxModuleFiles bounds editedInModule's walk.
+const maxModuleFiles = 100_000
+
+// editedInModule returns a Go file, go.mod or go.sum of the module of the
+// package in dir, outside dir, modified after start, by its path from the
+// module's root, or "": a bug fixed in a package the fuzz test imports was
+// called fuzzbox's. Times are compared, not contents, which are not kept
+// for every file of a module: a file touched unchanged counts too. Other
+// modules (nested ones, those of go.work and replace directives) are not
+// looked at.
+func editedInModule(dir string, start time.Time) string {
+	root := ModuleRoot(dir)
+	var edited string
+	n := 0
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		n++
+		switch {
+		case err != nil:
+			return nil
+		case n > maxModuleFiles:
+			return filepath.SkipAll
+		case d.IsDir():
+			if path == dir || path != root && (strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil && path != root {
+				return filepath.SkipDir // another module
+			}
+			return nil
+		case !strings.HasSuffix(d.Name(), ".go") && d.Name() != "go.mod" && d.Name() != "go.sum":
+			return nil
+		}
+		if fi, err := d.Info(); err == nil && fi.ModTime().After(start) {
+			edited, _ = filepath.Rel(root, path)
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return edited
 }
 
 // goSources returns the SHA-256 of each Go file in dir, by name.

@@ -1626,3 +1626,44 @@ func FuzzKilled(f *testing.F) {
 		t.Errorf("the output lacks %q\n%s", want, r)
 	}
 }
+
+// TestEditedDependencyWhileFuzzing: an edit of a package the fuzz test
+// imports, in its module, is an edit too: the failure is the built code's,
+// where it was fuzzbox's internal error (a probe fixed a bug in ./lib while
+// ./fz was fuzzed).
+func TestEditedDependencyWhileFuzzing(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod":     "module example.com/editeddep\n\ngo 1.26\n",
+		"lib/lib.go": "package lib\n\nfunc Check(b []byte) bool { return len(b) > 0 && b[0] == 'F' }\n",
+		"fz/x_test.go": `package fz
+
+import (
+	"flag"
+	"os"
+	"testing"
+
+	"example.com/editeddep/lib"
+)
+
+func FuzzDep(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" && lib.Check(b) {
+			src, _ := os.ReadFile("../lib/lib.go")
+			os.WriteFile("../lib/lib.go", append(src, "// fixed\n"...), 0o644)
+			panic("the built code's bug")
+		}
+	})
+}
+`,
+		filepath.Join("fz", "testdata", "fuzz", "FuzzDep", "f"): "go test fuzz v1\n[]byte(\"F\")\n",
+	})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzDep$", FuzzTime: "1x", Run: "^$", Fuzzbox: testFuzzbox(t)}, "./fz")
+	if firstOfType(r.events, event.InternalError) >= 0 || r.res.ExitCode != ExitFailure {
+		t.Fatalf("want the built code's failure, exit 1, no internal error\n%s", r)
+	}
+	if want := filepath.Join("lib", "lib.go") + " changed after this run's fuzzing binary was built"; !strings.Contains(r.out, want) {
+		t.Errorf("the output lacks %q\n%s", want, r)
+	}
+}
