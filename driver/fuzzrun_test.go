@@ -1667,3 +1667,30 @@ func FuzzDep(f *testing.F) {
 		t.Errorf("the output lacks %q\n%s", want, r)
 	}
 }
+
+// TestCoordinatorKilledSaysHow: a fuzzing binary killed while it fuzzes
+// (here by its own worker, as the OOM killer or a user would) is an error
+// that says what ended it, where it said only "did not exit normally".
+func TestCoordinatorKilledSaysHow(t *testing.T) {
+	r := fuzzSeed(t, "FuzzKillParent", `package killparent
+
+import (
+	"flag"
+	"os"
+	"syscall"
+	"testing"
+)
+
+func FuzzKillParent(f *testing.F) {
+	f.Add([]byte("seed"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if w := flag.Lookup("test.fuzzworker"); w != nil && w.Value.String() == "true" && len(b) > 0 && b[0] == 'F' {
+			syscall.Kill(os.Getppid(), syscall.SIGKILL)
+		}
+	})
+}
+`, "F", Config{})
+	if r.res.ExitCode != ExitError || r.res.Err == nil || !strings.Contains(r.res.Err.Error(), "(signal: killed)") {
+		t.Errorf("exit %d, error %v; want 2, saying it was killed\n%s", r.res.ExitCode, r.res.Err, r)
+	}
+}

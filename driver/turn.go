@@ -164,6 +164,9 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 		s.output(r.Target, line+"\n")
 	}
 	c := childExit(err)
+	if c == ExitError && ctx.Err() == nil && r.started && r.Err == "" && err != nil {
+		r.Err = "the fuzzing binary did not exit normally (" + err.Error() + ")" // "signal: killed": by someone else
+	}
 	if c == ExitError && ctx.Err() != nil {
 		// Killed because the run was stopped (Ctrl-C while the package's
 		// tests ran: the testing package has no handler for it then): the
