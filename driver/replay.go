@@ -86,6 +86,10 @@ func replayAt(ctx context.Context, cfg Config, t Target, entry, path string) (Re
 		return ReplayResult{}, err
 	case !built:
 		return ReplayResult{Output: out}, fmt.Errorf("driver: replay: build failed: %s\n%s", build.Summary([]byte(out), errors.New("no output")), strings.TrimSpace(out))
+	case code == 0 && strings.Contains(out, noTestsToRun):
+		// Not a pass: nothing ran (the fuzz test is behind a build tag
+		// the build did not set, or the entry is not there).
+		return ReplayResult{Output: out}, fmt.Errorf("driver: replay: go test ran nothing for -run=%s: is %s in the package as built (its build tags)?", run, t.Name)
 	case code == 0:
 		return ReplayResult{Passed: true, Output: out}, nil
 	}
@@ -93,6 +97,9 @@ func replayAt(ctx context.Context, cfg Config, t Target, entry, path string) (Re
 	res.Output, res.Killed = out, killedRE.MatchString(out)
 	return res, nil
 }
+
+// noTestsToRun is what the testing package says when -run matched nothing.
+const noTestsToRun = "testing: warning: no tests to run"
 
 // killedRE matches go test's line for a test binary a signal from outside
 // ended (its own crashes exit with a status).
@@ -263,7 +270,7 @@ func kindOf(lines, logs []string) (kind, msg string) {
 // when the message was indented), and the file:line a t.Error or t.Fatal
 // report starts with.
 var (
-	anyFrameLine = regexp.MustCompile(`(?m)^\s+(/\S+\.go):(\d+)`)
+	anyFrameLine = regexp.MustCompile(`(?m)^\s+(/.+?\.go):(\d+)`)
 	reportLine   = regexp.MustCompile(`(?m)^\s*(\w[\w.\-]*\.go):(\d+): `)
 )
 

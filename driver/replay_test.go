@@ -98,6 +98,22 @@ func TestReplayErrors(t *testing.T) {
 			t.Errorf("Replay(%s, %q) = %v, want an error containing %q", tt.fuzz, tt.entry, err, tt.want)
 		}
 	}
+	// A fuzz test behind a build tag the build does not set: go test
+	// runs nothing, which is no pass (the editor said "pass").
+	for name, text := range map[string]string{
+		"tagged_test.go":               "//go:build integration\n\npackage rp\n\nimport \"testing\"\n\nfunc FuzzTagged(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, s string) { t.Fatal(s) })\n}\n",
+		"testdata/fuzz/FuzzTagged/one": "go test fuzz v1\nstring(\"x\")\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res, err := driver.Replay(context.Background(), driver.Config{}, driver.Target{Dir: dir, Name: "FuzzTagged"}, "one"); err == nil || !strings.Contains(err.Error(), "ran nothing") {
+		t.Errorf("a fuzz test not in the build: got %+v, %v; want an error saying go test ran nothing", res, err)
+	}
 	// a malformed file fails every run of the fuzz test, and says so
 	res, err := driver.Replay(context.Background(), driver.Config{}, driver.Target{Dir: dir, Name: "FuzzX"}, "fine")
 	if err != nil || res.Passed || !strings.Contains(res.Message, "malformed") {

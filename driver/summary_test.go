@@ -246,6 +246,12 @@ func TestFailureFrame(t *testing.T) {
 			t.Errorf("%s: FailureFrame = %v, %v; want %v, %v", tc.name, got, ok, tc.want, tc.ok)
 		}
 	}
+	// A module in a directory whose name has a space: the panic's frame,
+	// not the t.Log line before it (the editor put the diagnostic there).
+	msg := "    x_test.go:26: decoding\n    panic: boom\n    example.com/m/p.Parse()\n    \t/my mod/p/x.go:73 +0x1d\n"
+	if got, ok := FailureFrame(msg, "/my mod/p", "/my mod"); got != (Frame{"/my mod/p/x.go", 73}) || !ok {
+		t.Errorf("path with a space: FailureFrame = %v, %v; want /my mod/p/x.go:73", got, ok)
+	}
 }
 
 // TestShownTestFlags: messages that show a go test check's command show
