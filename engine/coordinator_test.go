@@ -105,6 +105,17 @@ func fakeWorker(mode, dir string) int {
 			os.NewFile(ipc.FdOut, "out").Write([]byte("}{ not a response\n"))
 		case strings.Contains(mode, "flaky") && execs > 10:
 			return errors.New("flaky failure: this process has run many inputs")
+		case mode == "childsignals" && len(b) >= 3:
+			// A process the code starts gets go test's signal dispositions.
+			out, err := exec.Command("sh", "-c", "grep SigIgn /proc/self/status").Output()
+			if err != nil {
+				return err
+			}
+			var ign uint64
+			fmt.Sscanf(strings.TrimPrefix(strings.TrimSpace(string(out)), "SigIgn:"), "%x", &ign)
+			if ign&(1<<(syscall.SIGINT-1)) != 0 {
+				return fmt.Errorf("a child of the code under test ignores SIGINT (%s)", out)
+			}
 		case mode == "heldoutput" && len(b) >= 3:
 			// A process left running that holds the worker's output.
 			cmd := exec.Command("sleep", "120")
@@ -1270,5 +1281,18 @@ func TestHeldOutputNotWaitedFor(t *testing.T) {
 	}
 	if n := len(strings.Fields(string(data))); n < 2 || alive < n {
 		t.Errorf("%d of the %d processes left running still run when the run ended: it waited for them", alive, n)
+	}
+}
+
+// TestChildSignals: a process the code under test starts does not ignore
+// SIGINT: the worker ignored it, and the disposition outlives exec (a
+// server a fuzz test stops with SIGINT never stopped: a hang).
+func TestChildSignals(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	r := runFake(t, "childsignals", 2*time.Second, func(o *Options) { o.Parallel = 1 })
+	if f := r.ofType(event.Failure); len(f) > 0 {
+		t.Errorf("failures: %+v", f)
 	}
 }

@@ -70,7 +70,11 @@ func SnapshotCoverage() {
 // closes the pipe or ctx is done. fn returns a non-nil error when the input
 // fails; its message is reported to the coordinator.
 func RunWorker(ctx context.Context, fn func(vals []any) error) error {
-	signal.Ignore(os.Interrupt) // the coordinator decides when workers stop
+	// The coordinator decides when workers stop: a terminal's Ctrl-C is
+	// caught and dropped (a full channel drops signals). Not ignored: an
+	// ignored signal stays so in the processes the code under test starts,
+	// and a server a fuzz test stops with SIGINT never stopped.
+	signal.Notify(make(chan os.Signal, 1), os.Interrupt)
 	if os.Getenv("GOTRACEBACK") == "" {
 		debug.SetTraceback("all") // hang and crash reports show every goroutine, unless the user chose
 	}
