@@ -123,7 +123,7 @@ var goflagsTestFlags = []string{"fuzz", "fuzztime", "fuzzminimizetime", "paralle
 // goflagsRefused are the flags of go test's fuzzbox refuses on its command
 // line that change a build or run when GOFLAGS holds them (not -x or -work,
 // which only show what the go command does).
-var goflagsRefused = []string{"cover", "covermode", "coverpkg", "exec", "toolexec", "n", "compiler", "buildmode", "asan", "msan", "linkshared"}
+var goflagsRefused = []string{"cover", "covermode", "coverpkg", "exec", "toolexec", "n", "compiler", "buildmode", "asan", "msan", "linkshared", "cpu", "shuffle"}
 
 // SetFromGOFLAGS sets the flags of fs that go test would take from goflags
 // (the go command's GOFLAGS: space-separated -flag=value or -flag) and that
@@ -135,7 +135,12 @@ func SetFromGOFLAGS(fs *flag.FlagSet, goflags string) error {
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	for _, entry := range strings.Fields(goflags) {
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(entry, "-"), "-"), "=")
-		if slices.Contains(goflagsRefused, name) {
+		if n := strings.TrimPrefix(name, "test."); n == "count" && value != goTestFlags[n].only {
+			// go test would run each test that many times; fuzzbox runs
+			// them once, as its command line says.
+			return fmt.Errorf("GOFLAGS holds go test's -%s=%s, which fuzzbox does not take (it runs the package's tests once); run fuzzbox without it in GOFLAGS", name, value)
+		}
+		if slices.Contains(goflagsRefused, strings.TrimPrefix(name, "test.")) {
 			// Taken silently, the go commands fuzzbox runs would build
 			// or run otherwise than it says (-cover: a build error;
 			// -exec, -toolexec: left out; -n: nothing built).

@@ -179,7 +179,10 @@ func TestSetFromGOFLAGS(t *testing.T) {
 	if !c.Short || !c.Verbose || c.FuzzTime != "10s" || c.Parallel != 3 || c.Run != "Explicit" || c.Timeout != ipc.DefaultTimeout || f.JSON || c.Tags != "" {
 		t.Errorf("after GOFLAGS: %+v, json %v", c, f.JSON)
 	}
-	for goflags, want := range map[string]string{"-fuzztime": "needs an argument", "-short=maybe": "-short", "-parallel=x": "-parallel"} {
+	// go test's -count, -cpu and -shuffle in GOFLAGS were left out
+	// silently; fuzzbox's command line refuses them.
+	for goflags, want := range map[string]string{"-fuzztime": "needs an argument", "-short=maybe": "-short", "-parallel=x": "-parallel",
+		"-count=2": "-count=2", "-test.count=3": "-test.count=3", "-cpu=1,2": "-cpu", "-shuffle=on": "-shuffle"} {
 		fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		(&Flags{}).Register(fs)
