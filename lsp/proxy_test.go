@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/lsp"
 	"github.com/fuzzbox/fuzzbox/lsp/command"
@@ -123,5 +125,30 @@ func TestProxy(t *testing.T) {
 	c.stop()
 	if out, err := exec.Command("pgrep", "-P", strconv.Itoa(os.Getpid()), "gopls").Output(); err == nil {
 		t.Errorf("gopls still running after exit: %s", out)
+	}
+}
+
+// TestProxyGoplsDies: when gopls dies under the proxy, the session ends
+// with a message, so that the editor starts the server again; it went on
+// answering every request, fuzzbox's lenses too, with "connection is
+// closed".
+func TestProxyGoplsDies(t *testing.T) {
+	root := fixture(t)
+	c := start(t, root, lsp.Options{Gopls: gopls(t)})
+	out, err := exec.Command("pgrep", "-P", strconv.Itoa(os.Getpid()), "gopls").Output()
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil || pid <= 0 {
+		t.Fatalf("no gopls under the proxy: %q, %v", out, err)
+	}
+	from := c.mark()
+	syscall.Kill(pid, syscall.SIGKILL)
+	c.waitFor(from, "window/showMessage", "gopls exited")
+	select {
+	case err := <-c.done:
+		if err == nil || !strings.Contains(err.Error(), "gopls exited") {
+			t.Errorf("Serve returned %v, want an error saying gopls exited", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the session goes on without gopls")
 	}
 }

@@ -145,10 +145,17 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	codec.reply = stream.WriteObject
 	s.conn = jsonrpc2.NewConn(ctx, stream, h, jsonrpc2.SetLogger(discardLogger{s}))
 	close(s.ready)
+	var goplsGone <-chan struct{}
+	if p != nil {
+		goplsGone = p.gopls.DisconnectNotify()
+	}
+	var goplsErr error
 	select {
 	case <-s.conn.DisconnectNotify():
 	case <-s.exited:
 		s.conn.Close()
+	case <-goplsGone:
+		goplsErr = s.goplsExited(p)
 	}
 	s.stopAll()
 	if p != nil {
@@ -156,10 +163,40 @@ func (s *Server) Serve(ctx context.Context, rwc io.ReadWriteCloser) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if !s.shutdownReq {
+	switch {
+	case goplsErr != nil:
+		return goplsErr
+	case !s.shutdownReq:
 		return errors.New("lsp: client exited without shutdown")
 	}
 	return nil
+}
+
+// goplsExited ends a proxy session whose gopls went away, unless the client
+// asked for the shutdown: every request would otherwise fail ("connection
+// is closed"), fuzzbox's lenses too, and the client would never know to
+// start the server again. It tells the client, closes the connection (an
+// editor restarts a server that exits) and returns the session's error.
+func (s *Server) goplsExited(p *proxy) error {
+	s.mu.Lock()
+	asked := s.shutdownReq
+	s.mu.Unlock()
+	if asked {
+		// gopls ended on the shutdown's exit, which the client sent it
+		// too: the session ends as the client says.
+		select {
+		case <-s.exited:
+		case <-s.conn.DisconnectNotify():
+		case <-time.After(5 * time.Second):
+		}
+		s.conn.Close()
+		return nil
+	}
+	msg := "gopls exited; fuzzbox's language server (the proxy in front of it) stops too, so that the editor starts both again"
+	s.notify(context.Background(), "window/showMessage", protocol.ShowMessageParams{Type: protocol.MessageError, Message: msg})
+	s.logf("%s", msg)
+	s.conn.Close()
+	return errors.New("lsp: " + msg)
 }
 
 // handler is the sidecar's jsonrpc2.Handler: messages are handled in order
