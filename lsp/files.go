@@ -38,11 +38,31 @@ func (s *Server) didChange(ctx context.Context, req *jsonrpc2.Request) (any, err
 		return nil, nil
 	}
 	s.mu.Lock()
-	if last := p.ContentChanges[len(p.ContentChanges)-1]; last.Range == nil {
-		s.open[path] = last.Text
+	defer s.mu.Unlock()
+	text, ok := s.open[path]
+	if !ok {
+		return nil, nil
 	}
-	s.mu.Unlock()
+	for _, c := range p.ContentChanges {
+		text = applyChange(text, c)
+	}
+	s.open[path] = text
 	return nil, nil
+}
+
+// applyChange returns text after change c: the whole new text, or, from
+// a client that sends incremental changes (any in proxy mode, where gopls's
+// text synchronization is the one announced), its range replaced. Those
+// were ignored: the sidecar's lenses and checks read text many edits old.
+func applyChange(text string, c protocol.TextDocumentContentChangeEvent) string {
+	if c.Range == nil {
+		return c.Text
+	}
+	start, end := offset(text, c.Range.Start), offset(text, c.Range.End)
+	if end < start {
+		start, end = end, start
+	}
+	return text[:start] + c.Text + text[end:]
 }
 
 func (s *Server) didSave(ctx context.Context, req *jsonrpc2.Request) (any, error) {

@@ -63,6 +63,32 @@ func byteCol(text string, pos protocol.Position) int {
 	return len(l) + 1
 }
 
+// offset converts a protocol position to a byte offset in text: a line
+// past the end is the end of text, a character past its line's end that
+// end.
+func offset(text string, pos protocol.Position) int {
+	off := 0
+	for range pos.Line {
+		nl := strings.IndexByte(text[off:], '\n')
+		if nl < 0 {
+			return len(text)
+		}
+		off += nl + 1
+	}
+	line := text[off:]
+	if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+		line = line[:nl]
+	}
+	units := 0
+	for i, r := range line {
+		if units >= int(pos.Character) {
+			return off + i
+		}
+		units += utf16Len(string(r))
+	}
+	return off + len(line)
+}
+
 // lineRange is the range of a 1-based line's text without leading blanks.
 func lineRange(text string, line int) protocol.Range {
 	l := lineText(text, line)

@@ -327,3 +327,28 @@ func TestShutdownStopsRuns(t *testing.T) {
 		t.Errorf("processes left behind: %q", ps)
 	}
 }
+
+// TestIncrementalChanges: a client that sends incremental changes (any in
+// proxy mode, where gopls's text synchronization is announced) moves the
+// lenses with the edits: they were ignored, and the lenses stayed on the
+// lines of the text as opened.
+func TestIncrementalChanges(t *testing.T) {
+	root := fixture(t)
+	c := start(t, root, lsp.Options{})
+	test := filepath.Join(root, "parse_test.go")
+	c.open(test)
+	before := c.lenses(test)
+	if len(before) == 0 {
+		t.Fatal("no lenses")
+	}
+	at := protocol.Position{Line: 2} // three lines inserted before the fuzz test, then "é😀" typed and one character of it deleted
+	c.notify("textDocument/didChange", protocol.DidChangeTextDocumentParams{TextDocument: protocol.VersionedTextDocumentIdentifier{URI: uri(test), Version: 2},
+		ContentChanges: []protocol.TextDocumentContentChangeEvent{
+			{Range: &protocol.Range{Start: at, End: at}, Text: "// one\n// two\n// é😀\n"},
+			{Range: &protocol.Range{Start: protocol.Position{Line: 4, Character: 4}, End: protocol.Position{Line: 4, Character: 6}}, Text: ""},
+		}})
+	after := c.lenses(test)
+	if len(after) != len(before) || after[0].Range.Start.Line != before[0].Range.Start.Line+3 {
+		t.Errorf("lenses after three lines were inserted above: %+v, before %+v", after, before)
+	}
+}

@@ -60,10 +60,12 @@ type DidOpenTextDocumentParams struct {
 	TextDocument TextDocumentItem `json:"textDocument"`
 }
 
-// TextDocumentContentChangeEvent is a full-text change (the server asks for
-// TextDocumentSyncKindFull).
+// TextDocumentContentChangeEvent is a change of a document: its whole text
+// (the sidecar asks for TextDocumentSyncKindFull), or with Range that range
+// replaced (clients in proxy mode, where gopls's incremental kind is
+// announced, and clients that send incremental changes anyway).
 type TextDocumentContentChangeEvent struct {
-	Range *Range `json:"range,omitempty"` // set by clients that send incremental changes anyway
+	Range *Range `json:"range,omitempty"` // the range replaced; nil: the whole text
 	Text  string `json:"text"`
 }
 
