@@ -63,7 +63,12 @@ func copyPackageDir(src, dst string) error {
 		return err
 	}
 	fuzz, fuzzDst := filepath.Join(td, "fuzz"), filepath.Join(tdDst, "fuzz")
-	if err := linkEntries(fuzz, fuzzDst, func(string) bool { return true }); err != nil {
+	// The corpus directories are copied below; files beside them (a zip of
+	// inputs a test reads, as klauspost/compress's) are linked.
+	if err := linkEntries(fuzz, fuzzDst, func(name string) bool {
+		fi, err := os.Lstat(filepath.Join(fuzz, name))
+		return err == nil && fi.IsDir()
+	}); err != nil {
 		return err
 	}
 	targets, _ := os.ReadDir(fuzz)
