@@ -169,3 +169,16 @@ func runSeeds(t *testing.T, root string, opts lsp.Options, args command.FuzzArgs
 	}
 	c.waitFor(from, "window/showMessage", want)
 }
+
+// TestFuzzvetTags: fuzzvet checks the files of the editor's build tags: a
+// mistake in a file behind one was not reported (go vet -tags reports it).
+func TestFuzzvetTags(t *testing.T) {
+	root := fixture(t)
+	bad := filepath.Join(root, "tagged_test.go")
+	os.WriteFile(bad, []byte("//go:build special\n\npackage planted\n\nimport \"testing\"\n\nfunc FuzzBad(f *testing.F) {\n\tf.Add(5)\n\tf.Fuzz(func(t *testing.T, n uint8) {})\n}\n"), 0o644)
+	c := start(t, root, lsp.Options{Tags: "special"})
+	from := c.mark()
+	c.open(bad)
+	c.waitFor(from, "textDocument/publishDiagnostics", `untyped constant 5`)
+	c.stop()
+}
