@@ -148,7 +148,8 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	}
 	var wg sync.WaitGroup
 	wg.Add(2)
-	go func() { defer wg.Done(); readEvents(evR, r, s, chk, notice) }()
+	events := newReadAhead(evR)
+	go func() { defer wg.Done(); readEvents(events, r, s, chk, notice) }()
 	var held, trailer []string
 	go func() { defer wg.Done(); held, trailer = copyOutput(outR, r.Target, s, w.line) }()
 	err = waitChild(ctx, cmd)
@@ -158,7 +159,8 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	notice.end()
 	r.ranFor += time.Since(began)
 	outW.Close()
-	waitOrClose(&wg, evR, outputDelay)
+	events.endWithin(outputDelay)
+	wg.Wait()
 	heldOutput(held, r, s, chk)
 	for _, line := range trailer {
 		s.output(r.Target, line+"\n")
@@ -254,21 +256,6 @@ func (r *TargetResult) skipArgs(user string) []string {
 // driver waits for its output and event pipes to close (go test's
 // WaitDelay): a process a test started and left running may hold them.
 const outputDelay = 5 * time.Second
-
-// waitOrClose waits for wg, the readers of the binary's event pipe ev and
-// output, at most d once the binary has exited; then it closes ev, which
-// ends the events' reader (the output's was ended by exec's WaitDelay).
-func waitOrClose(wg *sync.WaitGroup, ev io.Closer, d time.Duration) {
-	done := make(chan struct{})
-	go func() { wg.Wait(); close(done) }()
-	select {
-	case <-done:
-		return
-	case <-time.After(d):
-	}
-	ev.Close()
-	<-done
-}
 
 // childExit maps the fuzzing binary's exit to the driver's: any failure of
 // the binary (a failure found, failing or panicking tests: exit 1 or 2, as
