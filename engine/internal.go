@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -166,7 +167,31 @@ func (s *setup) diedStarting(p *proc, err error) bool {
 	case nil:
 		return !strings.Contains(out, ipc.WorkerErrorPrefix) && !engineFault(out, s.opts.Package)
 	case reasonStart:
-		return dumpStart(out) >= 0 && !strings.Contains(out, workerFrame)
+		return dumpStart(out) >= 0 && !strings.Contains(out, workerFrame) && s.inTestCode(stuckGoroutine(out))
+	}
+	return false
+}
+
+// inTestCode reports whether g, the goroutine a worker killed for not
+// starting was running the test's code on (stuckGoroutine), waits in the
+// code under test: its innermost frame outside the standard library is
+// the package under test's (or its external test package's) or a
+// dependency's, not fuzzbox's. A worker stuck in fuzzbox's own code before
+// it serves (its main, its flags, its pipes) was reported as the fuzz
+// test's failure before f.Fuzz; it is fuzzbox's internal error.
+func (s *setup) inTestCode(g string) bool {
+	for _, fn := range stackFuncs(g) {
+		pkg := funcPackage(fn)
+		switch {
+		case pkg == s.opts.Package || pkg == s.opts.Package+"_test":
+			return true
+		case slices.Contains(runtimePkgs, pkg):
+			return false
+		case !strings.Contains(strings.Split(pkg, "/")[0], "."):
+			continue // the standard library, the runtime: waiting for whom called it
+		default:
+			return true
+		}
 	}
 	return false
 }

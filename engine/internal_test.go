@@ -92,6 +92,36 @@ func TestFuncPackage(t *testing.T) {
 	}
 }
 
+// TestInTestCode: a worker killed for not starting waits in the code under
+// test when its innermost frame outside the standard library is the
+// package's, its external test package's or a dependency's; in fuzzbox's
+// own code (or only in the standard library) it is fuzzbox's.
+func TestInTestCode(t *testing.T) {
+	g := func(frames ...string) string {
+		var b strings.Builder
+		b.WriteString("goroutine 1 [sleep]:\n")
+		for _, f := range frames {
+			b.WriteString(f + "(...)\n\t/src/x.go:1 +0x1\n")
+		}
+		return b.String()
+	}
+	s := &setup{opts: Options{Package: "gopkg.in/conf.v2"}}
+	for _, tc := range []struct {
+		g    string
+		want bool
+	}{
+		{g("time.Sleep", "gopkg.in/conf%2ev2.FuzzConf", "testing.fRunner"), true},
+		{g("sync.(*Mutex).Lock", "gopkg.in/conf%2ev2_test.TestMain", "main.main"), true},
+		{g("syscall.Syscall", "github.com/gofrs/flock.(*Flock).Lock", "gopkg.in/conf%2ev2.init.0"), true},
+		{g("os.OpenFile", "github.com/fuzzbox/fuzzbox/engine/fuzzmain.(*deps).RunFuzzWorker", "testing.(*F).Fuzz", "gopkg.in/conf%2ev2.FuzzConf"), false},
+		{g("runtime.gopark", "testing.(*M).Run", "main.main"), false},
+	} {
+		if got := s.inTestCode(tc.g); got != tc.want {
+			t.Errorf("inTestCode(%q) = %v, want %v", tc.g, got, tc.want)
+		}
+	}
+}
+
 func TestCleanMessage(t *testing.T) {
 	in := "--- FAIL: FuzzX (0.00s)\n    testing.go:1927: panic: boom\n    x_test.go:9: kept"
 	want := "--- FAIL: FuzzX (0.00s)\n    panic: boom\n    x_test.go:9: kept"
