@@ -93,7 +93,7 @@ func replayAt(ctx context.Context, cfg Config, t Target, entry, path string) (Re
 	case code == 0:
 		return ReplayResult{Passed: true, Output: out}, nil
 	}
-	res := parseFailure(out, t.Name, ModuleRoot(dir), dir)
+	res := parseFailure(out, t.Name, CodeRoot(dir), dir)
 	res.Output, res.Killed = out, killedRE.MatchString(out)
 	return res, nil
 }
@@ -200,6 +200,37 @@ func ModuleRoot(dir string) string {
 		}
 		if filepath.Dir(d) == d {
 			return dir
+		}
+	}
+}
+
+// CodeRoot returns the directory under which a failure's stack frames are
+// the user's code, for the package in dir: the directory of the go.work
+// that governs dir (the GOWORK variable's, or the first found above dir, as
+// the go command finds it) when dir's module lies under it, else
+// ModuleRoot(dir). A panic raised in a neighbour module of the workspace
+// was placed at the fuzz test's line instead of where it was raised.
+func CodeRoot(dir string) string {
+	root := ModuleRoot(dir)
+	work := os.Getenv("GOWORK")
+	switch {
+	case work == "off":
+		return root
+	case work != "" && work != "auto":
+		if _, ok := within(root, filepath.Dir(work)); ok && filepath.IsAbs(work) {
+			return filepath.Dir(work)
+		}
+		return root
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			if _, ok := within(root, d); ok {
+				return d
+			}
+			return root
+		}
+		if filepath.Dir(d) == d {
+			return root
 		}
 	}
 }

@@ -254,6 +254,46 @@ func TestFailureFrame(t *testing.T) {
 	}
 }
 
+// TestCodeRoot: a panic raised in a neighbour module of the workspace is
+// the user's code, placed where it was raised; without a workspace (or with
+// GOWORK=off) the module is the user's code.
+func TestCodeRoot(t *testing.T) {
+	top := t.TempDir()
+	for _, f := range []string{"a/go.mod", "a/p/x.go", "b/go.mod", "alone/go.mod", "alone/p/x.go", "other/go.work"} {
+		if err := os.MkdirAll(filepath.Join(top, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(top, f), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dir := filepath.Join(top, "a", "p")
+	for _, tc := range []struct{ gowork, work, want string }{
+		{"", "", filepath.Join(top, "a")},
+		{"", "go.work", top},
+		{"off", "go.work", filepath.Join(top, "a")},
+		{filepath.Join(top, "other", "go.work"), "go.work", filepath.Join(top, "a")}, // a workspace a's module is not under
+		{filepath.Join(top, "go.work"), "", top},
+	} {
+		if tc.work != "" {
+			os.WriteFile(filepath.Join(top, tc.work), []byte("go 1.26\nuse (./a ./b)\n"), 0o644)
+		} else {
+			os.Remove(filepath.Join(top, "go.work"))
+		}
+		t.Setenv("GOWORK", tc.gowork)
+		if got := CodeRoot(dir); got != tc.want {
+			t.Errorf("GOWORK=%q, go.work %q: CodeRoot = %s, want %s", tc.gowork, tc.work, got, tc.want)
+		}
+	}
+	// The workspace's neighbour module's frame, not the fuzz test's line.
+	t.Setenv("GOWORK", "")
+	os.WriteFile(filepath.Join(top, "go.work"), []byte("go 1.26\nuse (./a ./b)\n"), 0o644)
+	msg := "panic: boom\n\ngoroutine 7 [running]:\nexample.com/b.Parse()\n\t" + filepath.Join(top, "b", "b.go") + ":9 +0x1\nexample.com/a/p.FuzzX.func1()\n\t" + filepath.Join(dir, "x_test.go") + ":12 +0x1\n"
+	if got, ok := FailureFrame(msg, dir, CodeRoot(dir)); !ok || got.File != filepath.Join(top, "b", "b.go") {
+		t.Errorf("FailureFrame in a workspace = %v, %v; want b/b.go:9", got, ok)
+	}
+}
+
 // TestShownTestFlags: messages that show a go test check's command show
 // the flags it runs with.
 func TestShownTestFlags(t *testing.T) {

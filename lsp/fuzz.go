@@ -129,7 +129,7 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 		if f.reproducer != "" && !filepath.IsAbs(f.reproducer) {
 			f.reproducer = filepath.Join(key.dir, f.reproducer)
 		}
-		if at, ok := driver.FailureFrame(e.Headline()+"\n"+e.Message, key.dir, driver.ModuleRoot(key.dir)); ok {
+		if at, ok := driver.FailureFrame(e.Headline()+"\n"+e.Message, key.dir, driver.CodeRoot(key.dir)); ok {
 			f.file, f.line = at.File, at.Line
 		}
 		return f
