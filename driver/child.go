@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 // Every test binary the driver starts (a fuzzing binary's turns, its fuzz
@@ -33,13 +35,32 @@ const stopGrace = 5 * time.Second
 // toolchain that builds the package (after a toolchain switch, the switched
 // one), as under go test.
 func testCmd(dir, bin string, user []string, args ...string) *exec.Cmd {
-	cmd := exec.Command(bin, append(args[:len(args):len(args)], user...)...)
+	args, own := fuzzboxFlags(args)
+	cmd := exec.Command(bin, append(args, user...)...)
 	cmd.Dir = dir
 	cmd.Env = ChildEnv(cmd.Environ())
+	if len(own) > 0 {
+		cmd.Env = append(cmd.Env, ipc.FlagsEnv+"="+strings.Join(own, "\n"))
+	}
 	if gobin := goBinDir(dir); gobin != "" {
 		cmd.Env = withPathFirst(cmd.Env, gobin)
 	}
 	return cmd
+}
+
+// fuzzboxFlags splits args into the testing package's and fuzzbox's own
+// (-fuzzbox.*), which go to the binary in the environment (ipc.FlagsEnv):
+// its command line is then go test's, which a package's init that calls
+// flag.Parse accepts.
+func fuzzboxFlags(args []string) (test, own []string) {
+	for _, a := range args {
+		if strings.HasPrefix(a, "-fuzzbox.") {
+			own = append(own, a)
+		} else {
+			test = append(test, a)
+		}
+	}
+	return test, own
 }
 
 // goBinDir returns GOROOT/bin of the go command run in dir, or "" when the

@@ -1508,9 +1508,16 @@ import (
 const trace = "panic: runtime error: index out of range [5] with length 5\n\ngoroutine 21 [running]:\n" +
 	"FRAME(0xc000010000)\n\t/x/queue.go:120 +0x2a\ncreated by github.com/fuzzbox/fuzzbox/engine.Coordinate in goroutine 1\n\t/x/coordinator.go:200 +0x1f\n"
 
+// mark is what makes the binary a fuzzbox fuzzing binary for the driver
+// (the name of a flag of fuzzbox's test main).
+var mark = "fuzzbox.events_fd"
+
 func main() {
 	frame := "github.com/fuzzbox/fuzzbox/engine.(*coordinator).schedule"
 	for _, a := range os.Args[1:] {
+		if a == "-mark" {
+			fmt.Println(mark)
+		}
 		if strings.HasPrefix(a, "-test.list") {
 			fmt.Println("FuzzCrash")
 			return

@@ -10,6 +10,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -310,6 +311,34 @@ func listPackages(ctx context.Context, dir string, patterns []string, tags strin
 	return pkgs, nil
 }
 
+// fuzzboxMain reports whether the binary bin was linked with fuzzbox's test
+// main: it holds the name of one of its flags (ipc.FlagEventsFD). Its
+// flags come in the environment (ipc.FlagsEnv), which a stock test main
+// ignores, where an unknown flag on the command line said so.
+func fuzzboxMain(bin string) (bool, error) {
+	f, err := os.Open(bin)
+	if err != nil {
+		return false, fmt.Errorf("reading the fuzzing binary: %w", err)
+	}
+	defer f.Close()
+	mark := []byte(ipc.FlagEventsFD)
+	buf := make([]byte, 1<<20+len(mark))
+	kept := 0 // the end of the previous read, for a mark across reads
+	for {
+		n, err := io.ReadFull(f, buf[kept:])
+		if bytes.Contains(buf[:kept+n], mark) {
+			return true, nil
+		}
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, fmt.Errorf("reading the fuzzing binary: %w", err)
+		}
+		kept = copy(buf, buf[kept+n-len(mark)+1:kept+n])
+	}
+}
+
 // declaredFuzzTests returns the fuzz tests declared in p's test files, by
 // the go command's rule (corpus.IsFuzzTestDecl).
 func declaredFuzzTests(p *pkgInfo) []string {
@@ -334,13 +363,15 @@ func declaredFuzzTests(p *pkgInfo) []string {
 // reported as such rather than failing later. user are Config.userArgs: a
 // TestMain may insist on its flags.
 func listFuzzTests(ctx context.Context, bin, dir string, user []string) ([]string, error) {
+	if ok, err := fuzzboxMain(bin); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, fmt.Errorf("%s is not a fuzzbox fuzzing binary: it was linked with the stock test main (build it with fuzzbox's test main: fuzzbox testmain, or the Bazel rules)", bin)
+	}
 	cmd := testCmd(dir, bin, user, "-test.list=^Fuzz", flagArg(ipc.FlagEventsFD, "-1"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := runChild(ctx, cmd)
-	if strings.Contains(stderr.String(), "flag provided but not defined: -fuzzbox.") {
-		return nil, fmt.Errorf("%s is not a fuzzbox fuzzing binary: it was linked with the stock test main (build it with fuzzbox's test main: fuzzbox testmain, or the Bazel rules)", bin)
-	}
 	var names []string
 	sc := bufio.NewScanner(&stdout)
 	for sc.Scan() {

@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"github.com/fuzzbox/fuzzbox/engine/ipc"
+
 	"fmt"
 	"os"
 	"os/exec"
@@ -164,5 +166,51 @@ func FuzzNothing(f *testing.F) {
 				t.Errorf("exit %d, want 0\n%s", r.res.ExitCode, r)
 			}
 		})
+	}
+}
+
+// TestInitParsesFlags: a package whose init parses the command line (after
+// testing.Init, as some do) is fuzzed, its bug found and written, as under
+// go test -fuzz: fuzzbox's flags on the command line made its init fail
+// with "flag provided but not defined: -fuzzbox.timeout". A process the
+// test starts does not inherit them (ipc.FlagsEnv).
+func TestInitParsesFlags(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/initflags\n\ngo 1.26\n",
+		"x_test.go": `package initflags
+
+import (
+	"flag"
+	"os"
+	"testing"
+)
+
+func init() {
+	testing.Init()
+	flag.Parse()
+}
+
+func TestEnv(t *testing.T) {
+	if v, ok := os.LookupEnv("` + ipc.FlagsEnv + `"); ok {
+		t.Fatalf("the test sees fuzzbox's flags: %q", v)
+	}
+}
+
+func FuzzInit(f *testing.F) {
+	f.Add([]byte("a"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 1 && b[0] == 'z' {
+			panic("boom")
+		}
+	})
+}
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzInit$", FuzzTime: "60s", Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.ExitCode != ExitFailure || len(r.failures) != 1 || !strings.Contains(r.failures[0], "boom") {
+		t.Fatalf("exit %d, failures %q; want the panic found (exit 1)\n%s", r.res.ExitCode, r.failures, r)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "testdata", "fuzz", "FuzzInit", "*")); len(files) != 1 {
+		t.Errorf("reproducers written: %v, want one\n%s", files, r)
 	}
 }

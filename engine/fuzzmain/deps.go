@@ -72,6 +72,9 @@ func (d *deps) ReadCorpus(dir string, types []reflect.Type) ([]corpusEntry, erro
 
 // CoordinateFuzzing implements testDeps: it runs the fuzzbox coordinator.
 func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTimeout time.Duration, minimizeLimit int64, parallel int, seeds []corpusEntry, types []reflect.Type, corpusDir, cacheDir string) error {
+	if flagsErr != nil {
+		return flagsErr
+	}
 	opts := engine.Options{
 		Target:           filepath.Base(corpusDir),
 		Duration:         timeout,

@@ -14,6 +14,8 @@
 package fuzzmain
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -27,18 +29,57 @@ import (
 // the fuzzbox engine. importPath and modulePath are what the go command's
 // generated main assigns to testdeps.ImportPath and testdeps.ModulePath.
 // The package registers fuzzbox's own -fuzzbox.* flags on flag.CommandLine,
-// which M.Run parses with the testing flags.
+// which M.Run parses with the testing flags; the driver passes them in the
+// environment (ipc.FlagsEnv), which MainStart reads.
 func MainStart(importPath, modulePath string, tests []testing.InternalTest, benchmarks []testing.InternalBenchmark, fuzzTargets []testing.InternalFuzzTarget, examples []testing.InternalExample) *testing.M {
 	d := &deps{Deps: basedeps.Deps{Import: importPath, Module: modulePath}}
+	if err := setFlagsFromEnv(); err != nil {
+		flagsErr = err
+		fmt.Fprintln(os.Stderr, err)
+	}
 	eventsCloseOnExec(os.Args[1:])
 	return testing.MainStart(d, tests, benchmarks, fuzzTargets, examples)
 }
 
+// flagsErr is setFlagsFromEnv's error, returned by CoordinateFuzzing: the
+// driver never passes a flag the binary does not know, unless the binary
+// was built by another version of fuzzbox.
+var flagsErr error
+
+// setFlagsFromEnv sets the flags the driver passed in ipc.FlagsEnv, one
+// "-name=value" per line, and removes the variable from the environment,
+// which every process a test starts would otherwise inherit. Flags given
+// on the command line too are parsed after, by M.Run, and win.
+func setFlagsFromEnv() error {
+	v, ok := os.LookupEnv(ipc.FlagsEnv)
+	if !ok {
+		return nil
+	}
+	os.Unsetenv(ipc.FlagsEnv)
+	for _, line := range strings.Split(v, "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		name, value, _ := strings.Cut(strings.TrimLeft(line, "-"), "=")
+		if !strings.HasPrefix(name, "fuzzbox.") {
+			return fmt.Errorf("fuzzbox: %s: %q is not one of fuzzbox's flags", ipc.FlagsEnv, line)
+		}
+		if err := flag.Set(name, value); err != nil {
+			return fmt.Errorf("fuzzbox: %s: %s: %w (was the binary built by another version of fuzzbox?)", ipc.FlagsEnv, line, err)
+		}
+	}
+	return nil
+}
+
 // eventsCloseOnExec marks the event pipe the driver passes (-fuzzbox.events_fd,
-// read from args before the flags are parsed) close-on-exec before any test
-// runs: a process a test starts and leaves running would otherwise hold it
-// open, and the driver wait for that process to end (ipc.Inherited).
+// from the environment or read from args before the flags are parsed)
+// close-on-exec before any test runs: a process a test starts and leaves
+// running would otherwise hold it open, and the driver wait for that
+// process to end (ipc.Inherited).
 func eventsCloseOnExec(args []string) {
+	if *flagEventsFD >= 0 {
+		ipc.CloseOnExec(uintptr(*flagEventsFD))
+	}
 	for _, a := range args {
 		if a == "--" || a == "-args" {
 			return

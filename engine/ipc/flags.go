@@ -6,7 +6,13 @@ import "time"
 // built with fuzzbox's test main (engine/fuzzmain); besides the testing
 // package's -test.* flags it takes the flags below, which engine/fuzzmain
 // registers under exactly these names and the driver (package driver) sets.
-// Both use these constants, so the names are written once.
+// Both use these constants, so the names are written once. The driver
+// passes them in the environment (FlagsEnv), not on the command line, which
+// then holds only what go test would pass: a package whose init calls
+// flag.Parse (after testing.Init), as some do, failed with "flag provided
+// but not defined: -fuzzbox.timeout" in fuzzbox's binary and passed under
+// go test. On the command line they still work, for a user running the
+// binary by hand.
 const (
 	FlagTimeout    = "fuzzbox.timeout"      // duration: per-input hang limit
 	FlagRSSLimitMB = "fuzzbox.rss_limit_mb" // int: per-worker resident memory limit in MiB; 0 = no limit, at every step
@@ -23,6 +29,14 @@ const (
 	FlagRaceTwin   = "fuzzbox.racetwin"     // path: the same test built with -race, replaying new inputs in the background; "" = none
 	FlagLeaveOut   = "fuzzbox.leave_out"    // names of corpus inputs not to run (seed#0, a corpus file's name), separated by LeaveOutSep; "" = none
 )
+
+// FlagsEnv is the environment variable in which the driver passes the
+// flags above to the fuzzing binary: one "-name=value" per line. The test
+// main (engine/fuzzmain.MainStart) sets them before the tests run and
+// removes the variable, so that no process a test starts inherits it (a
+// test re-running its own binary as a helper would otherwise write to an
+// events descriptor it does not have).
+const FlagsEnv = "FUZZBOX_TEST_FLAGS"
 
 // LeaveOutSep separates the names of FlagLeaveOut: no file name has it,
 // nor does go test's name of an f.Add seed (seed#N).
