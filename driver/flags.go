@@ -127,24 +127,31 @@ var goflagsRefused = []string{"cover", "covermode", "coverpkg", "exec", "toolexe
 
 // SetFromGOFLAGS sets the flags of fs that go test would take from goflags
 // (the go command's GOFLAGS: space-separated -flag=value or -flag) and that
-// the command line did not set: call it after fs.Parse. As in go test, other
-// entries are left to the commands that know them (-tags and -mod are the
-// build's, driver/build). The error names GOFLAGS.
-func SetFromGOFLAGS(fs *flag.FlagSet, goflags string) error {
+// the command line did not set: call it after fs.Parse. It returns those
+// of go test's flags in goflags that go to the test binary (-failfast,
+// -fullpath, as -test.name), which go before the command line's test
+// arguments (CommandLine.TestArgs), so that the command line's win. As in
+// go test, other entries are left to the commands that know them (-tags
+// and -mod are the build's, driver/build). The error names GOFLAGS.
+func SetFromGOFLAGS(fs *flag.FlagSet, goflags string) (testArgs []string, err error) {
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
 	for _, entry := range strings.Fields(goflags) {
 		name, value, hasValue := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(entry, "-"), "-"), "=")
+		if n := strings.TrimPrefix(name, "test."); goTestFlags[n].test && fs.Lookup(n) == nil {
+			testArgs = append(testArgs, buildFlag("test."+n, value, hasValue))
+			continue
+		}
 		if n := strings.TrimPrefix(name, "test."); n == "count" && value != goTestFlags[n].only {
 			// go test would run each test that many times; fuzzbox runs
 			// them once, as its command line says.
-			return fmt.Errorf("GOFLAGS holds go test's -%s=%s, which fuzzbox does not take (it runs the package's tests once); run fuzzbox without it in GOFLAGS", name, value)
+			return nil, fmt.Errorf("GOFLAGS holds go test's -%s=%s, which fuzzbox does not take (it runs the package's tests once); run fuzzbox without it in GOFLAGS", name, value)
 		}
 		if slices.Contains(goflagsRefused, strings.TrimPrefix(name, "test.")) {
 			// Taken silently, the go commands fuzzbox runs would build
 			// or run otherwise than it says (-cover: a build error;
 			// -exec, -toolexec: left out; -n: nothing built).
-			return fmt.Errorf("GOFLAGS holds go test's -%s, which fuzzbox does not take (%s); run fuzzbox without it in GOFLAGS", name, goTestFlags[name].why)
+			return nil, fmt.Errorf("GOFLAGS holds go test's -%s, which fuzzbox does not take (%s); run fuzzbox without it in GOFLAGS", name, goTestFlags[name].why)
 		}
 		name = strings.TrimPrefix(name, "test.")
 		f := fs.Lookup(name)
@@ -153,15 +160,15 @@ func SetFromGOFLAGS(fs *flag.FlagSet, goflags string) error {
 		}
 		if !hasValue {
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
-				return fmt.Errorf("GOFLAGS: flag needs an argument: -%s", name)
+				return nil, fmt.Errorf("GOFLAGS: flag needs an argument: -%s", name)
 			}
 			value = "true"
 		}
 		if err := fs.Set(name, value); err != nil {
-			return fmt.Errorf("GOFLAGS: -%s: %w", name, err)
+			return nil, fmt.Errorf("GOFLAGS: -%s: %w", name, err)
 		}
 	}
-	return nil
+	return testArgs, nil
 }
 
 // GOFLAGS returns the go command's GOFLAGS in dir ("" = the current

@@ -258,7 +258,7 @@ func parseFailure(out, fuzz, root, dir string) ReplayResult {
 		if m := logLine.FindStringSubmatch(l); m != nil {
 			if res.Frame.File == "" {
 				n, _ := strconv.Atoi(m[2])
-				res.Frame = Frame{filepath.Join(dir, m[1]), n}
+				res.Frame = Frame{inDir(dir, m[1]), n}
 			}
 			logs = append(logs, m[3])
 		}
@@ -270,6 +270,15 @@ func parseFailure(out, fuzz, root, dir string) ReplayResult {
 		}
 	}
 	return res
+}
+
+// inDir returns the file a t.Error report names in dir: its base name, or
+// the whole path under go test's -fullpath.
+func inDir(dir, file string) string {
+	if filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(dir, file)
 }
 
 // kindOf classifies the failure and returns its message.

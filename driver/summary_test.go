@@ -210,6 +210,8 @@ func TestParseFailure(t *testing.T) {
 			event.KindPanic, "boom", "crash1", Frame{"/m/p/x.go", 5}},
 		{"fail", "--- FAIL: FuzzX (0.00s)\n    --- FAIL: FuzzX/fail1 (0.00s)\n        x_test.go:9: got fail input\nFAIL\n",
 			event.KindFail, "got fail input", "fail1", Frame{"/m/p/x_test.go", 9}},
+		{"fail -fullpath", "--- FAIL: FuzzX (0.00s)\n    --- FAIL: FuzzX/fail1 (0.00s)\n        /m/p/x_test.go:9: got fail input\nFAIL\n",
+			event.KindFail, "got fail input", "fail1", Frame{"/m/p/x_test.go", 9}}, // GOFLAGS=-fullpath
 		{"hang", "panic: test timed out after 1m0s\n\trunning tests:\n\t\tFuzzX/slow (1m0s)\n\ngoroutine 1 [running]:\nexample.com/m/p.Loop()\n\t/m/p/x.go:12 +0x1\n",
 			event.KindHang, "panic: test timed out after 1m0s", "", Frame{"/m/p/x.go", 12}},
 		{"fatal", "fatal error: concurrent map writes\n\ngoroutine 5 [running]:\nexample.com/m/p.W()\n\t/m/p/x.go:20 +0x1\n",

@@ -171,9 +171,13 @@ func TestSetFromGOFLAGS(t *testing.T) {
 	if err := fs.Parse([]string{"-run=Explicit"}); err != nil {
 		t.Fatal(err)
 	}
-	err := SetFromGOFLAGS(fs, "-mod=mod -short --v -test.fuzztime=10s -timeout=30m -json -count=1 -run=FromGOFLAGS -tags=x -parallel=3")
+	testArgs, err := SetFromGOFLAGS(fs, "-mod=mod -short --v -test.fuzztime=10s -timeout=30m -json -count=1 -run=FromGOFLAGS -tags=x -parallel=3 -failfast -test.fullpath=true")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// go test passes GOFLAGS' -failfast and -fullpath to the test binary.
+	if want := []string{"-test.failfast", "-test.fullpath=true"}; !slices.Equal(testArgs, want) {
+		t.Errorf("test binary's flags from GOFLAGS = %q, want %q", testArgs, want)
 	}
 	c := f.Config
 	if !c.Short || !c.Verbose || c.FuzzTime != "10s" || c.Parallel != 3 || c.Run != "Explicit" || c.Timeout != ipc.DefaultTimeout || f.JSON || c.Tags != "" {
@@ -186,7 +190,7 @@ func TestSetFromGOFLAGS(t *testing.T) {
 		fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		(&Flags{}).Register(fs)
-		if err := SetFromGOFLAGS(fs, goflags); err == nil || !strings.Contains(err.Error(), "GOFLAGS") || !strings.Contains(err.Error(), want) {
+		if _, err := SetFromGOFLAGS(fs, goflags); err == nil || !strings.Contains(err.Error(), "GOFLAGS") || !strings.Contains(err.Error(), want) {
 			t.Errorf("GOFLAGS=%s: %v, want an error naming GOFLAGS and %s", goflags, err, want)
 		}
 	}

@@ -65,9 +65,11 @@ func (c *command) main(args []string, stdout, stderr io.Writer) int {
 		return inv.usageError(msg)
 	}
 	if c.testArgs { // a command that runs the test binary takes go test's flags from GOFLAGS, as go test does
-		if err := driver.SetFromGOFLAGS(inv.FlagSet, driver.GOFLAGS("")); err != nil {
+		testArgs, err := driver.SetFromGOFLAGS(inv.FlagSet, driver.GOFLAGS(""))
+		if err != nil {
 			return inv.usageError(err.Error())
 		}
+		inv.testArgs = append(testArgs, inv.testArgs...)
 	}
 	return run(inv)
 }
