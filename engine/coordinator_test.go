@@ -99,7 +99,10 @@ func fakeWorker(mode, dir string) int {
 			return nil // the seed, and the warm-up run
 		case strings.Contains(mode, "twin") && len(b) >= 3 && filepath.Base(os.Args[0]) == fakeTwinName:
 			return fakeTwin(mode, dir)
+		case mode == "exitseventy" && len(b) >= 3:
+			os.Exit(ipc.WorkerExitCode) // the code under test's own exit 70 (EX_SOFTWARE)
 		case strings.Contains(mode, "exit70") && once(dir, "exit70"):
+			fmt.Fprintf(os.Stderr, "%s (a fuzzbox bug): deliberate\n", ipc.WorkerErrorPrefix) // as engine/fuzzmain exits
 			os.Exit(ipc.WorkerExitCode)
 		case strings.Contains(mode, "garbage") && once(dir, "garbage"):
 			os.NewFile(ipc.FdOut, "out").Write([]byte("}{ not a response\n"))
@@ -405,6 +408,21 @@ func TestInternalErrorsAreNotFailures(t *testing.T) {
 				t.Errorf("done = %+v, want internal 1 and the run going on (execs >= 20)", done)
 			}
 		})
+	}
+}
+
+// TestUserExit70IsAFailure: the code under test exiting with fuzzbox's
+// worker exit code (70, EX_SOFTWARE, which command-line code uses) without
+// the line fuzzbox's worker prints first is the input's failure, as under
+// go test -fuzz: it was 21 internal errors and the bug lost.
+func TestUserExit70IsAFailure(t *testing.T) {
+	r := runFake(t, "exitseventy", 20*time.Second, nil)
+	if e := r.ofType(event.InternalError); len(e) > 0 {
+		t.Errorf("internal errors for the code's own exit: %+v", e)
+	}
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindExit || !strings.Contains(fails[0].Message, "exit status 70") {
+		t.Fatalf("failures = %+v, want one of kind exit, exit status 70", fails)
 	}
 }
 

@@ -124,7 +124,9 @@ func (s *setup) internalCause(p *proc, err error) string {
 	if errors.Is(err, errProtocol) {
 		return err.Error()
 	}
-	if p.state != nil && p.state.ExitCode() == ipc.WorkerExitCode {
+	if p.state != nil && p.state.ExitCode() == ipc.WorkerExitCode && strings.Contains(p.out.String(), ipc.WorkerErrorPrefix) {
+		// Exit code 70 alone is the code under test's as well
+		// (EX_SOFTWARE): fuzzbox's worker prints its line first.
 		out := lastLines(p.out.String(), 40)
 		return fmt.Sprintf("the worker stopped on an internal error (exit code %d): %s\n%s", ipc.WorkerExitCode, event.FirstLine(out), out)
 	}
