@@ -1,6 +1,8 @@
 package driver
 
 import (
+	"time"
+
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 
 	"fmt"
@@ -212,5 +214,84 @@ func FuzzInit(f *testing.F) {
 	}
 	if files, _ := filepath.Glob(filepath.Join(dir, "testdata", "fuzz", "FuzzInit", "*")); len(files) != 1 {
 		t.Errorf("reproducers written: %v, want one\n%s", files, r)
+	}
+}
+
+// TestTestUsesDescriptor3: a test that closes descriptor 3 and listens
+// there (as a systemd socket-activation test puts its listener) leaves the
+// fuzz test fuzzed and its bug found, as under go test -fuzz: the event
+// pipe, inherited as descriptor 3, was cut, and the fuzz test reported as
+// having skipped itself, exit 0.
+func TestTestUsesDescriptor3(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/fd3\n\ngo 1.26\n",
+		"x_test.go": `package fd3
+
+import (
+	"net"
+	"syscall"
+	"testing"
+)
+
+var held net.Listener
+
+func TestListenOn3(t *testing.T) {
+	syscall.Close(3)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	held = l
+}
+
+func FuzzFD3(f *testing.F) {
+	f.Add([]byte("a"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 1 && b[0] == 'z' {
+			panic("boom")
+		}
+	})
+}
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzFD3$", FuzzTime: "60s", Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.ExitCode != ExitFailure || len(r.failures) != 1 || !strings.Contains(r.failures[0], "boom") {
+		t.Fatalf("exit %d, failures %q; want the panic found (exit 1)\n%s", r.res.ExitCode, r.failures, r)
+	}
+}
+
+// TestInitReplacesCommandLine: a package that initializes after fuzzbox's
+// test main (by import path) and replaces flag.CommandLine is fuzzed, as
+// under go test -fuzz: fuzzbox's flags, registered on the old flag set,
+// were unknown to the binary. The hang is reported at the -timeout given:
+// the flag reached the engine.
+func TestInitReplacesCommandLine(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module zz.example/flagcl\n\ngo 1.26\n",
+		"x_test.go": `package flagcl
+
+import (
+	"flag"
+	"os"
+	"testing"
+)
+
+func init() {
+	flag.CommandLine = flag.NewFlagSet(os.Args[0], flag.ExitOnError)
+}
+
+func FuzzCL(f *testing.F) {
+	f.Add([]byte("a"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) > 1 && b[0] == 'z' {
+			select {}
+		}
+	})
+}
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzCL$", FuzzTime: "60s", Timeout: 7 * time.Second, Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.ExitCode != ExitFailure || len(r.failures) != 1 || !strings.Contains(r.failures[0], "timeout of 7s") {
+		t.Fatalf("exit %d, failures %q; want the hang found at the 7-s timeout (exit 1)\n%s", r.res.ExitCode, r.failures, r)
 	}
 }

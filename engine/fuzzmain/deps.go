@@ -33,22 +33,29 @@ var processStart = time.Now()
 
 // fuzzbox's own flags, next to the testing package's (names and defaults in
 // engine/ipc/flags.go, the driver's side of the contract). The driver sets
-// them; a user running the binary by hand may too.
+// them in the environment (ipc.FlagsEnv); a user running the binary by hand
+// may on its command line too. They live in a flag set of their own, which
+// MainStart shares onto flag.CommandLine as it is then: registered there at
+// package initialization, they were lost when a package that initializes
+// later (by import path: golang.org/x/..., k8s.io/...) replaced
+// flag.CommandLine, and the binary refused its own flags.
 var (
-	flagTimeout    = flag.Duration(ipc.FlagTimeout, ipc.DefaultTimeout, "fail an input that runs longer than this (hang)")
-	flagRSSLimitMB = flag.Int(ipc.FlagRSSLimitMB, ipc.DefaultRSSLimitMB, "fail an input that makes a worker's resident memory exceed this many MiB (0: no limit)")
-	flagEventsFD   = flag.Int(ipc.FlagEventsFD, -1, "write the JSON event stream to this inherited file descriptor")
-	flagKeepGoing  = flag.Bool(ipc.FlagKeepGoing, false, "keep fuzzing after a failure; write one reproducer per unique failure")
-	flagKeepFlaky  = flag.Bool(ipc.FlagKeepFlaky, false, "write a reproducer for a failure that did not fail again in a fresh worker")
-	flagDict       = flag.String(ipc.FlagDict, "", "dictionary file (AFL/libFuzzer format) for the mutator")
-	flagPruneOnly  = flag.Bool(ipc.FlagPruneOnly, false, "run the corpus, delete redundant generated-corpus entries, and stop without fuzzing")
-	flagSchedule   = flag.String(ipc.FlagSchedule, engine.ScheduleRoundRobin, "corpus schedule: roundrobin or power")
-	flagNoCmp      = flag.Bool(ipc.FlagNoCmp, false, "turn comparison tracing off (ablation)")
-	flagNoLeaks    = flag.Bool(ipc.FlagNoLeaks, false, "turn goroutine-leak detection off (failures of kind leak)")
-	flagPlateau    = flag.Duration(ipc.FlagPlateau, 0, "stop fuzzing after this long without new coverage (0: never)")
-	flagSync       = flag.String(ipc.FlagSync, "", "directory shared with other instances: publish inputs that add coverage, import theirs")
-	flagRaceTwin   = flag.String(ipc.FlagRaceTwin, "", "the same test built with -race: replay each new corpus entry in it and report data races")
-	flagLeaveOut   = flag.String(ipc.FlagLeaveOut, "", "corpus inputs not to run (seed#0, a corpus file's name), separated by "+ipc.LeaveOutSep)
+	own = flag.NewFlagSet("fuzzbox", flag.ContinueOnError)
+
+	flagTimeout    = own.Duration(ipc.FlagTimeout, ipc.DefaultTimeout, "fail an input that runs longer than this (hang)")
+	flagRSSLimitMB = own.Int(ipc.FlagRSSLimitMB, ipc.DefaultRSSLimitMB, "fail an input that makes a worker's resident memory exceed this many MiB (0: no limit)")
+	flagEventsFD   = own.Int(ipc.FlagEventsFD, -1, "write the JSON event stream to this inherited file descriptor")
+	flagKeepGoing  = own.Bool(ipc.FlagKeepGoing, false, "keep fuzzing after a failure; write one reproducer per unique failure")
+	flagKeepFlaky  = own.Bool(ipc.FlagKeepFlaky, false, "write a reproducer for a failure that did not fail again in a fresh worker")
+	flagDict       = own.String(ipc.FlagDict, "", "dictionary file (AFL/libFuzzer format) for the mutator")
+	flagPruneOnly  = own.Bool(ipc.FlagPruneOnly, false, "run the corpus, delete redundant generated-corpus entries, and stop without fuzzing")
+	flagSchedule   = own.String(ipc.FlagSchedule, engine.ScheduleRoundRobin, "corpus schedule: roundrobin or power")
+	flagNoCmp      = own.Bool(ipc.FlagNoCmp, false, "turn comparison tracing off (ablation)")
+	flagNoLeaks    = own.Bool(ipc.FlagNoLeaks, false, "turn goroutine-leak detection off (failures of kind leak)")
+	flagPlateau    = own.Duration(ipc.FlagPlateau, 0, "stop fuzzing after this long without new coverage (0: never)")
+	flagSync       = own.String(ipc.FlagSync, "", "directory shared with other instances: publish inputs that add coverage, import theirs")
+	flagRaceTwin   = own.String(ipc.FlagRaceTwin, "", "the same test built with -race: replay each new corpus entry in it and report data races")
+	flagLeaveOut   = own.String(ipc.FlagLeaveOut, "", "corpus inputs not to run (seed#0, a corpus file's name), separated by "+ipc.LeaveOutSep)
 )
 
 // deps implements the testing package's testDeps interface: basedeps for
@@ -113,8 +120,8 @@ func (d *deps) CoordinateFuzzing(timeout time.Duration, limit int64, minimizeTim
 }
 
 func (d *deps) setupIO(opts *engine.Options) error {
-	if *flagEventsFD >= 0 {
-		f := ipc.Inherited(uintptr(*flagEventsFD), "fuzzbox-events")
+	if fd := eventsFD(); fd >= 0 {
+		f := ipc.Inherited(uintptr(fd), "fuzzbox-events")
 		if f == nil {
 			return fmt.Errorf("fuzzbox: -fuzzbox.events_fd=%d is not an open file", *flagEventsFD)
 		}

@@ -33,11 +33,16 @@ import (
 // environment (ipc.FlagsEnv), which MainStart reads.
 func MainStart(importPath, modulePath string, tests []testing.InternalTest, benchmarks []testing.InternalBenchmark, fuzzTargets []testing.InternalFuzzTarget, examples []testing.InternalExample) *testing.M {
 	d := &deps{Deps: basedeps.Deps{Import: importPath, Module: modulePath}}
+	own.VisitAll(func(f *flag.Flag) {
+		if flag.CommandLine.Lookup(f.Name) == nil {
+			flag.CommandLine.Var(f.Value, f.Name, f.Usage)
+		}
+	})
 	if err := setFlagsFromEnv(); err != nil {
 		flagsErr = err
 		fmt.Fprintln(os.Stderr, err)
 	}
-	eventsCloseOnExec(os.Args[1:])
+	moveEvents(os.Args[1:])
 	return testing.MainStart(d, tests, benchmarks, fuzzTargets, examples)
 }
 
@@ -64,29 +69,44 @@ func setFlagsFromEnv() error {
 		if !strings.HasPrefix(name, "fuzzbox.") {
 			return fmt.Errorf("fuzzbox: %s: %q is not one of fuzzbox's flags", ipc.FlagsEnv, line)
 		}
-		if err := flag.Set(name, value); err != nil {
+		if err := own.Set(name, value); err != nil {
 			return fmt.Errorf("fuzzbox: %s: %s: %w (was the binary built by another version of fuzzbox?)", ipc.FlagsEnv, line, err)
 		}
 	}
 	return nil
 }
 
-// eventsCloseOnExec marks the event pipe the driver passes (-fuzzbox.events_fd,
-// from the environment or read from args before the flags are parsed)
-// close-on-exec before any test runs: a process a test starts and leaves
-// running would otherwise hold it open, and the driver wait for that
-// process to end (ipc.Inherited).
-func eventsCloseOnExec(args []string) {
-	if *flagEventsFD >= 0 {
-		ipc.CloseOnExec(uintptr(*flagEventsFD))
-	}
+// moveEvents moves the event pipe the driver passes (-fuzzbox.events_fd,
+// from the environment or read from args before the flags are parsed) to a
+// high descriptor, close-on-exec, before any test runs (ipc.MoveHigh): a
+// process a test starts and leaves running would otherwise hold it open,
+// and the driver wait for that process to end; a test that uses descriptor
+// 3 itself would cut it.
+func moveEvents(args []string) {
+	fd := *flagEventsFD
 	for _, a := range args {
 		if a == "--" || a == "-args" {
-			return
+			break
 		}
 		v, ok := strings.CutPrefix(strings.TrimLeft(a, "-"), ipc.FlagEventsFD+"=")
-		if fd, err := strconv.Atoi(v); ok && err == nil && fd >= 0 {
-			ipc.CloseOnExec(uintptr(fd))
+		if n, err := strconv.Atoi(v); ok && err == nil {
+			fd = n
 		}
 	}
+	if fd >= 0 {
+		events.from, events.to = fd, int(ipc.MoveHigh(uintptr(fd)))
+		*flagEventsFD = events.to
+	}
+}
+
+// events is where moveEvents moved the event pipe: the command line's
+// -fuzzbox.events_fd, parsed after the move, still names the old one.
+var events struct{ from, to int }
+
+// eventsFD returns the event pipe's descriptor, -1 for none.
+func eventsFD() int {
+	if fd := *flagEventsFD; fd >= 0 && fd == events.from {
+		return events.to
+	}
+	return *flagEventsFD
 }

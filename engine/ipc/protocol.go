@@ -29,6 +29,25 @@ func Inherited(fd uintptr, name string) *os.File {
 // CloseOnExec marks fd close-on-exec, where the platform has it (Inherited).
 func CloseOnExec(fd uintptr) { closeOnExec(fd) }
 
+// MoveHigh moves the inherited descriptor fd to one at or above highFD,
+// close-on-exec, and closes fd; it returns the new descriptor, or fd
+// (marked close-on-exec) where the platform cannot. The fuzzing binary
+// moves its event pipe so before any test runs: a test that uses a low
+// descriptor of its own (closes descriptor 3, or puts a listener there
+// for systemd's socket activation, LISTEN_FDS) cut the pipe, and the
+// fuzz test was reported as having skipped itself.
+func MoveHigh(fd uintptr) uintptr {
+	nfd, err := moveHigh(fd)
+	if err != nil {
+		closeOnExec(fd)
+		return fd
+	}
+	return nfd
+}
+
+// highFD is the least descriptor MoveHigh moves to.
+const highFD = 100
+
 // WorkerExitCode is the exit code of a worker that stops because of a protocol
 // or internal error rather than because of the input: engine/fuzzmain prints
 // WorkerErrorPrefix and the error, then exits with it, when engine.RunWorker

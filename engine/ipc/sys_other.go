@@ -14,3 +14,5 @@ func mmap(f *os.File, size int) ([]byte, error) { return nil, errUnsupported }
 func munmap(b []byte) error { return errUnsupported }
 
 func closeOnExec(fd uintptr) {}
+
+func moveHigh(fd uintptr) (uintptr, error) { return fd, errUnsupported }

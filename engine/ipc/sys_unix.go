@@ -14,3 +14,14 @@ func mmap(f *os.File, size int) ([]byte, error) {
 func munmap(b []byte) error { return syscall.Munmap(b) }
 
 func closeOnExec(fd uintptr) { syscall.CloseOnExec(int(fd)) }
+
+// moveHigh duplicates fd to the lowest free descriptor at or above
+// highFD, close-on-exec, and closes fd.
+func moveHigh(fd uintptr) (uintptr, error) {
+	nfd, _, errno := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_DUPFD_CLOEXEC, highFD)
+	if errno != 0 {
+		return fd, errno
+	}
+	syscall.Close(int(fd))
+	return nfd, nil
+}
