@@ -220,6 +220,28 @@ func TestLeakCheckerLive(t *testing.T) {
 			})
 		}, ""},
 		{"a goroutine that sleeps", func() { go time.Sleep(2 * time.Second) }, ""},
+		{"a janitor a cleanup stops (go-cache, fasthttp's FS cache)", func() {
+			stop := make(chan struct{})
+			type cache struct{ _ [16]byte }
+			c := new(cache)
+			runtime.AddCleanup(c, func(stop chan struct{}) { close(stop) }, stop)
+			go func() {
+				t := time.NewTicker(time.Hour)
+				defer t.Stop()
+				select {
+				case <-t.C:
+				case <-stop:
+				}
+			}()
+		}, ""},
+		{"a wait a timer ends (a backoff)", func() {
+			go func() {
+				select {
+				case <-make(chan int):
+				case <-time.After(300 * time.Millisecond):
+				}
+			}()
+		}, ""},
 		{"goroutines that end", func() {
 			var wg sync.WaitGroup
 			wg.Add(1)
@@ -356,15 +378,19 @@ func TestLeakKnownNotConfirmedAgain(t *testing.T) {
 		return msg, reruns
 	}
 
+	full := 1 // the grace period, then the waits for the goroutines to end by themselves
+	for w := leakGrace; w <= leakMaxPatience; w *= 2 {
+		full++
+	}
 	first, reruns := check(send)
-	if failureKind(first) != KindLeak || reruns != leakRuns-1 || sleeps != 1 {
+	if failureKind(first) != KindLeak || reruns != leakRuns-1 || sleeps != full {
 		t.Fatalf("first leak: %d re-runs, %d grace periods, message:\n%s", reruns, sleeps, first)
 	}
 	sig := knownKeysOf(first).sig
 	lc.isKnown = func(msg string) bool { return knownKeysOf(msg).sig == sig }
 
 	again, reruns := check(send)
-	if got := knownKeysOf(again).sig; got != sig || reruns != 0 || sleeps != 1 {
+	if got := knownKeysOf(again).sig; got != sig || reruns != 0 || sleeps != full {
 		t.Fatalf("known leak: signature %q (want %q), %d re-runs, %d grace periods; want none", got, sig, reruns, sleeps)
 	}
 	if lc.skip != 1 {
@@ -373,7 +399,7 @@ func TestLeakKnownNotConfirmedAgain(t *testing.T) {
 
 	lc.skip = 0
 	other, reruns := check(lock)
-	if !strings.Contains(other, "(sync.Mutex.Lock)") || reruns != leakRuns-1 || sleeps != 2 {
+	if !strings.Contains(other, "(sync.Mutex.Lock)") || reruns != leakRuns-1 || sleeps != 2*full {
 		t.Errorf("another leak: %d re-runs, %d grace periods, want it confirmed in full:\n%s", reruns, sleeps, other)
 	}
 }

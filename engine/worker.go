@@ -99,6 +99,7 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 	// Read: the code under test, and what it starts, see the environment
 	// go test gives them (but in package initialization, which ran first).
 	os.Unsetenv(leaksEnv)
+	os.Unsetenv(leakPatienceEnv)
 	os.Unsetenv(rssLimitMBEnv)
 	execState.snap = make([]byte, len(instrument.Counters()))
 	w.seen = make([]byte, len(execState.snap))

@@ -163,7 +163,7 @@ func (s *setup) startRawProc(stoppable bool) (*proc, error) {
 // starts and joins needs two).
 func (s *setup) startRawProcTimeout(stoppable bool, timeout time.Duration) (*proc, error) {
 	name, args, env := s.command()
-	env = append(env[:len(env):len(env)], s.leaksSetting())
+	env = append(env[:len(env):len(env)], s.leaksSetting(), leakPatienceEnv+"="+leakPatience(s.opts.Timeout).String())
 	if !stoppable {
 		env = append(env, allProcsEnv+"=1")
 	}
