@@ -215,6 +215,8 @@ func fakeWorker(mode, dir string) int {
 				fakeHeld = append(fakeHeld, m)
 				time.Sleep(100 * time.Millisecond)
 			}
+		case mode == "reserve" && len(b) >= 3:
+			reserveAddressSpace()
 		case mode == "creep" && len(b) >= 3 && len(b) < 5:
 			time.Sleep(500 * time.Millisecond) // past a probe, within the timeout: slow, not hanging
 		case mode == "latehang" && len(b) >= 3:

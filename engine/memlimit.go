@@ -51,8 +51,19 @@ func limitWorkerMemory(execs func() uint64) {
 	go func() {
 		s := memSampler{limit: limit, lastExec: execs(), prev: vmBytes()}
 		s.base = s.prev
+		unalloc := unallocatedBytes() // reservations and files' mappings at the start
 		for range time.Tick(10 * time.Millisecond) {
-			if grew := s.sample(vmBytes(), execs()); grew > 0 {
+			grew := s.sample(vmBytes(), execs())
+			if grew == 0 {
+				continue
+			}
+			// Not allocated: reservations without access and files'
+			// mappings made since the start (taken as the input's, so
+			// that none is blamed on it).
+			if now := unallocatedBytes(); now > unalloc {
+				grew -= min(grew, now-unalloc)
+			}
+			if grew > limit {
 				panic(fmt.Sprintf("fuzzbox: out of memory: one execution grew the worker by %d MiB, over -rss_limit_mb=%d", grew>>20, rssLimitMB))
 			}
 		}

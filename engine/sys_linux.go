@@ -87,6 +87,92 @@ func vmBytes() uint64 {
 	return pages * uint64(syscall.Getpagesize())
 }
 
+// unallocatedBytes returns the size of this process's mappings that are
+// no memory allocated: reservations without access (PROT_NONE) and mappings
+// of files, from /proc/self/maps. vmBytes counts them: a 4-GiB PROT_NONE
+// reservation, unmapped before the input returned, was an oom that go test
+// passes. Like vmBytes, it uses only syscall; it runs only when the
+// mapped size grew past the limit.
+func unallocatedBytes() uint64 {
+	fd, err := syscall.Open("/proc/self/maps", syscall.O_RDONLY, 0)
+	if err != nil {
+		return 0
+	}
+	defer syscall.Close(fd)
+	buf := make([]byte, 0, 64<<10)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err != nil || n <= 0 {
+			break
+		}
+		buf = buf[:len(buf)+n]
+	}
+	var total uint64
+	for len(buf) > 0 {
+		line := buf
+		for i, c := range buf {
+			if c == '\n' {
+				line, buf = buf[:i], buf[i+1:]
+				break
+			}
+		}
+		if len(line) == len(buf) {
+			buf = nil
+		}
+		total += unallocated(line)
+	}
+	return total
+}
+
+// unallocated returns the size of the /proc/self/maps mapping line if it
+// is a reservation without access or a file's mapping, else 0. A line is
+// "start-end perms offset dev inode [path]", addresses in hexadecimal.
+func unallocated(line []byte) uint64 {
+	var f [6][]byte
+	n := 0
+	for i := 0; i < len(line) && n < len(f); {
+		for i < len(line) && line[i] == ' ' {
+			i++
+		}
+		j := i
+		for j < len(line) && line[j] != ' ' {
+			j++
+		}
+		if j > i {
+			f[n] = line[i:j]
+			n++
+		}
+		i = j
+	}
+	if n < 5 {
+		return 0
+	}
+	noAccess := len(f[1]) >= 3 && f[1][0] == '-' && f[1][1] == '-' && f[1][2] == '-'
+	file := !(len(f[4]) == 1 && f[4][0] == '0')
+	if !noAccess && !file {
+		return 0
+	}
+	var start, end uint64
+	addr := &start
+	for _, c := range f[0] {
+		switch {
+		case c == '-':
+			addr = &end
+		case c >= '0' && c <= '9':
+			*addr = *addr<<4 | uint64(c-'0')
+		case c >= 'a' && c <= 'f':
+			*addr = *addr<<4 | uint64(c-'a'+10)
+		}
+	}
+	if end < start {
+		return 0
+	}
+	return end - start
+}
+
 // lowerPriority gives every thread of process pid the lowest CPU priority
 // (nice 19): the race twin runs in the background of the fuzzing workers.
 // Linux keeps a nice value per thread and a new thread inherits its

@@ -39,6 +39,8 @@ func rssMB(pid int) int { return 0 }
 // is off and only the runtime's own out-of-memory errors are reported.
 func vmBytes() uint64 { return 0 }
 
+func unallocatedBytes() uint64 { return 0 }
+
 // lowerPriority: not done here; the race twin runs at normal priority.
 func lowerPriority(pid int) {}
 

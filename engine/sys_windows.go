@@ -35,6 +35,8 @@ func exitedPeakMB(state *os.ProcessState) int { return 0 }
 
 func vmBytes() uint64 { return 0 }
 
+func unallocatedBytes() uint64 { return 0 }
+
 // lowerPriority: not done here; the race twin runs at normal priority.
 func lowerPriority(pid int) {}
 

@@ -1,0 +1,61 @@
+package engine
+
+import (
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fuzzbox/fuzzbox/event"
+)
+
+// TestUnallocated reads /proc/self/maps lines: reservations without access
+// and files' mappings are no allocated memory; anonymous mappings with
+// access are.
+func TestUnallocated(t *testing.T) {
+	for line, want := range map[string]uint64{
+		"7f0000000000-7f0100000000 ---p 00000000 00:00 0 ":                         1 << 32,
+		"00400000-00600000 r-xp 00000000 08:01 1234   /tmp/x.test":                 2 << 20,
+		"c000000000-c004000000 rw-p 00000000 00:00 0 ":                             0,
+		"7ffd0000-7ffd1000 rw-p 00000000 00:00 0                          [stack]": 0,
+		"garbage": 0,
+	} {
+		if got := unallocated([]byte(line)); got != want {
+			t.Errorf("unallocated(%q) = %d, want %d", line, got, want)
+		}
+	}
+	before := unallocatedBytes()
+	m, err := syscall.Mmap(-1, 0, 1<<32, syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+	if err != nil {
+		t.Skipf("no 4-GiB reservation here: %v", err)
+	}
+	after := unallocatedBytes()
+	syscall.Munmap(m)
+	if after-before < 1<<32 {
+		t.Errorf("a 4-GiB reservation grew the unallocated bytes from %d to %d", before, after)
+	}
+}
+
+// TestReservationIsNoOOM: an input that reserves 4 GiB of address space
+// without access (a sandbox's guard region, a memory-mapped database's map
+// size), and releases it, is no oom: go test passes it.
+func TestReservationIsNoOOM(t *testing.T) {
+	r := runFake(t, "reserve", 3*time.Second, func(o *Options) { o.RSSLimitMB, o.Parallel = 2048, 1 })
+	if f := r.ofType(event.Failure); len(f) > 0 {
+		t.Errorf("failures for a reservation: %+v", f)
+	}
+	if e := r.ofType(event.InternalError); len(e) > 0 {
+		t.Errorf("internal errors: %+v", e)
+	}
+}
+
+// reserveAddressSpace reserves 4 GiB without access for 30 ms, 20 ms after
+// it starts (the memory check has seen the execution running by then).
+func reserveAddressSpace() {
+	time.Sleep(20 * time.Millisecond)
+	m, err := syscall.Mmap(-1, 0, 1<<32, syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+	if err != nil {
+		return
+	}
+	time.Sleep(30 * time.Millisecond)
+	syscall.Munmap(m)
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package engine
+
+// reserveAddressSpace is the fake worker's reservation: Linux only.
+func reserveAddressSpace() {}
