@@ -215,6 +215,8 @@ func fakeWorker(mode, dir string) int {
 				fakeHeld = append(fakeHeld, m)
 				time.Sleep(100 * time.Millisecond)
 			}
+		case mode == "exitlong" && len(b) >= 3:
+			os.Exit(3)
 		case mode == "reserve" && len(b) >= 3:
 			reserveAddressSpace()
 		case mode == "creep" && len(b) >= 3 && len(b) < 5:

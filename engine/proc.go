@@ -85,7 +85,7 @@ func startProc(name string, args, env []string, covLen int, timeout, startLimit 
 	p.cmd.Env = append(workerEnv(rssLimitMB), env...)
 	setWorkerAttr(p.cmd)
 	p.countOOMs(0)
-	err = p.cmd.Start()
+	err = startWorker(p.cmd)
 	inR.Close()
 	outW.Close()
 	if err != nil {

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
+	"sync"
 	"syscall"
 )
 
@@ -21,9 +23,38 @@ func platformErr() error { return nil }
 const memLimitNote = ""
 
 // setWorkerAttr makes the kernel kill the worker when the coordinator dies,
-// even by SIGKILL, so no worker outlives it.
+// even by SIGKILL, so no worker outlives it. Linux sends Pdeathsig when
+// the thread that started the worker exits, not the process (go.dev/issue/27505),
+// and a Go thread exits with a goroutine that ends locked to it: code
+// under test in the coordinator that does so (a test's background
+// goroutines calling runtime.LockOSThread, as namespace code does) had
+// workers killed "from outside" and the run end in "workers keep dying".
+// Workers start from one thread that never exits (startWorker).
 func setWorkerAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}
+
+// startWorker starts cmd from a goroutine locked to its thread for the
+// life of the process, which therefore never exits (setWorkerAttr).
+func startWorker(cmd *exec.Cmd) error {
+	starter.once.Do(func() {
+		starter.calls = make(chan func())
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread lives as long as the process
+			for f := range starter.calls {
+				f()
+			}
+		}()
+	})
+	done := make(chan error, 1)
+	starter.calls <- func() { done <- cmd.Start() }
+	return <-done
+}
+
+// starter is startWorker's goroutine.
+var starter struct {
+	once  sync.Once
+	calls chan func()
 }
 
 // oomFirst makes process pid, a worker, the first the kernel's OOM killer

@@ -26,6 +26,9 @@ var memLimitNote = "-rss_limit_mb is not enforced on " + runtime.GOOS + ": fuzzb
 // when their call pipe closes.
 func setWorkerAttr(cmd *exec.Cmd) {}
 
+// startWorker starts cmd.
+func startWorker(cmd *exec.Cmd) error { return cmd.Start() }
+
 // oomFirst: no OOM killer to steer here.
 func oomFirst(pid int) {}
 

@@ -26,6 +26,9 @@ var memLimitNote = ""
 
 func setWorkerAttr(cmd *exec.Cmd) {}
 
+// startWorker starts cmd.
+func startWorker(cmd *exec.Cmd) error { return cmd.Start() }
+
 func oomFirst(pid int) {}
 
 func rssMB(pid int) int { return 0 }

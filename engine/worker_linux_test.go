@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -58,4 +60,34 @@ func reserveAddressSpace() {
 	}
 	time.Sleep(30 * time.Millisecond)
 	syscall.Munmap(m)
+}
+
+// TestWorkersOutliveTheirStartersThread: while code under test in the
+// coordinator's process ends threads (goroutines that exit locked to
+// theirs), no worker is killed: Linux sends a worker's Pdeathsig when the
+// thread that started it exits, and workers died "killed from outside".
+func TestWorkersOutliveTheirStartersThread(t *testing.T) {
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			done := make(chan struct{})
+			go func() { runtime.LockOSThread(); close(done) }() // its thread exits with it
+			<-done
+		}
+	}()
+	r := runFake(t, "exitlong", 8*time.Second, func(o *Options) { o.KeepGoing, o.MinimizeDuration = true, time.Second })
+	for _, e := range append(append(r.ofType(event.Warning), r.ofType(event.InternalError)...), r.ofType(event.Failure)...) {
+		if strings.Contains(e.Message, "killed") || strings.Contains(e.Message, "keep dying") || e.Type == event.Failure && !strings.Contains(e.Message, "exit status 3") {
+			t.Errorf("%s: %s", e.Type, firstLine(e.Message))
+		}
+	}
+	if len(r.ofType(event.Failure)) == 0 {
+		t.Errorf("no failure: the workers were not restarted (events %+v)", r.events)
+	}
 }
