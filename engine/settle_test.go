@@ -130,3 +130,16 @@ func TestStrayWarnings(t *testing.T) {
 		t.Errorf("settle %v, warnings %q: want settling on, then two warnings, the last saying it stayed flaky", c.settle, warns)
 	}
 }
+
+// BenchmarkTailBufferLines: a worker's output of 300 KB per input in lines
+// of 100 bytes, as a logging fuzz test prints it (the tail kept is 256 KB).
+func BenchmarkTailBufferLines(b *testing.B) {
+	tb := newTailBuffer(256 << 10)
+	line := []byte(strings.Repeat("l", 99) + "\n")
+	b.SetBytes(300 << 10)
+	for b.Loop() {
+		for range 3072 {
+			tb.Write(line)
+		}
+	}
+}
