@@ -113,6 +113,11 @@ func (c *checker) check(e event.Event) bool {
 	killed := 0 // runs a signal from outside ended: no verdict
 	replay := func() (ReplayResult, error) {
 		res, err := replayAt(c.ctx, rc, c.r.Target, name, path)
+		if err == nil && res.Killed && sameSignal(res.Output, e.Message) {
+			// The input's own signal (it sent itself SIGTERM), which
+			// killed fuzzbox's worker too: go test reproduces it.
+			res.Killed, res.Kind = false, e.Kind
+		}
 		if err == nil && res.Killed {
 			killed++
 			res.Passed = true // as far as the loops go: not the input's failure
@@ -472,4 +477,13 @@ func (c *checker) correct(e *event.Event) {
 // passes: the binary's failure exit is then not a finding.
 func (c *checker) onlyRefuted() bool {
 	return c != nil && c.refuted > 0 && c.confirmed == 0
+}
+
+// sameSignal reports whether the signal that ended a go test replay (its
+// output out) is the one that ended fuzzbox's worker on the input (msg, the
+// failure's message): the input sent it itself. Each of ten replays of an
+// input that sends itself SIGTERM was "killed by a signal from outside".
+func sameSignal(out, msg string) bool {
+	line := killedRE.FindString(out)
+	return line != "" && strings.Contains(msg, line)
 }

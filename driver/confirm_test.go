@@ -103,3 +103,16 @@ func TestLeaveOut(t *testing.T) {
 		}
 	}
 }
+
+// TestSameSignal: a replay ended by the signal that ended fuzzbox's worker
+// on the input (the input sent it itself) reproduces the failure; one ended
+// by another signal, or a failure without one, is a kill from outside.
+func TestSameSignal(t *testing.T) {
+	own := "panic: ...\n(fuzzbox: the worker process died: signal: terminated)"
+	if !sameSignal("FAIL\nsignal: terminated\n", own) {
+		t.Error("the input's own SIGTERM: want it reproduced")
+	}
+	if sameSignal("signal: killed\n", own) || sameSignal("signal: terminated\n", "panic: boom") || sameSignal("ok\n", own) {
+		t.Error("another signal, or none: want a kill from outside")
+	}
+}
