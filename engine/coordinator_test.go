@@ -215,6 +215,11 @@ func fakeWorker(mode, dir string) int {
 				fakeHeld = append(fakeHeld, m)
 				time.Sleep(100 * time.Millisecond)
 			}
+		case mode == "printpanic":
+			fmt.Fprintf(os.Stderr, "panic: recovered in handler: bad header %q\n", b) // logged, not a crash
+			if len(b) >= 3 {
+				os.Exit(1)
+			}
 		case mode == "exitlong" && len(b) >= 3:
 			os.Exit(3)
 		case mode == "reserve" && len(b) >= 3:
@@ -427,6 +432,18 @@ func TestUserExit70IsAFailure(t *testing.T) {
 	fails := r.ofType(event.Failure)
 	if len(fails) != 1 || fails[0].Kind != KindExit || !strings.Contains(fails[0].Message, "exit status 70") {
 		t.Fatalf("failures = %+v, want one of kind exit, exit status 70", fails)
+	}
+}
+
+// TestPrintedPanicThenExit: a fuzz function that logs a line looking like
+// a panic's on every input, then exits with status 1, fails with kind exit,
+// as under go test -fuzz: it was a panic, its message an earlier input's
+// line.
+func TestPrintedPanicThenExit(t *testing.T) {
+	r := runFake(t, "printpanic", 20*time.Second, nil)
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindExit || !strings.Contains(fails[0].Message, "exit status 1") {
+		t.Fatalf("failures = %+v, want one of kind exit, exit status 1", fails)
 	}
 }
 

@@ -393,6 +393,9 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 		return KindOOM, msg
 	}
 	kind = deathKind(out)
+	if (kind == KindPanic || kind == KindFatal) && printedCrash(p.state, out) {
+		kind = KindExit
+	}
 	settled := p.mem.Settling() && !onInputGoroutine(out)
 	switch {
 	case kind == KindExit && settled:
@@ -408,6 +411,17 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	}
 	dump := trimDump(out)
 	return kind, fmt.Sprintf("%s\n(fuzzbox: the worker process died: %s)\n%s", firstLine(dump), died, dump)
+}
+
+// printedCrash reports whether a worker whose output holds a panic's or a
+// fatal error's first line exited otherwise than the runtime exits on one
+// (status 2, or a signal under GOTRACEBACK=crash), and without a C crash's
+// or a sanitizer's report: the code under test printed the line (a
+// handler logging "panic: recovered ..." on every input) and then exited
+// (os.Exit(1)), which was reported as a panic, with a line an earlier input
+// printed for its message.
+func printedCrash(state *os.ProcessState, out string) bool {
+	return state != nil && state.Exited() && state.ExitCode() != 2 && !crashReportRE.MatchString(out)
 }
 
 // blockedHang says why a hang is a deadlock when its dump shows the fuzz
