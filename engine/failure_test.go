@@ -652,6 +652,12 @@ func TestBlockedHang(t *testing.T) {
 			"\ngoroutine 81 [runnable]:\nexample.com/m.FuzzX.func1.1(0x1)\n\t/x.go:15 +0x1\ntesting.tRunner(0x1)\n\t/go/testing/testing.go:1 +0x1\n",
 			"blocked (chan receive) while a goroutine of the code under test was still running, in example.com/m.FuzzX.func1.1: a loop that did not end in time, not a deadlock"},
 		{"sleep", dump("sleep", "time.Sleep(0x1)", "example.com/m.FuzzX.func1(0x1)"), ""},
+		{"waiting on a poll", dump("chan receive", "runtime.gopark(0x1)", "runtime.chanrecv1(0x1)", "example.com/m.FuzzX.func1(0x1)") +
+			"\ngoroutine 81 [sleep]:\ntime.Sleep(0x1)\n\t/go/time/sleep.go:1 +0x1\nexample.com/m.poll(0x1)\n\t/x.go:15 +0x1\n",
+			"while a goroutine of the code under test was sleeping, in a system call or waiting for I/O, in example.com/m.poll: a wait (a poll, a process, the network) that did not end in time, perhaps not a deadlock"},
+		{"a standard library's goroutine sleeping", dump("chan receive", "runtime.gopark(0x1)", "runtime.chanrecv1(0x1)", "example.com/m.FuzzX.func1(0x1)") +
+			"\ngoroutine 81 [IO wait]:\ninternal/poll.(*FD).Accept(0x1)\n\t/go/x.go:1 +0x1\nnet/http.(*Server).Serve(0x1)\n\t/go/y.go:1 +0x1\n",
+			"the fuzz function's goroutine was blocked (chan receive), not running: a deadlock"},
 	}
 	for _, tt := range tests {
 		got := blockedHang(tt.out)

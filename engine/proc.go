@@ -447,6 +447,12 @@ func blockedHang(out string) string {
 			// not): no deadlock, though the wait did not end.
 			return fmt.Sprintf("the fuzz function was blocked (%s) while a goroutine of the code under test was still running, in %s: a loop that did not end in time, not a deadlock", m[1], fn)
 		}
+		if fn := waitingGoroutine(out); fn != "" {
+			// A poll that sleeps between tries, a child process, a
+			// network read: a wait that did not end in time, which
+			// may end.
+			return fmt.Sprintf("the fuzz function was blocked (%s) while a goroutine of the code under test was sleeping, in a system call or waiting for I/O, in %s: a wait (a poll, a process, the network) that did not end in time, perhaps not a deadlock", m[1], fn)
+		}
 		if userFrame(block) == "testing.(*T).Run" {
 			return fmt.Sprintf("the fuzz function was blocked in t.Run (%s), waiting for a subtest that did not end: a deadlock", m[1])
 		}
@@ -465,6 +471,40 @@ func runningGoroutine(dump string) string {
 			continue
 		}
 		if fn := userFrame(block); fn != "" && !internalFrame(fn) && !strings.HasPrefix(fn, "os/signal.") {
+			return fn
+		}
+	}
+	return ""
+}
+
+// waitingGoroutine returns the innermost frame outside the standard
+// library of a goroutine of the code under test (codeFrame) that a dump
+// shows sleeping, in a system call or waiting for I/O, or "": a fuzz
+// function waiting on a goroutine that polls with time.Sleep, or on a
+// child process, was called deadlocked.
+func waitingGoroutine(dump string) string {
+	for _, block := range goroutineGapRE.Split(dump, -1) {
+		m := goroutineStateRE.FindStringSubmatch(block)
+		if m == nil || m[1] != "sleep" && m[1] != "syscall" && m[1] != "IO wait" {
+			continue
+		}
+		if fn := codeFrame(block); fn != "" {
+			return fn
+		}
+	}
+	return ""
+}
+
+// codeFrame returns the innermost frame of a goroutine's stack outside the
+// runtime and the standard library, when it is not testing's or fuzzbox's
+// (the code under test's or a dependency's), or "".
+func codeFrame(block string) string {
+	for _, m := range frameRE.FindAllStringSubmatch(block, -1) {
+		fn := m[1]
+		if internalFrame(fn) || strings.HasPrefix(fn, "testing.") {
+			return ""
+		}
+		if pkg := funcPackage(fn); strings.Contains(strings.Split(pkg, "/")[0], ".") {
 			return fn
 		}
 	}
