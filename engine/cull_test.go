@@ -211,3 +211,27 @@ func distinctPicksWhileGrowing(sh share) int {
 	}
 	return len(seen)
 }
+
+// TestSpliceSampleBounded: a fuzz call's entries for splicing leave out a
+// 6-MiB seed and stay within spliceMaxTotal: they travel in every call's
+// arguments.
+func TestSpliceSampleBounded(t *testing.T) {
+	q := newQueue(false)
+	q.add(sized(6<<20), covOf(64, 1))
+	for i := range 6 {
+		q.add(sized(200<<10), covOf(64, 2+i))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 50 {
+		total := 0
+		for _, enc := range q.spliceSample(rng, 8) {
+			if len(enc) > spliceMaxEntry {
+				t.Fatalf("an entry of %d bytes sent for splicing", len(enc))
+			}
+			total += len(enc)
+		}
+		if total > spliceMaxTotal {
+			t.Fatalf("%d bytes sent for splicing, over %d", total, spliceMaxTotal)
+		}
+	}
+}
