@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"path"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
@@ -177,11 +178,7 @@ func FuzzNothing(f *testing.F) {
 // with "flag provided but not defined: -fuzzbox.timeout". A process the
 // test starts does not inherit them (ipc.FlagsEnv).
 func TestInitParsesFlags(t *testing.T) {
-	dir := t.TempDir()
-	writeTestFiles(t, dir, map[string]string{
-		"go.mod": "module example.com/initflags\n\ngo 1.26\n",
-		"x_test.go": `package initflags
-
+	dir := zModule(t, "example.com/initflags", `
 import (
 	"flag"
 	"os"
@@ -194,26 +191,14 @@ func init() {
 }
 
 func TestEnv(t *testing.T) {
-	if v, ok := os.LookupEnv("` + ipc.FlagsEnv + `"); ok {
+	if v, ok := os.LookupEnv("`+ipc.FlagsEnv+`"); ok {
 		t.Fatalf("the test sees fuzzbox's flags: %q", v)
 	}
 }
-
-func FuzzInit(f *testing.F) {
-	f.Add([]byte("a"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if len(b) > 1 && b[0] == 'z' {
-			panic("boom")
-		}
-	})
-}
-`})
-	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzInit$", FuzzTime: "60s", Fuzzbox: testFuzzbox(t)}, ".")
-	if r.res.ExitCode != ExitFailure || len(r.failures) != 1 || !strings.Contains(r.failures[0], "boom") {
-		t.Fatalf("exit %d, failures %q; want the panic found (exit 1)\n%s", r.res.ExitCode, r.failures, r)
-	}
-	if files, _ := filepath.Glob(filepath.Join(dir, "testdata", "fuzz", "FuzzInit", "*")); len(files) != 1 {
-		t.Errorf("reproducers written: %v, want one\n%s", files, r)
+`, `panic("boom")`)
+	wantFound(t, fuzzIn(t, dir, Config{Fuzz: "^FuzzZ$", FuzzTime: "60s", Fuzzbox: testFuzzbox(t)}, "."), "boom")
+	if files, _ := filepath.Glob(filepath.Join(dir, "testdata", "fuzz", "FuzzZ", "*")); len(files) != 1 {
+		t.Errorf("reproducers written: %v, want one", files)
 	}
 }
 
@@ -223,11 +208,7 @@ func FuzzInit(f *testing.F) {
 // pipe, inherited as descriptor 3, was cut, and the fuzz test reported as
 // having skipped itself, exit 0.
 func TestTestUsesDescriptor3(t *testing.T) {
-	dir := t.TempDir()
-	writeTestFiles(t, dir, map[string]string{
-		"go.mod": "module example.com/fd3\n\ngo 1.26\n",
-		"x_test.go": `package fd3
-
+	dir := zModule(t, "example.com/fd3", `
 import (
 	"net"
 	"syscall"
@@ -244,20 +225,8 @@ func TestListenOn3(t *testing.T) {
 	}
 	held = l
 }
-
-func FuzzFD3(f *testing.F) {
-	f.Add([]byte("a"))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		if len(b) > 1 && b[0] == 'z' {
-			panic("boom")
-		}
-	})
-}
-`})
-	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzFD3$", FuzzTime: "60s", Fuzzbox: testFuzzbox(t)}, ".")
-	if r.res.ExitCode != ExitFailure || len(r.failures) != 1 || !strings.Contains(r.failures[0], "boom") {
-		t.Fatalf("exit %d, failures %q; want the panic found (exit 1)\n%s", r.res.ExitCode, r.failures, r)
-	}
+`, `panic("boom")`)
+	wantFound(t, fuzzIn(t, dir, Config{Fuzz: "^FuzzZ$", FuzzTime: "60s", Fuzzbox: testFuzzbox(t)}, "."), "boom")
 }
 
 // TestInitReplacesCommandLine: a package that initializes after fuzzbox's
@@ -266,32 +235,50 @@ func FuzzFD3(f *testing.F) {
 // were unknown to the binary. The hang is reported at the -timeout given:
 // the flag reached the engine.
 func TestInitReplacesCommandLine(t *testing.T) {
-	dir := t.TempDir()
-	writeTestFiles(t, dir, map[string]string{
-		"go.mod": "module zz.example/flagcl\n\ngo 1.26\n",
-		"x_test.go": `package flagcl
-
+	dir := zModule(t, "zz.example/flagcl", `
 import (
 	"flag"
 	"os"
-	"testing"
 )
 
 func init() {
 	flag.CommandLine = flag.NewFlagSet(os.Args[0], flag.ExitOnError)
 }
+`, `select {}`)
+	wantFound(t, fuzzIn(t, dir, Config{Fuzz: "^FuzzZ$", FuzzTime: "60s", Timeout: 7 * time.Second, Fuzzbox: testFuzzbox(t)}, "."), "timeout of 7s")
+}
 
-func FuzzCL(f *testing.F) {
+// zModule writes a module whose package holds code (after its package
+// clause: imports, tests, an init) and a fuzz test FuzzZ that runs bug on
+// an input of two bytes or more starting with 'z', and returns its
+// directory.
+func zModule(t *testing.T, module, code, bug string) string {
+	t.Helper()
+	dir := t.TempDir()
+	pkg := "package " + path.Base(module) + "\n"
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod":    "module " + module + "\n\ngo 1.26\n",
+		"x_test.go": pkg + code,
+		"z_test.go": pkg + `
+import "testing"
+
+func FuzzZ(f *testing.F) {
 	f.Add([]byte("a"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		if len(b) > 1 && b[0] == 'z' {
-			select {}
+			` + bug + `
 		}
 	})
 }
 `})
-	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzCL$", FuzzTime: "60s", Timeout: 7 * time.Second, Fuzzbox: testFuzzbox(t)}, ".")
-	if r.res.ExitCode != ExitFailure || len(r.failures) != 1 || !strings.Contains(r.failures[0], "timeout of 7s") {
-		t.Fatalf("exit %d, failures %q; want the hang found at the 7-s timeout (exit 1)\n%s", r.res.ExitCode, r.failures, r)
+	return dir
+}
+
+// wantFound fails t unless run r exited 1 with one failure whose message
+// has want.
+func wantFound(t *testing.T, r *fixtureRun, want string) {
+	t.Helper()
+	if r.res.ExitCode != ExitFailure || len(r.failures) != 1 || !strings.Contains(r.failures[0], want) {
+		t.Fatalf("exit %d, failures %q; want one failure with %q (exit 1)\n%s", r.res.ExitCode, r.failures, want, r)
 	}
 }
