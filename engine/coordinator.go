@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -210,10 +211,15 @@ func newCoordinator(opts Options) (*coordinator, error) {
 // selfWorker is the worker command of a real run: this test binary again,
 // with -test.fuzzworker first, as internal/fuzz puts it: the arguments may
 // end in positional ones (go test's -args), after which the flag package
-// parses no flag.
+// parses no flag. They are the process's as it started (startArgs).
 func selfWorker() (string, []string, []string) {
-	return os.Args[0], append([]string{"-test.fuzzworker"}, os.Args[1:]...), nil
+	return startArgs[0], append([]string{"-test.fuzzworker"}, startArgs[1:]...), nil
 }
+
+// startArgs are the process's arguments as it started: a test that
+// replaced os.Args (and did not restore them) had every worker started
+// with its arguments, and the run fail to start one.
+var startArgs = slices.Clone(os.Args)
 
 func (c *coordinator) run(ctx context.Context) error {
 	for _, dir := range []string{c.opts.CacheDir, c.opts.CorpusDir, syncEntries(&c.opts)} {

@@ -167,3 +167,14 @@ func TestDiedReading(t *testing.T) {
 		}
 	}
 }
+
+// TestSelfWorkerArgs: a worker is this binary with the arguments the
+// process started with, whatever a test did to os.Args since.
+func TestSelfWorkerArgs(t *testing.T) {
+	defer func(a []string) { os.Args = a }(os.Args)
+	os.Args = []string{"prog", "-v"}
+	name, args, _ := selfWorker()
+	if name != startArgs[0] || len(args) != len(startArgs) || args[0] != "-test.fuzzworker" {
+		t.Errorf("selfWorker() = %q %q, want %q and the arguments the process started with", name, args, startArgs[0])
+	}
+}
