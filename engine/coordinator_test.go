@@ -205,10 +205,12 @@ func fakeWorker(mode, dir string) int {
 			c := make(chan int)
 			go func() { c <- len(b) }() // nobody receives: a goroutine leak
 		case mode == "grow" && len(b) >= 3:
-			// A slow input that keeps building a result: 20 MiB more every
-			// 100 ms, touched, for ever.
+			// A slow input that keeps building a result: 64 MiB more every
+			// 100 ms, touched, for ever. Each step is growth on its own
+			// (rssProgressMB): with 20 MiB, a worker given little CPU under
+			// load grew less than that in a timeout and was a plain hang.
 			for {
-				m := make([]byte, 20<<20)
+				m := make([]byte, 64<<20)
 				for i := 0; i < len(m); i += 4096 {
 					m[i] = 1
 				}

@@ -53,17 +53,10 @@ func limitWorkerMemory(execs func() uint64) {
 		s.base = s.prev
 		unalloc := unallocatedBytes() // reservations and files' mappings at the start
 		for range time.Tick(10 * time.Millisecond) {
-			grew := s.sample(vmBytes(), execs())
-			if grew == 0 {
+			if s.sample(vmBytes(), execs()) == 0 {
 				continue
 			}
-			// Not allocated: reservations without access and files'
-			// mappings made since the start (taken as the input's, so
-			// that none is blamed on it).
-			if now := unallocatedBytes(); now > unalloc {
-				grew -= min(grew, now-unalloc)
-			}
-			if grew > limit {
+			if grew := allocatedGrowth(s.base, unalloc, vmBytes, unallocatedBytes); grew > limit {
 				panic(fmt.Sprintf("fuzzbox: out of memory: one execution grew the worker by %d MiB, over -rss_limit_mb=%d", grew>>20, rssLimitMB))
 			}
 		}
@@ -94,6 +87,34 @@ func (s *memSampler) sample(vm, e uint64) (grew uint64) {
 	}
 	s.prev = vm
 	return grew
+}
+
+// allocatedGrowth returns how much the process's allocated memory grew
+// since the mapped size was base, with unalloc bytes of it unallocated
+// (unallocatedBytes at the start): the mapped size now (vm) less what is
+// unallocated now (unallocated), reservations without access and files'
+// mappings made since the start being taken as the input's, so that none is
+// blamed on it. The two are read as a pair, unallocated before and after
+// the mapped size until both readings agree: a sample's growth may be a
+// reservation already released when /proc/self/maps is read (under load or
+// qemu, milliseconds later), which compared with the sample's size was an
+// oom that go test passes.
+func allocatedGrowth(base, unalloc uint64, vm, unallocated func() uint64) uint64 {
+	var v, u uint64
+	for range 4 {
+		u = unallocated()
+		v = vm()
+		if unallocated() == u {
+			break
+		}
+	}
+	if u > unalloc {
+		v -= min(v, u-unalloc)
+	}
+	if v <= base {
+		return 0
+	}
+	return v - base
 }
 
 // memCheck is the exact memory check: the Go heap's live objects before

@@ -253,3 +253,44 @@ func TestNotGrown(t *testing.T) {
 		t.Error("not grown with no usual size known")
 	}
 }
+
+// TestAllocatedGrowth: the mapped size and the unallocated bytes are read
+// as a pair, so a reservation released (or made) between two readings is
+// never growth. The arm64 CI under qemu reported an oom for a 4-GiB
+// reservation released by the time /proc/self/maps was read.
+func TestAllocatedGrowth(t *testing.T) {
+	const (
+		gib   = 1 << 30
+		base  = 100 << 20 // mapped size when the execution was first seen
+		start = 10 << 20  // unallocated at the start
+	)
+	for _, tc := range []struct {
+		name        string
+		vms, unalls []uint64 // the successive readings
+		want        uint64
+	}{
+		{"reservation released before the readings", []uint64{base}, []uint64{start, start}, 0},
+		{"reservation still there", []uint64{base + 4*gib}, []uint64{start + 4*gib, start + 4*gib}, 0},
+		{"allocated growth", []uint64{base + 3*gib}, []uint64{start, start}, 3 * gib},
+		{"reservation made between the readings", []uint64{base + 4*gib, base + 4*gib}, []uint64{start, start + 4*gib, start + 4*gib, start + 4*gib}, 0},
+		{"reservation released between the readings", []uint64{base, base}, []uint64{start + 4*gib, start, start, start}, 0},
+		{"growth and a file's mapping", []uint64{base + 3*gib + gib}, []uint64{start + gib, start + gib}, 3 * gib},
+		{"shrunk", []uint64{base - 50<<20}, []uint64{start, start}, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			next := func(s *[]uint64) func() uint64 {
+				return func() uint64 {
+					v := (*s)[0]
+					if len(*s) > 1 {
+						*s = (*s)[1:]
+					}
+					return v
+				}
+			}
+			vms, unalls := tc.vms, tc.unalls
+			if got := allocatedGrowth(base, start, next(&vms), next(&unalls)); got != tc.want {
+				t.Errorf("allocatedGrowth = %d MiB, want %d MiB", got>>20, tc.want>>20)
+			}
+		})
+	}
+}
