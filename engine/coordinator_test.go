@@ -99,6 +99,8 @@ func fakeWorker(mode, dir string) int {
 			return nil // the seed, and the warm-up run
 		case strings.Contains(mode, "twin") && len(b) >= 3 && filepath.Base(os.Args[0]) == fakeTwinName:
 			return fakeTwin(mode, dir)
+		case mode == "long" && len(b) >= 12:
+			return errors.New("a long input") // nothing guides the way there (TestStallGrowsShortInputs)
 		case mode == "exitseventy" && len(b) >= 3:
 			os.Exit(ipc.WorkerExitCode) // the code under test's own exit 70 (EX_SOFTWARE)
 		case strings.Contains(mode, "exit70") && once(dir, "exit70"):

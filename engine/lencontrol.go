@@ -10,8 +10,9 @@ import "math"
 // entry. Short inputs run faster and keep mutations on the bytes that
 // matter; the limit rises only when the short ones stop finding coverage.
 type lenControl struct {
-	cap  int   // 0 until start
-	mark int64 // executions at the last new entry or growth
+	cap     int   // 0 until start
+	mark    int64 // executions at the last new entry or growth
+	atEntry int   // cap at the start or the last new entry
 }
 
 // lenControlRuns is libFuzzer's default -len_control.
@@ -23,10 +24,16 @@ func (l *lenControl) start(es []*entry, execs int64) {
 	for _, e := range es {
 		l.cap = max(l.cap, maxBytesLen(e.vals))
 	}
+	l.atEntry = l.cap
 }
 
 // grew records a new corpus entry.
-func (l *lenControl) grew(execs int64) { l.mark = execs }
+func (l *lenControl) grew(execs int64) { l.mark, l.atEntry = execs, l.cap }
+
+// stall returns how far the limit has risen since the start or the last
+// new corpus entry (limit brings it up to date): the slack a mutant's
+// random growth gets past growthLimit's bound.
+func (l *lenControl) stall() int { return l.cap - l.atEntry }
 
 // limit returns the maximum length for mutants of e, an entry of q, after
 // execs executions in all.
@@ -52,12 +59,17 @@ const maxLenControl = 1 << 20
 // growthLimit returns the length limit of a mutant's random growth (bytes
 // inserted, copied, spliced) for a base whose longest []byte or string
 // value is n bytes, under the length control's limit: at most twice n plus
-// 4 bytes. A short entry (the zero input and what comes of it) then has
-// short mutants, as libFuzzer's are when it starts from its empty input
-// with a 4-byte limit, while an entry of at least half the limit grows as
-// before; comparisons' substitutions keep the length control's limit.
-func growthLimit(limit, n int) int {
-	return max(n, min(limit, 2*n+4))
+// 4 bytes, plus stall, how far the limit has risen since the corpus last
+// grew. A short entry (the zero input and what comes of it) then has short
+// mutants while coverage comes, as libFuzzer's are when it starts from its
+// empty input with a 4-byte limit, while an entry of at least half the
+// limit grows as before; comparisons' substitutions keep the length
+// control's limit. Without stall, an input longer than 2n+4 bytes was never
+// tried where no coverage or comparison guides the way (a check in a
+// t.Cleanup, which runs after testing's coverage snapshot: go test found
+// `len(b) >= 8` there from a one-byte seed in a second, fuzzbox never).
+func growthLimit(limit, n, stall int) int {
+	return max(n, min(limit, 2*n+4+stall))
 }
 
 // maxBytesLen returns the length of the longest []byte or string value.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fuzzbox/fuzzbox/corpus"
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
+	"github.com/fuzzbox/fuzzbox/event"
 )
 
 func TestLenControl(t *testing.T) {
@@ -62,14 +63,45 @@ func TestLenControlSmallCorpus(t *testing.T) {
 }
 
 // TestGrowthLimit: a short base's mutants grow to twice its length plus 4
-// bytes at most, under the length control's limit; a long one's to the limit.
+// bytes at most, under the length control's limit, and further by as much
+// as that limit rose since the corpus last grew; a long one's to the limit.
 func TestGrowthLimit(t *testing.T) {
-	for _, tc := range []struct{ limit, n, want int }{
-		{100, 0, 4}, {100, 4, 12}, {100, 30, 64}, {100, 48, 100}, {100, 60, 100}, {100, 200, 200}, {3, 0, 3},
+	for _, tc := range []struct{ limit, n, stall, want int }{
+		{100, 0, 0, 4}, {100, 4, 0, 12}, {100, 30, 0, 64}, {100, 48, 0, 100}, {100, 60, 0, 100}, {100, 200, 0, 200}, {3, 0, 0, 3},
+		{100, 1, 4, 10}, {100, 30, 50, 100}, {3, 0, 10, 3},
 	} {
-		if got := growthLimit(tc.limit, tc.n); got != tc.want {
-			t.Errorf("growthLimit(%d, %d) = %d, want %d", tc.limit, tc.n, got, tc.want)
+		if got := growthLimit(tc.limit, tc.n, tc.stall); got != tc.want {
+			t.Errorf("growthLimit(%d, %d, %d) = %d, want %d", tc.limit, tc.n, tc.stall, got, tc.want)
 		}
+	}
+}
+
+// TestLenControlStall: the stall is how far the limit rose since the start
+// or the last new entry.
+func TestLenControlStall(t *testing.T) {
+	q := newQueue(false)
+	q.add(newEntry([]any{[]byte("a")}, nil, "", true), nil)
+	var l lenControl
+	if got := l.limit(q, q.entries[0], 0); got != 4 || l.stall() != 0 {
+		t.Fatalf("at the start: limit %d, stall %d; want 4, 0", got, l.stall())
+	}
+	grown := l.limit(q, q.entries[0], 10_000)
+	if grown <= 4 || l.stall() != grown-4 {
+		t.Fatalf("after 10,000 executions without an entry: limit %d, stall %d; want the stall to be the limit's rise", grown, l.stall())
+	}
+	l.grew(10_000)
+	if got := l.limit(q, q.entries[0], 10_001); got != grown || l.stall() != 0 {
+		t.Fatalf("after a new entry: limit %d, stall %d; want %d, 0", got, l.stall(), grown)
+	}
+}
+
+// TestStallGrowsShortInputs: where no coverage or comparison guides the way,
+// mutants of the empty seed still reach the length a failure needs once the
+// corpus stops growing; held to twice their base plus 4 bytes they never did.
+func TestStallGrowsShortInputs(t *testing.T) {
+	r := runFake(t, "long", 20*time.Second, func(o *Options) { o.Parallel = 1 })
+	if f := r.ofType(event.Failure); len(f) != 1 {
+		t.Fatalf("failures = %+v, want the long input's", f)
 	}
 }
 

@@ -304,7 +304,7 @@ func (c *coordinator) fuzzWork(w *worker) bool {
 	}
 	e := c.corpus.pick(c.rng)
 	args := &ipc.FuzzArgs{
-		Limit: limit, Duration: c.corpus.callDuration(e), MaxLen: c.lens.limit(c.corpus, e, c.execs), Seed: c.rng.Uint64(), Trace: !c.opts.NoCmp,
+		Limit: limit, Duration: c.corpus.callDuration(e), MaxLen: c.lens.limit(c.corpus, e, c.execs), Stall: c.lens.stall(), Seed: c.rng.Uint64(), Trace: !c.opts.NoCmp,
 		Splice: c.corpus.spliceSample(c.rng, 8), Dict: c.dict.tokens(), CheckInput: !c.warned, Keep: keepFinding,
 		Settle: c.settle, Known: c.knownSigs(),
 	}

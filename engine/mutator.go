@@ -19,9 +19,12 @@ type mutator struct {
 	// guideLen, when above maxLen, is the limit of substitutions from
 	// comparisons, which are no blind growth (growthLimit).
 	guideLen int
-	dict     [][]byte // tokens to insert: -dict, auto-dictionary, comparison operands
-	splice   [][]any  // other corpus entries to cross over with
-	cmp      []cmpSub // comparison-guided substitutions for the current base input
+	// stall is how far the length control's limit has risen since the
+	// corpus last grew (ipc.FuzzArgs.Stall): growthLimit's slack.
+	stall  int
+	dict   [][]byte // tokens to insert: -dict, auto-dictionary, comparison operands
+	splice [][]any  // other corpus entries to cross over with
+	cmp    []cmpSub // comparison-guided substitutions for the current base input
 
 	// cmpMutant reports whether the last mutate applied a substitution
 	// that replaced or resized a whole argument.

@@ -353,6 +353,7 @@ func (w *workerServer) fuzzLoop(args *ipc.FuzzArgs) ipc.FuzzResponse {
 	defer func() { execState.seen = nil }()
 	m := newMutator(args.Seed, w.maxLen(args.MaxLen))
 	m.resizeLen = w.resizeLen(args.MaxLen)
+	m.stall = args.Stall
 	if !args.SameDict {
 		w.dict = args.Dict
 	}
@@ -512,7 +513,7 @@ func (w *workerServer) setBase(base []any, m *mutator, trace bool, resp *ipc.Fuz
 		if m.guideLen == 0 {
 			m.guideLen = m.maxLen // the call's limit, kept for the bases to come
 		}
-		m.maxLen = growthLimit(m.guideLen, maxBytesLen(base))
+		m.maxLen = growthLimit(m.guideLen, maxBytesLen(base), m.stall)
 	}
 	if !trace {
 		return tm, nil

@@ -110,7 +110,7 @@ func TestConn(t *testing.T) {
 	worker := NewConn(callR, respW)
 
 	calls := []Call{
-		{Fuzz: &FuzzArgs{Limit: 10, Duration: 200 * time.Millisecond, Seed: 1<<64 - 1, Trace: true, MaxLen: 7,
+		{Fuzz: &FuzzArgs{Limit: 10, Duration: 200 * time.Millisecond, Seed: 1<<64 - 1, Trace: true, MaxLen: 7, Stall: 3,
 			Splice: [][]byte{{0, 1, 0xff}}, Dict: [][]byte{[]byte("tok"), {}}}},
 		{Run: &RunArgs{Trace: true}},
 		{Minimize: &MinimizeArgs{Limit: 3, Duration: time.Second, Kind: "panic", Key: "k", Refuse: []int64{2}}},

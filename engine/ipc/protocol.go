@@ -83,6 +83,10 @@ type FuzzArgs struct {
 	Seed     uint64        // seed of the worker's random source for this call
 	Trace    bool          // trace comparisons of the base input to guide mutation
 	MaxLen   int           // maximum length of a []byte or string value; 0 means the region's capacity
+	// Stall is how far the length control's limit (MaxLen) has risen since
+	// the corpus last grew: random growth of a mutant, otherwise held to
+	// twice its base's longest value plus 4 bytes, may go that much further.
+	Stall int
 	// Splice holds encoded values of other corpus entries the worker may
 	// splice into the base input. Nil means none.
 	Splice [][]byte
