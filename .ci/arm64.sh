@@ -1,20 +1,43 @@
 #!/usr/bin/env bash
 # arm64.sh - the engine's tests and end-to-end fuzzing runs, for real, on
-# linux/arm64 under qemu-user (Debian's qemu-user-static, through
+# linux/arm64 under qemu-user (QEMU 10 from bookworm-backports, through
 # binfmt_misc so that the worker processes the engine starts run emulated
 # too). Called by .ci/run; README.md says what is tested where.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v qemu-aarch64-static >/dev/null 2>&1; then
-	echo "--- installing qemu-user-static"
+# QEMU 7.2 (bookworm's) can deadlock a multithreaded guest's fork before its
+# exec: a Go program starting a process then waits for ever (golang/go#70329;
+# seen in CI as a fuzzing binary whose new worker never came, and here as a
+# fuzzbox whose child hung in futex_wait with two qemu threads). QEMU 10 from
+# bookworm-backports is the emulator the arm64 runs are meant for; bookworm's
+# is used only if backports cannot be reached, and the run says so.
+qemu_major() { qemu-aarch64 --version 2>/dev/null | sed -n 's/^qemu-aarch64 version \([0-9]*\).*/\1/p'; }
+if [ "$(qemu_major)" = "" ] || [ "$(qemu_major)" -lt 8 ]; then
+	echo "--- installing qemu-user from bookworm-backports"
 	export DEBIAN_FRONTEND=noninteractive
+	printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		>/etc/apt/sources.list.d/fuzzbox-backports.sources
 	apt-get update -qq
-	apt-get install -y -qq qemu-user-static binfmt-support >/dev/null
+	if ! apt-get install -y -qq -t bookworm-backports qemu-user qemu-user-binfmt >/dev/null; then
+		echo "arm64: warning: qemu-user from bookworm-backports did not install; bookworm's QEMU 7.2 can hang a fork (golang/go#70329)" >&2
+		apt-get install -y -qq qemu-user-static binfmt-support >/dev/null
+	fi
 fi
+echo "--- $(qemu-aarch64 --version 2>/dev/null | head -1 || qemu-aarch64-static --version | head -1)"
 if [ ! -e /proc/sys/fs/binfmt_misc/register ]; then
 	mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
 fi
-update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
+# Register the installed emulator. An entry left by an older QEMU (flag F)
+# keeps running that binary even after the package replaced it, so it is
+# removed first.
+if [ -f /usr/lib/binfmt.d/qemu-aarch64.conf ]; then
+	if [ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
+		echo -1 >/proc/sys/fs/binfmt_misc/qemu-aarch64
+	fi
+	grep -v '^#' /usr/lib/binfmt.d/qemu-aarch64.conf >/proc/sys/fs/binfmt_misc/register
+else
+	update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
+fi
 if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ]; then
 	echo "arm64: qemu-aarch64 is not registered with binfmt_misc; cannot run arm64 binaries" >&2
 	exit 1
