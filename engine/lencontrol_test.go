@@ -308,3 +308,19 @@ func TestLeaveOutInputs(t *testing.T) {
 		t.Errorf("baseline inputs %q, want seed#1 and the zero input", got)
 	}
 }
+
+// TestImportResetsLenControl: an entry imported from a sync directory grows
+// the corpus as the instance's own finds do, so the length control's plateau
+// starts again; an instance living on imports saw its limit rise.
+func TestImportResetsLenControl(t *testing.T) {
+	q := newQueue(false)
+	q.add(newEntry([]any{[]byte("a")}, nil, "", true), nil)
+	c := &coordinator{setup: &setup{rep: &reporter{}}, corpus: q}
+	c.lens.limit(q, q.entries[0], 0)
+	c.execs = 10_000
+	grown := c.lens.limit(q, q.entries[0], c.execs)
+	c.addImported(newEntry([]any{[]byte("b")}, nil, "", false), 1, true)
+	if got := c.lens.limit(q, q.entries[0], c.execs+300); got != grown || c.lens.stall() != 0 {
+		t.Fatalf("300 executions after an import: limit %d, stall %d; want %d, 0", got, c.lens.stall(), grown)
+	}
+}

@@ -467,10 +467,14 @@ func (c *coordinator) synced(stopping bool, n syncNews) {
 
 // addImported takes an input of another instance that added coverage here
 // into this instance's cache; recorded says its coverage was the other
-// instance's record, not a run here.
+// instance's record, not a run here. The corpus grew, for the length
+// control too: as one instance's workers share a plateau, so do synced
+// instances, or one that lives on imports sees its limit rise as if it
+// found nothing.
 func (c *coordinator) addImported(e *entry, bits int, recorded bool) {
 	c.newCount++
 	c.lastNew = time.Now()
+	c.lens.grew(c.execs)
 	path := c.saveCache(e)
 	c.rep.emit(event.Event{Type: event.Coverage, Reproducer: path, Corpus: c.corpus.len(), Edges: bits, Imported: true, Recorded: recorded})
 }
