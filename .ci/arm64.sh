@@ -17,9 +17,10 @@ if [ "$(qemu_major)" = "" ] || [ "$(qemu_major)" -lt 8 ]; then
 	export DEBIAN_FRONTEND=noninteractive
 	printf 'Types: deb\nURIs: http://deb.debian.org/debian\nSuites: bookworm-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 		>/etc/apt/sources.list.d/fuzzbox-backports.sources
-	apt-get update -qq
-	if ! apt-get install -y -qq -t bookworm-backports qemu-user qemu-user-binfmt >/dev/null; then
+	if ! { apt-get update -qq && apt-get install -y -qq -t bookworm-backports qemu-user qemu-user-binfmt >/dev/null; }; then
 		echo "arm64: warning: qemu-user from bookworm-backports did not install; bookworm's QEMU 7.2 can hang a fork (golang/go#70329)" >&2
+		rm -f /etc/apt/sources.list.d/fuzzbox-backports.sources
+		apt-get update -qq
 		apt-get install -y -qq qemu-user-static binfmt-support >/dev/null
 	fi
 fi
