@@ -52,6 +52,18 @@ func TestReservationIsNoOOM(t *testing.T) {
 
 // reserveAddressSpace reserves 4 GiB without access for 30 ms, 20 ms after
 // it starts (the memory check has seen the execution running by then).
+// grownBytes is the fake "grow" mode's step: n bytes of resident memory,
+// mapped outside the Go heap so that a race-instrumented worker starved of
+// CPU still grows at each step (its heap allocation, with the race
+// detector's shadow, took longer than the 500-ms timeout under load).
+func grownBytes(n int) []byte {
+	m, err := syscall.Mmap(-1, 0, n, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_POPULATE)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
 func reserveAddressSpace() {
 	time.Sleep(20 * time.Millisecond)
 	m, err := syscall.Mmap(-1, 0, 1<<32, syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
