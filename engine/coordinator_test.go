@@ -208,9 +208,10 @@ func fakeWorker(mode, dir string) int {
 			go func() { c <- len(b) }() // nobody receives: a goroutine leak
 		case mode == "grow" && len(b) >= 3:
 			// A slow input that keeps building a result: 64 MiB more every
-			// 100 ms, resident (grownBytes), for ever. Each step is growth on its own
-			// (rssProgressMB): with 20 MiB, a worker given little CPU under
-			// load grew less than that in a timeout and was a plain hang.
+			// 100 ms, resident (grownBytes), for ever. Each step is growth
+			// on its own (rssProgressMB): with 20 MiB, a worker given little
+			// CPU under load grew less than that in a timeout and was a
+			// plain hang.
 			for {
 				fakeHeld = append(fakeHeld, grownBytes(64<<20))
 				time.Sleep(100 * time.Millisecond)

@@ -50,8 +50,6 @@ func TestReservationIsNoOOM(t *testing.T) {
 	}
 }
 
-// reserveAddressSpace reserves 4 GiB without access for 30 ms, 20 ms after
-// it starts (the memory check has seen the execution running by then).
 // grownBytes is the fake "grow" mode's step: n bytes of resident memory,
 // mapped outside the Go heap so that a race-instrumented worker starved of
 // CPU still grows at each step (its heap allocation, with the race
@@ -64,6 +62,8 @@ func grownBytes(n int) []byte {
 	return m
 }
 
+// reserveAddressSpace reserves 4 GiB without access for 30 ms, 20 ms after
+// it starts (the memory check has seen the execution running by then).
 func reserveAddressSpace() {
 	time.Sleep(20 * time.Millisecond)
 	m, err := syscall.Mmap(-1, 0, 1<<32, syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
