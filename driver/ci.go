@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/event"
 )
@@ -41,6 +42,7 @@ type CIReports struct {
 // passed, every fuzz test "ok" with nothing fuzzed. With out.JSON the exit
 // event, the stream's last, carries the job's exit code.
 func CI(ctx context.Context, cfg Config, base string, patterns []string, out Output, reps CIReports) Result {
+	start := time.Now()
 	res, root, p := ciRun(ctx, cfg, base, patterns, out)
 	if res.ExitCode == ExitFailure && !res.hasNew() {
 		res.ExitCode = ExitOK // only known buckets
@@ -66,7 +68,8 @@ func CI(ctx context.Context, cfg Config, base string, patterns []string, out Out
 			p = NewPrinter(out.Stdout, true, nil)
 		}
 		code := res.ExitCode
-		e := event.Event{Type: event.Exit, ExitCode: &code}
+		now := time.Now()
+		e := event.Event{Type: event.Exit, Time: now, Elapsed: now.Sub(start).Milliseconds(), ExitCode: &code}
 		if res.Err != nil {
 			e.Error = oneLine(res.Err)
 		}

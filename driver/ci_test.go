@@ -451,6 +451,9 @@ func TestCINothingAffectedJSON(t *testing.T) {
 	if res.ExitCode != ExitOK || json.Unmarshal(bytes.TrimSpace(stdout.Bytes()), &e) != nil || e.Type != event.Exit || e.ExitCode == nil || *e.ExitCode != 0 {
 		t.Errorf("exit %d; standard output %q, want one exit event with code 0", res.ExitCode, stdout.String())
 	}
+	if time.Since(e.Time) > time.Hour { // it was the zero time
+		t.Errorf("the exit event's time is %v, want the job's end", e.Time)
+	}
 	if !strings.Contains(stderr.String(), "no fuzz test is affected") {
 		t.Errorf("standard error %q does not say nothing was affected", stderr.String())
 	}

@@ -398,11 +398,11 @@ func orDefault(v, def string) string {
 	return v
 }
 
-// stockBuildFlags returns the go command's flags for c.Tags and c.Vet, for
-// the stock go test -c builds (replays, coverage); the fuzzing binary's
-// build gets them as build.Options.
+// stockBuildFlags returns the go command's flags for c.Tags and c.Vet, and
+// build.NoGoFuzz, for the stock go test -c builds (replays, coverage); the
+// fuzzing binary's build gets them as build.Options.
 func (c *Config) stockBuildFlags() []string {
-	var flags []string
+	flags := []string{build.NoGoFuzz}
 	if c.Tags != "" {
 		flags = append(flags, "-tags="+c.Tags)
 	}

@@ -422,6 +422,14 @@ func TestFuzzGOFLAGS(t *testing.T) {
 	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 2 || !strings.Contains(r.stderr, "GOFLAGS holds go test's -cover") {
 		t.Errorf("GOFLAGS=-cover: want exit 2 naming GOFLAGS\n%s", r)
 	}
+	// go test's -fuzz in GOFLAGS is fuzzbox's -fuzz, not its builds': it
+	// had go test -c instrument for go's own fuzzing, and every build
+	// failed. The stock build replays the failure.
+	t.Setenv("GOFLAGS", "-fuzz=^FuzzPanic$")
+	r := e2eFuzz(t, dir, "-fuzztime=60s", ".")
+	if names := e2eReproducers(t, dir, "FuzzPanic"); r.code != 1 || len(names) != 1 || !strings.Contains(r.stdout, "fuzzbox-e2e: boom") {
+		t.Errorf("GOFLAGS=-fuzz=^FuzzPanic$: want exit 1 with one reproducer of its panic, have %d\n%s", len(names), r)
+	}
 }
 
 // TestFuzzGoTestCommandLine: a go test command line works as fuzzbox

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,41 +29,38 @@ name another package's has is built as <package path>_FuzzX.
 Flags:
 `
 
+// ossFuzzInit is fuzzbox oss-fuzz's one subcommand.
+var ossFuzzInit = &command{name: "init", group: "oss-fuzz", usage: ossFuzzUsage, flags: ossFuzzInitFlags}
+
 // runOSSFuzz implements "fuzzbox oss-fuzz init" over build.WriteOSSFuzz.
 func runOSSFuzz(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "init" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "-help" || args[0] == "help") {
-			fmt.Fprint(stdout, ossFuzzUsage)
-			return exitOK
-		}
-		fmt.Fprint(stderr, "fuzzbox oss-fuzz: want the subcommand init\n"+ossFuzzUsage)
-		return exitUsage
+	usage := func(w io.Writer) {
+		fs := flag.NewFlagSet("", flag.ContinueOnError)
+		ossFuzzInit.flags(fs)
+		ossFuzzInit.printUsage(w, fs)
 	}
-	fs := flag.NewFlagSet("oss-fuzz init", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	return dispatch(args, map[string]*command{"init": ossFuzzInit}, usage, "fuzzbox oss-fuzz: want the subcommand init", "fuzzbox oss-fuzz: unknown subcommand %q", stdout, stderr)
+}
+
+func ossFuzzInitFlags(fs *flag.FlagSet) func(*invocation) int {
 	var opts build.OSSFuzzOptions
 	fs.StringVar(&opts.Dir, "dir", ".", "module `DIR`")
 	fs.StringVar(&opts.Name, "name", "", "project `NAME` (default: the last element of the module path)")
 	fs.StringVar(&opts.Version, "version", "latest", "fuzzbox `version` the Dockerfile installs")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files")
 	fs.StringVar(&opts.Tags, "tags", "", "build `TAGS` (comma-separated) the packages are listed and built with")
-	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, ossFuzzUsage)
-			fs.SetOutput(stdout)
-			fs.PrintDefaults()
-			return exitOK
+	return func(inv *invocation) int {
+		if inv.NArg() > 0 {
+			return inv.usageError("init: unexpected arguments")
 		}
-		fmt.Fprintf(stderr, "fuzzbox oss-fuzz init: bad arguments\n%s", ossFuzzUsage)
-		return exitUsage
+		written, err := build.WriteOSSFuzz(context.Background(), opts)
+		for _, p := range written {
+			fmt.Fprintln(inv.stdout, p)
+		}
+		if err != nil {
+			fmt.Fprintf(inv.stderr, "fuzzbox oss-fuzz init: %s\n", oneLine(err))
+			return exitUsage
+		}
+		return exitOK
 	}
-	written, err := build.WriteOSSFuzz(context.Background(), opts)
-	for _, p := range written {
-		fmt.Fprintln(stdout, p)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "fuzzbox oss-fuzz init: %s\n", oneLine(err))
-		return exitUsage
-	}
-	return exitOK
 }

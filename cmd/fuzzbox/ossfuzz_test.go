@@ -35,8 +35,10 @@ func TestOSSFuzzInit(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want %d and the usage", args, code, errb.String(), exitUsage)
 		}
 	}
-	out.Reset()
-	if code := runOSSFuzz([]string{"init", "-h"}, &out, &errb); code != exitOK || !strings.Contains(out.String(), "-version") {
-		t.Errorf("init -h: exit %d, stdout %q", code, out.String())
+	for _, args := range [][]string{{"init", "-h"}, {"-h"}} {
+		out.Reset()
+		if code := runOSSFuzz(args, &out, &errb); code != exitOK || !strings.Contains(out.String(), "Flags:\n  -dir DIR") || !strings.Contains(out.String(), "-version") {
+			t.Errorf("%q: exit %d, stdout %q; want the usage with the flags", args, code, out.String())
+		}
 	}
 }

@@ -74,6 +74,14 @@ var ErrSetupFailed = errors.New("setup failed")
 // package directory; it never exists on disk.
 const xtestFile = "zz_fuzzbox_main_test.go"
 
+// NoGoFuzz is the flag every go test -c of fuzzbox's gives, its builds'
+// and the stock ones the driver replays failures with: a -fuzz in the
+// user's GOFLAGS, which fuzzbox fuzz takes as its own -fuzz (as go test
+// takes it), would also have the go command instrument the build for its
+// own fuzzing, and fuzzbox's runtime hooks then call themselves (the
+// linker refused the build: "nosplit stack over 792 byte limit").
+const NoGoFuzz = "-fuzz="
+
 // Build compiles the test package opts.Package into a fuzzing binary at
 // opts.Out (see the package documentation for how). The user's files are
 // not modified. A package that does not compile yields an error
@@ -133,7 +141,7 @@ func build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("build: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	args := []string{"test", "-c", "-o", out, "-toolexec=" + toolexec}
+	args := []string{"test", "-c", NoGoFuzz, "-o", out, "-toolexec=" + toolexec}
 	if opts.Vet != "" {
 		args = append(args, "-vet="+opts.Vet)
 	}
