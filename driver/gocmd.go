@@ -7,10 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/fuzzbox/fuzzbox/driver/build"
 )
 
 // The go command, as every part of the driver runs it (go list, go env, go
@@ -49,7 +52,9 @@ func goEnv(dir, name string) string {
 // text form is a line a name, unless GOFLAGS holds -json, which makes it
 // this one.
 func goEnvJSON(ctx context.Context, dir string, names ...string) (map[string]string, error) {
-	out, err := goOutput(ctx, dir, append([]string{"env", "-json"}, names...)...)
+	cmd := goCmd(ctx, dir, append([]string{"env", "-json"}, names...)...)
+	cmd.Env = build.GoEnvEnviron(os.Environ())
+	out, err := output(cmd)
 	if err != nil {
 		return nil, err
 	}

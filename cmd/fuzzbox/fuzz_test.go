@@ -418,6 +418,12 @@ func TestFuzzGOFLAGS(t *testing.T) {
 	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 0 {
 		t.Errorf("GOFLAGS=-json: want exit 0\n%s", r)
 	}
+	// go test ignores a -w (here of an -ldflags unquoted); go env, which
+	// has one, refused -json with it, and fuzzbox ran nothing.
+	t.Setenv("GOFLAGS", "-ldflags=-s -w")
+	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 0 {
+		t.Errorf("GOFLAGS=-ldflags=-s -w: want exit 0\n%s", r)
+	}
 	t.Setenv("GOFLAGS", "-cover")
 	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 2 || !strings.Contains(r.stderr, "GOFLAGS holds go test's -cover") {
 		t.Errorf("GOFLAGS=-cover: want exit 2 naming GOFLAGS\n%s", r)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 )
 
 // The Go releases fuzzbox supports: their testing package's deps interface
@@ -24,7 +25,12 @@ const (
 // version, for the build's error messages.
 func (g *goCmd) readEnv(ctx context.Context) (string, error) {
 	// -json: the text form is what GOFLAGS=-json makes it.
-	out, err := g.output(ctx, "env", "-json", "GOVERSION", "GOMOD", "GOROOT", "GOWORK", "GOFLAGS", "GOTMPDIR")
+	envCmd := *g
+	if envCmd.env == nil {
+		envCmd.env = os.Environ()
+	}
+	envCmd.env = GoEnvEnviron(envCmd.env)
+	out, err := envCmd.output(ctx, "env", "-json", "GOVERSION", "GOMOD", "GOROOT", "GOWORK", "GOFLAGS", "GOTMPDIR")
 	if err != nil {
 		return "", fmt.Errorf("build: go env: %w", err)
 	}
