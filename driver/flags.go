@@ -123,7 +123,7 @@ var goflagsTestFlags = []string{"fuzz", "fuzztime", "fuzzminimizetime", "paralle
 // goflagsRefused are the flags of go test's fuzzbox refuses on its command
 // line that change a build or run when GOFLAGS holds them (not -x or -work,
 // which only show what the go command does).
-var goflagsRefused = []string{"cover", "covermode", "coverpkg", "exec", "toolexec", "n", "compiler", "buildmode", "asan", "msan", "linkshared", "cpu", "shuffle"}
+var goflagsRefused = []string{"cover", "covermode", "coverpkg", "coverprofile", "exec", "toolexec", "n", "compiler", "buildmode", "asan", "msan", "linkshared", "cpu", "shuffle"}
 
 // SetFromGOFLAGS sets the flags of fs that go test would take from goflags
 // (the go command's GOFLAGS: space-separated -flag=value or -flag) and that

@@ -186,7 +186,8 @@ func TestSetFromGOFLAGS(t *testing.T) {
 	// go test's -count, -cpu and -shuffle in GOFLAGS were left out
 	// silently; fuzzbox's command line refuses them.
 	for goflags, want := range map[string]string{"-fuzztime": "needs an argument", "-short=maybe": "-short", "-parallel=x": "-parallel",
-		"-count=2": "-count=2", "-test.count=3": "-test.count=3", "-cpu=1,2": "-cpu", "-shuffle=on": "-shuffle"} {
+		"-count=2": "-count=2", "-test.count=3": "-test.count=3", "-cpu=1,2": "-cpu", "-shuffle=on": "-shuffle",
+		"-coverprofile=c.out": "-coverprofile"} { // -cover for go test: the build failed in fuzzbox toolexec
 		fs := flag.NewFlagSet("fuzz", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		(&Flags{}).Register(fs)
