@@ -782,6 +782,31 @@ func lateDump(id int, other string) string {
 		"goroutine 9 [select]:\n%s()\n\t/m/other.go:3 +0x1\n", id, id-1, other)
 }
 
+// TestSignatureWithThreadHeaders: GOTRACEBACK=system or crash (and a
+// runtime throw under any setting) adds the goroutine's g and m to each
+// header ("goroutine 41 gp=0x... m=6 mp=0x... [running]:") and fp, sp and
+// pc to each file line; the signature is the one of the plain dump (the
+// headers went unseen, and the other goroutines' frames made one bug a
+// new bucket for each GOTRACEBACK).
+func TestSignatureWithThreadHeaders(t *testing.T) {
+	plain := "fatal error: concurrent map writes\n\ngoroutine 41 [running]:\n" +
+		"internal/runtime/maps.fatal({0x6ca1c7?, 0x0?})\n\t/go/src/runtime/panic.go:1181 +0x18\n" +
+		"example.com/m.FuzzX.func1.1()\n\t/m/x_test.go:41 +0x72\n" +
+		"created by example.com/m.FuzzX.func1 in goroutine 38\n\t/m/x_test.go:39 +0x116\n"
+	crash := "fatal error: concurrent map writes\n\ngoroutine 41 gp=0x4ab93045680 m=6 mp=0x4ab930fe008 [running]:\n" +
+		"runtime.fatal({0x6ca1c7, 0x15})\n\t/go/src/runtime/panic.go:1253 +0x74 fp=0x4ab9303d710 sp=0x4ab9303d6d0 pc=0x44e434\n" +
+		"internal/runtime/maps.fatal({0x6ca1c7?, 0x0?})\n\t/go/src/runtime/panic.go:1181 +0x18 fp=0x4ab9303d730 sp=0x4ab9303d710 pc=0x487af8\n" +
+		"example.com/m.FuzzX.func1.1()\n\t/m/x_test.go:41 +0x72 fp=0x4ab9303d7e0 sp=0x4ab9303d7a0 pc=0x56af12\n" +
+		"runtime.goexit({})\n\t/go/src/runtime/asm_amd64.s:1771 +0x1 fp=0x4ab9303d7e8 sp=0x4ab9303d7e0 pc=0x48f021\n" +
+		"created by example.com/m.FuzzX.func1 in goroutine 39\n\t/m/x_test.go:39 +0x116\n\n" +
+		"goroutine 1 gp=0x4ab92fbe1e0 m=nil [chan receive]:\n" +
+		"testing.runFuzzing({0x6e6978, 0x4ab92ffec00})\n\t/go/src/testing/fuzz.go:624 +0x7ec fp=0x1 sp=0x2 pc=0x3\n\n" +
+		"goroutine 9 gp=0x4ab92fbe3c0 m=nil [select]:\nexample.com/m.idle()\n\t/m/other.go:3 +0x1 fp=0x1 sp=0x2 pc=0x3\n"
+	if sp, sc := signature(KindFatal, plain), signature(KindFatal, crash); sp != sc {
+		t.Errorf("signatures differ with GOTRACEBACK=crash's headers:\n%s\n%s", sp, sc)
+	}
+}
+
 // TestSignatureOfFirstGoroutine: a death's signature holds the frames of
 // the goroutine that failed, not those of the goroutines listed after it,
 // which vary from one death to the next; such a goroutine, started by the

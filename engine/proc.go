@@ -523,8 +523,10 @@ func userFrame(block string) string {
 }
 
 // goroutineStateRE matches a dump's goroutine header, "goroutine 7 [chan
-// receive, 2 minutes]:", capturing the state.
-var goroutineStateRE = regexp.MustCompile(`(?m)^goroutine \d+ \[([^,\]]+)`)
+// receive, 2 minutes]:", capturing the state; with GOTRACEBACK=system or
+// crash, and for a runtime throw's goroutine, the header names its g and m
+// too ("goroutine 7 gp=0xc000007 m=2 mp=0xc00005 [running]:").
+var goroutineStateRE = regexp.MustCompile(`(?m)^goroutine \d+(?: gp=\S+ m=\S+(?: mp=\S+)?)? \[([^,\]]+)`)
 
 // blockingState reports whether a goroutine state is a wait on another
 // goroutine.
