@@ -321,36 +321,58 @@ func absOverlay(path string) (string, error) {
 }
 
 // replayCommand returns the go test command line that replays the corpus
-// entry name of fuzz test target with the flags of this run that change
-// what runs (-race, -short, -tags, the build flags, the test binary's
-// arguments), for the reader to copy: the testing package's "To re-run"
-// line has none. "" when the run has none of them.
-func (c *Config) replayCommand(target, name string) string {
+// entry name of fuzz test t with the flags of this run that change what
+// runs (-race, -short, -tags, the build flags, the test binary's
+// arguments), for the reader to copy where they ran fuzzbox
+// (Config.packageArg): the testing package's "To re-run" line has none. ""
+// when the run has none of them.
+func (c *Config) replayCommand(t Target, name string) string {
 	if !c.Race && !c.Short && c.Tags == "" && len(buildFlags) == 0 && len(c.TestArgs) == 0 {
 		return ""
 	}
-	return c.commandLine([]string{"go", "test"}, runEntry(target, name), ".")
+	return c.commandLine([]string{"go", "test"}, t.Dir, runEntry(t.Name, name))
 }
 
 // goTestCommand returns the go test command line that replays the corpus
-// entry name of fuzz test target: replayCommand's, or the plain one.
-func (c *Config) goTestCommand(target, name string) string {
-	if cmd := c.replayCommand(target, name); cmd != "" {
+// entry name of fuzz test t: replayCommand's, or the plain one.
+func (c *Config) goTestCommand(t Target, name string) string {
+	if cmd := c.replayCommand(t, name); cmd != "" {
 		return cmd
 	}
-	return "go test " + runEntry(target, name) + " ."
+	cd, pkg := c.packageArg(t.Dir)
+	return cd + "go test " + runEntry(t.Name, name) + " " + pkg
 }
 
 // fuzzboxReplayCommand returns the fuzzbox command line that runs fuzz test
-// target's seeds, the reproducers in testdata/fuzz among them, in a worker
-// with this run's limits and checks, and stops there (-fuzztime=1x): the
-// replay of a failure kind go test does not have (an oom, a leak).
-func (c *Config) fuzzboxReplayCommand(target string) string {
+// t's seeds, the reproducers in testdata/fuzz among them, in a worker with
+// this run's limits and checks, and stops there (-fuzztime=1x): the replay
+// of a failure kind go test does not have (an oom, a leak).
+func (c *Config) fuzzboxReplayCommand(t Target) string {
 	var tail []string
 	if c.RSSLimitMB != DefaultRSSLimitMB {
 		tail = append(tail, fmt.Sprintf("-rss_limit_mb=%d", c.RSSLimitMB))
 	}
-	return c.commandLine([]string{"fuzzbox", "fuzz"}, append(tail, ShellQuote("-fuzz=^"+target+"$"), "-fuzztime=1x", ".")...)
+	return c.commandLine([]string{"fuzzbox", "fuzz"}, t.Dir, append(tail, ShellQuote("-fuzz=^"+t.Name+"$"), "-fuzztime=1x")...)
+}
+
+// packageArg returns how a command typed in the directory the user ran
+// the driver in (c.Dir, where the package patterns were given) names the
+// package in dir: "." there, "./sub" below it; elsewhere (above, beside,
+// GOROOT) "." after cd, the shell words that go to dir first.
+func (c *Config) packageArg(dir string) (cd, pkg string) {
+	wd, err := filepath.Abs(c.Dir)
+	if err != nil || dir == "" {
+		return "", "."
+	}
+	dir, _ = filepath.Abs(dir)
+	rel, err := filepath.Rel(wd, dir)
+	switch {
+	case err != nil || !filepath.IsLocal(rel):
+		return "cd " + ShellQuote(dir) + " && ", "."
+	case rel == ".":
+		return "", "."
+	}
+	return "", ShellQuote("./" + filepath.ToSlash(rel))
 }
 
 // runEntry returns the -run flag, quoted, that selects the corpus entry
@@ -361,19 +383,21 @@ func runEntry(target, name string) string {
 
 // commandLine returns the command line words, then this run's flags that
 // change what runs (shownTestFlags, the build flags), then tail, then the
-// test binary's arguments after -args, each quoted for a shell.
-func (c *Config) commandLine(words []string, tail ...string) string {
+// package in dir (Config.packageArg), then the test binary's arguments after
+// -args, each quoted for a shell.
+func (c *Config) commandLine(words []string, dir string, tail ...string) string {
 	for _, f := range append(strings.Fields(c.shownTestFlags()), buildFlags...) {
 		words = append(words, ShellQuote(f))
 	}
-	words = append(words, tail...)
+	cd, pkg := c.packageArg(dir)
+	words = append(append(words, tail...), pkg)
 	if len(c.TestArgs) > 0 {
 		words = append(words, "-args")
 		for _, a := range c.TestArgs {
 			words = append(words, ShellQuote(a))
 		}
 	}
-	return strings.Join(words, " ")
+	return cd + strings.Join(words, " ")
 }
 
 // ShellQuote quotes s for a POSIX shell when it needs it, for command

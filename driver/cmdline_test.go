@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -93,5 +94,29 @@ func TestGoflagsWith(t *testing.T) {
 	}
 	if _, err := goflagsWith("", []string{`-ldflags=-X 'a.b=c d' -X "e.f=g h"`}); err == nil {
 		t.Error("a flag with both quotes: no error")
+	}
+}
+
+// TestReplayCommandsNamePackage: the replay commands fuzzbox prints name
+// the package as seen from the directory the user ran it in (Config.Dir):
+// "." was right only there (from the module's root, fuzzbox fuzz ... .
+// said "no Go files").
+func TestReplayCommandsNamePackage(t *testing.T) {
+	root := t.TempDir()
+	sub := filepath.Join(root, "kinds")
+	for _, c := range []struct{ dir, pkgDir, want string }{
+		{sub, sub, "go test '-run=^FuzzX$/^abc$' ."},
+		{root, sub, "go test '-run=^FuzzX$/^abc$' ./kinds"},
+		{sub, root, "cd " + root + " && go test '-run=^FuzzX$/^abc$' ."},
+	} {
+		cfg := Config{Dir: c.dir, RSSLimitMB: DefaultRSSLimitMB}
+		tg := Target{Name: "FuzzX", Dir: c.pkgDir}
+		if got := cfg.goTestCommand(tg, "abc"); got != c.want {
+			t.Errorf("from %s, package %s: %q, want %q", c.dir, c.pkgDir, got, c.want)
+		}
+		want := strings.Replace(c.want, "go test '-run=^FuzzX$/^abc$'", "fuzzbox fuzz '-fuzz=^FuzzX$' -fuzztime=1x", 1)
+		if got := cfg.fuzzboxReplayCommand(tg); got != want {
+			t.Errorf("from %s, package %s: %q, want %q", c.dir, c.pkgDir, got, want)
+		}
 	}
 }

@@ -168,7 +168,7 @@ func (c *checker) check(e event.Event) bool {
 			c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' failed it in run %d only, after %d passes: a flaky failure of your code (fuzzbox's re-runs in fresh workers failed %d of %d)\n",
 				c.r.Name, event.EntryPattern(name), runs, runs-1-killed, e.Reproduced, e.Reruns))
 		}
-		if cmd := c.cfg.replayCommand(c.r.Name, name); cmd != "" {
+		if cmd := c.cfg.replayCommand(c.r.Target, name); cmd != "" {
 			c.say("fuzzbox: go test replays it with this run's flags: " + cmd + "\n")
 		}
 		return true
@@ -314,25 +314,25 @@ func (c *checker) followUp(e event.Event) {
 	var why string
 	switch e.Kind {
 	case event.KindOOM:
-		why = "go test sets no memory limit, so " + c.cfg.goTestCommand(c.r.Name, name) + " may pass this input (it runs it to its end, failing only if the machine runs out of memory)"
+		why = "go test sets no memory limit, so " + c.cfg.goTestCommand(c.r.Target, name) + " may pass this input (it runs it to its end, failing only if the machine runs out of memory)"
 	case event.KindLeak:
 		if c.goTestFails(e, name) {
 			// The package checks for leaks itself (goleak.VerifyTestMain).
-			c.say("fuzzbox: " + c.cfg.goTestCommand(c.r.Name, name) + " fails on it too: the package checks for goroutine leaks itself\n")
+			c.say("fuzzbox: " + c.cfg.goTestCommand(c.r.Target, name) + " fails on it too: the package checks for goroutine leaks itself\n")
 			return
 		}
-		why = "go test does not check for goroutine leaks, so " + c.cfg.goTestCommand(c.r.Name, name) + " passes this input"
+		why = "go test does not check for goroutine leaks, so " + c.cfg.goTestCommand(c.r.Target, name) + " passes this input"
 	case event.KindExit:
 		if !e.ExitZero {
 			return
 		}
 		c.say(fmt.Sprintf("fuzzbox: the input ended the process with exit status 0 before the fuzz function returned (syscall.Exit, or exit in C code: -test.paniconexit0 catches os.Exit only), which go test -fuzz reports as a failure too (\"fuzzing process hung or terminated unexpectedly\"), but %s passes it: the test binary's exit status is all it sees; %s replays it\n",
-			c.cfg.goTestCommand(c.r.Name, name), c.cfg.fuzzboxReplayCommand(c.r.Name)))
+			c.cfg.goTestCommand(c.r.Target, name), c.cfg.fuzzboxReplayCommand(c.r.Target)))
 		return
 	default:
 		return
 	}
-	c.say(fmt.Sprintf("fuzzbox: %s; %s replays it with fuzzbox's %s check, as a failure of that seed\n", why, c.cfg.fuzzboxReplayCommand(c.r.Name), e.Kind))
+	c.say(fmt.Sprintf("fuzzbox: %s; %s replays it with fuzzbox's %s check, as a failure of that seed\n", why, c.cfg.fuzzboxReplayCommand(c.r.Target), e.Kind))
 }
 
 // unraced reports a race that go test -race did not see again as a

@@ -51,7 +51,9 @@ Subcommands:
   check [-types 'string,int'] FILE|DIR...    validate files; exit 1 listing each bad file
   minimize -fuzz=FuzzX [-cachedir DIR] [package]   delete generated-corpus entries that add no coverage
 
-Exit status: 0 success, 1 a bad or unconvertible file, 2 a usage error.
+Exit status: 0 success, 1 a bad or unconvertible file (minimize, merge: a
+failing entry, written to testdata/fuzz as fuzzbox fuzz writes one), 2 a
+usage error.
 `
 
 // corpusCommands are the subcommands of fuzzbox corpus; they share its
