@@ -1250,6 +1250,10 @@ func TestFuzzPrebuiltBinary(t *testing.T) {
 	if out := stockReplay(t, dir, "FuzzPanic", names[0]); !strings.Contains(out, "fuzzbox-e2e: boom") {
 		t.Errorf("stock go test replay does not fail with the panic:\n%s", out)
 	}
+	// Without Config.StockBinary nothing replayed it: the output says so.
+	if !strings.Contains(r.out, "fuzzbox: not checked with go test: without -stockbin") {
+		t.Errorf("no line says the failure was not checked\n%s", r)
+	}
 }
 
 // TestPrebuiltBinaryNoFuzzTests: a prebuilt binary whose package has no

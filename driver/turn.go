@@ -149,7 +149,8 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	var wg sync.WaitGroup
 	wg.Add(2)
 	events := newReadAhead(evR)
-	go func() { defer wg.Done(); readEvents(events, r, s, chk, notice) }()
+	unchecked := chk == nil && cfg.Binary != "" // -bin without -stockbin
+	go func() { defer wg.Done(); readEvents(events, r, s, chk, unchecked, notice) }()
 	var held, trailer []string
 	go func() { defer wg.Done(); held, trailer = copyOutput(outR, r.Target, s, w.line) }()
 	err = waitChild(ctx, cmd)
@@ -276,9 +277,11 @@ func childExit(err error) int {
 // readEvents consumes the engine's event stream: it records results in r
 // and passes each event on, with the package. A failure go test does not
 // reproduce is replaced by the internal error or warning chk reports, and
-// the done event does not count it. The first event ends notice's tests
+// the done event does not count it; with unchecked (a prebuilt binary and
+// no stock one: chk is nil), the first failure is followed by a line that
+// says failures are not checked. The first event ends notice's tests
 // events.
-func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, notice *testsNotice) {
+func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, unchecked bool, notice *testsNotice) {
 	defer rd.Close()
 	dec := event.NewDecoder(rd)
 	for {
@@ -298,6 +301,10 @@ func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, noti
 		e.Package = r.Package
 		s.emit(e)
 		chk.followUp(e)
+		if unchecked && e.Type == event.Failure && !e.Duplicate {
+			unchecked = false // said once
+			s.output(r.Target, "fuzzbox: not checked with go test: without -stockbin there is no stock test binary of the package to replay failures with, so they are reported as fuzzbox's binary saw them\n")
+		}
 	}
 }
 
