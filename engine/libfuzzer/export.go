@@ -20,17 +20,6 @@ import (
 	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
-// seedsEnv names the environment variable of the seed corpus mode, and
-// setupEnv that of the mode that only sets up (fuzzbox build runs it away
-// from the package directory).
-const (
-	seedsEnv = "FUZZBOX_LIBFUZZER_SEEDS"
-	setupEnv = "FUZZBOX_LIBFUZZER_SETUP_ONLY"
-	// typesEnv=FILE makes the binary write the fuzz function's argument
-	// types into FILE and exit: setup's child (childTypes).
-	typesEnv = "FUZZBOX_LIBFUZZER_TYPES"
-)
-
 // fuzzboxSetup sets the binary up, or ends the process with the reason: the
 // C entry points (shim.go) call it once, before the first input. In the seed
 // corpus mode it writes the seeds and exits; in the setup mode it exits.

@@ -18,6 +18,17 @@ import (
 	"github.com/fuzzbox/fuzzbox/engine/basedeps"
 )
 
+// seedsEnv names the environment variable of the seed corpus mode, and
+// setupEnv that of the mode that only sets up (fuzzbox build runs it away
+// from the package directory).
+const (
+	seedsEnv = "FUZZBOX_LIBFUZZER_SEEDS"
+	setupEnv = "FUZZBOX_LIBFUZZER_SETUP_ONLY"
+	// typesEnv=FILE makes the binary write the fuzz function's argument
+	// types into FILE and exit: setup's child (childTypes).
+	typesEnv = "FUZZBOX_LIBFUZZER_TYPES"
+)
+
 // A target is the fuzz test this binary runs, as handed over by testing.
 // It is written once, by the setup goroutines, before setup returns it, and
 // only read afterwards; fn must not be called concurrently (libFuzzer runs

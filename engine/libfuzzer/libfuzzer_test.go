@@ -229,27 +229,3 @@ func TestHangReportUninstrumented(t *testing.T) {
 		}
 	}
 }
-
-// TestNextSpin: the engine's thread's spin shrinks on a target whose inputs
-// outlast it, and comes back at once when they end within what a spin
-// allows again (not only after an input that ended within the shrunken
-// spin, which inputs of tens of microseconds never do).
-func TestNextSpin(t *testing.T) {
-	const max, min = 200 * time.Microsecond, 2 * time.Microsecond
-	spin := max
-	for range 10 {
-		spin = nextSpin(spin, false, time.Millisecond)
-	}
-	if spin != min {
-		t.Fatalf("after ten inputs of 1 ms: spin %v, want %v", spin, min)
-	}
-	if got := nextSpin(spin, false, 30*time.Microsecond); got != max {
-		t.Errorf("after an input of 30 µs slept for: spin %v, want %v", got, max)
-	}
-	if got := nextSpin(150*time.Microsecond, true, 0); got != max {
-		t.Errorf("doubled from 150 µs: %v, want at most %v", got, max)
-	}
-	if got := nextSpin(10*time.Microsecond, true, 0); got != 20*time.Microsecond {
-		t.Errorf("doubled from 10 µs: %v, want 20µs", got)
-	}
-}
