@@ -149,8 +149,7 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	var wg sync.WaitGroup
 	wg.Add(2)
 	events := newReadAhead(evR)
-	unchecked := chk == nil && cfg.Binary != "" // -bin without -stockbin
-	go func() { defer wg.Done(); readEvents(events, r, s, chk, unchecked, notice) }()
+	go func() { defer wg.Done(); readEvents(events, r, s, chk, !cfg.canReplay(), notice) }()
 	var held, trailer []string
 	go func() { defer wg.Done(); held, trailer = copyOutput(outR, r.Target, s, w.line) }()
 	err = waitChild(ctx, cmd)
@@ -277,9 +276,9 @@ func childExit(err error) int {
 // readEvents consumes the engine's event stream: it records results in r
 // and passes each event on, with the package. A failure go test does not
 // reproduce is replaced by the internal error or warning chk reports, and
-// the done event does not count it; with unchecked (a prebuilt binary and
-// no stock one: chk is nil), the first failure is followed by a line that
-// says failures are not checked. The first event ends notice's tests
+// the done event does not count it; with unchecked (Config.canReplay
+// false: a prebuilt binary and no stock one, so chk is nil), the first
+// failure is followed by a line that says failures are not checked. The first event ends notice's tests
 // events.
 func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, unchecked bool, notice *testsNotice) {
 	defer rd.Close()
