@@ -1,6 +1,8 @@
 package build
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -15,7 +17,9 @@ var goEnvFlags = []string{"w", "u", "changed"}
 
 // GoEnvEnviron returns environ, the environment of a go env command, with
 // go env's own flags left out of its GOFLAGS (goEnvFlags); environ itself
-// when it has none. GOFLAGS set by go env -w alone is not read here.
+// when it has none. Where environ's GOFLAGS is unset or empty, the go
+// command reads the one go env -w wrote (goEnvFile): those flags, filtered,
+// are then added to environ, which the go command reads first.
 func GoEnvEnviron(environ []string) []string {
 	i := slices.IndexFunc(environ, func(kv string) bool { return strings.HasPrefix(kv, "GOFLAGS=") })
 	for j := i + 1; i >= 0 && j < len(environ); j++ {
@@ -23,15 +27,21 @@ func GoEnvEnviron(environ []string) []string {
 			i = j // the last one counts, as for os/exec
 		}
 	}
-	if i < 0 {
-		return environ
+	value := ""
+	if i >= 0 {
+		value = strings.TrimPrefix(environ[i], "GOFLAGS=")
 	}
-	words := splitGOFLAGS(strings.TrimPrefix(environ[i], "GOFLAGS="))
+	if value == "" {
+		i, value = -1, goEnvFileValue(environ, "GOFLAGS")
+	}
+	words := splitGOFLAGS(value)
 	kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
 		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
 		return strings.HasPrefix(w, "-") && slices.Contains(goEnvFlags, name)
 	})
-	if len(kept) == len(words) {
+	if len(kept) == len(words) || len(kept) == 0 && i < 0 {
+		// An empty GOFLAGS would not hide the file's: go env's own
+		// error (the user's go env has it too) is the one to see.
 		return environ
 	}
 	for k, w := range kept {
@@ -44,8 +54,45 @@ func GoEnvEnviron(environ []string) []string {
 		}
 	}
 	out := slices.Clone(environ)
+	if i < 0 {
+		return append(out, "GOFLAGS="+strings.Join(kept, " "))
+	}
 	out[i] = "GOFLAGS=" + strings.Join(kept, " ")
 	return out
+}
+
+// goEnvFileValue returns key's value in the go command's configuration
+// file (the one go env -w writes: $GOENV, or go/env in the user's
+// configuration directory; none with GOENV=off), read as cmd/go reads it:
+// KEY=VALUE lines, the last one counting, other lines ignored.
+func goEnvFileValue(environ []string, key string) string {
+	file := ""
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "GOENV="); ok {
+			file = v
+		}
+	}
+	switch file {
+	case "off":
+		return ""
+	case "":
+		dir, err := os.UserConfigDir()
+		if err != nil {
+			return ""
+		}
+		file = filepath.Join(dir, "go", "env")
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return ""
+	}
+	value := ""
+	for line := range strings.Lines(string(data)) {
+		if v, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), key+"="); ok {
+			value = v
+		}
+	}
+	return value
 }
 
 // splitGOFLAGS splits GOFLAGS into words as the go command does
