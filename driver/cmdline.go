@@ -228,7 +228,7 @@ var testGOFLAGS struct {
 // once, before it runs the driver.
 func UseBuildFlags(flags []string) error {
 	flags = absPathFlags(flags)
-	if len(flags) == 0 && !slices.ContainsFunc(strings.Fields(os.Getenv("GOFLAGS")), func(f string) bool { return isPathFlag(f) || isJSONFlag(f) }) {
+	if len(flags) == 0 && !slices.ContainsFunc(strings.Fields(build.UserGOFLAGS(os.Environ())), func(f string) bool { return isPathFlag(f) || isJSONFlag(f) }) {
 		return nil
 	}
 	user := GOFLAGS("")
@@ -250,7 +250,7 @@ func UseBuildFlags(flags []string) error {
 	testGOFLAGS.value, testGOFLAGS.had = os.LookupEnv("GOFLAGS")
 	testGOFLAGS.changed = true
 	buildFlags = flags
-	return os.Setenv("GOFLAGS", goflags)
+	return os.Setenv("GOFLAGS", build.NonEmptyGOFLAGS(goflags)) // or go env -w's would count
 }
 
 // isJSONFlag reports whether f is go test's -json (GOFLAGS).

@@ -424,6 +424,17 @@ func TestFuzzGOFLAGS(t *testing.T) {
 	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 0 {
 		t.Errorf("GOFLAGS=-ldflags=-s -w: want exit 0\n%s", r)
 	}
+	// The same in the GOFLAGS go env -w wrote, which the go command reads
+	// when the environment has none: fuzzbox read the environment's alone.
+	envFile := filepath.Join(t.TempDir(), "env")
+	if err := os.WriteFile(envFile, []byte("GOFLAGS=-json -ldflags=-s -w\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOENV", envFile)
+	t.Setenv("GOFLAGS", "")
+	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 0 {
+		t.Errorf("go env -w GOFLAGS=-json -ldflags=-s -w: want exit 0\n%s", r)
+	}
 	t.Setenv("GOFLAGS", "-cover")
 	if r := e2eFuzz(t, dir, "-fuzz=^FuzzNever$", "-fuzztime=1x", "."); r.code != 2 || !strings.Contains(r.stderr, "GOFLAGS holds go test's -cover") {
 		t.Errorf("GOFLAGS=-cover: want exit 2 naming GOFLAGS\n%s", r)

@@ -18,30 +18,16 @@ var goEnvFlags = []string{"w", "u", "changed"}
 // GoEnvEnviron returns environ, the environment of a go env command, with
 // go env's own flags left out of its GOFLAGS (goEnvFlags); environ itself
 // when it has none. Where environ's GOFLAGS is unset or empty, the go
-// command reads the one go env -w wrote (goEnvFile): those flags, filtered,
-// are then added to environ, which the go command reads first.
+// command reads the one go env -w wrote (UserGOFLAGS): those flags,
+// filtered, are then added to environ, which the go command reads first.
 func GoEnvEnviron(environ []string) []string {
-	i := slices.IndexFunc(environ, func(kv string) bool { return strings.HasPrefix(kv, "GOFLAGS=") })
-	for j := i + 1; i >= 0 && j < len(environ); j++ {
-		if strings.HasPrefix(environ[j], "GOFLAGS=") {
-			i = j // the last one counts, as for os/exec
-		}
-	}
-	value := ""
-	if i >= 0 {
-		value = strings.TrimPrefix(environ[i], "GOFLAGS=")
-	}
-	if value == "" {
-		i, value = -1, goEnvFileValue(environ, "GOFLAGS")
-	}
+	value, fromEnv := userGOFLAGS(environ)
 	words := splitGOFLAGS(value)
 	kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
 		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
 		return strings.HasPrefix(w, "-") && slices.Contains(goEnvFlags, name)
 	})
-	if len(kept) == len(words) || len(kept) == 0 && i < 0 {
-		// An empty GOFLAGS would not hide the file's: go env's own
-		// error (the user's go env has it too) is the one to see.
+	if len(kept) == len(words) {
 		return environ
 	}
 	for k, w := range kept {
@@ -53,12 +39,50 @@ func GoEnvEnviron(environ []string) []string {
 			kept[k] = q + w + q
 		}
 	}
-	out := slices.Clone(environ)
-	if i < 0 {
-		return append(out, "GOFLAGS="+strings.Join(kept, " "))
+	kv := "GOFLAGS=" + NonEmptyGOFLAGS(strings.Join(kept, " "))
+	if !fromEnv {
+		return append(slices.Clone(environ), kv)
 	}
-	out[i] = "GOFLAGS=" + strings.Join(kept, " ")
+	out := slices.Clone(environ)
+	out[lastGOFLAGS(out)] = kv
 	return out
+}
+
+// UserGOFLAGS returns the GOFLAGS the go command reads in environ: its
+// GOFLAGS (the last one) when not empty, else the one in the go command's
+// configuration file (go env -w's).
+func UserGOFLAGS(environ []string) string {
+	v, _ := userGOFLAGS(environ)
+	return v
+}
+
+// userGOFLAGS is UserGOFLAGS, and whether the value is environ's.
+func userGOFLAGS(environ []string) (string, bool) {
+	if i := lastGOFLAGS(environ); i >= 0 && environ[i] != "GOFLAGS=" {
+		return strings.TrimPrefix(environ[i], "GOFLAGS="), true
+	}
+	return goEnvFileValue(environ, "GOFLAGS"), false
+}
+
+// lastGOFLAGS returns the index of environ's last GOFLAGS (the one os/exec
+// keeps), or -1.
+func lastGOFLAGS(environ []string) int {
+	for i := len(environ) - 1; i >= 0; i-- {
+		if strings.HasPrefix(environ[i], "GOFLAGS=") {
+			return i
+		}
+	}
+	return -1
+}
+
+// NonEmptyGOFLAGS returns goflags, or " " for none: an empty GOFLAGS in the
+// environment is unset for the go command, which then reads go env -w's,
+// where a blank one means no flags.
+func NonEmptyGOFLAGS(goflags string) string {
+	if goflags == "" {
+		return " "
+	}
+	return goflags
 }
 
 // goEnvFileValue returns key's value in the go command's configuration

@@ -43,11 +43,16 @@ func TestGoEnvEnvironFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte("GOPROXY=off\nGOFLAGS=-mod=mod\n# x\nGOFLAGS=-ldflags=-s -w\n"), 0o666); err != nil {
 		t.Fatal(err)
 	}
+	only := filepath.Join(t.TempDir(), "env")
+	if err := os.WriteFile(only, []byte("GOFLAGS=-w\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct{ env, want []string }{
 		{[]string{"GOENV=" + file}, []string{"GOENV=" + file, "GOFLAGS=-ldflags=-s"}},
 		{[]string{"GOENV=" + file, "GOFLAGS="}, []string{"GOENV=" + file, "GOFLAGS=", "GOFLAGS=-ldflags=-s"}},
 		{[]string{"GOENV=" + file, "GOFLAGS=-mod=mod"}, []string{"GOENV=" + file, "GOFLAGS=-mod=mod"}},
 		{[]string{"GOENV=off"}, []string{"GOENV=off"}},
+		{[]string{"GOENV=" + only}, []string{"GOENV=" + only, "GOFLAGS= "}}, // empty, the file's would count
 	} {
 		if got := GoEnvEnviron(c.env); !slices.Equal(got, c.want) {
 			t.Errorf("%q: %q, want %q", c.env, got, c.want)
