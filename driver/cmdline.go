@@ -228,7 +228,7 @@ var testGOFLAGS struct {
 // once, before it runs the driver.
 func UseBuildFlags(flags []string) error {
 	flags = absPathFlags(flags)
-	if len(flags) == 0 && !slices.ContainsFunc(strings.Fields(build.UserGOFLAGS(os.Environ())), func(f string) bool { return isPathFlag(f) || isJSONFlag(f) }) {
+	if len(flags) == 0 && !slices.ContainsFunc(strings.Fields(build.UserGoEnv(os.Environ(), "GOFLAGS")), func(f string) bool { return isPathFlag(f) || isJSONFlag(f) }) {
 		return nil
 	}
 	user := GOFLAGS("")

@@ -179,7 +179,7 @@ func GOFLAGS(dir string) string {
 	defer cancel()
 	env, err := goEnvJSON(ctx, dir, "GOFLAGS")
 	if err != nil {
-		return build.UserGOFLAGS(os.Environ())
+		return build.UserGoEnv(os.Environ(), "GOFLAGS")
 	}
 	return env["GOFLAGS"]
 }

@@ -260,6 +260,7 @@ func TestFailureFrame(t *testing.T) {
 // the user's code, placed where it was raised; without a workspace (or with
 // GOWORK=off) the module is the user's code.
 func TestCodeRoot(t *testing.T) {
+	t.Setenv("GOENV", "off")
 	top := t.TempDir()
 	for _, f := range []string{"a/go.mod", "a/p/x.go", "b/go.mod", "alone/go.mod", "alone/p/x.go", "other/go.work"} {
 		if err := os.MkdirAll(filepath.Join(top, filepath.Dir(f)), 0o755); err != nil {
@@ -290,6 +291,14 @@ func TestCodeRoot(t *testing.T) {
 	// The workspace's neighbour module's frame, not the fuzz test's line.
 	t.Setenv("GOWORK", "")
 	os.WriteFile(filepath.Join(top, "go.work"), []byte("go 1.26\nuse (./a ./b)\n"), 0o644)
+	// GOWORK=off that go env -w wrote counts as the environment's.
+	env := filepath.Join(top, "env")
+	os.WriteFile(env, []byte("GOWORK=off\n"), 0o644)
+	t.Setenv("GOENV", env)
+	if got := CodeRoot(dir); got != filepath.Join(top, "a") {
+		t.Errorf("go env -w GOWORK=off: CodeRoot = %s, want %s", got, filepath.Join(top, "a"))
+	}
+	t.Setenv("GOENV", "off")
 	msg := "panic: boom\n\ngoroutine 7 [running]:\nexample.com/b.Parse()\n\t" + filepath.Join(top, "b", "b.go") + ":9 +0x1\nexample.com/a/p.FuzzX.func1()\n\t" + filepath.Join(dir, "x_test.go") + ":12 +0x1\n"
 	if got, ok := FailureFrame(msg, dir, CodeRoot(dir)); !ok || got.File != filepath.Join(top, "b", "b.go") {
 		t.Errorf("FailureFrame in a workspace = %v, %v; want b/b.go:9", got, ok)

@@ -18,10 +18,10 @@ var goEnvFlags = []string{"w", "u", "changed"}
 // GoEnvEnviron returns environ, the environment of a go env command, with
 // go env's own flags left out of its GOFLAGS (goEnvFlags); environ itself
 // when it has none. Where environ's GOFLAGS is unset or empty, the go
-// command reads the one go env -w wrote (UserGOFLAGS): those flags,
+// command reads the one go env -w wrote (UserGoEnv): those flags,
 // filtered, are then added to environ, which the go command reads first.
 func GoEnvEnviron(environ []string) []string {
-	value, fromEnv := userGOFLAGS(environ)
+	value, fromEnv := userGoEnv(environ, "GOFLAGS")
 	words := splitGOFLAGS(value)
 	kept := slices.DeleteFunc(slices.Clone(words), func(w string) bool {
 		name, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(w, "-"), "-"), "=")
@@ -44,31 +44,31 @@ func GoEnvEnviron(environ []string) []string {
 		return append(slices.Clone(environ), kv)
 	}
 	out := slices.Clone(environ)
-	out[lastGOFLAGS(out)] = kv
+	out[lastIndex(out, "GOFLAGS")] = kv
 	return out
 }
 
-// UserGOFLAGS returns the GOFLAGS the go command reads in environ: its
-// GOFLAGS (the last one) when not empty, else the one in the go command's
-// configuration file (go env -w's).
-func UserGOFLAGS(environ []string) string {
-	v, _ := userGOFLAGS(environ)
+// UserGoEnv returns the value the go command reads for key (GOFLAGS,
+// GOWORK: a variable go env -w may set) in environ: environ's (the last)
+// when not empty, else the one in the go command's configuration file.
+func UserGoEnv(environ []string, key string) string {
+	v, _ := userGoEnv(environ, key)
 	return v
 }
 
-// userGOFLAGS is UserGOFLAGS, and whether the value is environ's.
-func userGOFLAGS(environ []string) (string, bool) {
-	if i := lastGOFLAGS(environ); i >= 0 && environ[i] != "GOFLAGS=" {
-		return strings.TrimPrefix(environ[i], "GOFLAGS="), true
+// userGoEnv is UserGoEnv, and whether the value is environ's.
+func userGoEnv(environ []string, key string) (string, bool) {
+	if i := lastIndex(environ, key); i >= 0 && environ[i] != key+"=" {
+		return strings.TrimPrefix(environ[i], key+"="), true
 	}
-	return goEnvFileValue(environ, "GOFLAGS"), false
+	return goEnvFileValue(environ, key), false
 }
 
-// lastGOFLAGS returns the index of environ's last GOFLAGS (the one os/exec
-// keeps), or -1.
-func lastGOFLAGS(environ []string) int {
+// lastIndex returns the index of key's last entry in environ (the one
+// os/exec keeps), or -1.
+func lastIndex(environ []string, key string) int {
 	for i := len(environ) - 1; i >= 0; i-- {
-		if strings.HasPrefix(environ[i], "GOFLAGS=") {
+		if strings.HasPrefix(environ[i], key+"=") {
 			return i
 		}
 	}
