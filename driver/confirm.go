@@ -140,7 +140,7 @@ func (c *checker) check(e event.Event) bool {
 		}
 	}
 	if err == nil && res.Passed && killed == runs {
-		err = fmt.Errorf("each of its %d go test runs was killed by a signal from outside", runs)
+		err = fmt.Errorf("each of its %d runs was killed by a signal from outside", runs)
 	}
 	ran := fmt.Sprintf("%d runs", runs)
 	if killed > 0 {
@@ -151,7 +151,7 @@ func (c *checker) check(e event.Event) bool {
 		return true
 	case err != nil:
 		c.confirmed++
-		c.say(fmt.Sprintf("fuzzbox: could not replay %s with go test to check it (%s); reporting it as fuzzbox's binary saw it\n", name, firstLineOf(err.Error())))
+		c.say(fmt.Sprintf("fuzzbox: could not replay %s with %s to check it (%s); reporting it as fuzzbox's binary saw it\n", name, c.replayer(), firstLineOf(err.Error())))
 		return true
 	case !res.Passed && res.Kind == event.KindFail && res.Entry == "" && strings.Contains(res.Output, "--- FAIL: "+c.r.Name+" ("):
 		// The fuzz test failed as a whole, not on the input: a malformed
@@ -159,14 +159,14 @@ func (c *checker) check(e event.Event) bool {
 		// leaves), its code before f.Fuzz. (An input that exits the
 		// process leaves no FAIL line at all.)
 		c.confirmed++
-		c.say(fmt.Sprintf("fuzzbox: could not check %s with go test: go test -run='^%s$/^%s$' fails %s before it runs the input (%s); reporting it as fuzzbox's binary saw it\n",
-			name, c.r.Name, event.EntryPattern(name), c.r.Name, firstLineOf(res.Message)))
+		c.say(fmt.Sprintf("fuzzbox: could not check %s with %s: %s fails %s before it runs the input (%s); reporting it as fuzzbox's binary saw it\n",
+			name, c.replayer(), c.replayOf(name, false), c.r.Name, firstLineOf(res.Message)))
 		return true
 	case !res.Passed:
 		c.confirmed++
 		if flaky {
-			c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' failed it in run %d only, after %d passes: a flaky failure of your code (fuzzbox's re-runs in fresh workers failed %d of %d)\n",
-				c.r.Name, event.EntryPattern(name), runs, runs-1-killed, e.Reproduced, e.Reruns))
+			c.say(fmt.Sprintf("fuzzbox: %s failed it in run %d only, after %d passes: a flaky failure of your code (fuzzbox's re-runs in fresh workers failed %d of %d)\n",
+				c.replayOf(name, false), runs, runs-1-killed, e.Reproduced, e.Reruns))
 		}
 		if cmd := c.cfg.replayCommand(c.r.Target, name); cmd != "" {
 			c.say("fuzzbox: go test replays it with this run's flags: " + cmd + "\n")
@@ -176,14 +176,14 @@ func (c *checker) check(e event.Event) bool {
 		// go test ends the process once the fuzz function returns; the
 		// goroutine that fails after that may not have run by then.
 		c.confirmed++
-		c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' passes %s (%d runs): its %s comes after the fuzz function returned, on a goroutine the input started, and go test's process can end first; fuzzbox's re-runs, which wait for the input's goroutines, failed %d of %d. Reported as your code's failure\n",
-			c.r.Name, event.EntryPattern(name), name, runs, e.Kind, e.Reproduced, e.Reruns))
+		c.say(fmt.Sprintf("fuzzbox: %s passes %s (%d runs): its %s comes after the fuzz function returned, on a goroutine the input started, and the test process can end first; fuzzbox's re-runs, which wait for the input's goroutines, failed %d of %d. Reported as your code's failure\n",
+			c.replayOf(name, false), name, runs, e.Kind, e.Reproduced, e.Reruns))
 		return true
 	}
 	if f := c.editedSince(); f != "" {
 		c.confirmed++
-		c.say(fmt.Sprintf("fuzzbox: go test -run='^%s$/^%s$' passes %s, but %s changed after this run's fuzzing binary was built: go test ran the edited code, which may have fixed the failure; reported as the built code's failure, as go test -fuzz reports it\n",
-			c.r.Name, event.EntryPattern(name), name, f))
+		c.say(fmt.Sprintf("fuzzbox: %s passes %s, but %s changed after this run's fuzzing binary was built: go test ran the edited code, which may have fixed the failure; reported as the built code's failure, as go test -fuzz reports it\n",
+			c.replayOf(name, false), name, f))
 		return true
 	}
 	c.refuted++
@@ -207,9 +207,9 @@ func (c *checker) check(e event.Event) bool {
 		return false
 	}
 	c.s.emit(event.Event{Type: event.InternalError, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
-		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but go test -run='^%s$/^%s$' passes it (%s): not reported as a failure of your code; %s%s. "+
+		"fuzzbox's binary failed input %s (a %s failure: %s; %d of %d re-runs in fresh workers failed too), but %s passes it (%s): not reported as a failure of your code; %s%s. "+
 			"A failure only fuzzbox's binary has is a fuzzbox bug (or depends on the fuzzing process): please report it with the input and the output below.\n%s",
-		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), ran, kept, c.after(), e.Message)})
+		name, e.Kind, e.Headline(), e.Reproduced, e.Reruns, c.replayOf(name, false), ran, kept, c.after(), e.Message)})
 	c.r.Internal = append(c.r.Internal, event.Event{Type: event.InternalError, Target: c.r.Name})
 	return false
 }
@@ -219,8 +219,12 @@ func (c *checker) check(e event.Event) bool {
 // while fuzzing goes on had the bug the old binary found called fuzzbox's
 // (go test replays the fixed code), its reproducer moved out of testdata.
 // Contents are compared, not times: a test that rewrites or touches its
-// package's files unchanged edits nothing.
+// package's files unchanged edits nothing. A prebuilt stock binary
+// (-stockbin) has no edit the fuzzing binary lacks: none then.
 func (c *checker) editedSince() string {
+	if c.cfg.StockBinary != "" {
+		return ""
+	}
 	now := goSources(c.r.Dir)
 	for _, f := range slices.Sorted(maps.Keys(now)) {
 		if sum, ok := c.sources[f]; !ok || sum != now[f] {
@@ -341,8 +345,8 @@ func (c *checker) followUp(e event.Event) {
 // fuzzbox's bug; nor is it reported as the code's.
 func (c *checker) unraced(e event.Event, name, kept string) {
 	c.s.emit(event.Event{Type: event.Warning, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
-		"a data race fuzzbox's race-built worker saw on input %s (%d of %d re-runs in fresh workers raced too) did not happen under go test -race -run='^%s$/^%s$' (%d runs): a race that depends on the worker process or the scheduler is not reported as a failure; %s%s\n%s",
-		name, e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), goTestReplays, kept, c.after(), e.Message)})
+		"a data race fuzzbox's race-built worker saw on input %s (%d of %d re-runs in fresh workers raced too) did not happen under %s (%d runs): a race that depends on the worker process or the scheduler is not reported as a failure; %s%s\n%s",
+		name, e.Reproduced, e.Reruns, c.replayOf(name, true), goTestReplays, kept, c.after(), e.Message)})
 }
 
 // slow reports a hang go test did not see as a warning: the input ran
@@ -351,9 +355,9 @@ func (c *checker) unraced(e event.Event, name, kept string) {
 // fuzzbox: the instrumentation (counters, comparison tracing) costs time.
 func (c *checker) slow(e event.Event, name, kept string) {
 	c.s.emit(event.Event{Type: event.Warning, Target: c.r.Name, Package: c.r.Package, Message: fmt.Sprintf(
-		"input %s ran longer than -timeout=%v in fuzzbox's instrumented fuzzing binary (%d of %d re-runs in fresh workers too), but go test -run='^%s$/^%s$' runs it within %v (%d runs): a slow input, not a hang, so it is not reported as a failure; %s%s. "+
+		"input %s ran longer than -timeout=%v in fuzzbox's instrumented fuzzing binary (%d of %d re-runs in fresh workers too), but %s runs it within %v (%d runs): a slow input, not a hang, so it is not reported as a failure; %s%s. "+
 			"The instrumentation makes some code several times slower: a larger -timeout fuzzes past such inputs.",
-		name, c.cfg.timeout(), e.Reproduced, e.Reruns, c.r.Name, event.EntryPattern(name), c.cfg.timeout(), goTestReplays, kept, c.after())})
+		name, c.cfg.timeout(), e.Reproduced, e.Reruns, c.replayOf(name, false), c.cfg.timeout(), goTestReplays, kept, c.after())})
 }
 
 // maxLeftOut bounds the inputs a target's turns leave out (TargetResult's
@@ -457,6 +461,28 @@ func (c *checker) after() string {
 		return "; fuzzing goes on in a new fuzzing process, without it, while -fuzztime lasts"
 	}
 	return "; fuzzing stopped at it, as at any failure (run again to go on)"
+}
+
+// replayer names what replays failures: go test, or the package's own
+// test binary (-stockbin: no go command runs, as under Bazel).
+func (c *checker) replayer() string {
+	if c.cfg.StockBinary != "" {
+		return "the package's test binary (" + filepath.Base(c.cfg.StockBinary) + ")"
+	}
+	return "go test"
+}
+
+// replayOf returns, for messages, the replay of corpus entry name: go test
+// (-race: with it) and its -run, or the stock test binary's -test.run.
+func (c *checker) replayOf(name string, race bool) string {
+	run := "run='^" + c.r.Name + "$/^" + event.EntryPattern(name) + "$'"
+	switch {
+	case c.cfg.StockBinary != "":
+		return c.replayer() + " with -test." + run
+	case race:
+		return "go test -race -" + run
+	}
+	return "go test -" + run
 }
 
 func (c *checker) say(line string) {

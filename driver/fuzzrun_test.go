@@ -1330,6 +1330,12 @@ func TestFuzzPrebuiltBinaryStock(t *testing.T) {
 	if !strings.Contains(r.out, "FuzzSlowOnlyInFuzzbox starts again without") || r.execs == 0 {
 		t.Errorf("want the slow seeds left out and the fuzz test fuzzed (%d execs)\n%s", r.execs, r)
 	}
+	// What replayed them is named: the stock binary, not go test.
+	for _, w := range r.warnings {
+		if strings.Contains(w, "a slow input") && (!strings.Contains(w, "but the package's test binary (slow.test) with -test.run='^FuzzSlowOnlyInFuzzbox$/^") || strings.Contains(w, "go test")) {
+			t.Errorf("want the warning to name the stock binary that replayed the input, got %q", w)
+		}
+	}
 	cfg.StockBinary = ""
 	if r := fuzzIn(t, t.TempDir(), cfg, slow); r.res.ExitCode != ExitFailure || len(r.failures) == 0 {
 		t.Errorf("without the stock binary, want the slow seed reported unchecked, as fuzzbox's binary saw it (the test's premise)\n%s", r)
