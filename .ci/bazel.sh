@@ -409,7 +409,8 @@ step "bazel test: a seed slow only in the fuzzing binary is replayed with the re
 if ! bazel test //slowseed:slowseed_fuzz_fuzz --test_output=all --nocache_test_results >"$LOGS/slowseed.log" 2>&1; then
 	cat "$LOGS/slowseed.log"; echo "FAIL: //slowseed:slowseed_fuzz_fuzz failed: the slow seed was reported as the code's hang"; exit 1
 fi
-for want in "go test -run='^FuzzSum\$/^seed#0\$' runs it within 1s" "FuzzSum starts again without seed#0, slow only in fuzzbox's binary" \
+# The replay test's binary replays it, and the warning names it (no go command runs).
+for want in "the package's test binary (slowseed_fuzz) with -test.run='^FuzzSum\$/^seed#0\$' runs it within 1s" "FuzzSum starts again without seed#0, slow only in fuzzbox's binary" \
 	"execs, without seed#0 (slower than -timeout only in fuzzbox's binary)"; do
 	grep -Fq "$want" "$LOGS/slowseed.log" || { cat "$LOGS/slowseed.log"; echo "FAIL: slowseed_fuzz_fuzz's log lacks: $want"; exit 1; }
 done
@@ -743,6 +744,12 @@ bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], instrument_deps = "all"'
 	'instrument_deps must be True (every dependency but fuzzbox'"'"'s own packages) or a list of go_library labels, not "all"'
 bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], instrument_deps = ["//parse"]' \
 	'instrument_deps must not list "//parse", the library under test: it is always instrumented'
+bad_macro 'srcs = ["bad_test.go"], embed = ["//parse"], race = "on"' \
+	'race is not supported by fuzzing targets yet; declare a plain go_test for it'
+# rules_go's defaults given explicitly, and a duration with a fraction, load.
+printf 'load("@fuzzbox//rules:defs.bzl", "go_fuzz_test")\n\ngo_fuzz_test(name = "ok", srcs = ["bad_test.go"], embed = ["//parse"], fuzztime = "1.5m", race = "off", msan = "off", pure = "off", linkmode = "normal", cgo = False)\n' >badmacro/BUILD.bazel
+bazel query //badmacro:all >"$LOGS/macro.log" 2>&1 || { echo "FAIL: go_fuzz_test with rules_go's defaults given and fuzztime = \"1.5m\" does not load"; cat "$LOGS/macro.log"; exit 1; }
+echo "ok: go_fuzz_test with rules_go's defaults given and fuzztime = \"1.5m\" loads"
 # Whether a label is a dependency is known at analysis time only.
 printf 'load("@fuzzbox//rules:defs.bzl", "go_fuzz_test")\n\ngo_fuzz_test(name = "bad", srcs = ["bad_test.go"], embed = ["//parse"], instrument_deps = ["//multi"])\n' >badmacro/BUILD.bazel
 expect_fail "instrument_deps = [\"//multi\"] (not a dependency)" "$LOGS/macro.log" \

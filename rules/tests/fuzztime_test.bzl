@@ -14,6 +14,10 @@ def _parse_fuzztime_test_impl(ctx):
         ("1h30m", 5400),
         ("2m10s", 130),
         ("500ms", 1),  # sub-second units round up to a second
+        ("1.5h", 5400),  # fractions, as in Go
+        ("2.5s", 3),
+        (".5m", 30),
+        ("1m0.001s", 61),
         ("1000x", None),  # an execution budget has no duration
     ]:
         asserts.equals(env, want, parse_fuzztime("t", text), "parse_fuzztime(%r)" % text)

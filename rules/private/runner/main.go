@@ -85,11 +85,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var b bazelFlags
 	var f fuzzFlags
 	var m mergeFlags
+	var build buildFlags
 	fs := flag.NewFlagSet("fuzzbox (bazel)", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	b.register(fs)
 	f.register(fs)
 	m.register(fs)
+	build.register(fs)
 	cl, err := driver.ParseCommandLine(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -106,6 +108,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	f.TestArgs = append(b.testArgs, cl.TestArgs...) // Checked keeps them in the Config
 	if len(cl.Positional) > 0 {
 		return usageError(stderr, fmt.Errorf("unexpected arguments %q: the package is the target's", cl.Positional))
+	}
+	if len(build.given) > 0 {
+		return usageError(stderr, fmt.Errorf("%s: the rules build the fuzzing binary (go_fuzz_test's attributes: gotags for -tags; race is not supported by fuzzing targets yet)", strings.Join(build.given, " ")))
 	}
 	if len(cl.BuildFlags) > 0 {
 		return usageError(stderr, fmt.Errorf("%s: the rules build the fuzzing binary (go_fuzz_test's attributes)", strings.Join(cl.BuildFlags, " ")))

@@ -59,17 +59,17 @@ func runMerge(ctx context.Context, b *bazelFlags, f *fuzzFlags, m *mergeFlags, s
 	if err != nil {
 		return usageError(stderr, err)
 	}
-	label := "//" + b.pkg + ":" + b.test
+	test := label(b.pkg, b.test)
 	outs := shardOutputs(filepath.Join(testlogs, filepath.FromSlash(b.pkg), b.test))
 	if len(outs) == 0 {
-		return usageError(stderr, fmt.Errorf("merge: no outputs of %s in %s: run bazel test %s first (or give -testlogs=$(bazel info bazel-testlogs))", label, testlogs, label))
+		return usageError(stderr, fmt.Errorf("merge: no outputs of %s in %s: run bazel test %s first (or give -testlogs=$(bazel info bazel-testlogs))", test, testlogs, test))
 	}
 	tmp, err := os.MkdirTemp("", "fuzzbox-merge-")
 	if err != nil {
 		return usageError(stderr, fmt.Errorf("merge: %w", err))
 	}
 	defer os.RemoveAll(tmp)
-	return mergeAll(ctx, b, cfg, label, outs, into, tmp, stdout, stderr)
+	return mergeAll(ctx, b, cfg, test, outs, into, tmp, stdout, stderr)
 }
 
 // mergeAll merges the outputs outs of the fuzzing test label into the

@@ -271,7 +271,16 @@ func mergeTarget(pkg string) string {
 	if strings.Contains(target, ":") && strings.HasSuffix(target, "_fuzz") {
 		return strings.TrimSuffix(target, "_fuzz") + "_merge"
 	}
-	return "//" + pkg + ":<name>_merge"
+	return label(pkg, "<name>_merge")
+}
+
+// label returns the label of target name of the workspace's package pkg
+// (its directory: "." is the root, //:name).
+func label(pkg, name string) string {
+	if pkg == "." {
+		pkg = ""
+	}
+	return "//" + pkg + ":" + name
 }
 
 func orDash(s string) string {
