@@ -214,6 +214,13 @@ func TestRealworldSignatures(t *testing.T) {
 		{"pongorender", "panic", "panic: runtime error: integer divide by zero\ngithub.com/flosch/pongo2/v6.(*tagCycleNode).Execute(0x1, 0x2, {0x3, 0x4})", true},
 		{"pongorender", "panic", "panic: runtime error: integer divide by zero\ngithub.com/flosch/pongo2/v6.filterDivisibleby(0x1, 0x2)", false},
 		{"pongorender", "panic", "panic: runtime error: comparing uncomparable type []string\ngithub.com/flosch/pongo2/v6.(*Value).EqualValueTo(0x1, 0x2)\ngithub.com/flosch/pongo2/v6.(*term).Evaluate(0x1)", false},
+		{"exprfilter", "panic", "panic: interface conversion: ast.Node is *ast.BinaryNode, not *ast.PredicateNode\n\ngoroutine 7 [running]:\ngithub.com/expr-lang/expr/optimizer.(*fold).Visit(0x3a1c0e0, 0x3a1c100)\n\tfold.go:300 +0x1b25\ngithub.com/expr-lang/expr/ast.Walk(0x3a1c100, {0x7a0e40, 0x3a1c0e0})", true},
+		{"exprfilter", "crash", "panic: interface conversion: ast.Node is *ast.BinaryNode, not *ast.PredicateNode [recovered]\ngithub.com/expr-lang/expr/optimizer.(*fold).Visit()", true},
+		{"exprfilter", "panic", "panic: runtime error: index out of range [1] with length 1\ngithub.com/expr-lang/expr/optimizer.(*fold).Visit(0x1, 0x2)", false},
+		{"exprfilter", "panic", "panic: interface conversion: ast.Node is *ast.BinaryNode, not *ast.PredicateNode\ngithub.com/expr-lang/expr/checker.(*Checker).visit(0x1, 0x2)", false},
+		{"regexmatch", "panic", "panic: runtime error: index out of range [2] with length 2\n\ngoroutine 5 [running]:\ngithub.com/dlclark/regexp2.(*Match).addMatch(0x2b4e0, 0x2, 0x0, 0x0)\n\tmatch.go:170 +0x2d9\ngithub.com/dlclark/regexp2.(*runner).capture(0x1, 0x2, 0x2, 0x0)", true},
+		{"regexmatch", "panic", "panic: runtime error: index out of range [-1]\ngithub.com/dlclark/regexp2.(*runner).trackPush1(...)\ngithub.com/dlclark/regexp2.(*runner).execute(0x1)", false},
+		{"regexmatch", "panic", "panic: runtime error: index out of range [196625] with length 128\ngithub.com/dlclark/regexp2.(*runner).findFirstChar(0x1)", false},
 	}
 	for _, tt := range tests {
 		if got := byName[tt.target].isKnownBug(tt.kind, tt.text); got != tt.want {

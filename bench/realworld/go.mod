@@ -5,6 +5,8 @@ go 1.26
 require (
 	github.com/asticode/go-astisub v0.39.0
 	github.com/buger/jsonparser v1.1.0
+	github.com/dlclark/regexp2 v1.3.0
+	github.com/expr-lang/expr v1.17.6
 	github.com/flosch/pongo2/v6 v6.0.0
 	github.com/gobwas/glob v0.2.3
 	github.com/grafov/m3u8 v0.12.1

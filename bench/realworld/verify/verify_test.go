@@ -24,6 +24,8 @@ import (
 
 	"github.com/asticode/go-astisub"
 	"github.com/buger/jsonparser"
+	"github.com/dlclark/regexp2"
+	"github.com/expr-lang/expr"
 	"github.com/flosch/pongo2/v6"
 	"github.com/gobwas/glob"
 	"github.com/grafov/m3u8"
@@ -414,4 +416,38 @@ func TestPongoRender(t *testing.T) {
 func TestPongoRenderCycle(t *testing.T) {
 	// flosch/pongo2 commit 10ebed0: the crasher its fuzz test added.
 	wantPanic(t, "pongo2/v6.(*tagCycleNode).Execute", func() { renderPongo2(t, "{%cycle%}") })
+}
+
+func TestExprFilter(t *testing.T) {
+	// expr-lang/expr#857: three filter calls, one on the result of the
+	// other; the optimizer merges the inner two, then asserts the merged
+	// predicate's type. Nested, and as a pipeline over the target's
+	// environment's kind of data.
+	for _, src := range []string{
+		`filter(filter(filter([1, 2, 3], # > 0), # > 1), # > 2)`,
+		`items | filter(.qty > 0) | filter(.price < 100) | filter(.sku != "")`,
+	} {
+		env := map[string]any{"items": []any{map[string]any{"sku": "A-100", "price": 9.5, "qty": 2}}}
+		wantPanic(t, "optimizer.(*fold).Visit", func() { _, _ = expr.Compile(src, expr.Env(env)) })
+	}
+	// Two filter calls compile and run.
+	program, err := expr.Compile(`filter(filter([1, 2, 3], # > 0), # > 1)`)
+	if err != nil {
+		t.Fatalf("Compile: %v", err)
+	}
+	if _, err := expr.Run(program, nil); err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+}
+
+func TestRegexMatch(t *testing.T) {
+	// The first two patterns of dlclark/regexp2#32 (found by fuzzing), with
+	// the report's text: an octal escape that eats the "(" of "(?(".
+	for _, pattern := range []string{`(()\7(?())`, `(\2(?(0))`} {
+		re, err := regexp2.Compile(pattern, regexp2.ECMAScript)
+		if err != nil {
+			t.Fatalf("Compile(%q): %v", pattern, err)
+		}
+		wantPanic(t, "regexp2.(*Match).addMatch", func() { _, _ = re.FindStringMatch("000000000") })
+	}
 }
