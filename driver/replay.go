@@ -207,8 +207,8 @@ func ModuleRoot(dir string) string {
 // CodeRoot returns the directory under which a failure's stack frames are
 // the user's code, for the package in dir: the directory of the go.work
 // that governs dir (GOWORK's, from the environment or go env -w, or the
-// first found above dir, as the go command finds it) when dir's module lies under it, else
-// ModuleRoot(dir). A panic raised in a neighbour module of the workspace
+// first found above dir, as the go command finds it) when dir's module
+// lies under it, else ModuleRoot(dir). A panic raised in a neighbour module of the workspace
 // was placed at the fuzz test's line instead of where it was raised.
 func CodeRoot(dir string) string {
 	root := ModuleRoot(dir)
