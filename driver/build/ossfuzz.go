@@ -113,9 +113,17 @@ touch "$work/names"
 go list ${tags:+-tags="$tags"} -f '{{if or .TestGoFiles .XTestGoFiles}}{{.Dir}}{{range .TestGoFiles}} {{.}}{{end}}{{range .XTestGoFiles}} {{.}}{{end}}{{end}}' ./... >"$work/packages"
 while read -r dir files; do
 	[ -n "$dir" ] || continue
-	(cd "$dir" && grep -qE '^func Fuzz[^a-z]?[A-Za-z0-9_]*\(' $files) || continue
+	# A fuzz test's name, as go test reads it: Fuzz, then nothing or not a
+	# lower-case letter (Fuzzy is not one).
+	(cd "$dir" && grep -qE '^func Fuzz([^a-z(][A-Za-z0-9_]*)?\(' $files) || continue
 	rm -rf "$work/out"
-	(cd "$dir" && fuzzbox build -libfuzzer ${tags:+-tags="$tags"} -o "$work/out" .)
+	if ! (cd "$dir" && fuzzbox build -libfuzzer ${tags:+-tags="$tags"} -o "$work/out" . 2>"$work/err"); then
+		cat "$work/err" >&2
+		# A line that only looks like one (in a string): not a fuzz test.
+		grep -q '^fuzzbox build: build: no fuzz test of ' "$work/err" && continue
+		exit 1
+	fi
+	cat "$work/err" >&2
 	rel=$(realpath --relative-to="$PWD" "$dir")
 	[ "$rel" != . ] || rel=$(basename "$PWD")
 	for bin in "$work"/out/*; do
@@ -132,6 +140,10 @@ while read -r dir files; do
 		for f in "$n" "${n}_seed_corpus.zip" "$n.dict" "$n.options"; do
 			[ ! -e "$work/out/$f" ] || mv "$work/out/$f" "$OUT/${target}${f#"$n"}"
 		done
+		if [ "$target" != "$n" ] && [ -e "$OUT/$target.options" ]; then
+			# Its .options names its own dictionary, not the other's.
+			sed -i "s/^dict = $n\.dict\$/dict = $target.dict/" "$OUT/$target.options"
+		fi
 	done
 done <"$work/packages"
 `

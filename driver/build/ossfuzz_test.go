@@ -64,7 +64,9 @@ func TestWriteOSSFuzz(t *testing.T) {
 // .ci/ossfuzz.sh runs the real one): two packages' fuzz tests of the same
 // name both reach $OUT, the second named after its package; a fuzz test in
 // a file the tags exclude is not built, nor does it stop the script, and
-// with -tags it is.
+// with -tags it is; nor do a function named Fuzzy or a line in a string
+// that looks like a fuzz test (the script stopped at them); a renamed fuzz
+// test's .options names its own dictionary.
 func TestOSSFuzzBuildSh(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
@@ -81,6 +83,8 @@ func TestOSSFuzzBuildSh(t *testing.T) {
 		"c/c_test.go":      "package c\n\nimport \"testing\"\n\nfunc TestC(t *testing.T) {}\n",
 		"c/tagged_test.go": "//go:build gofuzz\n\n" + fuzz("c", "FuzzTagged"),
 		"d/nofuzz_test.go": "package d\n\nimport \"testing\"\n\nfunc TestD(t *testing.T) {}\n",
+		"e/e_test.go":      "package e\n\nimport \"testing\"\n\nfunc Fuzzy(t *testing.T) {}\n\nfunc TestE(t *testing.T) { Fuzzy(t) }\n",
+		"f/f_test.go":      "package f\n\nimport \"testing\"\n\nconst src = `package g\nfunc FuzzG(f *testing.F) {}\n`\n\nfunc TestF(t *testing.T) { _ = src }\n",
 	})
 	stub := t.TempDir()
 	writeFiles(t, stub, map[string]string{"fuzzbox": `#!/bin/bash
@@ -88,11 +92,13 @@ func TestOSSFuzzBuildSh(t *testing.T) {
 tags=; out=
 for a in "$@"; do case "$a" in -tags=*) tags=${a#-tags=} ;; esac; done
 while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
-files=$(go list ${tags:+-tags=$tags} -f '{{range .TestGoFiles}}{{.}} {{end}}{{range .XTestGoFiles}}{{.}} {{end}}' .)
-names=$(grep -ohE '^func Fuzz[A-Za-z0-9_]*' $files | cut -c6-)
-[ -n "$names" ] || { echo "no fuzz tests" >&2; exit 2; }
+names=$(go test ${tags:+-tags=$tags} -list '^Fuzz' . | grep '^Fuzz' || true)
+[ -n "$names" ] || { echo "fuzzbox build: build: no fuzz test of $PWD matches -fuzz=\"\" (fuzz tests: none)" >&2; exit 2; }
 mkdir -p "$out"
-for n in $names; do echo "$PWD" >"$out/$n"; chmod +x "$out/$n"; echo x >"$out/${n}_seed_corpus.zip"; echo x >"$out/$n.dict"; done
+for n in $names; do
+	echo "$PWD" >"$out/$n"; chmod +x "$out/$n"; echo x >"$out/${n}_seed_corpus.zip"; echo x >"$out/$n.dict"
+	printf '[libfuzzer]\ndict = %s.dict\n' "$n" >"$out/$n.options"
+done
 `})
 	os.Chmod(filepath.Join(stub, "fuzzbox"), 0o755)
 	run := func(tags string) (string, map[string]string) {
@@ -118,6 +124,9 @@ for n in $names; do echo "$PWD" >"$out/$n"; chmod +x "$out/$n"; echo x >"$out/${
 	if files["FuzzCompress"] != filepath.Join(mod, "a") || files["b_sub_FuzzCompress"] != filepath.Join(mod, "b", "sub") ||
 		files["b_sub_FuzzCompress_seed_corpus.zip"] == "" || files["b_sub_FuzzCompress.dict"] == "" {
 		t.Errorf("$OUT: %v; want a's FuzzCompress and b/sub's as b_sub_FuzzCompress, each with its files", files)
+	}
+	if files["b_sub_FuzzCompress.options"] != "[libfuzzer]\ndict = b_sub_FuzzCompress.dict" || files["FuzzCompress.options"] != "[libfuzzer]\ndict = FuzzCompress.dict" {
+		t.Errorf("want each .options to name its own dictionary, got %q and %q", files["FuzzCompress.options"], files["b_sub_FuzzCompress.options"])
 	}
 	if !strings.Contains(log, "FuzzCompress of b/sub is built as b_sub_FuzzCompress") {
 		t.Errorf("build.sh did not say it renamed a fuzz test:\n%s", log)
