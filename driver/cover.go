@@ -20,7 +20,8 @@ type CoverOptions struct {
 	CoverPkg string // packages to measure, as go test -coverpkg (resolved in Config.Dir); "" means the target's package
 	HTML     string // write the HTML report (go tool cover -html) here; "" means none, unless DefaultHTML
 	// DefaultHTML, with HTML empty, writes the HTML report to
-	// fuzzbox-cover-<package name>-<FuzzX>.html in the temporary directory.
+	// fuzzbox-cover-<last element of the import path>-<FuzzX>.html in the
+	// temporary directory.
 	DefaultHTML bool
 	Profile     string // write the text coverage profile here; "" means none
 	// PerEntry also replays each entry alone to learn which functions it
