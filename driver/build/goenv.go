@@ -91,10 +91,8 @@ func NonEmptyGOFLAGS(goflags string) string {
 // KEY=VALUE lines, the last one counting, other lines ignored.
 func goEnvFileValue(environ []string, key string) string {
 	file := ""
-	for _, kv := range environ {
-		if v, ok := strings.CutPrefix(kv, "GOENV="); ok {
-			file = v
-		}
+	if i := lastIndex(environ, "GOENV"); i >= 0 {
+		file = strings.TrimPrefix(environ[i], "GOENV=")
 	}
 	switch file {
 	case "off":
