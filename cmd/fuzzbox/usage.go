@@ -146,10 +146,20 @@ func (c *command) synopsis() string {
 	return "usage: " + strings.Join(forms, "\n       ")
 }
 
+// printUsage prints c's usage on -h, with the flags' defaults where it
+// ends in "Flags:\n", and after a group's usage the subcommand's own flags
+// (the list of subcommands gives the main ones only).
 func (c *command) printUsage(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprint(w, c.usage)
-	if strings.HasSuffix(c.usage, "Flags:\n") {
-		fs.SetOutput(w)
-		fs.PrintDefaults()
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	switch {
+	case strings.HasSuffix(c.usage, "Flags:\n"):
+	case c.group != "" && n > 0:
+		fmt.Fprintf(w, "\nFlags of %s %s:\n", c.group, c.name)
+	default:
+		return
 	}
+	fs.SetOutput(w)
+	fs.PrintDefaults()
 }
