@@ -118,7 +118,10 @@ func asFileError(path string, err error) *FileError {
 // it is one), skipping names that start with a dot when dots is set (and
 // the directories they name). A symbolic link given as root is followed,
 // as cp -r and find -H follow one named on the command line (a link to
-// nothing is an error, as a missing root is); links below root are not.
+// nothing is an error, as a missing root is). Below root, a link to a
+// directory is not followed (as cp -r: no cycles), and fn gets every other
+// link, as go test reads a corpus directory's linked files: a link to
+// nothing is then fn's error to report, not skipped without a word.
 // fn's error stops the walk and is returned.
 func walkFiles(root string, dots bool, fn func(path string) error) error {
 	info, err := os.Stat(root)
@@ -141,6 +144,10 @@ func walkFiles(root string, dots bool, fn func(path string) error) error {
 				return fs.SkipDir
 			}
 			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			if info, err := os.Stat(p); err == nil && !info.Mode().IsRegular() {
+				return nil // a directory's (or a device's)
+			}
 		case !d.Type().IsRegular():
 			return nil
 		}

@@ -68,8 +68,10 @@ func TestMerge(t *testing.T) {
 
 // TestSymlinkedSources: a source or raw input named by a symbolic link is
 // followed, as cp -r follows one named on its command line (Merge and
-// ImportRaw merged and imported nothing without a word); links below it are
-// not.
+// ImportRaw merged and imported nothing without a word); below it, links to
+// files are followed, as go test reads a corpus directory's (they were
+// skipped without a word), a link to nothing is an error, and links to
+// directories are not followed.
 func TestSymlinkedSources(t *testing.T) {
 	base := t.TempDir()
 	real := filepath.Join(base, "real")
@@ -78,16 +80,18 @@ func TestSymlinkedSources(t *testing.T) {
 	mustWrite(t, filepath.Join(base, "raw", "b"), "world")
 	outside := filepath.Join(base, "outside")
 	writeVals(t, outside, "cherry", 9)
-	for _, l := range [][2]string{{real, "real-link"}, {filepath.Join(base, "raw"), "raw-link"}, {filepath.Join(base, "raw", "a"), "file-link"}, {outside, filepath.Join("real", "inner-link")}} {
+	shared := writeVals(t, filepath.Join(base, "shared"), "banana", 2)
+	for _, l := range [][2]string{{real, "real-link"}, {filepath.Join(base, "raw"), "raw-link"}, {filepath.Join(base, "raw", "a"), "file-link"}, {outside, filepath.Join("real", "inner-link")},
+		{shared, filepath.Join("real", "entry-link")}, {filepath.Join(base, "raw", "b"), filepath.Join("raw", "b-link")}} {
 		if err := os.Symlink(l[0], filepath.Join(base, l[1])); err != nil {
 			t.Skip(err)
 		}
 	}
 	types := []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[int]()}
-	if added, _, errs := Merge(filepath.Join(t.TempDir(), "FuzzM"), []string{filepath.Join(base, "real-link")}, types, false); added != 1 || len(errs) != 0 {
-		t.Errorf("Merge of a linked directory = %d added, errors %q; want its one entry, not the one behind the link in it", added, errs)
+	if added, _, errs := Merge(filepath.Join(t.TempDir(), "FuzzM"), []string{filepath.Join(base, "real-link")}, types, false); added != 2 || len(errs) != 0 {
+		t.Errorf("Merge of a linked directory = %d added, errors %q; want its entry and its linked entry, not the one behind the link to a directory in it", added, errs)
 	}
-	for link, want := range map[string]int{"raw-link": 2, "file-link": 1} {
+	for link, want := range map[string]int{"raw-link": 2, "file-link": 1} { // raw/b-link is b again
 		dir := t.TempDir()
 		if errs := ImportRaw([]string{filepath.Join(base, link)}, dir, reflect.TypeFor[[]byte]()); errs != nil {
 			t.Fatal(errs)
@@ -102,6 +106,12 @@ func TestSymlinkedSources(t *testing.T) {
 	}
 	if _, _, errs := Merge(filepath.Join(t.TempDir(), "FuzzM"), []string{dangling}, types, false); len(errs) != 1 || !errors.Is(errs[0], fs.ErrNotExist) {
 		t.Errorf("Merge of a dangling link: errors %q, want it not found", errs)
+	}
+	if err := os.Symlink(filepath.Join(base, "gone"), filepath.Join(real, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	if added, _, errs := Merge(filepath.Join(t.TempDir(), "FuzzM"), []string{real}, types, false); added != 2 || len(errs) != 1 || !errors.Is(errs[0], fs.ErrNotExist) {
+		t.Errorf("Merge of a directory with a dangling link = %d added, errors %q; want 2, and the link not found", added, errs)
 	}
 	if errs := ImportRaw([]string{dangling}, t.TempDir(), reflect.TypeFor[[]byte]()); len(errs) != 1 || !errors.Is(errs[0], fs.ErrNotExist) {
 		t.Errorf("ImportRaw of a dangling link: errors %q, want it not found", errs)

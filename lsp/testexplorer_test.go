@@ -18,6 +18,11 @@ func TestTests(t *testing.T) {
 	root := fixture(t)
 	bad := filepath.Join(root, "testdata/fuzz/FuzzParse/bad")
 	os.WriteFile(bad, []byte("go test fuzz v1\nstring(\"unterminated)\n"), 0o644)
+	// go test reads a linked file as a seed too (they were left out), and
+	// fails to read a link to a directory.
+	os.WriteFile(filepath.Join(root, "shared"), []byte("go test fuzz v1\nstring(\"linked\")\n"), 0o644)
+	os.Symlink(filepath.Join(root, "shared"), filepath.Join(root, "testdata/fuzz/FuzzParse/linked"))
+	os.Symlink(filepath.Join(root, "testdata"), filepath.Join(root, "testdata/fuzz/FuzzParse/dirlink"))
 	os.MkdirAll(filepath.Join(root, "sub", "testdata"), 0o755)
 	os.WriteFile(filepath.Join(root, "sub", "testdata", "x_test.go"), []byte("package x\nimport \"testing\"\nfunc FuzzHidden(f *testing.F) {}\n"), 0o644)
 	c := start(t, root, lsp.Options{})
@@ -41,9 +46,10 @@ func TestTests(t *testing.T) {
 	if parse.ID != string(uri(root))+"#FuzzParse" || parse.URI != string(uri(filepath.Join(root, "parse_test.go"))) || parse.Line != 5 {
 		t.Errorf("FuzzParse: %+v", parse)
 	}
-	if len(parse.Entries) != 2 || parse.Entries[0].Name != "bad" || !strings.HasPrefix(parse.Entries[0].Error, "malformed corpus file") ||
-		parse.Entries[1].Name != "ok1" || parse.Entries[1].Error != "" {
-		t.Errorf("FuzzParse entries: %+v, want bad (malformed) and ok1", parse.Entries)
+	if len(parse.Entries) != 4 || parse.Entries[0].Name != "bad" || !strings.HasPrefix(parse.Entries[0].Error, "malformed corpus file") ||
+		parse.Entries[1].Name != "dirlink" || !strings.Contains(parse.Entries[1].Error, "is a directory") ||
+		parse.Entries[2].Name != "linked" || parse.Entries[2].Error != "" || parse.Entries[3].Name != "ok1" || parse.Entries[3].Error != "" {
+		t.Errorf("FuzzParse entries: %+v, want bad (malformed), dirlink (a directory, which go test fails to read), linked and ok1", parse.Entries)
 	}
 	if _, err := c.execute(command.Tests, command.FolderArgs{URI: "file:///etc"}); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
 		t.Errorf("listing /etc: %v, want outside the workspace", err)
