@@ -549,6 +549,15 @@ grep -q 'shard 1 of 2: FuzzReverse$' "$testlogs/multi/reverse_fuzz_fuzz/shard_1_
 grep -q 'shard 2 of 2: FuzzReverse$' "$testlogs/multi/reverse_fuzz_fuzz/shard_2_of_2/test.log"
 echo "ok: shards split the fuzz tests, or run campaigns of the one"
 
+step "bazel test: no budget (--test_arg=-fuzztime=) fuzzes for what the test's timeout leaves, and passes"
+# Without a bound, each shard fuzzed until Bazel's timeout: TIMEOUT, a failure.
+bazel test //multi:multi_fuzz_fuzz --test_arg=-fuzztime= --test_timeout=100 --nocache_test_results
+for s in 1 2; do
+	grep -q 'no -fuzztime: fuzzing for 25s' "$testlogs/multi/multi_fuzz_fuzz/shard_${s}_of_2/test.log" ||
+		{ cat "$testlogs/multi/multi_fuzz_fuzz/shard_${s}_of_2/test.log"; echo "FAIL: shard $s did not say its budget"; exit 1; }
+done
+echo "ok: the budget fits the timeout"
+
 step "bazel test: a go_fuzz_test of tests without a fuzz test passes, as go test -fuzz does"
 bazel test //multi:plain_fuzz //multi:plain_fuzz_fuzz --nocache_test_results
 grep -q 'no fuzz tests to fuzz' "$testlogs/multi/plain_fuzz_fuzz/test.log"

@@ -76,6 +76,9 @@ func runTest(ctx context.Context, b *bazelFlags, f *fuzzFlags, stdout, stderr io
 		names[i] = t.Name
 	}
 	seeded := seedTargets(files, names, dir, cfg.CacheDir, say, stderr)
+	var fit string
+	cfg.FuzzTime, fit = fitTimeout(cfg.FuzzTime, os.Getenv("TEST_TIMEOUT"))
+	fmt.Fprint(say, fit)
 	events, err := os.Create(filepath.Join(outputs, "events.json"))
 	if err != nil {
 		return usageError(stderr, err)
