@@ -354,6 +354,43 @@ func TestTestsEvent(t *testing.T) {
 	}
 }
 
+// TestBuildEvent: while a package's build goes on (minutes when it
+// instruments the standard library, which printed nothing), build events
+// say so, before the package's tests; the printer shows them.
+func TestBuildEvent(t *testing.T) {
+	defer func(q, i time.Duration) { buildQuiet, buildInterval = q, i }(buildQuiet, buildInterval)
+	buildQuiet, buildInterval = time.Millisecond, 50*time.Millisecond
+	dir := slowTestModule(t, "0")
+	cfg := Config{Fuzz: "^FuzzM$", FuzzTime: "1x", Fuzzbox: testFuzzbox(t), CacheDir: t.TempDir(), Stderr: io.Discard}
+	targets, err := Resolve(context.Background(), cfg, []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var builds []event.Event
+	var types []string
+	res := Fuzz(context.Background(), cfg, targets, func(e event.Event) {
+		types = append(types, e.Type)
+		if e.Type == event.Build {
+			builds = append(builds, e)
+		}
+	})
+	if res.ExitCode != ExitOK {
+		t.Fatalf("exit %d (%v)", res.ExitCode, res.Err)
+	}
+	if len(builds) < 2 || builds[0].Message != "" {
+		t.Fatalf("build events %+v, want the run's first, then notices while the build went on", builds)
+	}
+	for _, e := range builds[1:] {
+		line := event.Format(e)
+		if e.Package != "example.com/m" || !strings.HasPrefix(line, "fuzz: building the fuzzing binary of example.com/m (") {
+			t.Errorf("build event %+v (line %q), want the package's, saying it builds", e, line)
+		}
+	}
+	if last := slices.Index(types, event.Baseline); last < 0 || slices.Contains(types[last:], event.Build) {
+		t.Errorf("event order %v, want every build event before the baseline", types)
+	}
+}
+
 // slowTestModule writes a module whose package has FuzzM and a test that
 // prints "slow test running" and sleeps for the Go expression sleep.
 func slowTestModule(t *testing.T, sleep string) string {

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/corpus"
@@ -379,52 +378,14 @@ const (
 	testsInterval = 3 * time.Second
 )
 
-// testsNotice emits tests events while a fuzzing binary runs the package's
-// tests before its engine starts. go test -fuzz prints nothing then, and a
-// package's tests can take minutes (pion/dtls's, about a minute under
-// load): without it a run would show its build event, then nothing.
-type testsNotice struct {
-	mu   sync.Mutex
-	over bool
-	stop chan struct{}
-}
-
-// announceTests starts the notices for t's turn; end stops them.
-func announceTests(t Target, s *stream) *testsNotice {
-	n := &testsNotice{stop: make(chan struct{})}
-	began := time.Now()
-	go func() {
-		wait := time.NewTimer(testsQuiet)
-		defer wait.Stop()
-		for {
-			select {
-			case <-n.stop:
-				return
-			case <-wait.C:
-			}
-			n.mu.Lock()
-			if !n.over {
-				s.emit(event.Event{Type: event.Tests, Target: t.Name, Package: t.Package, Message: fmt.Sprintf(
-					"running the package's tests before fuzzing %s, as go test -fuzz does (%s so far)", t.Name, time.Since(began).Round(time.Second))})
-			}
-			n.mu.Unlock()
-			wait.Reset(testsInterval)
-		}
-	}()
-	return n
-}
-
-// end stops the notices: the engine's first event is on its way (a notice
-// never follows it), or the binary exited. It may be called more than once,
-// and on a nil notice (a turn that runs no test).
-func (n *testsNotice) end() {
-	if n == nil {
-		return
-	}
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	if !n.over {
-		n.over = true
-		close(n.stop)
-	}
+// announceTests starts the tests events of t's turn, while its fuzzing
+// binary runs the package's tests before its engine starts; end stops them.
+// go test -fuzz prints nothing then, and a package's tests can take minutes
+// (pion/dtls's, about a minute under load): without them a run would show
+// its build event, then nothing.
+func announceTests(t Target, s *stream) *notice {
+	return startNotice(s, testsQuiet, testsInterval, func(sofar time.Duration) event.Event {
+		return event.Event{Type: event.Tests, Target: t.Name, Package: t.Package, Message: fmt.Sprintf(
+			"running the package's tests before fuzzing %s, as go test -fuzz does (%s so far)", t.Name, sofar)}
+	})
 }

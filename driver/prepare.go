@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/driver/build"
 	"github.com/fuzzbox/fuzzbox/event"
@@ -70,6 +71,16 @@ func stoppedBuilding(targets []Target, at Target, s *stream) []*TargetResult {
 	return results
 }
 
+// buildQuiet is how long a package's build goes on before a build event
+// says so (a cached one takes a second or two), buildInterval how often it
+// says so again: the first build after a Go or fuzzbox update instruments
+// the standard library, minutes on a small machine, and printed nothing.
+// Tests shorten them.
+var (
+	buildQuiet    = 5 * time.Second
+	buildInterval = 15 * time.Second
+)
+
 // builds are a run's fuzzing binaries, one per package, and the packages
 // that did not build.
 type builds struct {
@@ -90,8 +101,16 @@ func (b *builds) target(ctx context.Context, t Target) (*fuzzBinary, error) {
 	}
 	fb, ok := b.bins[t.pkg]
 	if !ok {
+		why := "; a first build instruments the standard library too, a minute or two" // said once
+		building := startNotice(b.s, buildQuiet, buildInterval, func(sofar time.Duration) event.Event {
+			msg := fmt.Sprintf("building the fuzzing binary of %s (%s so far%s)", t.Package, sofar, why)
+			why = ""
+			return event.Event{Type: event.Build, Package: t.Package, Message: msg}
+		})
 		var err error
-		if fb, err = buildPackage(ctx, b.cfg, t.pkg, filepath.Join(b.tmp, fmt.Sprintf("pkg%d", len(b.bins)+len(b.errs)))); err != nil {
+		fb, err = buildPackage(ctx, b.cfg, t.pkg, filepath.Join(b.tmp, fmt.Sprintf("pkg%d", len(b.bins)+len(b.errs))))
+		building.end()
+		if err != nil {
 			b.errs[t.pkg] = err
 			return nil, err
 		}

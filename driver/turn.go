@@ -142,21 +142,21 @@ func runTurn(ctx context.Context, cfg Config, r *TargetResult, fuzztime string, 
 	failsBefore := len(r.Failures)
 	r.startedAt, r.caughtAt, r.fuzzedFor, r.turnExecs, r.Plateau, r.Unfuzzed = 0, 0, 0, 0, false, ""
 	chk := newChecker(ctx, cfg, r, s)
-	var notice *testsNotice
+	var tests *notice
 	if !r.skipTests && !cfg.PruneOnly && cfg.Run != "^$" {
-		notice = announceTests(r.Target, s)
+		tests = announceTests(r.Target, s)
 	}
 	var wg sync.WaitGroup
 	wg.Add(2)
 	events := newReadAhead(evR)
-	go func() { defer wg.Done(); readEvents(events, r, s, chk, !cfg.canReplay(), notice) }()
+	go func() { defer wg.Done(); readEvents(events, r, s, chk, !cfg.canReplay(), tests) }()
 	var held, trailer []string
 	go func() { defer wg.Done(); held, trailer = copyOutput(outR, r.Target, s, w.line) }()
 	err = waitChild(ctx, cmd)
 	if errors.Is(err, errKilledAtStop) {
 		s.output(r.Target, fmt.Sprintf("fuzzbox: the fuzzing binary of %s did not stop within %v of the stop and was killed: a failure it was still confirming, minimizing or writing is lost\n", r.Package, stopGrace))
 	}
-	notice.end()
+	tests.end()
 	r.ranFor += time.Since(began)
 	outW.Close()
 	events.endWithin(outputDelay)
@@ -278,9 +278,9 @@ func childExit(err error) int {
 // reproduce is replaced by the internal error or warning chk reports, and
 // the done event does not count it; with unchecked (Config.canReplay
 // false: a prebuilt binary and no stock one, so chk is nil), the first
-// failure is followed by a line that says failures are not checked. The first event ends notice's tests
-// events.
-func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, unchecked bool, notice *testsNotice) {
+// failure is followed by a line that says failures are not checked. The
+// first event ends the tests events (announceTests).
+func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, unchecked bool, tests *notice) {
 	defer rd.Close()
 	dec := event.NewDecoder(rd)
 	for {
@@ -291,7 +291,7 @@ func readEvents(rd io.ReadCloser, r *TargetResult, s *stream, chk *checker, unch
 		if err != nil {
 			continue // not an event: skip the line, keep the stream
 		}
-		notice.end()
+		tests.end()
 		if !chk.check(e) {
 			continue
 		}

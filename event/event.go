@@ -15,7 +15,7 @@ import (
 // Event types, in the order a run produces them. Keep docs/engine.md's event
 // table in sync (event_test.go checks it).
 const (
-	Build         = "build"          // the driver is about to build the packages
+	Build         = "build"          // the driver is about to build the packages (then, while a package's build goes on for 5 s, every 15 s with a message that says so)
 	Tests         = "tests"          // the package's tests have run for a second before fuzzing, as go test -fuzz runs them first (then every statistics interval until the engine's first event)
 	Baseline      = "baseline"       // the seed and generated corpus start running (then every statistics interval until fuzzing starts, with its progress)
 	Start         = "start"          // fuzzing starts

@@ -8,13 +8,18 @@ import (
 
 // Format renders e as the status line people see (in go test -fuzz's shape
 // where it has one), or "" for events that have no line of their own:
-// output (printed as is), build, exit, duplicate failures, and the done
+// output (printed as is), the first build event, exit, duplicate failures, and the done
 // event of a fuzz test that was not fuzzed (the output and fuzzbox fuzz's
 // summary say why).
 func Format(e Event) string {
 	el := fmtDur(time.Duration(e.Elapsed) * time.Millisecond)
 	switch e.Type {
 	case Tests:
+		return "fuzz: " + e.Message
+	case Build:
+		if e.Message == "" { // the run's first: the build is starting
+			return ""
+		}
 		return "fuzz: " + e.Message
 	case Baseline:
 		return fmt.Sprintf("fuzz: elapsed: %s, gathering baseline coverage: %s completed", el, e.Progress)
