@@ -12,7 +12,8 @@ func init() {
 	register(&command{name: "lsp", short: "run the editor sidecar (Language Server Protocol on stdio)", usage: lspUsage, flags: lspFlags})
 }
 
-const lspUsage = `usage: fuzzbox lsp [-fuzztime=d] [-parallel=n] [-tags=list] [-short] [-testarg=arg ...] [-gopls=PATH [gopls arguments]]
+const lspUsage = `usage: fuzzbox lsp [-fuzztime=d] [-parallel=n] [-tags=list] [-short] [-vet=list] [-testarg=arg ...]
+                  [-gotestflag=f ...] [-logfile=FILE] [-gopls=PATH [gopls arguments]]
 
 Lsp runs fuzzbox's Language Server Protocol sidecar on standard input and
 output: code lenses to fuzz a fuzz test, run its seeds, rerun a corpus entry
