@@ -152,13 +152,20 @@ func (s *Server) stop(key testKey, _ string) (any, error) {
 	return nil, nil
 }
 
-// openReproducer asks the client to show the reproducer of the test's last failure.
+// openReproducer asks the client to show the reproducer of the test's last
+// failure; a client without window/showDocument (Neovim 0.7), or one that
+// fails to show it, gets its path as a message instead.
 func (s *Server) openReproducer(key testKey, _ string) (any, error) {
 	s.mu.Lock()
 	f := s.failures[key]
+	canShow := s.caps.Window.ShowDocument != nil && s.caps.Window.ShowDocument.Support
 	s.mu.Unlock()
 	if f == nil || f.reproducer == "" {
 		return nil, invalidParams("%s has no reproducer", key.name)
+	}
+	if !canShow {
+		s.reproducerMessage(key.name, f.reproducer)
+		return OpenedReproducer{Path: f.reproducer}, nil
 	}
 	// asynchronous: the client's answer is read by the goroutine running this handler
 	go func() {
@@ -167,9 +174,16 @@ func (s *Server) openReproducer(key testKey, _ string) (any, error) {
 			protocol.ShowDocumentParams{URI: pathURI(f.reproducer), TakeFocus: true}, &res)
 		if err != nil || !res.Success {
 			s.logf("window/showDocument %s: success=%v %v", f.reproducer, res.Success, err)
+			s.reproducerMessage(key.name, f.reproducer)
 		}
 	}()
 	return OpenedReproducer{Path: f.reproducer}, nil
+}
+
+// reproducerMessage tells the user where a test's reproducer is.
+func (s *Server) reproducerMessage(test, path string) {
+	s.notify(context.Background(), "window/showMessage",
+		protocol.ShowMessageParams{Type: protocol.MessageInfo, Message: test + ": reproducer " + path})
 }
 
 // OpenedReproducer is the answer to fuzzbox.openReproducer.

@@ -54,6 +54,12 @@ func start(t *testing.T, root string, opts lsp.Options) *client {
 // startOpts is start with the client's initializationOptions.
 func startOpts(t *testing.T, root string, opts lsp.Options, initOpts json.RawMessage) *client {
 	t.Helper()
+	return startCaps(t, root, opts, initOpts, json.RawMessage(`{"window":{"workDoneProgress":true,"showDocument":{"support":true}}}`))
+}
+
+// startCaps is startOpts with the client's capabilities.
+func startCaps(t *testing.T, root string, opts lsp.Options, initOpts, caps json.RawMessage) *client {
+	t.Helper()
 	a, b := net.Pipe()
 	c := &client{t: t, root: root, done: make(chan error, 1), wake: make(chan struct{}, 1)}
 	opts.Logf = t.Logf
@@ -62,7 +68,6 @@ func startOpts(t *testing.T, root string, opts lsp.Options, initOpts json.RawMes
 	c.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(b, jsonrpc2.VSCodeObjectCodec{}),
 		jsonrpc2.AsyncHandler(jsonrpc2.HandlerWithError(c.handle))) // async: net.Pipe has no buffer, so a client answering in its read loop could deadlock with a server writing in its own
 	t.Cleanup(func() { c.conn.Close() })
-	caps := json.RawMessage(`{"window":{"workDoneProgress":true,"showDocument":{"support":true}}}`)
 	c.call("initialize", protocol.InitializeParams{RootURI: uri(root), Capabilities: caps, InitializationOptions: initOpts,
 		WorkspaceFolders: []protocol.WorkspaceFolder{{URI: uri(root), Name: "ws"}}}, &c.init)
 	c.notify("initialized", struct{}{})

@@ -352,3 +352,31 @@ func TestIncrementalChanges(t *testing.T) {
 		t.Errorf("lenses after three lines were inserted above: %+v, before %+v", after, before)
 	}
 }
+
+// TestOpenReproducerWithoutShowDocument: a client without window/showDocument
+// (Neovim 0.7) gets the reproducer's path as a message from "open reproducer".
+func TestOpenReproducerWithoutShowDocument(t *testing.T) {
+	root := fixture(t)
+	crash := filepath.Join(root, "testdata/fuzz/FuzzParse/crash1")
+	os.WriteFile(crash, []byte("go test fuzz v1\nstring(\"FUZZ!\")\n"), 0o644)
+	c := startCaps(t, root, lsp.Options{}, nil, json.RawMessage(`{"window":{"workDoneProgress":true}}`))
+	args := command.FuzzArgs{URI: string(uri(filepath.Join(root, "parse_test.go"))), Name: "FuzzParse"}
+	from := c.mark()
+	if _, err := c.execute(command.RunSeeds, args); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(from, "window/showMessage", "FuzzParse/crash1: panic failure")
+	from = c.mark()
+	if res, err := c.execute(command.OpenReproducer, args); err != nil || !strings.Contains(string(res), crash) {
+		t.Errorf("open reproducer: %s, %v", res, err)
+	}
+	c.waitFor(from, "window/showMessage", "FuzzParse: reproducer "+crash)
+	c.mu.Lock()
+	for _, m := range c.msgs[from:] {
+		if m.Method == "window/showDocument" {
+			t.Errorf("window/showDocument sent to a client without it: %s", *m.Params)
+		}
+	}
+	c.mu.Unlock()
+	c.stop()
+}
