@@ -687,3 +687,26 @@ func TestResumeTime(t *testing.T) {
 		}
 	}
 }
+
+// TestStateAcrossCalls: a fuzz function whose second call in a process
+// hangs (a lock it leaves held, as buf.build/go/hyperpb's FuzzScalars
+// leaves its arena's) fails every input of the baseline, and no re-run
+// alone in a fresh worker: the run's warning says what that points to, not
+// to give it a longer -fuzztime, which helps nothing there.
+func TestStateAcrossCalls(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"m_test.go": "package m\n\nimport (\n\t\"sync\"\n\t\"testing\"\n)\n\nvar mu sync.Mutex\n\n" +
+			"func FuzzSecondCall(f *testing.F) {\n\tf.Add([]byte(\"a\"))\n\tf.Add([]byte(\"bb\"))\n\tf.Fuzz(func(t *testing.T, b []byte) { mu.Lock() })\n}\n",
+	})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzSecondCall$", FuzzTime: "1500ms", Timeout: time.Second, Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.ExitCode != ExitOK || len(r.failures) > 0 {
+		t.Fatalf("want the hangs flaky, nothing reported:\n%s", r)
+	}
+	if !slices.ContainsFunc(r.warnings, func(w string) bool {
+		return strings.Contains(w, "nothing was fuzzed") && strings.Contains(w, "does the fuzz function keep state from one call to the next") && !strings.Contains(w, "longer -fuzztime")
+	}) {
+		t.Errorf("warnings %q: want the unfuzzed run's to point to state kept across calls", r.warnings)
+	}
+}

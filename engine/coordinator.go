@@ -310,8 +310,7 @@ func (c *coordinator) result() error {
 	if !c.fuzzing && !c.opts.PruneOnly && len(c.inputs) > 0 {
 		e.Progress = fmt.Sprintf("%d/%d", c.next-c.pending, len(c.inputs))
 		if len(c.fails) == 0 && c.fatalErr == nil && startErr == nil && c.hard.Err() == nil { // the limit ended it, not a stop
-			c.rep.emit(event.Event{Type: event.Warning, Progress: e.Progress, Message: fmt.Sprintf(
-				"the run's limit ended it while it ran the seed and generated corpus (%s inputs): nothing was fuzzed; give it a longer -fuzztime", e.Progress)})
+			c.rep.emit(event.Event{Type: event.Warning, Progress: e.Progress, Message: c.unfuzzedWhy(e.Progress)})
 		}
 	}
 	c.flushDuplicates()

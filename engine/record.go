@@ -458,6 +458,26 @@ func (c *coordinator) unclaim(f *failure, sig string) {
 	c.rep.emit(event.Event{Type: event.Warning, Kind: f.kind, Message: msg})
 }
 
+// unfuzzedWhy is the warning of a run whose limit ended it while it ran
+// the seed and generated corpus (progress inputs of them): a longer
+// -fuzztime, or, when inputs failed there and did not fail again alone in
+// a fresh worker, what that points to: a longer run helps nothing when
+// each input hangs after the one before it (a lock the fuzz function leaves
+// held: buf.build/go/hyperpb's FuzzScalars, a flaky hang every 11 s).
+func (c *coordinator) unfuzzedWhy(progress string) string {
+	msg := fmt.Sprintf("the run's limit ended it while it ran the seed and generated corpus (%s inputs): nothing was fuzzed", progress)
+	n := 0
+	for _, k := range c.flaky {
+		n += k
+	}
+	if n == 0 {
+		return msg + "; give it a longer -fuzztime"
+	}
+	return msg + fmt.Sprintf("; %d of its inputs failed there, each after other calls in its worker process, and not when re-run alone in a fresh one (flaky, above): "+
+		"does the fuzz function keep state from one call to the next (a lock it leaves held, a global it changes)? go test -fuzz runs many inputs in one process too, "+
+		"and go test -run=%s runs every seed in one", n, "'^"+c.opts.Target+"$'")
+}
+
 // strayGoroutine describes the goroutine a dying process's dump shows
 // failing, when the code under test (package pkg) started it, not the
 // testing package for an input: "example.com/m.F.func1 started", or, for
