@@ -382,6 +382,13 @@ func TestCompatListParses(t *testing.T) {
 	if len(mods) < 25 {
 		t.Errorf("the compat list has %d modules, want at least 25", len(mods))
 	}
+	// A fuzz test listed twice (at another version too) ran twice, and its
+	// two rows shared a key in the results; with other tags it is another.
+	dup := filepath.Join(t.TempDir(), "dup.txt")
+	os.WriteFile(dup, []byte("example.com/m@v1.0.0 p FuzzA,FuzzB\nexample.com/m@v1.0.0 p FuzzC jsonv2\nexample.com/m@v1.1.0 p FuzzB\n"), 0o666)
+	if _, err := readCompatList(dup); err == nil || !strings.Contains(err.Error(), "dup.txt:3: example.com/m p FuzzB is listed at line 1 already") {
+		t.Errorf("a fuzz test listed twice: %v", err)
+	}
 }
 
 // TestReplayFinding replays reproducers with the real go command in a tiny

@@ -65,6 +65,7 @@ func readCompatList(path string) ([]compatPkg, error) {
 	}
 	defer f.Close()
 	var pkgs []compatPkg
+	seen := map[string]int{} // module path, package, fuzz test, tags and settings: the line listing it
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line, comment, _ := strings.Cut(sc.Text(), "#")
@@ -90,10 +91,17 @@ func readCompatList(path string) ([]compatPkg, error) {
 		if !p.std() && !strings.Contains(p.module, "@") {
 			return nil, fmt.Errorf("%s:%d: module %q has no @version", path, n, p.module)
 		}
+		mod, _, _ := strings.Cut(p.module, "@")
 		for _, fz := range p.fuzz {
 			if !corpus.IsFuzzTestName(fz) {
 				return nil, fmt.Errorf("%s:%d: %q is not a fuzz test name", path, n, fz)
 			}
+			// Listed twice, a package ran twice and its rows shared a key.
+			key := strings.Join(append([]string{mod, p.pkg, fz, p.tags}, p.env...), " ")
+			if first, dup := seen[key]; dup {
+				return nil, fmt.Errorf("%s:%d: %s %s %s is listed at line %d already", path, n, mod, p.pkg, fz, first)
+			}
+			seen[key] = n
 		}
 		pkgs = append(pkgs, p)
 	}
