@@ -37,9 +37,9 @@ func init() {
 const corpusUsage = `usage: fuzzbox corpus <subcommand> [flags] [arguments]
 
 Subcommands:
-  cat [-fuzz=FuzzX [-pkg DIR]] FILE...    show entries readably (a typed fuzz test's arguments too:
+  cat [-fuzz=FuzzX [-pkg DIR]] FILE|DIR...   show entries readably (a typed fuzz test's arguments too:
                                        of testdata/fuzz/FuzzX files, or of any file with -fuzz)
-  decode [-fuzz=FuzzX [-pkg DIR]] FILE... print one JSON object per file (schema: docs/corpus.md)
+  decode [-fuzz=FuzzX [-pkg DIR]] FILE|DIR...   print one JSON object per file (schema: docs/corpus.md)
   encode [-o DIR]                      read JSON objects from stdin; print one entry, or write each to DIR
   import -type []byte|string -o DIR RAW...   turn raw files or directories into entries
   export -o DIR FILE|DIR...            write the raw bytes of single []byte/string entries
@@ -100,12 +100,13 @@ func readFlags(run func(*invocation, driver.Target) int) func(*flag.FlagSet) fun
 	}
 }
 
-// eachFile calls fn on each file's entry (driver.TypedFiles: typed arguments
-// of t's, or of each file's testdata/fuzz/FuzzX, too) and reports bad files,
-// fn's errors and why typed arguments are missing on w after prefix, as
-// they come.
+// eachFile calls fn on each file's entry, each of a directory's files
+// (corpus.ExpandDirs; driver.TypedFiles: typed arguments of t's, or of each
+// file's testdata/fuzz/FuzzX, too) and reports bad files, fn's errors and
+// why typed arguments are missing on w after prefix, as they come.
 func eachFile(w io.Writer, prefix string, t driver.Target, paths []string, fn func(corpus.Entry) error) int {
-	code := exitOK
+	paths, errs := corpus.ExpandDirs(paths) // a directory's files, as check reads them
+	code := report(w, prefix, errs...)
 	warn := func(err error) { fmt.Fprintf(w, "%s%v\n", prefix, err) }
 	for e, err := range driver.TypedFiles(context.Background(), driver.Config{}, t, paths, warn) {
 		if err == nil {

@@ -50,6 +50,9 @@ func TestCorpusCommand(t *testing.T) {
 			stdout: "mismatched types in corpus entry: [[]uint8 string bool int64], want [string string bool int64]"},
 		{args: []string{"cat", td + "alltypes"}, code: exitOK, stdout: "  0: []byte(\"\\x00\\xff\")  (2 bytes)\n"},
 		{args: []string{"cat", td + "missing"}, code: exitFinding, stderr: "missing: no such file or directory"},
+		// A directory is its files, as check reads it ("is a directory" before).
+		{args: []string{"cat", "../../testdata/corpus-example/FuzzParse"}, code: exitOK, stdout: "FuzzParse/cdf9027d599b6ae3:\n  0: []byte(\"GIF89a\\x00\\xff\")"},
+		{args: []string{"decode", td}, code: exitFinding, stdout: `{"file":"testdata/corpus/alltypes"`, stderr: "bad-int:3:"},
 		{args: []string{"decode", td + "alltypes"}, code: exitOK, stdout: `{"type":"float64","value":"NaN","bits":"0x7ff8000000000002"}`},
 		{args: []string{"encode"}, stdin: `{"values":[{"type":"int8","value":"-129"}]}`, code: exitFinding, stderr: "invalid int8 value"},
 		{args: []string{"encode"}, stdin: `{"values":[{"type":"[]byte","text":"a","base64":"YQ=="}]}`, code: exitFinding, stderr: "exactly one of"},
