@@ -92,10 +92,8 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 		s.logMessage("%s", line)
 	}
 	switch e.Type {
-	case event.Build:
-		s.progressReport(r, "building")
-	case event.Tests:
-		s.progressReport(r, "running the package's tests")
+	case event.Build, event.Tests:
+		s.progressReport(r, phaseMessage(e))
 	case event.Baseline, event.Start:
 		s.progressReport(r, "baseline coverage "+e.Progress)
 	case event.Stats:
@@ -135,6 +133,20 @@ func (s *Server) onEvent(key testKey, r *run, e event.Event) *failure {
 		return f
 	}
 	return nil
+}
+
+// phaseMessage is a run's progress while it builds or runs the package's
+// tests: the driver's notice once it has one (how long so far; that a first
+// build instruments the standard library too, a minute or two), so that an
+// editor does not show a bare "building" for that long.
+func phaseMessage(e event.Event) string {
+	switch {
+	case e.Message != "":
+		return e.Message
+	case e.Type == event.Build:
+		return "building"
+	}
+	return "running the package's tests"
 }
 
 // logWriter is an io.Writer whose lines go to the client's output log.
