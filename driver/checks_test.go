@@ -429,6 +429,50 @@ func FuzzX(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
 	}
 }
 
+// TestFuzzInitPanics: a package whose initialization panics (here on a
+// missing environment variable) fails the run with the panic and its stack,
+// which says where, as go test shows it; not its first line alone with a
+// guess about a TestMain's flags.
+func TestFuzzInitPanics(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/ip\n\ngo 1.26\n",
+		"ip.go": `package ip
+
+import "os"
+
+var cfg = mustLoad()
+
+func mustLoad() string {
+	v, ok := os.LookupEnv("FUZZBOX_TEST_UNSET")
+	if !ok {
+		panic("FUZZBOX_TEST_UNSET is not set")
+	}
+	return v
+}
+`,
+		"ip_test.go": `package ip
+
+import "testing"
+
+func FuzzX(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { _ = cfg + s }) }
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzX$", FuzzTime: "100x", Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.Err == nil {
+		t.Fatalf("want the listing's error, got none\n%s", r)
+	}
+	msg := r.res.Err.Error()
+	for _, want := range []string{"listing the fuzz tests of the fuzzing binary of example.com/ip: exit status 2:",
+		"panic: FUZZBOX_TEST_UNSET is not set", "example.com/ip.init()", filepath.Join(dir, "ip.go") + ":5"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "TestMain") || r.res.ExitCode != ExitError {
+		t.Errorf("want ExitError without the TestMain hint, got %d:\n%s", r.res.ExitCode, msg)
+	}
+}
+
 // TestFuzzTestChangesDirectory: a fuzz test that calls f.Chdir before
 // f.Fuzz has its reproducer written under the new directory, where go test
 // -run finds it too (go test -fuzz writes it there as well). The failure

@@ -176,7 +176,7 @@ func buildPackage(ctx context.Context, cfg Config, p *pkgInfo, dir string) (*fuz
 	if err != nil {
 		return nil, err
 	}
-	names, err := listFuzzTests(ctx, res.Binary, p.Dir, cfg.userArgs())
+	names, err := listFuzzTests(ctx, res.Binary, "the fuzzing binary of "+p.ImportPath, p.Dir, cfg.userArgs())
 	if names == nil && err == nil {
 		names = []string{}
 	}

@@ -186,7 +186,7 @@ func resolveBinary(ctx context.Context, cfg Config, patterns []string, fuzzRE *r
 	if p.ImportPath == "" {
 		p.ImportPath = guessImportPath(ctx, dir)
 	}
-	names, err := listFuzzTests(ctx, bin, dir, cfg.userArgs())
+	names, err := listFuzzTests(ctx, bin, bin, dir, cfg.userArgs())
 	if err != nil {
 		return nil, err
 	}
@@ -361,8 +361,8 @@ func declaredFuzzTests(p *pkgInfo) []string {
 // listFuzzTests asks a fuzzing binary for its fuzz tests. A test binary
 // built without fuzzbox's test main does not know fuzzbox's flags: that is
 // reported as such rather than failing later. user are Config.userArgs: a
-// TestMain may insist on its flags.
-func listFuzzTests(ctx context.Context, bin, dir string, user []string) ([]string, error) {
+// TestMain may insist on its flags. what names the binary in errors.
+func listFuzzTests(ctx context.Context, bin, what, dir string, user []string) ([]string, error) {
 	if ok, err := fuzzboxMain(bin); err != nil {
 		return nil, err
 	} else if !ok {
@@ -384,11 +384,42 @@ func listFuzzTests(ctx context.Context, bin, dir string, user []string) ([]strin
 		// A binary that listed its tests and then exited non-zero (a
 		// TestMain's check after m.Run) is fuzzed, as go test -fuzz fuzzes
 		// it and reports that exit after.
-		hint := ""
-		if ee != nil && len(user) == 0 {
-			hint = " (does a TestMain want flags or arguments? pass them after -args, as to go test)"
-		}
-		return nil, fmt.Errorf("listing the fuzz tests of %s: %v: %s%s", bin, err, firstLineOf(stderr.String()), hint)
+		return nil, fmt.Errorf("listing the fuzz tests of %s: %v%s", what, err, listingOutput(stderr.String(), ee != nil && len(user) == 0))
 	}
 	return names, nil
+}
+
+// listingLines is how much of a failed listing's output its error keeps.
+const listingLines = 60
+
+// listingOutput is what a fuzzing binary that failed to list its fuzz tests
+// printed, for the error: a panic or fatal error whole (a package's init
+// that panics: its stack says where, as go test shows it), up to
+// listingLines lines, else its first line, with a hint when the binary may
+// have wanted arguments (askHint: it exited, and none were given).
+func listingOutput(stderr string, askHint bool) string {
+	stderr = strings.TrimSpace(stderr)
+	if !crashOutput(stderr) {
+		hint := ""
+		if askHint {
+			hint = " (does a TestMain want flags or arguments? pass them after -args, as to go test)"
+		}
+		return ": " + firstLineOf(stderr) + hint
+	}
+	lines := strings.Split(stderr, "\n")
+	if len(lines) > listingLines {
+		lines = append(lines[:listingLines], fmt.Sprintf("[%d more lines]", len(lines)-listingLines))
+	}
+	return ":\n" + strings.Join(lines, "\n")
+}
+
+// crashOutput reports whether a process's output is the Go runtime's report
+// of a panic or a fatal error.
+func crashOutput(s string) bool {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "panic: ") || strings.HasPrefix(l, "fatal error: ") || strings.HasPrefix(l, "fatal: ") {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package driver
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -149,6 +150,30 @@ func TestListTagsFromGOFLAGS(t *testing.T) {
 		}
 		if got := len(pkgs[0].XTestGoFiles) + len(pkgs[0].TestGoFiles); got != c.want {
 			t.Errorf("GOFLAGS=%q -tags=%q: %d test files, want %d", c.goflags, c.tags, got, c.want)
+		}
+	}
+}
+
+// TestListingOutput: a listing that failed shows a crash whole (cut after
+// listingLines), other output's first line, and the hint about a TestMain's
+// arguments only for the latter, when none were given.
+func TestListingOutput(t *testing.T) {
+	long := "panic: boom\n\ngoroutine 1 [running]:\n" + strings.Repeat("main.f()\n\t/src/f.go:1\n", listingLines)
+	for _, c := range []struct {
+		stderr string
+		hint   bool
+		want   string
+	}{
+		{"need -config\nusage: ...\n", true, ": need -config (does a TestMain want flags or arguments? pass them after -args, as to go test)"},
+		{"need -config\n", false, ": need -config"},
+		{"panic: boom\n\ngoroutine 1 [running]:\nexample.com/p.init()\n\t/src/p.go:5 +0x1\n", true,
+			":\npanic: boom\n\ngoroutine 1 [running]:\nexample.com/p.init()\n\t/src/p.go:5 +0x1"},
+		{"fatal error: all goroutines are asleep - deadlock!\n", true, ":\nfatal error: all goroutines are asleep - deadlock!"},
+		{long, true, ":\n" + strings.Join(strings.Split(strings.TrimSpace(long), "\n")[:listingLines], "\n") +
+			fmt.Sprintf("\n[%d more lines]", 3+2*listingLines-listingLines)},
+	} {
+		if got := listingOutput(c.stderr, c.hint); got != c.want {
+			t.Errorf("listingOutput(%q, %v) =\n%q, want\n%q", c.stderr, c.hint, got, c.want)
 		}
 	}
 }
