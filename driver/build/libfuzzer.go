@@ -257,7 +257,7 @@ func (g goCmd) buildArchive(ctx context.Context, opts LibFuzzerOptions, pkg *fuz
 		return err
 	}
 	more = append([]string{"-tags=" + withTags("libfuzzer", opts.Tags)}, more...)
-	unreached := g.unreachedFlags(ctx, pkg.ImportPath, more)
+	unreached := g.unreachedFlags(ctx, pkg.ImportPath, more, false)
 	args := append([]string{"test", "-c", NoGoFuzz, "-buildmode=c-archive", "-o", archive, "-vet=off", "-toolexec=" + toolexec}, more...)
 	args = append(append(args, unreached...), opts.Package)
 	if output, err := g.linkNosplit(ctx, args, opts.Stderr); err != nil {

@@ -17,6 +17,19 @@ package build
 // that imports testing brings testing's imports in with it). The choice
 // goes through per-package -gcflags (noInstrumentMark), so that each
 // package's build is cached under what it was compiled with.
+//
+// testingReached: in fuzzbox's own builds, the packages testing imports
+// (fmt, strings, bytes, os, reflect, sync, ... 72 in Go 1.26) count as
+// reached whatever the code under test imports. A package compiled the other
+// way is a new build of it and of every package above it in the binary:
+// with the rule alone, a fuzz test that reaches strconv and not strings, after
+// one that reaches strings, recompiled 57 packages (sync, io, reflect, fmt,
+// os, testing, encoding/json, ...: 22 s of CPU) before its first run, where
+// go test -fuzz builds the standard library once for every package. Code
+// under test nearly always reaches those packages; what is left out stays
+// what only testing's own dependencies and fuzzbox's runtime import
+// (regexp, encoding/json, go/parser, compress/gzip, runtime/pprof, ...).
+// The libFuzzer binaries, built once where they run, keep the rule alone.
 
 import (
 	"bytes"
@@ -45,7 +58,7 @@ type listedDep struct {
 // which a package's -gcflags on the command line would replace for that
 // package, or when the packages cannot be listed: the build then
 // instruments them all, as before, and says why if it fails.
-func (g goCmd) unreachedFlags(ctx context.Context, importPath string, args []string) []string {
+func (g goCmd) unreachedFlags(ctx context.Context, importPath string, args []string, withTesting bool) []string {
 	if g.goflag("gcflags") != "" {
 		return nil
 	}
@@ -63,7 +76,7 @@ func (g goCmd) unreachedFlags(ctx context.Context, importPath string, args []str
 		deps = append(deps, d)
 	}
 	var flags []string
-	for _, p := range unreached(deps, importPath) {
+	for _, p := range unreached(deps, importPath, withTesting) {
 		flags = append(flags, "-gcflags="+p+"="+noInstrumentMark)
 	}
 	return flags
@@ -87,7 +100,7 @@ func (g goCmd) buildReached(ctx context.Context, args []string, opts Options, im
 	}
 	last, ok := readFlagsFile(opts.FlagsFile)
 	if !ok {
-		flags := g.unreachedFlags(ctx, importPath, listArgs)
+		flags := g.unreachedFlags(ctx, importPath, listArgs, true)
 		output, err := g.linkNosplit(ctx, withFlags(flags), opts.Stderr)
 		if err == nil {
 			writeFlagsFile(opts.FlagsFile, flags)
@@ -95,7 +108,7 @@ func (g goCmd) buildReached(ctx context.Context, args []string, opts Options, im
 		return output, err
 	}
 	listed := make(chan []string, 1)
-	go func() { listed <- g.unreachedFlags(ctx, importPath, listArgs) }()
+	go func() { listed <- g.unreachedFlags(ctx, importPath, listArgs, true) }()
 	var notes bytes.Buffer // linkNosplit's, shown only for the build kept
 	output, err := g.linkNosplit(ctx, withFlags(last), &notes)
 	flags := <-listed
@@ -139,8 +152,10 @@ func writeFlagsFile(path string, flags []string) {
 // unreached returns the import paths, sorted, of the packages among deps
 // (a test binary's, go list -deps -test) that the test of importPath does
 // not reach without going through testing or fuzzbox's runtime, leaving out
-// those compiled without instrumentation anyway.
-func unreached(deps []listedDep, importPath string) []string {
+// those compiled without instrumentation anyway. withTesting counts what
+// testing itself imports as reached (fuzzbox's own builds: see
+// testingReached).
+func unreached(deps []listedDep, importPath string, withTesting bool) []string {
 	byPath := make(map[string]listedDep, len(deps))
 	for _, d := range deps {
 		byPath[d.ImportPath] = d
@@ -162,6 +177,11 @@ func unreached(deps []listedDep, importPath string) []string {
 	for _, root := range []string{importPath + variant, importPath + "_test" + variant, importPath} {
 		if _, ok := byPath[root]; ok {
 			visit(root)
+		}
+	}
+	if withTesting {
+		for _, imp := range byPath["testing"].Imports {
+			visit(imp)
 		}
 	}
 	var out []string

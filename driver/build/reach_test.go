@@ -14,7 +14,8 @@ import (
 // TestUnreached: of a test binary's packages, those that only testing and
 // fuzzbox's runtime import are left uninstrumented; those the package, its
 // test files or a test helper import are not, nor the test packages
-// themselves or packages skipped anyway.
+// themselves or packages skipped anyway. In fuzzbox's own builds what testing
+// imports is reached as well.
 func TestUnreached(t *testing.T) {
 	deps := []listedDep{
 		{ImportPath: "strconv"},
@@ -25,9 +26,9 @@ func TestUnreached(t *testing.T) {
 		{ImportPath: "strings"},
 		{ImportPath: "flag", Imports: []string{"strconv"}},
 		{ImportPath: "sync"},
-		{ImportPath: "testing", Imports: []string{"flag", "fmt", "regexp", "sync"}},
+		{ImportPath: "testing", Imports: []string{"flag", "fmt", "sync"}},
 		{ImportPath: "runtime/debug"},
-		{ImportPath: "github.com/fuzzbox/fuzzbox/engine/libfuzzer", Imports: []string{"os", "runtime/debug"}},
+		{ImportPath: "github.com/fuzzbox/fuzzbox/engine/libfuzzer", Imports: []string{"os", "regexp", "runtime/debug"}},
 		{ImportPath: "example.com/helper", Imports: []string{"testing", "encoding/hex"}},
 		{ImportPath: "encoding/hex"},
 		{ImportPath: "example.com/u [example.com/u.test]", Imports: []string{"fmt", "testing"}},
@@ -35,8 +36,13 @@ func TestUnreached(t *testing.T) {
 		{ImportPath: "example.com/u.test", Imports: []string{"example.com/u_test [example.com/u.test]", "os", "testing"}},
 	}
 	want := []string{"flag", "regexp", "regexp/syntax", "runtime/debug"}
-	if got := unreached(deps, "example.com/u"); !slices.Equal(got, want) {
+	if got := unreached(deps, "example.com/u", false); !slices.Equal(got, want) {
 		t.Errorf("unreached = %q, want %q", got, want)
+	}
+	// fuzzbox's own builds: what testing imports is reached too.
+	want = []string{"regexp", "regexp/syntax", "runtime/debug"}
+	if got := unreached(deps, "example.com/u", true); !slices.Equal(got, want) {
+		t.Errorf("unreached with testing's imports = %q, want %q", got, want)
 	}
 }
 
@@ -136,8 +142,8 @@ func TestBuildFlagsFile(t *testing.T) {
 		t.Fatalf("first build compiled example.com/u %d times, want once, instrumented: %q", len(got), got)
 	}
 	listed := readFlags()
-	if !strings.Contains(listed, "-gcflags=fmt="+noInstrumentMark+"\n") {
-		t.Fatalf("flags file lacks fmt, which only testing imports:\n%s", listed)
+	if !strings.Contains(listed, "-gcflags=regexp="+noInstrumentMark+"\n") {
+		t.Fatalf("flags file lacks regexp, which only testing's own dependencies import:\n%s", listed)
 	}
 
 	if got := build(t.Name() + "2"); len(got) != 1 {
@@ -154,5 +160,35 @@ func TestBuildFlagsFile(t *testing.T) {
 	}
 	if again := readFlags(); again != listed {
 		t.Errorf("after a wrong guess the flags file holds\n%s\nwant the listed\n%s", again, listed)
+	}
+}
+
+// TestReachSharesTheStandardLibrary: fuzzbox's own builds of two fuzz tests
+// whose code reaches different low-level packages (strings and not
+// strconv, then strconv and not strings) compile the standard library with
+// the same flags, so that the second finds all of it in the build cache.
+// With the reach rule alone the second recompiled every package above the
+// first difference (sync, io, reflect, fmt, os, testing, ...).
+func TestReachSharesTheStandardLibrary(t *testing.T) {
+	const fuzzTest = "package u\n\nimport \"testing\"\n\nfunc FuzzCheck(f *testing.F) { f.Fuzz(func(t *testing.T, s string) { Check(s) }) }\n"
+	var flags []string
+	for _, use := range []string{`"strings"` + "\n\nfunc Check(s string) string { return strings.ToUpper(s) }",
+		`"strconv"` + "\n\nfunc Check(s string) string { return strconv.Quote(s) }"} {
+		opts := setup(t, map[string]string{"go.mod": goMod, "u.go": "package u\n\nimport " + use + "\n", "u_test.go": fuzzTest})
+		opts.FlagsFile = filepath.Join(t.TempDir(), "flags")
+		if _, err := Build(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(opts.FlagsFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		flags = append(flags, string(data))
+	}
+	if flags[0] != flags[1] {
+		t.Errorf("the standard library compiled two ways:\nstrings:\n%s\nstrconv:\n%s", flags[0], flags[1])
+	}
+	if !strings.Contains(flags[0], "-gcflags=regexp="+noInstrumentMark+"\n") {
+		t.Errorf("regexp, which only testing's own dependencies import, is instrumented:\n%s", flags[0])
 	}
 }
