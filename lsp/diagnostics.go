@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"go/token"
@@ -116,9 +117,7 @@ func (s *Server) vetLater(path string) {
 	go func() {
 		defer s.runsWG.Done()
 		byPath, err := s.vet(dir)
-		s.mu.Lock()
-		stale := s.vetGen[dir] != gen || s.state == stateShutdown
-		s.mu.Unlock()
+		stale := s.vetStale(dir, gen)
 		if err != nil {
 			s.logf("fuzzvet %s: %v", dir, err)
 			return
@@ -129,9 +128,20 @@ func (s *Server) vetLater(path string) {
 	}()
 }
 
-// vet loads the package in dir with its tests (open documents as overlays)
-// and returns the fuzzvet diagnostics by file.
-func (s *Server) vet(dir string) (map[string][]diagnostic, error) {
+// vetStale reports whether a fuzzvet request of dir is superseded by a newer
+// one, or the server is shut down.
+func (s *Server) vetStale(dir string, gen int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.vetGen[dir] != gen || s.state == stateShutdown
+}
+
+// overlay returns the open Go documents of the package in dir whose text
+// differs from the file on disk. The others are left out: any overlay at
+// all makes go/packages type-check every dependency from source instead of
+// reading its export data (go-ethereum's core/vm: 10.7 s and 425 MB instead
+// of 1.4 s and 55 MB), and a document just opened or saved is the file.
+func (s *Server) overlay(dir string) map[string][]byte {
 	s.mu.Lock()
 	overlay := map[string][]byte{}
 	for p, text := range s.open {
@@ -140,7 +150,18 @@ func (s *Server) vet(dir string) (map[string][]diagnostic, error) {
 		}
 	}
 	s.mu.Unlock()
-	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: dir, Tests: true, Overlay: overlay}
+	for p, text := range overlay {
+		if disk, err := os.ReadFile(p); err == nil && bytes.Equal(disk, text) {
+			delete(overlay, p)
+		}
+	}
+	return overlay
+}
+
+// vet loads the package in dir with its tests (open documents with unsaved
+// edits as overlays) and returns the fuzzvet diagnostics by file.
+func (s *Server) vet(dir string) (map[string][]diagnostic, error) {
+	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: dir, Tests: true, Overlay: s.overlay(dir)}
 	if s.opts.Tags != "" {
 		// The files the runs build: fuzzvet left a tagged file unchecked.
 		cfg.BuildFlags = []string{"-tags=" + s.opts.Tags}
