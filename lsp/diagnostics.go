@@ -116,6 +116,17 @@ func (s *Server) vetLater(path string) {
 	s.mu.Unlock()
 	go func() {
 		defer s.runsWG.Done()
+		// One fuzzvet load at a time: each one runs go list on the
+		// package's dependencies and type-checks the package (hundreds of
+		// MB and seconds in a large module), and an editor that restores
+		// its tabs opens files of many packages at once (go-ethereum,
+		// eight test files: 1.9 GB). A request superseded while it waited
+		// is dropped.
+		s.vetSlot <- struct{}{}
+		defer func() { <-s.vetSlot }()
+		if s.vetStale(dir, gen) {
+			return
+		}
 		byPath, err := s.vet(dir)
 		stale := s.vetStale(dir, gen)
 		if err != nil {
@@ -127,6 +138,9 @@ func (s *Server) vetLater(path string) {
 		}
 	}()
 }
+
+// loadPackages is packages.Load; tests count its calls.
+var loadPackages = packages.Load
 
 // vetStale reports whether a fuzzvet request of dir is superseded by a newer
 // one, or the server is shut down.
@@ -166,7 +180,7 @@ func (s *Server) vet(dir string) (map[string][]diagnostic, error) {
 		// The files the runs build: fuzzvet left a tagged file unchecked.
 		cfg.BuildFlags = []string{"-tags=" + s.opts.Tags}
 	}
-	pkgs, err := packages.Load(cfg, ".")
+	pkgs, err := loadPackages(cfg, ".")
 	if err != nil {
 		return nil, fmt.Errorf("loading packages: %w", err)
 	}

@@ -87,6 +87,7 @@ type Server struct {
 	failures    map[testKey]*failure               // the last failure of each fuzz test
 	diags       map[string]map[string][]diagnostic // producer -> path -> diagnostics
 	vetGen      map[string]int                     // package dir -> generation of the newest fuzzvet request
+	vetSlot     chan struct{}                      // held by the one fuzzvet load that runs (diagnostics.go)
 	nextToken   int
 	typed       typedCache         // typed corpus entries' values (typed.go)
 	importPaths map[string]string  // package dir -> import path (generated.go)
@@ -117,6 +118,7 @@ func New(opts Options) *Server {
 		failures:    map[testKey]*failure{},
 		diags:       map[string]map[string][]diagnostic{},
 		vetGen:      map[string]int{},
+		vetSlot:     make(chan struct{}, 1),
 		importPaths: map[string]string{},
 		shownGen:    map[testKey]string{},
 		exited:      make(chan struct{}),

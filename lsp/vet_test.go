@@ -3,7 +3,11 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
+	"time"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // An open document that is the file on disk is no overlay: any overlay makes
@@ -24,5 +28,47 @@ func TestVetOverlayOnlyUnsavedEdits(t *testing.T) {
 	got := s.overlay(dir)
 	if len(got) != 1 || string(got[dirty]) != s.open[dirty] {
 		t.Errorf("overlay = %q, want only %s with its unsaved text", got, dirty)
+	}
+}
+
+// fuzzvet loads one package at a time, and a request superseded while it
+// waits is dropped: an editor restoring its tabs opens test files of many
+// packages at once (go-ethereum, eight of them: 1.9 GB in the server).
+func TestVetOneLoadAtATime(t *testing.T) {
+	var mu sync.Mutex
+	running, most := 0, 0
+	loads := map[string]int{}
+	old := loadPackages
+	loadPackages = func(cfg *packages.Config, patterns ...string) ([]*packages.Package, error) {
+		mu.Lock()
+		running++
+		most = max(most, running)
+		loads[cfg.Dir]++
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		running--
+		mu.Unlock()
+		return nil, nil
+	}
+	defer func() { loadPackages = old }()
+
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := New(Options{})
+	s.roots = []string{root}
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	s.vetSlot <- struct{}{} // a load in progress
+	for range 3 {
+		s.vetLater(filepath.Join(a, "a_test.go"))
+	}
+	s.vetLater(filepath.Join(b, "b_test.go"))
+	time.Sleep(50 * time.Millisecond)
+	<-s.vetSlot
+	s.runsWG.Wait()
+	if most != 1 || loads[a] != 1 || loads[b] != 1 {
+		t.Errorf("most loads at once = %d, loads = %v; want 1, and one load of each package", most, loads)
 	}
 }
