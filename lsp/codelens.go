@@ -58,10 +58,20 @@ type fuzzTest struct {
 	Col  int // 1-based byte column of the name
 }
 
-// fuzzTests parses a test file and lists its fuzz tests.
+// parseFile is parser.ParseFile; tests count its calls.
+var parseFile = parser.ParseFile
+
+// fuzzTests parses a test file and lists its fuzz tests. A file without
+// "Fuzz" declares none and is not parsed: fuzzbox.tests reads every test
+// file of the workspace, and parsing them all took it (and the lenses and
+// hovers behind it) about 1 s on GOROOT/src's 1,753 test files, 0.3 s on
+// go-ethereum's 471.
 func fuzzTests(path, text string) ([]fuzzTest, error) {
+	if !strings.Contains(text, "Fuzz") {
+		return nil, nil
+	}
 	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, path, text, parser.SkipObjectResolution)
+	f, err := parseFile(fset, path, text, parser.SkipObjectResolution)
 	if f == nil {
 		return nil, err
 	}
