@@ -3,6 +3,7 @@ package driver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -35,12 +36,17 @@ type valuesAnswer struct {
 // test binary knows the arguments' types, so it builds the package's test
 // with stock go test (cfg's Tags) and asks the fuzz test. A file that does
 // not hold one []byte has no entry. It returns an error when the package
-// does not build or t is not a typed fuzz test. fuzzbox corpus cat and the
+// does not build or t is not a typed fuzz test: ErrNotTyped, without
+// building anything, when no test file of its package imports package
+// typed (most fuzz tests fuzz one []byte). fuzzbox corpus cat and the
 // editor's hover use it.
 func TypedValues(ctx context.Context, cfg Config, t Target, files []string) (map[string][]string, error) {
 	dir, err := filepath.Abs(t.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("driver: typed values: %w", err)
+	}
+	if !testsImport(dir, typedImport) {
+		return nil, fmt.Errorf("driver: typed values of %s: %w", t.Name, ErrNotTyped)
 	}
 	abs := make([]string, len(files))
 	for i, f := range files {
@@ -100,6 +106,10 @@ func CorpusTarget(path string) (Target, bool) {
 
 // typedImport is package typed's import path.
 const typedImport = "github.com/fuzzbox/fuzzbox/typed"
+
+// ErrNotTyped is TypedValues' error for a fuzz test whose package's test
+// files do not import package typed.
+var ErrNotTyped = errors.New("no test file of its package imports " + typedImport)
 
 // TypedFiles is corpus.Files (no type check) with the Typed arguments of
 // each entry of a typed fuzz test set (TypedEntries): what fuzzbox corpus

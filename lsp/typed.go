@@ -3,11 +3,8 @@ package lsp
 import (
 	"crypto/sha256"
 	"errors"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -73,20 +70,16 @@ func (s *Server) typedValues(dir, name, path, text string) ([]string, bool) {
 // askTypedValues gets the typed values of every corpus file of a fuzz test
 // and refreshes the lenses.
 func (s *Server) askTypedValues(key testKey) {
-	var vals map[string][]string
-	err := errNotTyped
 	files, _ := filepath.Glob(filepath.Join(key.dir, "testdata", "fuzz", key.name, "*"))
-	// Only a package whose tests import package typed can answer: asking
-	// any other builds its test binary and runs the fuzz test's seeds, for
-	// nothing, every typedRetry while a lens or hover shows one of its
-	// corpus files (most fuzz tests fuzz one []byte).
-	if s.testsImportTyped(key.dir) {
-		vals, err = driver.TypedValues(s.calls, s.config(key.dir), driver.Target{Name: key.name, Dir: key.dir}, files)
-	}
+	// A fuzz test that is not typed (most fuzz one []byte) is told at once,
+	// without a build: asking it built the package's test binary and ran
+	// the fuzz test's seeds, for nothing, every typedRetry while a lens or
+	// hover showed one of its corpus files.
+	vals, err := driver.TypedValues(s.calls, s.config(key.dir), driver.Target{Name: key.name, Dir: key.dir}, files)
 	c := &s.typed
 	c.mu.Lock()
 	delete(c.pending, key)
-	if err == errNotTyped {
+	if errors.Is(err, driver.ErrNotTyped) {
 		c.failed[key] = time.Now()
 		c.mu.Unlock()
 		return
@@ -123,32 +116,4 @@ func (s *Server) entryTypedValues(path, text string, vals []any) ([]string, bool
 	}
 	dir, name := corpusTest(path)
 	return s.typedValues(dir, name, path, text)
-}
-
-// errNotTyped: no test file of the package imports package typed.
-var errNotTyped = errors.New("no test file imports " + typedImport)
-
-// typedImport is package typed's import path.
-const typedImport = "github.com/fuzzbox/fuzzbox/typed"
-
-// testsImportTyped reports whether a _test.go file of dir (its open
-// document, else the file) imports package typed.
-func (s *Server) testsImportTyped(dir string) bool {
-	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	for _, f := range files {
-		text, err := s.readFile(f)
-		if err != nil {
-			continue
-		}
-		af, _ := parser.ParseFile(token.NewFileSet(), f, text, parser.ImportsOnly)
-		if af == nil {
-			continue
-		}
-		for _, im := range af.Imports {
-			if strings.Trim(im.Path.Value, "`\"") == typedImport {
-				return true
-			}
-		}
-	}
-	return false
 }
