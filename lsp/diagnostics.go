@@ -190,7 +190,11 @@ func (s *Server) vet(dir string) (map[string][]diagnostic, error) {
 	}
 	out := map[string][]diagnostic{}
 	seen := map[string]bool{}
+	var skipped error // why the analyzers did not run (a type error: gopls shows it)
 	for act := range g.All() {
+		if act.IsRoot && act.Err != nil && skipped == nil {
+			skipped = act.Err
+		}
 		if !act.IsRoot || act.Err != nil {
 			continue
 		}
@@ -203,6 +207,9 @@ func (s *Server) vet(dir string) (map[string][]diagnostic, error) {
 			seen[key] = true
 			out[pos.Filename] = append(out[pos.Filename], s.convert(act.Package.Fset, act.Analyzer, d))
 		}
+	}
+	if skipped != nil {
+		s.logf("fuzzvet %s: not checked: %v", dir, skipped)
 	}
 	return out, nil
 }

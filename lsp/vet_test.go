@@ -1,8 +1,10 @@
 package lsp
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -71,4 +73,37 @@ func TestVetOneLoadAtATime(t *testing.T) {
 	if most != 1 || loads[a] != 1 || loads[b] != 1 {
 		t.Errorf("most loads at once = %d, loads = %v; want 1, and one load of each package", most, loads)
 	}
+}
+
+// A package fuzzvet cannot check (a type error: gopls shows it) says so in
+// the log: its fuzzvet diagnostics disappeared without a word.
+func TestVetTypeErrorLogged(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":    "module example.com/p\n\ngo 1.26\n",
+		"p_test.go": "package p\n\nimport \"testing\"\n\nfunc FuzzX(f *testing.F) { var n int = \"x\"; _ = n }\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var logged []string
+	s := New(Options{Logf: func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		logged = append(logged, fmt.Sprintf(format, args...))
+	}})
+	if _, err := s.vet(dir); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, l := range logged {
+		if strings.Contains(l, "fuzzvet "+dir+": not checked:") {
+			return
+		}
+	}
+	t.Errorf("no log line says the package was not checked: %q", logged)
 }
