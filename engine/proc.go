@@ -98,6 +98,7 @@ func startProc(name string, args, env []string, covLen int, timeout, startLimit 
 	p.conn = ipc.NewConn(outR, inW)
 	go func() {
 		p.cmd.Wait()
+		workerWaited()
 		p.countOOMs(1)
 		p.state = p.cmd.ProcessState
 		// Unblocks a call's read when a child the target started holds

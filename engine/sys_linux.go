@@ -29,32 +29,72 @@ const memLimitNote = ""
 // under test in the coordinator that does so (a test's background
 // goroutines calling runtime.LockOSThread, as namespace code does) had
 // workers killed "from outside" and the run end in "workers keep dying".
-// Workers start from one thread that never exits (startWorker).
+// Workers start from one thread that does not exit while any of them is
+// alive (startWorker).
 func setWorkerAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 }
 
-// startWorker starts cmd from a goroutine locked to its thread for the
-// life of the process, which therefore never exits (setWorkerAttr).
+// startWorker starts cmd from a goroutine locked to its thread, which
+// therefore does not exit while a worker it started is alive
+// (setWorkerAttr). The goroutine lives only while workers do: when the last
+// one has been waited for (workerWaited), it unlocks its thread, which goes
+// back to the runtime, and returns. A goroutine left behind for the life of
+// the process was seen by test mains that check for leaked goroutines
+// after m.Run (x/net's quic waits until there are none, goleak's
+// VerifyTestMain fails): the run hung until -timeout, or failed, once
+// fuzzing had ended, where go test -fuzz leaves none.
 func startWorker(cmd *exec.Cmd) error {
-	starter.once.Do(func() {
-		starter.calls = make(chan func())
+	starter.mu.Lock()
+	if starter.calls == nil {
+		calls, done := make(chan func()), make(chan struct{})
+		starter.calls, starter.done = calls, done
 		go func() {
-			runtime.LockOSThread() // never unlocked: the thread lives as long as the process
-			for f := range starter.calls {
+			runtime.LockOSThread()
+			for f := range calls {
 				f()
 			}
+			// No worker this thread started is alive: it may exit or
+			// run other code again.
+			runtime.UnlockOSThread()
+			close(done)
 		}()
-	})
-	done := make(chan error, 1)
-	starter.calls <- func() { done <- cmd.Start() }
-	return <-done
+	}
+	calls := starter.calls
+	starter.live++ // the goroutine stays until this worker is waited for
+	starter.mu.Unlock()
+	res := make(chan error, 1)
+	calls <- func() { res <- cmd.Start() }
+	err := <-res
+	if err != nil {
+		workerWaited()
+	}
+	return err
 }
 
-// starter is startWorker's goroutine.
+// workerWaited tells startWorker that a worker it started has exited and
+// been waited for (or failed to start). With the last one, startWorker's
+// goroutine returns before workerWaited does.
+func workerWaited() {
+	starter.mu.Lock()
+	defer starter.mu.Unlock()
+	starter.live--
+	if starter.live > 0 || starter.calls == nil {
+		return
+	}
+	close(starter.calls)
+	<-starter.done
+	starter.calls, starter.done = nil, nil
+}
+
+// starter is startWorker's goroutine: calls is nil when none runs, done is
+// closed when it has returned, live counts the workers it started that
+// have not been waited for.
 var starter struct {
-	once  sync.Once
+	mu    sync.Mutex
 	calls chan func()
+	done  chan struct{}
+	live  int
 }
 
 // oomFirst makes process pid, a worker, the first the kernel's OOM killer

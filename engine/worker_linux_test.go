@@ -103,3 +103,24 @@ func TestWorkersOutliveTheirStartersThread(t *testing.T) {
 		t.Errorf("no failure: the workers were not restarted (events %+v)", r.events)
 	}
 }
+
+// TestNoGoroutineAfterRun: once a run has ended and its workers are gone,
+// the coordinator's process has no goroutine of startWorker's left, as go
+// test -fuzz has none: test mains that check for leaked goroutines after
+// m.Run waited for it until -timeout (x/net's quic, tailscale/xnet's
+// internal/quic) or would fail (goleak.VerifyTestMain).
+func TestNoGoroutineAfterRun(t *testing.T) {
+	r := runFake(t, "idle", time.Second, nil)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	// startWorker's goroutine is gone before the last worker's exited
+	// channel closes, which the run waits for: no waiting here.
+	buf := make([]byte, 4<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "engine.startWorker") {
+			t.Errorf("a goroutine of startWorker outlives the run:\n%s", g)
+		}
+	}
+}
