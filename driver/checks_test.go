@@ -429,6 +429,55 @@ func FuzzX(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
 	}
 }
 
+// TestFuzzTestMainChecksGoroutines: a TestMain that fails on goroutines
+// left running after m.Run (goleak.VerifyTestMain's check, x/net quic's
+// wait) passes after fuzzing, as under go test -fuzz: the engine leaves
+// none of its own (startWorker's stayed for the life of the process).
+func TestFuzzTestMainChecksGoroutines(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/gl\n\ngo 1.26\n",
+		"gl_test.go": `package gl
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	var left []string
+	for deadline := time.Now().Add(2 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		buf := make([]byte, 1<<20)
+		left = nil
+		for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n")[1:] {
+			if strings.Contains(g, "fuzzbox") {
+				left = append(left, g)
+			}
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	if len(left) > 0 {
+		fmt.Printf("leaked goroutines:\n%s\n", strings.Join(left, "\n\n"))
+		code = 1
+	}
+	os.Exit(code)
+}
+
+func FuzzX(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }
+`})
+	r := fuzzIn(t, dir, Config{Fuzz: "^FuzzX$", FuzzTime: "2000x", Fuzzbox: testFuzzbox(t)}, ".")
+	if r.res.ExitCode != ExitOK || r.execs == 0 || strings.Contains(r.text, "leaked goroutines") {
+		t.Errorf("want FuzzX fuzzed and no goroutine of fuzzbox's left after m.Run\n%s", r)
+	}
+}
+
 // TestFuzzInitPanics: a package whose initialization panics (here on a
 // missing environment variable) fails the run with the panic and its stack,
 // which says where, as go test shows it; not its first line alone with a
