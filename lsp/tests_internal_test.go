@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -20,11 +19,7 @@ func TestTestsParseOnlyFuzzFiles(t *testing.T) {
 		"a_test.go": "package p\n\nimport \"testing\"\n\nfunc FuzzA(f *testing.F) { f.Fuzz(func(t *testing.T, b []byte) {}) }\n",
 		"b_test.go": "package p\n\nimport \"testing\"\n\nfunc TestB(t *testing.T) {}\n",
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	var parsed []string
 	old := parseFile
 	parseFile = func(fset *token.FileSet, name string, src any, mode parser.Mode) (*ast.File, error) {

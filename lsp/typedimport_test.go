@@ -31,15 +31,7 @@ func FuzzBytes(f *testing.F) {
 `,
 		"testdata/fuzz/FuzzBytes/a": "go test fuzz v1\n[]byte(\"x\")\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	s := New(Options{Logf: t.Logf})
 	s.typed.pending = map[testKey]bool{}
 	s.typed.failed = map[testKey]time.Time{}
@@ -51,5 +43,20 @@ func FuzzBytes(f *testing.F) {
 	}
 	if s.typed.failed[key].IsZero() {
 		t.Error("no retry time noted: every lens would ask again")
+	}
+}
+
+// writeFiles writes files (name relative to dir -> text) below dir, with
+// their directories: the internal tests' fixtures.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o666); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -83,11 +83,7 @@ func TestVetTypeErrorLogged(t *testing.T) {
 		"go.mod":    "module example.com/p\n\ngo 1.26\n",
 		"p_test.go": "package p\n\nimport \"testing\"\n\nfunc FuzzX(f *testing.F) { var n int = \"x\"; _ = n }\n",
 	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	var mu sync.Mutex
 	var logged []string
 	s := New(Options{Logf: func(format string, args ...any) {
