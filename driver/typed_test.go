@@ -188,3 +188,46 @@ func TestTypedValuesProtocol(t *testing.T) {
 		t.Errorf("typed's answer reads as %+v (%v)", answers, err)
 	}
 }
+
+// TestTypedFilesNotTyped: the corpus files of a fuzz test that is not typed
+// (one []byte, as most are) get no typed arguments, and nothing is built or
+// run to find that out; named, the fuzz test is said not to be typed.
+func TestTypedFilesNotTyped(t *testing.T) {
+	dir := t.TempDir()
+	writeTestFiles(t, dir, map[string]string{
+		"go.mod": "module example.com/bytes\n\ngo 1.26\n",
+		"b_test.go": `package b
+
+import (
+	"os"
+	"testing"
+)
+
+func FuzzBytes(f *testing.F) {
+	os.WriteFile("ran", nil, 0o666) // the test ran
+	f.Fuzz(func(t *testing.T, b []byte) {})
+}
+`,
+		"testdata/fuzz/FuzzBytes/a": "go test fuzz v1\n[]byte(\"x\")\n",
+	})
+	entry := filepath.Join(dir, "testdata", "fuzz", "FuzzBytes", "a")
+	for _, target := range []Target{{}, {Name: "FuzzBytes", Dir: dir}} {
+		var warnings []string
+		n := 0
+		for e, err := range TypedFiles(context.Background(), Config{}, target, []string{entry}, func(err error) { warnings = append(warnings, err.Error()) }) {
+			if err != nil || e.Typed != nil {
+				t.Errorf("%+v: entry %s: typed arguments %q, error %v; want none", target, e.Path, e.Typed, err)
+			}
+			n++
+		}
+		named := target.Name != ""
+		why := !named && len(warnings) == 0 ||
+			named && len(warnings) == 1 && strings.Contains(warnings[0], "no test file of "+dir+" imports "+typedImport)
+		if n != 1 || !why {
+			t.Errorf("%+v: %d entries, warnings %q; want one entry and, named, why it has no typed arguments", target, n, warnings)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "ran")); err == nil {
+		t.Error("the fuzz test ran to find out that it is not typed")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"go/parser"
 	"go/token"
 	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,27 +152,18 @@ func TypedEntries(ctx context.Context, cfg Config, t Target, paths []string) (ma
 		}
 	}
 	out := map[string][]string{}
-	imports := map[string]bool{}
 	var errs []error
 	for ft, files := range byTest {
-		typed, ok := imports[ft.Dir]
-		if !ok {
-			typed = testsImport(ft.Dir, typedImport)
-			imports[ft.Dir] = typed
-		}
-		if !typed {
+		vals, err := TypedValues(ctx, cfg, ft, files)
+		switch {
+		case errors.Is(err, ErrNotTyped):
 			if t.Name != "" {
 				errs = append(errs, fmt.Errorf("typed arguments not shown: no test file of %s imports %s", ft.Dir, typedImport))
 			}
-			continue
-		}
-		vals, err := TypedValues(ctx, cfg, ft, files)
-		if err != nil {
+		case err != nil:
 			errs = append(errs, fmt.Errorf("typed arguments of %s not shown: %w", ft.Name, err))
-			continue
-		}
-		for f, v := range vals {
-			out[f] = v
+		default:
+			maps.Copy(out, vals)
 		}
 	}
 	return out, errs
