@@ -230,7 +230,7 @@ func (w *workerServer) exec(vals []any) error {
 	w.mem.AddExec()
 	execState.newBits = false
 	exact := exactMemory(w.exactMem)
-	var before uint64
+	var before heapMark
 	if exact {
 		before = heapBytes()
 	}
