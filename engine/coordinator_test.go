@@ -225,6 +225,14 @@ func fakeWorker(mode, dir string) int {
 			os.Exit(3)
 		case mode == "reserve" && len(b) >= 3:
 			reserveAddressSpace()
+		case mode == "bigdrop" && len(b) >= 3:
+			// A buffer sized from the input, never touched, dropped
+			// before returning; held for 30 ms, 20 ms after the
+			// execution starts: the memory check sees it mapped.
+			time.Sleep(20 * time.Millisecond)
+			fakeBig = make([]byte, 3<<30)
+			time.Sleep(30 * time.Millisecond)
+			fakeBig = nil
 		case mode == "creep" && len(b) >= 3 && len(b) < 5:
 			time.Sleep(500 * time.Millisecond) // past a probe, within the timeout: slow, not hanging
 		case mode == "latehang" && len(b) >= 3:
@@ -924,6 +932,9 @@ func TestTakeCPU(t *testing.T) {
 
 // fakeHeld keeps the "grow" mode's allocations.
 var fakeHeld [][]byte
+
+// fakeBig holds the "bigdrop" mode's buffer while its execution runs.
+var fakeBig []byte
 
 // TestGrowingSlowInputIsHang: an execution whose memory keeps growing is
 // not hung while it grows, but only up to growthTimeouts timeouts: past

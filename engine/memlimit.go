@@ -33,6 +33,14 @@ const workerMaxStack = 256 << 20
 // the allocating goroutine, busy zeroing or copying gigabytes, to reach a
 // safe point.)
 //
+// Only resident growth is blamed at once. A buffer the execution only
+// mapped (sized from its input, not touched) costs no memory, and the
+// execution may drop it before it returns, as go test passes it: it is
+// judged when the execution returns, by the exact check's full collection
+// (checkRetained). Blamed on its mapped size, it was an oom in one run and
+// not in the next, as the sampler's 10 ms fell (bench/README.md, "A soak of
+// seven new modules").
+//
 // Growth in an interval in which one execution ended and another began
 // cannot be pinned on either: a fast worker runs hundreds of inputs in
 // 10 ms, and an input that allocates gigabytes without touching them
@@ -43,22 +51,28 @@ func limitWorkerMemory(execs func() uint64) {
 	debug.SetMaxStack(workerMaxStack)
 	rssLimitMB, _ := strconv.Atoi(os.Getenv(rssLimitMBEnv))
 	tuneGC(rssLimitMB)
-	if rssLimitMB <= 0 || vmBytes() == 0 {
+	if vm, _ := vmBytes(); rssLimitMB <= 0 || vm == 0 {
 		return
 	}
 	limit := uint64(rssLimitMB) << 20
 	memCheck.limit, memCheck.mb = limit, rssLimitMB
 	go func() {
-		s := memSampler{limit: limit, lastExec: execs(), prev: vmBytes()}
-		s.base = s.prev
+		s := memSampler{limit: limit, lastExec: execs()}
+		s.prev, s.baseRes = vmBytes()
+		s.base, s.baseLive = s.prev, readHeap(samplerHeap).live
 		unalloc := unallocatedBytes() // reservations and files' mappings at the start
+		mapped := func() uint64 { vm, _ := vmBytes(); return vm }
 		for range time.Tick(10 * time.Millisecond) {
-			if s.sample(vmBytes(), execs()) == 0 {
+			vm, res := vmBytes()
+			grew, resident := s.sample(vm, res, execs())
+			if grew == 0 || allocatedGrowth(s.base, unalloc, mapped, unallocatedBytes) <= limit {
 				continue
 			}
-			if grew := allocatedGrowth(s.base, unalloc, vmBytes, unallocatedBytes); grew > limit {
+			if resident {
 				panic(fmt.Sprintf("fuzzbox: out of memory: one execution grew the worker by %d MiB, over -rss_limit_mb=%d", grew>>20, rssLimitMB))
 			}
+			memCheck.suspectLive.Store(s.baseLive)
+			memCheck.suspect.Store(s.lastExec)
 		}
 	}()
 }
@@ -69,24 +83,30 @@ type memSampler struct {
 	lastExec uint64 // executions started at the previous sample
 	prev     uint64 // mapped size at the previous sample
 	base     uint64 // mapped size when the current execution was first seen running
+	baseRes  uint64 // its resident memory then (vmBytes' anon)
+	baseLive uint64 // the heap's live bytes then (heapMark.live)
 }
 
-// sample takes the mapped size vm and the count of executions started e,
-// and returns the growth over the limit to blame on the execution running
-// now, or 0. Growth over the limit in an interval where the count changed
-// arms the exact check instead.
-func (s *memSampler) sample(vm, e uint64) (grew uint64) {
+// sample takes the mapped size vm, the resident size res and the count of
+// executions started e, and returns the mapped growth over the limit of
+// the execution running now, or 0, and whether its resident memory grew
+// over the limit too. Growth over the limit in an interval where the count
+// changed arms the exact check instead.
+func (s *memSampler) sample(vm, res, e uint64) (grew uint64, resident bool) {
 	switch {
 	case e != s.lastExec:
 		if vm > s.prev && vm-s.prev > s.limit {
 			memCheck.armed.Store(true)
 		}
-		s.lastExec, s.base = e, vm
+		s.lastExec, s.base, s.baseRes = e, vm, res
+		if memCheck.limit > 0 {
+			s.baseLive = readHeap(samplerHeap).live
+		}
 	case vm > s.base && vm-s.base > s.limit:
-		grew = vm - s.base
+		grew, resident = vm-s.base, res > s.baseRes && res-s.baseRes > s.limit
 	}
 	s.prev = vm
-	return grew
+	return grew, resident
 }
 
 // allocatedGrowth returns how much the process's allocated memory grew
@@ -128,10 +148,20 @@ var memCheck struct {
 	limit uint64 // bytes; 0 without a memory limit
 	mb    int    // the same in MiB (-rss_limit_mb), for messages
 	armed atomic.Bool
+	// suspect is the execution (its number, ipc.Mem.Execs) whose mapped
+	// size the sampler saw grow past the limit while its resident memory
+	// did not, to be judged as it returns (checkRetained) against
+	// suspectLive, the heap's live bytes when it was first seen running.
+	suspect, suspectLive atomic.Uint64
 }
 
-// heapSample is heapBytes' metrics, read into in place.
-var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+// heapSample and samplerHeap are heapBytes' metrics, read into in place:
+// the worker's calls and the sampler's goroutine's.
+var heapSample, samplerHeap = heapMetrics(), heapMetrics()
+
+func heapMetrics() []metrics.Sample {
+	return []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/gc/heap/live:bytes"}}
+}
 
 // exactMemory reports whether executions are to be measured one by one:
 // always when exact is set, in fuzz calls once armed.
@@ -144,13 +174,16 @@ func exactMemory(exact bool) bool {
 type heapMark struct{ objects, live uint64 }
 
 // heapBytes returns the heap's size now.
-func heapBytes() heapMark {
-	metrics.Read(heapSample)
+func heapBytes() heapMark { return readHeap(heapSample) }
+
+// readHeap returns the heap's size now, read into s (heapMetrics).
+func readHeap(s []metrics.Sample) heapMark {
+	metrics.Read(s)
 	var m heapMark
-	if v := heapSample[0].Value; v.Kind() == metrics.KindUint64 {
+	if v := s[0].Value; v.Kind() == metrics.KindUint64 {
 		m.objects = v.Uint64()
 	}
-	if v := heapSample[1].Value; v.Kind() == metrics.KindUint64 {
+	if v := s[1].Value; v.Kind() == metrics.KindUint64 {
 		m.live = v.Uint64()
 	}
 	return m
@@ -177,12 +210,19 @@ func checkExecMemory(before heapMark) {
 	if after.objects <= before.objects || after.objects-before.objects <= memCheck.limit {
 		return
 	}
+	checkRetained(before.live)
+}
+
+// checkRetained ends the worker as checkExecMemory does when, after a full
+// collection, the heap's live bytes exceed beforeLive, what was live before
+// the execution, by more than the limit.
+func checkRetained(beforeLive uint64) {
 	runtime.GC()
-	after = heapBytes()
-	if after.live <= before.live || after.live-before.live <= memCheck.limit {
+	after := heapBytes()
+	if after.live <= beforeLive || after.live-beforeLive <= memCheck.limit {
 		return
 	}
-	grew := after.live - before.live
+	grew := after.live - beforeLive
 	msg := fmt.Sprintf("fuzzbox: out of memory: one execution left %d MiB live when it returned, over -rss_limit_mb=%d", grew>>20, memCheck.mb)
 	if stack, what := largestAllocation(grew); stack != "" {
 		msg += "\n\nthe " + what + " was made at:\n" + stack

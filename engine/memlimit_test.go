@@ -40,31 +40,38 @@ func TestMemSampler(t *testing.T) {
 	defer memCheck.armed.Store(false)
 	const mb = 1 << 20
 	type step struct {
-		vm, execs uint64
-		grew      uint64 // blamed on the running execution
-		armed     bool
+		vm, res, execs uint64
+		grew           uint64 // mapped growth of the running execution over the limit
+		resident       bool   // its resident growth too: blamed at once
+		armed          bool
 	}
 	for _, tc := range []struct {
 		name  string
 		steps []step
 	}{
 		{"one execution grows across samples", []step{
-			{100 * mb, 1, 0, false}, {400 * mb, 2, 0, false}, // exec 2 first seen at 400
-			{800 * mb, 2, 0, false}, {1500 * mb, 2, 1100 * mb, false},
+			{100 * mb, 100 * mb, 1, 0, false, false}, {400 * mb, 400 * mb, 2, 0, false, false}, // exec 2 first seen at 400
+			{800 * mb, 800 * mb, 2, 0, false, false}, {1500 * mb, 1500 * mb, 2, 1100 * mb, true, false},
+		}},
+		{"one execution maps more than the limit and touches little of it", []step{
+			{100 * mb, 100 * mb, 1, 0, false, false}, {150 * mb, 150 * mb, 2, 0, false, false},
+			{3200 * mb, 160 * mb, 2, 3050 * mb, false, false},
 		}},
 		{"growth where executions changed is not blamed", []step{
-			{100 * mb, 1, 0, false}, {5000 * mb, 9, 0, true}, {5000 * mb, 9, 0, true}, {5000 * mb, 12, 0, true},
+			{100 * mb, 100 * mb, 1, 0, false, false}, {5000 * mb, 5000 * mb, 9, 0, false, true},
+			{5000 * mb, 5000 * mb, 9, 0, false, true}, {5000 * mb, 5000 * mb, 12, 0, false, true},
 		}},
 		{"growth below the limit", []step{
-			{100 * mb, 1, 0, false}, {900 * mb, 1, 0, false}, {1100 * mb, 5, 0, false}, {1900 * mb, 5, 0, false},
+			{100 * mb, 100 * mb, 1, 0, false, false}, {900 * mb, 900 * mb, 1, 0, false, false},
+			{1100 * mb, 1100 * mb, 5, 0, false, false}, {1900 * mb, 1900 * mb, 5, 0, false, false},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			memCheck.armed.Store(false)
-			s := memSampler{limit: 1024 * mb, lastExec: 0, prev: 100 * mb, base: 100 * mb}
+			s := memSampler{limit: 1024 * mb, lastExec: 0, prev: 100 * mb, base: 100 * mb, baseRes: 100 * mb}
 			for i, st := range tc.steps {
-				if got := s.sample(st.vm, st.execs); got != st.grew {
-					t.Errorf("sample %d (%d MiB, exec %d): blamed %d MiB, want %d", i, st.vm/mb, st.execs, got/mb, st.grew/mb)
+				if got, resident := s.sample(st.vm, st.res, st.execs); got != st.grew || resident != st.resident {
+					t.Errorf("sample %d (%d MiB, %d MiB resident, exec %d): grew %d MiB, resident %v; want %d, %v", i, st.vm/mb, st.res/mb, st.execs, got/mb, resident, st.grew/mb, st.resident)
 				}
 				if got := memCheck.armed.Load(); got != st.armed {
 					t.Errorf("sample %d: armed = %v, want %v", i, got, st.armed)

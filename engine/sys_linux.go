@@ -133,29 +133,33 @@ func rssMB(pid int) int {
 	return pages * os.Getpagesize() >> 20
 }
 
-// vmBytes returns the size of this process's mapped address space. The
-// worker's memory check calls it every 10 ms while inputs run, so it uses
-// only packages built without coverage instrumentation (syscall, and this
-// one): instrumented code here would add noise to the inputs' coverage.
-func vmBytes() uint64 {
+// vmBytes returns the size of this process's mapped address space, and of
+// its resident memory that maps no file (statm's resident less shared).
+// The worker's memory check calls it every 10 ms while inputs run, so it
+// uses only packages built without coverage instrumentation (syscall, and
+// this one): instrumented code here would add noise to the inputs'
+// coverage.
+func vmBytes() (vm, anon uint64) {
 	fd, err := syscall.Open("/proc/self/statm", syscall.O_RDONLY, 0)
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	defer syscall.Close(fd)
 	var buf [128]byte
 	n, err := syscall.Read(fd, buf[:])
 	if err != nil || n <= 0 {
-		return 0
+		return 0, 0
 	}
-	var pages uint64
-	for _, c := range buf[:n] {
-		if c < '0' || c > '9' {
-			break
+	var f [3]uint64 // size, resident, shared, in pages
+	for i, c := 0, 0; c < n && i < len(f); c++ {
+		if d := buf[c]; d >= '0' && d <= '9' {
+			f[i] = f[i]*10 + uint64(d-'0')
+		} else {
+			i++
 		}
-		pages = pages*10 + uint64(c-'0')
 	}
-	return pages * uint64(syscall.Getpagesize())
+	page := uint64(syscall.Getpagesize())
+	return f[0] * page, (f[1] - min(f[1], f[2])) * page
 }
 
 // unallocatedBytes returns the size of this process's mappings that are

@@ -43,7 +43,7 @@ func rssMB(pid int) int { return 0 }
 
 // vmBytes is not implemented outside Linux: the worker-side memory check
 // is off and only the runtime's own out-of-memory errors are reported.
-func vmBytes() uint64 { return 0 }
+func vmBytes() (vm, anon uint64) { return 0, 0 }
 
 func unallocatedBytes() uint64 { return 0 }
 

@@ -39,7 +39,7 @@ func rssMB(pid int) int { return 0 }
 // exitedPeakMB is not implemented outside Linux.
 func exitedPeakMB(state *os.ProcessState) int { return 0 }
 
-func vmBytes() uint64 { return 0 }
+func vmBytes() (vm, anon uint64) { return 0, 0 }
 
 func unallocatedBytes() uint64 { return 0 }
 

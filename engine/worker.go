@@ -239,6 +239,8 @@ func (w *workerServer) exec(vals []any) error {
 	err := w.fn(vals)
 	if exact {
 		checkExecMemory(before)
+	} else if n := memCheck.suspect.Load(); n != 0 && n == w.mem.Execs() {
+		checkRetained(memCheck.suspectLive.Load()) // the sampler saw it map more than the limit
 	}
 	if w.checkInput && w.modified == 0 {
 		w.checkModified(vals)

@@ -135,6 +135,8 @@ func TestFormat(t *testing.T) {
 		{event.Event{Type: event.Minimizing, Elapsed: 4000}, "fuzz: elapsed: 4s, minimizing"},
 		{event.Event{Type: event.Flaky, Kind: "fail", Message: "x_test.go:3: odd", Reruns: 3},
 			"fuzz: elapsed: 0s, flaky fail failure: x_test.go:3: odd: failed again in 0 of 3 re-runs in a fresh worker; not written (-keepflaky writes it)"},
+		{event.Event{Type: event.Flaky, Kind: "oom", Message: "fuzzbox: out of memory: over the limit; goroutine stacks:\ngoroutine 1", Reruns: 3},
+			"fuzz: elapsed: 0s, flaky oom failure: fuzzbox: out of memory: over the limit; goroutine stacks: failed again in 0 of 3 re-runs in a fresh worker; not written (-keepflaky writes it)"},
 		{event.Event{Type: event.InternalError, Message: "worker: panic in the worker: boom\nstack"},
 			"fuzz: elapsed: 0s, internal error in fuzzbox (a fuzzbox bug, not a failure of your code; please report it): worker: panic in the worker: boom; nothing was written\n    stack"},
 		{event.Event{Type: event.Done, Elapsed: 2000, Execs: 10, ExecsPerSec: 5, Corpus: 1, Edges: 3},

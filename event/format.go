@@ -76,7 +76,7 @@ func Format(e Event) string {
 			kept = "written to " + e.Reproducer + " (-keepflaky)"
 		}
 		return fmt.Sprintf("fuzz: elapsed: %s, flaky %s failure: %s: failed again in %d of %d re-runs in a fresh worker; %s",
-			el, e.Kind, e.Headline(), e.Reproduced, e.Reruns, kept)
+			el, e.Kind, strings.TrimSuffix(e.Headline(), ":"), e.Reproduced, e.Reruns, kept) // "goroutine stacks:" of an oom
 	case Warning:
 		return fmt.Sprintf("fuzz: elapsed: %s, warning: %s", el, FirstLine(e.Message))
 	case InternalError:
