@@ -37,34 +37,29 @@ func TestUnallocated(t *testing.T) {
 	}
 }
 
-// TestReservationIsNoOOM: an input that reserves 4 GiB of address space
-// without access (a sandbox's guard region, a memory-mapped database's map
-// size), and releases it, is no oom: go test passes it.
-func TestReservationIsNoOOM(t *testing.T) {
-	r := runFake(t, "reserve", 3*time.Second, func(o *Options) { o.RSSLimitMB, o.Parallel = 2048, 1 })
-	if f := r.ofType(event.Failure); len(f) > 0 {
-		t.Errorf("failures for a reservation: %+v", f)
-	}
-	if e := r.ofType(event.InternalError); len(e) > 0 {
-		t.Errorf("internal errors: %+v", e)
-	}
-}
-
-// TestDroppedBufferIsNoOOM: an input that makes a buffer larger than
-// -rss_limit_mb, touches none of it and drops it before it returns is no
-// oom, as go test passes it: the sampler saw it mapped while it ran and
-// panicked, or the exact check counted it before a collection freed it, by
-// chance, and its reproducer's replay passed as often as not. (A worker
-// that makes such a buffer again reuses the last one's pages, which the
-// runtime zeroes: that is resident memory, and the coordinator's poll may
-// see it; a fresh worker's re-run does not, so it is flaky, never written.)
-func TestDroppedBufferIsNoOOM(t *testing.T) {
-	r := runFake(t, "bigdrop", 3*time.Second, func(o *Options) { o.RSSLimitMB, o.Parallel = 2048, 1 })
-	if f := r.ofType(event.Failure); len(f) > 0 {
-		t.Errorf("failures for a dropped buffer: %+v", f)
-	}
-	if e := r.ofType(event.InternalError); len(e) > 0 {
-		t.Errorf("internal errors: %+v", e)
+// TestNoOOM: inputs that go test passes and that once were an oom here.
+//   - reserve: 4 GiB of address space without access (a sandbox's guard
+//     region, a memory-mapped database's map size), released before it
+//     returns.
+//   - bigdrop: a buffer larger than -rss_limit_mb, none of it touched,
+//     dropped before it returns. The sampler saw it mapped while it ran and
+//     panicked, or the exact check counted it before a collection freed it,
+//     by chance, and its reproducer's replay passed as often as not. (A
+//     worker that makes such a buffer again reuses the last one's pages,
+//     which the runtime zeroes: resident memory, which the coordinator's
+//     poll may see; a fresh worker's re-run does not, so it is flaky, never
+//     written.)
+func TestNoOOM(t *testing.T) {
+	for _, mode := range []string{"reserve", "bigdrop"} {
+		t.Run(mode, func(t *testing.T) {
+			r := runFake(t, mode, 3*time.Second, func(o *Options) { o.RSSLimitMB, o.Parallel = 2048, 1 })
+			if f := r.ofType(event.Failure); len(f) > 0 {
+				t.Errorf("failures: %+v", f)
+			}
+			if e := r.ofType(event.InternalError); len(e) > 0 {
+				t.Errorf("internal errors: %+v", e)
+			}
+		})
 	}
 }
 
