@@ -202,7 +202,7 @@ func readHeap(s []metrics.Sample) heapMark {
 // were counted depends on when it ran, and a verdict on that made the
 // same input an oom in one run and not in the next: its reproducer's
 // replay passed, and fresh workers' re-runs called a deterministic input
-// flaky (bench/README.md, "A soak of eight new modules"). So that growth
+// flaky (bench/README.md, "A soak of seven new modules"). So that growth
 // is checked by a full collection: what is live then, against what the
 // last collection before the execution found live, is the execution's.
 func checkExecMemory(before heapMark) {
