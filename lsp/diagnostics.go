@@ -151,23 +151,27 @@ func (s *Server) vetStale(dir string, gen int) bool {
 }
 
 // overlay returns the open Go documents of the package in dir whose text
-// differs from the file on disk: a document just opened or saved is the
-// file, and fuzzvet loads it as it is (vetConfig).
-func (s *Server) overlay(dir string) map[string][]byte {
+// differs from the file on disk, with the file's text: a document just
+// opened or saved is the file, and fuzzvet loads it as it is (vetConfig).
+func (s *Server) overlay(dir string) map[string]edit {
 	s.mu.Lock()
-	overlay := map[string][]byte{}
+	edits := map[string]edit{}
 	for p, text := range s.open {
 		if filepath.Dir(p) == dir && strings.HasSuffix(p, ".go") {
-			overlay[p] = []byte(text)
+			edits[p] = edit{text: []byte(text)}
 		}
 	}
 	s.mu.Unlock()
-	for p, text := range overlay {
-		if disk, err := os.ReadFile(p); err == nil && bytes.Equal(disk, text) {
-			delete(overlay, p)
+	for p, e := range edits {
+		disk, err := os.ReadFile(p)
+		switch {
+		case err == nil && bytes.Equal(disk, e.text):
+			delete(edits, p)
+		case err == nil:
+			edits[p] = edit{e.text, disk}
 		}
 	}
-	return overlay
+	return edits
 }
 
 // vet loads the package in dir with its tests (open documents with unsaved

@@ -12,6 +12,10 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
+// An edit is an open document's unsaved text and its file's text on disk
+// (nil when there is no such file).
+type edit struct{ text, disk []byte }
+
 // vetConfig returns the configuration of fuzzvet's load of the package in
 // dir, whose open documents with unsaved edits are edits (Server.overlay).
 // An edit that leaves its file's package name, build constraints and
@@ -21,15 +25,18 @@ import (
 // overlay, and any overlay at all makes go/packages type-check every
 // dependency from source (go-ethereum's core/vm: 10.7 s and 425 MB against
 // 1.4 s and 55 MB).
-func vetConfig(dir, tags string, edits map[string][]byte) *packages.Config {
+func vetConfig(dir, tags string, edits map[string]edit) *packages.Config {
 	cfg := &packages.Config{Mode: packages.LoadSyntax, Dir: dir, Tests: true}
 	if tags != "" {
 		// The files the runs build: fuzzvet left a tagged file unchecked.
 		cfg.BuildFlags = []string{"-tags=" + tags}
 	}
-	for p, text := range edits {
-		if !sameShape(p, text) {
-			cfg.Overlay = edits
+	for _, e := range edits {
+		if !sameShape(e.disk, e.text) {
+			cfg.Overlay = map[string][]byte{}
+			for p, e := range edits {
+				cfg.Overlay[p] = e.text
+			}
 			return cfg
 		}
 	}
@@ -46,29 +53,28 @@ func vetConfig(dir, tags string, edits map[string][]byte) *packages.Config {
 
 // edited returns the edit of the file filename: by its name, or by the file
 // (a path through a symbolic link).
-func edited(edits map[string][]byte, filename string) ([]byte, bool) {
-	if text, ok := edits[filename]; ok {
-		return text, true
+func edited(edits map[string]edit, filename string) ([]byte, bool) {
+	if e, ok := edits[filename]; ok {
+		return e.text, true
 	}
 	fi, err := os.Stat(filename)
 	if err != nil {
 		return nil, false
 	}
-	for p, text := range edits {
+	for p, e := range edits {
 		if pi, err := os.Stat(p); err == nil && os.SameFile(fi, pi) {
-			return text, true
+			return e.text, true
 		}
 	}
 	return nil, false
 }
 
-// sameShape reports whether text, an unsaved edit of the file path, has the
-// package name, build constraints and imports of the file on disk, and
-// does not import C (go list hands go/packages cgo's generated files, not
-// this one).
-func sameShape(path string, text []byte) bool {
-	disk, err := os.ReadFile(path)
-	if err != nil {
+// sameShape reports whether text, an unsaved edit of a file, has the
+// package name, build constraints and imports of disk, the file's text on
+// disk (nil: none), and does not import C (go list hands go/packages cgo's
+// generated files, not this one).
+func sameShape(disk, text []byte) bool {
+	if disk == nil {
 		return false
 	}
 	h := shape(disk)
