@@ -4,17 +4,19 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
 
 // Engines that run -parallel fuzzbox instances of one worker each at once,
-// each with its own cache directory (as separate machines would have), to
-// compare with one instance of -parallel workers (engine fuzzbox): synced
-// through a shared -sync directory, or not. A run's time to failure is the
-// first instance's; the others are then stopped.
+// each with its own cache directories (as separate machines would have:
+// instanceEnv), to compare with one instance of -parallel workers (engine
+// fuzzbox): synced through a shared -sync directory, or not. A run's time to
+// failure is the first instance's; the others are then stopped.
 const (
 	engineFuzzboxSync  = "fuzzbox-sync"
 	engineFuzzboxSplit = "fuzzbox-split"
@@ -63,14 +65,39 @@ func runInstance(ctx context.Context, cfg config, t target, i int, syncArgs []st
 	c := cfg
 	c.parallel = 1
 	c.fuzzboxArgs = append(append([]string(nil), cfg.fuzzboxArgs...), syncArgs...)
+	env, err := instanceEnv(i)
+	if err != nil {
+		r.Note = err.Error()
+		return r
+	}
 	p := newFuzzboxParser(t.isKnownBug)
 	timeout := 2*cfg.fuzztime + 3*time.Minute
-	r.ExitCode, r.WallS, r.PeakMemGB, err = execute(ctx, t.dir, fuzzboxArgs(c, t, cache), false, p, log, timeout)
+	argv := append(append([]string{"env"}, env...), fuzzboxArgs(c, t, cache)...)
+	r.ExitCode, r.WallS, r.PeakMemGB, err = execute(ctx, t.dir, argv, false, p, log, timeout)
 	if err != nil && ctx.Err() == nil {
 		r.Note = fmt.Sprintf("instance %d: %v", i, err)
 	}
 	p.result(&r)
 	return r
+}
+
+// instanceEnv returns the environment of instance i: its own user cache
+// directory (XDG_CACHE_HOME), where fuzzbox keeps its binary cache, kept
+// from one run to the next as a machine's is, with go's build cache where
+// it is (GOCACHE) so that only the first build of each instance costs more.
+// With one user cache, the instances took turns at the binary cache's lock:
+// the second began fuzzing about 0.9 s after the first (iniload, eight runs
+// of 2026-12-06), while separate machines start together.
+func instanceEnv(i int) ([]string, error) {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env GOCACHE: %w", err)
+	}
+	dir := filepath.Join(os.TempDir(), "fuzzbox-bench-instances", strconv.Itoa(i))
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return nil, err
+	}
+	return []string{"XDG_CACHE_HOME=" + dir, "GOCACHE=" + strings.TrimSpace(string(out))}, nil
 }
 
 // combineInstances makes one run of the instances' results: the failure
