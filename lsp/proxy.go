@@ -23,7 +23,9 @@ import (
 // stands between it and the client. Every message is forwarded both ways with
 // its ID (so $/cancelRequest still names the right request); the answers
 // the sidecar has its own part of are merged: initialize (capabilities and
-// commands), codeLens and codeAction (gopls's list plus fuzzbox's),
+// commands), codeLens and codeAction (gopls's list plus fuzzbox's; for
+// codeLens, fuzzbox's alone when gopls has not answered within
+// goplsLensWait, then a refresh),
 // publishDiagnostics (gopls's plus fuzzbox's, per file), hover on corpus
 // files (fuzzbox's; gopls has none), and executeCommand (fuzzbox's commands
 // run here, every other one in gopls). A vscode-go user points
@@ -107,7 +109,24 @@ func (p *proxy) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 	}
 	go func() {
 		var raw json.RawMessage
-		err := w.Wait(ctx, &raw)
+		done := make(chan error, 1)
+		go func() { done <- w.Wait(ctx, &raw) }()
+		var err error
+		select {
+		case err = <-done:
+		case <-lensWait(req.Method):
+			// gopls is still loading the workspace: fuzzbox's lenses
+			// now, and everyone's when gopls has answered.
+			res, lerr := local()
+			if lerr == nil {
+				res, lerr = merge(req.Method, nil, res)
+			}
+			p.reply(ctx, req, res, lerr)
+			if <-done == nil {
+				p.s.refreshLenses()
+			}
+			return
+		}
 		if err != nil && local != nil && req.Method != "initialize" && req.Method != "shutdown" {
 			// gopls has nothing for the file (a corpus file is not Go): fuzzbox's part alone
 			p.s.logf("gopls: %s: %v", req.Method, err)
@@ -125,6 +144,21 @@ func (p *proxy) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 		merged, merr := merge(req.Method, raw, res)
 		p.reply(ctx, req, merged, merr)
 	}()
+}
+
+// goplsLensWait is how long a code lens request waits for gopls before the
+// proxy answers with fuzzbox's lenses alone: gopls answers none until it
+// has loaded the workspace, which took go-ethereum two minutes on a loaded
+// machine, and a fuzz test's lenses waited as long. A variable for tests.
+var goplsLensWait = time.Second
+
+// lensWait returns a channel that is ready goplsLensWait from now for a code
+// lens request, and nil (never ready) for any other.
+func lensWait(method string) <-chan time.Time {
+	if method != "textDocument/codeLens" {
+		return nil
+	}
+	return time.After(goplsLensWait)
 }
 
 // notification forwards a client notification to gopls and handles the

@@ -152,3 +152,42 @@ func TestProxyGoplsDies(t *testing.T) {
 		t.Fatal("the session goes on without gopls")
 	}
 }
+
+// TestProxyLensesBeforeGopls: while gopls is still loading the workspace
+// (its go list held here until the test lets it go), a code lens request
+// is answered with fuzzbox's lenses, not held until gopls answers (on
+// go-ethereum: two minutes); once gopls has answered, the client is asked
+// to refresh its lenses.
+func TestProxyLensesBeforeGopls(t *testing.T) {
+	root := fixture(t)
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	bin, gate := t.TempDir(), filepath.Join(t.TempDir(), "open")
+	wrapper := "#!/bin/sh\nif [ \"$1\" = list ]; then\n\twhile [ ! -e " + gate + " ]; do sleep 0.05; done\nfi\nexec " + goCmd + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(wrapper), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	c := start(t, root, lsp.Options{Gopls: gopls(t)})
+	test := filepath.Join(root, "parse_test.go")
+	c.open(test)
+
+	got := make(chan []protocol.CodeLens, 1)
+	go func() { got <- c.lenses(test) }()
+	select {
+	case lenses := <-got:
+		if !strings.Contains(strings.Join(titles(lenses), "|"), "fuzz|run seeds") {
+			t.Errorf("lenses while gopls loads: %q", titles(lenses))
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no code lenses while gopls loads the workspace: the proxy waits for gopls")
+	}
+	from := c.mark()
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor(from, "workspace/codeLens/refresh", "")
+	c.stop()
+}
