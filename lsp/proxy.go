@@ -107,50 +107,54 @@ func (p *proxy) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.R
 		res, lerr := p.s.handle(ctx, conn, req) // fast: no waiting on anyone
 		local = func() (any, error) { return res, lerr }
 	}
-	go func() {
-		var raw json.RawMessage
-		done := make(chan error, 1)
-		go func() { done <- w.Wait(ctx, &raw) }()
-		var err error
-		select {
-		case err = <-done:
-		case <-lensWait(req.Method):
-			// gopls is still loading the workspace: fuzzbox's lenses
-			// now, and everyone's when gopls has answered.
-			res, lerr := local()
-			if lerr == nil {
-				res, lerr = merge(req.Method, nil, res)
-			}
-			p.reply(ctx, req, res, lerr)
-			if <-done == nil {
-				p.s.refreshLenses()
-			}
-			return
-		}
-		if err != nil && local != nil && req.Method != "initialize" && req.Method != "shutdown" {
-			// gopls has nothing for the file (a corpus file is not Go): fuzzbox's part alone
-			p.s.logf("gopls: %s: %v", req.Method, err)
-			raw, err = nil, nil
-		}
-		if local == nil || err != nil {
-			p.reply(ctx, req, raw, err)
-			return
-		}
+	go p.answer(ctx, req, w, local)
+}
+
+// answer replies to req with gopls's answer, awaited on w, merged with
+// local's (fuzzbox's part; nil when it has none). A code lens request that
+// gopls has not answered within goplsLensWait is answered with fuzzbox's
+// lenses alone: gopls answers none until it has loaded the workspace, which
+// took go-ethereum two minutes on a loaded machine, and a fuzz test's lenses
+// waited as long. The client is asked for lenses again when gopls answers.
+func (p *proxy) answer(ctx context.Context, req *jsonrpc2.Request, w jsonrpc2.Waiter, local func() (any, error)) {
+	var raw json.RawMessage
+	done := make(chan error, 1)
+	go func() { done <- w.Wait(ctx, &raw) }()
+	var err error
+	select {
+	case err = <-done:
+	case <-lensWait(req.Method):
 		res, lerr := local()
-		if lerr != nil {
-			p.reply(ctx, req, nil, lerr)
-			return
+		if lerr == nil {
+			res, lerr = merge(req.Method, nil, res)
 		}
-		merged, merr := merge(req.Method, raw, res)
-		p.reply(ctx, req, merged, merr)
-	}()
+		p.reply(ctx, req, res, lerr)
+		if <-done == nil {
+			p.s.refreshLenses()
+		}
+		return
+	}
+	if err != nil && local != nil && req.Method != "initialize" && req.Method != "shutdown" {
+		// gopls has nothing for the file (a corpus file is not Go): fuzzbox's part alone
+		p.s.logf("gopls: %s: %v", req.Method, err)
+		raw, err = nil, nil
+	}
+	if local == nil || err != nil {
+		p.reply(ctx, req, raw, err)
+		return
+	}
+	res, lerr := local()
+	if lerr != nil {
+		p.reply(ctx, req, nil, lerr)
+		return
+	}
+	merged, merr := merge(req.Method, raw, res)
+	p.reply(ctx, req, merged, merr)
 }
 
 // goplsLensWait is how long a code lens request waits for gopls before the
-// proxy answers with fuzzbox's lenses alone: gopls answers none until it
-// has loaded the workspace, which took go-ethereum two minutes on a loaded
-// machine, and a fuzz test's lenses waited as long. A variable for tests.
-var goplsLensWait = time.Second
+// proxy answers with fuzzbox's lenses alone (proxy.answer).
+const goplsLensWait = time.Second
 
 // lensWait returns a channel that is ready goplsLensWait from now for a code
 // lens request, and nil (never ready) for any other.
