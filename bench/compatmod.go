@@ -40,7 +40,7 @@ func (env *compatEnv) locate(ctx context.Context, p compatPkg) (compatLoc, error
 		}
 		// Both take a standard library package by import path from
 		// anywhere, as users run them; go test -fuzz does not (below).
-		return compatLoc{dir: scratch, target: p.pkg, pkgDir: filepath.Join(goroot(), "src", filepath.FromSlash(p.pkg)), env: p.env}, nil
+		return compatLoc{dir: scratch, target: p.pkg, pkgDir: filepath.Join(goEnv("GOROOT"), "src", filepath.FromSlash(p.pkg)), env: p.env}, nil
 	}
 	root := filepath.Join(env.work, fileName(p.module))
 	if _, err := os.Stat(root); err != nil {
@@ -165,8 +165,10 @@ func fileName(s string) string {
 	return strings.NewReplacer("/", "_", "@", "_", " ", "_", "(", "", ")", "", "=", "-").Replace(s)
 }
 
-func goroot() string {
-	out, err := exec.Command("go", "env", "GOROOT").Output()
+// goEnv returns the go command's value of the variable name, "" when it
+// cannot say.
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
 	if err != nil {
 		return ""
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -89,16 +88,19 @@ func runInstance(ctx context.Context, cfg config, t target, i int, syncArgs []st
 // the second began fuzzing about 0.9 s after the first (iniload, eight runs
 // of 2026-12-06), while separate machines start together.
 func instanceEnv(i int) ([]string, error) {
-	out, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		return nil, fmt.Errorf("go env GOCACHE: %w", err)
+	cache := goCache()
+	if cache == "" {
+		return nil, fmt.Errorf("go env GOCACHE: no build cache")
 	}
 	dir := filepath.Join(os.TempDir(), "fuzzbox-bench-instances", strconv.Itoa(i))
 	if err := os.MkdirAll(dir, 0o777); err != nil {
 		return nil, err
 	}
-	return []string{"XDG_CACHE_HOME=" + dir, "GOCACHE=" + strings.TrimSpace(string(out))}, nil
+	return []string{"XDG_CACHE_HOME=" + dir, "GOCACHE=" + cache}, nil
 }
+
+// goCache is go's build cache directory, asked once per bench run.
+var goCache = sync.OnceValue(func() string { return goEnv("GOCACHE") })
 
 // combineInstances makes one run of the instances' results: the failure
 // found first (the known bug preferred), the executions of all, and the
