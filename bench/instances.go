@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -71,13 +73,41 @@ func runInstance(ctx context.Context, cfg config, t target, i int, syncArgs []st
 	}
 	p := newFuzzboxParser(t.isKnownBug)
 	timeout := 2*cfg.fuzztime + 3*time.Minute
-	argv := append(append([]string{"env"}, env...), fuzzboxArgs(c, t, cache)...)
+	argv := instanceCommand(cfg, env, fuzzboxArgs(c, t, cache))
 	r.ExitCode, r.WallS, r.PeakMemGB, err = execute(ctx, t.dir, argv, false, p, log, timeout)
 	if err != nil && ctx.Err() == nil {
 		r.Note = fmt.Sprintf("instance %d: %v", i, err)
 	}
 	p.result(&r)
 	return r
+}
+
+// instanceCommand returns the command line of an instance: args with env
+// set, in a network namespace of its own with -netns (unshare --net; as
+// another user than root, in a user namespace too, where the system allows
+// it), so that the instances can reach each other through the sync
+// directory only, as on separate machines.
+func instanceCommand(cfg config, env, args []string) []string {
+	var argv []string
+	if cfg.netns {
+		argv = []string{"unshare", "--net"}
+		if os.Geteuid() != 0 {
+			argv = append(argv, "--map-root-user")
+		}
+		argv = append(argv, "--")
+	}
+	argv = append(append(append(argv, "env"), env...), args...)
+	return argv
+}
+
+// checkNetns reports why -netns cannot work here, or nil: it runs true in
+// a network namespace of its own, as instanceCommand would.
+func checkNetns(ctx context.Context) error {
+	argv := instanceCommand(config{netns: true}, nil, []string{"true"})
+	if out, err := exec.CommandContext(ctx, argv[0], argv[1:]...).CombinedOutput(); err != nil {
+		return fmt.Errorf("-netns: %s: %v: %s", strings.Join(argv, " "), err, bytes.TrimSpace(out))
+	}
+	return nil
 }
 
 // instanceEnv returns the environment of instance i: its own user cache

@@ -1,6 +1,12 @@
 package main
 
-import "testing"
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestCombineInstances(t *testing.T) {
 	rs := []runResult{
@@ -23,5 +29,32 @@ func TestCombineInstances(t *testing.T) {
 	}
 	if none := combineInstances(target{name: "x"}, engineFuzzboxSplit, 1, rs[:1]); none.Failed {
 		t.Error("a run without failures combined into a failure")
+	}
+}
+
+// TestInstanceCommand checks that -netns puts an instance in a network
+// namespace of its own: where the system allows one, a command run so
+// sees the loopback interface alone.
+func TestInstanceCommand(t *testing.T) {
+	plain := instanceCommand(config{}, []string{"A=1"}, []string{"fuzzbox", "fuzz"})
+	if strings.Join(plain, " ") != "env A=1 fuzzbox fuzz" {
+		t.Errorf("without -netns: %q", plain)
+	}
+	if err := checkNetns(context.Background()); err != nil {
+		t.Skipf("no network namespace here: %v", err)
+	}
+	argv := instanceCommand(config{netns: true}, []string{"A=1"}, []string{"cat", "/proc/net/dev"})
+	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%q: %v: %s", argv, err, out)
+	}
+	var ifaces []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if name, _, ok := strings.Cut(line, ":"); ok {
+			ifaces = append(ifaces, strings.TrimSpace(name))
+		}
+	}
+	if !slices.Equal(ifaces, []string{"lo"}) {
+		t.Errorf("interfaces seen by an instance under -netns: %q, want lo alone", ifaces)
 	}
 }

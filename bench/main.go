@@ -58,6 +58,9 @@ type config struct {
 	// tests add no seeds (f.Add made a no-op), as a fuzz test without
 	// seeds starts.
 	noSeeds bool
+	// netns runs each instance of fuzzbox-sync and fuzzbox-split in a
+	// network namespace of its own (instanceCommand).
+	netns bool
 }
 
 // engineAliases are the -engines values that stand for several engines.
@@ -117,6 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	compatVendor := fs.Bool("compatvendor", false, "-set=compat: vendor each module copy (go mod vendor) and run every command offline, from its vendor directory (GOPROXY=off, an empty module cache), as a vendoring user does")
 	list := fs.String("compatlist", compatList, "-set=compat: the list of modules, packages and fuzz tests to run (bench/compat-go127.txt: modules that need a newer Go, run with GOTOOLCHAIN=go1.27.4)")
 	noSeeds := fs.Bool("noseeds", false, "-set=planted or realworld: run the targets without the seeds their fuzz tests add (f.Add made a no-op, its literals emptied, in a copy of the module), as a fuzz test that adds none starts; libFuzzer on go-118-fuzz-build's binary drops them anyway")
+	netns := fs.Bool("netns", false, "fuzzbox-sync and fuzzbox-split: run each instance in a network namespace of its own (unshare --net), as separate machines share no network")
 	rescore := fs.String("rescore", "", "run nothing: print the table of this results file (-o of an earlier run) again, matching every failure against the targets' current signatures")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -127,7 +131,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
 		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out,
 		rescore: *rescore, compattime: *compattime, resume: *resume, compatVendor: *compatVendor, compatList: *list, go118ValueProfile: *go118VP,
-		noSeeds: *noSeeds}
+		noSeeds: *noSeeds, netns: *netns}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
@@ -155,6 +159,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	}
 	if cfg.hasLibFuzzer() {
 		cfg.parallel = 1
+	}
+	if cfg.netns {
+		if !contains(cfg.engines, engineFuzzboxSync) && !contains(cfg.engines, engineFuzzboxSplit) {
+			return config{}, fmt.Errorf("-netns is for the engines fuzzbox-sync and fuzzbox-split")
+		}
+		if err := checkNetns(context.Background()); err != nil {
+			return config{}, err
+		}
 	}
 	if cfg.set == "compat" && cfg.libFuzzerOnly() && !flagSet(fs, "o") {
 		cfg.out = filepath.Join("bench", "results", "compat-libfuzzer.json")
