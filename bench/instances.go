@@ -96,8 +96,7 @@ func instanceCommand(cfg config, env, args []string) []string {
 		}
 		argv = append(argv, "--")
 	}
-	argv = append(append(append(argv, "env"), env...), args...)
-	return argv
+	return append(append(append(argv, "env"), env...), args...)
 }
 
 // checkNetns reports why -netns cannot work here, or nil: it runs true in
