@@ -482,7 +482,6 @@ func unzipTo(zipPath, dir string) error {
 
 var (
 	lfExecsRE  = regexp.MustCompile(`^#(\d+)\s`)
-	lfRateRE   = regexp.MustCompile(`exec/s: (\d+)`)
 	lfInitedRE = regexp.MustCompile(`INITED cov: (\d+) ft: (\d+)`)
 	lfDoneRE   = regexp.MustCompile(`^stat::number_of_executed_units: (\d+)`)
 )

@@ -50,19 +50,6 @@ func position(text string, line, col int) protocol.Position {
 	return protocol.Position{Line: uint32(line - 1), Character: uint32(utf16Len(l[:b]))}
 }
 
-// byteCol converts a protocol position's character to a 1-based byte column.
-func byteCol(text string, pos protocol.Position) int {
-	l := lineText(text, int(pos.Line)+1)
-	units := 0
-	for i, r := range l {
-		if units >= int(pos.Character) {
-			return i + 1
-		}
-		units += utf16Len(string(r))
-	}
-	return len(l) + 1
-}
-
 // offset converts a protocol position to a byte offset in text: a line
 // past the end is the end of text, a character past its line's end that
 // end.

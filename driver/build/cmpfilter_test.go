@@ -547,7 +547,7 @@ func TestLibFuzzerCountsFuzzFunction(t *testing.T) {
 }
 
 // TestLibFuzzerNosplitRetry: a fuzz test whose imported package has a
-// go:nosplit function that leaves the comparison hooks too little stack
+// function marked go:nosplit that leaves the comparison hooks too little stack
 // gets a libFuzzer binary, with that package compiled without
 // instrumentation and the build saying so, as fuzzbox fuzz does.
 func TestLibFuzzerNosplitRetry(t *testing.T) {
