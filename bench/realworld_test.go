@@ -221,6 +221,16 @@ func TestRealworldSignatures(t *testing.T) {
 		{"regexmatch", "panic", "panic: runtime error: index out of range [2] with length 2\n\ngoroutine 5 [running]:\ngithub.com/dlclark/regexp2.(*Match).addMatch(0x2b4e0, 0x2, 0x0, 0x0)\n\tmatch.go:170 +0x2d9\ngithub.com/dlclark/regexp2.(*runner).capture(0x1, 0x2, 0x2, 0x0)", true},
 		{"regexmatch", "panic", "panic: runtime error: index out of range [-1]\ngithub.com/dlclark/regexp2.(*runner).trackPush1(...)\ngithub.com/dlclark/regexp2.(*runner).execute(0x1)", false},
 		{"regexmatch", "panic", "panic: runtime error: index out of range [196625] with length 128\ngithub.com/dlclark/regexp2.(*runner).findFirstChar(0x1)", false},
+		{"xpathquery", "panic", nilDeref + "github.com/antchfx/xpath.(*logicalQuery).Clone(0x359d3dd9ab10)\n\tquery.go:1 +0x1b\ngithub.com/antchfx/xpath.(*filterQuery).Clone(0x1)\ngithub.com/antchfx/xpath.(*Expr).Evaluate(0x1, {0x2, 0x3})", true},
+		{"xpathquery", "crash", "panic: runtime error: invalid memory address or nil pointer dereference [recovered]\ngithub.com/antchfx/xpath.(*Expr).Select()", true},
+		{"xpathquery", "panic", "panic: strconv.ParseFloat: parsing \"abc\": invalid syntax\n\tpanic.go:860 +0x13a\ngithub.com/antchfx/xpath.cmpNodeSetNumeric({0x1}, {0x2})\n\toperator.go:112 +0x685\ngithub.com/antchfx/xpath.gtFunc({0x1})", true},
+		{"xpathquery", "panic", nilDeref + "github.com/antchfx/xpath.ltFunc({0x5c7380, 0x32c97a0225e8}, {0x579c80, 0x5ce728})\ngithub.com/antchfx/xpath.(*logicalQuery).Evaluate(0x1)", true},
+		{"xpathquery", "panic", "panic: runtime error: index out of range [1] with length 1\ngithub.com/antchfx/xpath.(*Expr).Evaluate(0x1, {0x2, 0x3})", false},
+		{"xpathquery", "panic", "panic: strconv.ParseFloat: parsing \"x\": invalid syntax\nfuzzbox.dev/bench/realworld/xpathquery.FuzzQuery.func1()", false},
+		{"plistdecode", "panic", "panic: runtime error: index out of range [0] with length 0 [recovered]\n\ngoroutine 20 [running]:\npanic({0x5a5ea0?, 0x1?})\nhowett.net/plist.(*Decoder).Decode.func1()\npanic({0x5a5ea0?, 0x1?})\nhowett.net/plist.(*textPlistParser).parseDocument.func1()\npanic({0x5a5ea0?, 0x1?})\nhowett.net/plist.(*textPlistParser).parseGNUStepValue(0x139a53414e90)\n\ttext_parser.go:460 +0x4e0", true},
+		{"plistdecode", "panic", "panic: runtime error: index out of range [3] with length 3\nhowett.net/plist.(*bplistParser).parseObjectAtOffset(0x1)", false},
+		{"metricsqlparse", "panic", nilDeref + "github.com/VictoriaMetrics/metricsql.getMetricNameFromLabelFilterss({0x2df8a71b2180?, 0x4?, 0x5?})\n\tparser.go:2249 +0x49\ngithub.com/VictoriaMetrics/metricsql.appendLabelFilterss({0x0, 0x0, 0x0}, {0x1, 0x1, 0x1})", true},
+		{"metricsqlparse", "panic", "panic: BUG: cannot parse duration \"99999999999999999999i\"\ngithub.com/VictoriaMetrics/metricsql.(*DurationExpr).Duration(0x1)", false},
 	}
 	for _, tt := range tests {
 		if got := byName[tt.target].isKnownBug(tt.kind, tt.text); got != tt.want {

@@ -3,6 +3,8 @@ module fuzzbox.dev/bench/realworld
 go 1.26
 
 require (
+	github.com/VictoriaMetrics/metricsql v0.77.0
+	github.com/antchfx/xpath v1.3.7
 	github.com/asticode/go-astisub v0.39.0
 	github.com/buger/jsonparser v1.1.0
 	github.com/dlclark/regexp2 v1.3.0
@@ -21,11 +23,13 @@ require (
 	golang.org/x/image v0.0.0-20210216034530-4410531fe030
 	golang.org/x/text v0.3.2
 	gopkg.in/ini.v1 v1.44.0
+	howett.net/plist v1.0.0
 	mvdan.cc/sh/v3 v3.8.0
 )
 
 require (
 	github.com/OneOfOne/xxhash v1.2.7 // indirect
+	github.com/VictoriaMetrics/metrics v1.34.0 // indirect
 	github.com/asticode/go-astikit v0.20.0 // indirect
 	github.com/asticode/go-astits v1.8.0 // indirect
 	github.com/ghodss/yaml v0.0.0-20180820084758-c7ce16629ff4 // indirect
@@ -36,10 +40,12 @@ require (
 	github.com/smartystreets/goconvey v1.8.1 // indirect
 	github.com/tidwall/match v1.0.1 // indirect
 	github.com/tidwall/pretty v1.0.2 // indirect
+	github.com/valyala/fastrand v1.1.0 // indirect
+	github.com/valyala/histogram v1.2.0 // indirect
 	golang.org/x/crypto v0.0.0-20200622213623-75b288015ac9 // indirect
 	golang.org/x/net v0.0.0-20200904194848-62affa334b73 // indirect
 	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/sys v0.17.0 // indirect
+	golang.org/x/sys v0.21.0 // indirect
 	gopkg.in/yaml.v2 v2.2.2 // indirect
 )
 

@@ -22,6 +22,9 @@ import (
 	"testing"
 	"time"
 
+	"fuzzbox.dev/bench/realworld/xpathquery"
+	"github.com/VictoriaMetrics/metricsql"
+	"github.com/antchfx/xpath"
 	"github.com/asticode/go-astisub"
 	"github.com/buger/jsonparser"
 	"github.com/dlclark/regexp2"
@@ -44,6 +47,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/language"
 	"gopkg.in/ini.v1"
+	"howett.net/plist"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -449,5 +453,93 @@ func TestRegexMatch(t *testing.T) {
 			t.Fatalf("Compile(%q): %v", pattern, err)
 		}
 		wantPanic(t, "regexp2.(*Match).addMatch", func() { _, _ = re.FindStringMatch("000000000") })
+	}
+}
+
+func TestXPathQuery(t *testing.T) {
+	// antchfx/htmlquery#31's query and the ones the fix's test adds
+	// (antchfx/xpath#129): an undeclared variable inside a larger
+	// expression compiles (the fix's "//a[$x]" makes Compile recover from a
+	// panic of its own at this version), and evaluating it dereferences the
+	// nil query.
+	root, err := xpathquery.Parse("<a><b x='1'>t</b></a>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"$test/@attr", "$var + 1", "//b[@x > $min]"} {
+		expr, err := xpath.Compile(src)
+		if err != nil {
+			t.Fatalf("Compile(%q): %v", src, err)
+		}
+		wantPanic(t, "antchfx/xpath.", func() {
+			v := expr.Evaluate(xpathquery.NewNavigator(root))
+			if it, ok := v.(*xpath.NodeIterator); ok {
+				for it.MoveNext() {
+				}
+			}
+		})
+	}
+}
+
+// evalXPath compiles src and evaluates it over a small document, reading
+// every node of a node-set result, as the xpathquery target does.
+func evalXPath(t *testing.T, src string) {
+	t.Helper()
+	root, err := xpathquery.Parse("<r><a>abc</a><n>2</n></r>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	expr, err := xpath.Compile(src)
+	if err != nil {
+		t.Fatalf("Compile(%q): %v", src, err)
+	}
+	v := expr.Evaluate(xpathquery.NewNavigator(root))
+	if it, ok := v.(*xpath.NodeIterator); ok {
+		for it.MoveNext() {
+		}
+	}
+}
+
+func TestXPathQueryParseFloat(t *testing.T) {
+	// antchfx/xpath#126's first example, its operands swapped, and a
+	// node-set of text that is not a number compared with a number.
+	for _, src := range []string{"'abc' = 1", "1 < 'x'", "//a > 1"} {
+		wantPanic(t, "antchfx/xpath.cmp", func() { evalXPath(t, src) })
+	}
+}
+
+func TestXPathQueryBoolean(t *testing.T) {
+	// Fixed in v1.3.9: a boolean compared with a number or a string.
+	for src, fn := range map[string]string{"1<2<3": "xpath.ltFunc", "(1=1) = 'a'": "xpath.eqFunc"} {
+		wantPanic(t, fn, func() { evalXPath(t, src) })
+	}
+}
+
+func TestPlistDecode(t *testing.T) {
+	// DHowett/go-plist#79: the pull request's reproducer, and a quoted
+	// empty GNUstep integer in a dictionary.
+	for _, src := range []string{`(plist versionGetValue<*B"">`, `{ n = <*I"">; }`} {
+		wantPanic(t, "(*textPlistParser).parseGNUStepValue", func() {
+			var v interface{}
+			_, _ = plist.Unmarshal([]byte(src), &v)
+		})
+	}
+}
+
+func TestMetricsQLParse(t *testing.T) {
+	// metricsql commit 07bd0d9: the query its test adds, the same
+	// template called with a plain metric name, and the shortest input
+	// (found by fuzzbox), a __name__ filter without a value and no template.
+	for _, src := range []string{
+		`with (f(__name__) = {__name__}) f({a="b" or c="d"})`,
+		`with (f(__name__) = {__name__}) f(x)`,
+		`{__name__}`,
+	} {
+		wantPanic(t, "metricsql.getMetricNameFromLabelFilterss", func() {
+			expr, err := metricsql.Parse(src)
+			if err == nil {
+				_ = expr.AppendString(nil)
+			}
+		})
 	}
 }
