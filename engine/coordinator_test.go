@@ -233,6 +233,20 @@ func fakeWorker(mode, dir string) int {
 			fakeBig = make([]byte, 3<<30)
 			time.Sleep(30 * time.Millisecond)
 			fakeBig = nil
+		case mode == "doubling" && len(b) >= 3:
+			// Buffers that double for ever, each kept while the next is
+			// made and none touched, as golang.org/x/text's UTF-16
+			// decoder does on one byte (CVE-2020-14040): no resident
+			// growth, and no return to be judged at. Up to 4 GiB, then
+			// held, so that a worker the check misses hangs, not the
+			// machine.
+			fakeBig = make([]byte, 64<<20)
+			for len(fakeBig) < 4<<30 {
+				fakeBig = append(make([]byte, 0, 2*len(fakeBig)), fakeBig[:1]...)[:2*len(fakeBig)]
+			}
+			for {
+				time.Sleep(time.Second)
+			}
 		case mode == "creep" && len(b) >= 3 && len(b) < 5:
 			time.Sleep(500 * time.Millisecond) // past a probe, within the timeout: slow, not hanging
 		case mode == "latehang" && len(b) >= 3:
@@ -935,6 +949,24 @@ var fakeHeld [][]byte
 
 // fakeBig holds the "bigdrop" mode's buffer while its execution runs.
 var fakeBig []byte
+
+// TestHeldInHeapIsOOM: an execution that keeps more than -rss_limit_mb in
+// the heap, untouched and without returning, is an oom within a second or
+// so, confirmed. With the memory check as it was, its resident memory
+// never grew and it was a hang at the timeout; x/text's UTF-16 decoder,
+// whose pages are touched slowly, took 17–25 s to reach the limit.
+func TestHeldInHeapIsOOM(t *testing.T) {
+	r := runFake(t, "doubling", 2*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration, o.RSSLimitMB, o.Parallel = 20*time.Second, time.Nanosecond, 512, 1
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindOOM || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one oom confirmed by a re-run", fails)
+	}
+	if msg := fails[0].Message; !strings.Contains(msg, "in the heap for") || !strings.Contains(msg, "coordinator_test.go") {
+		t.Errorf("message = %q, want the heap held and the allocating stack", msg)
+	}
+}
 
 // TestGrowingSlowInputIsHang: an execution whose memory keeps growing is
 // not hung while it grows, but only up to growthTimeouts timeouts: past

@@ -373,9 +373,19 @@ func TestOOMSignature(t *testing.T) {
 		"goroutine 10 [running]:\ngithub.com/fuzzbox/fuzzbox/engine.limitWorkerMemory.func1()\n\t/x/memlimit.go:56 +0x1de\n\n" + stacks
 	watchdog := "fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=512 while running the input; goroutine stacks:\n" +
 		quitHeader + stacks
+	// The sampler's check of the heap held: the allocation's stack first,
+	// as formatStack writes it, then the goroutines.
+	held := "panic: fuzzbox: out of memory: one execution held 2603 MiB in the heap for 500ms while it ran, over -rss_limit_mb=512\n\n" +
+		"the largest live allocation was made at:\nruntime.makeslice(...)\n\t/go/src/runtime/slice.go:116\nexample.com/m.grow(...)\n\t/m/x.go:1\n" +
+		"example.com/m.Match(...)\n\t/m/x.go:9\nexample.com/m.Get(...)\n\t/m/x.go:20\nexample.com/m.FuzzGet.func1(...)\n\t/m/x_test.go:15\n" +
+		"reflect.Value.call(...)\n\t/go/src/reflect/value.go:586\n\n" +
+		"goroutine 10 [running]:\ngithub.com/fuzzbox/fuzzbox/engine.limitWorkerMemory.func1()\n\t/x/memlimit.go:56 +0x1de\n\n" + stacks
 	a, b := signature(KindOOM, sampler), signature(KindOOM, watchdog)
 	if a != b {
 		t.Errorf("one oom caught two ways, two signatures:\n%s\n%s", a, b)
+	}
+	if c := signature(KindOOM, held); c != a {
+		t.Errorf("one oom caught by the resident and the heap checks, two signatures:\n%s\n%s", a, c)
 	}
 	if want := "oom||example.com/m.FuzzGet.func1|example.com/m.Get|example.com/m.Match|example.com/m.grow"; a != want {
 		t.Errorf("signature %q, want %q", a, want)

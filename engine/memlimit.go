@@ -65,6 +65,7 @@ func limitWorkerMemory(execs func() uint64) {
 		for range time.Tick(10 * time.Millisecond) {
 			vm, res := vmBytes()
 			grew, resident := s.sample(vm, res, execs())
+			s.checkHeld(vm, execs)
 			if grew == 0 || allocatedGrowth(s.base, unalloc, mapped, unallocatedBytes) <= limit {
 				continue
 			}
@@ -77,14 +78,66 @@ func limitWorkerMemory(execs func() uint64) {
 	}()
 }
 
+// heldFor is how long an execution that is still running must keep more
+// than the memory limit in the heap to be an oom before it returns
+// (checkHeld).
+const heldFor = 500 * time.Millisecond
+
+// checkHeld ends the worker when the execution running now has had more
+// than the limit in the heap, over what was live before it, at every
+// sample for heldFor, and still has after a full collection. An input that
+// makes buffers without end, whose pages are touched slowly or not at all,
+// never returns to be judged, and its resident memory reaches the limit
+// late: golang.org/x/text's UTF-16 decoder doubles its buffers for ever on
+// one byte (CVE-2020-14040), and the worker, its pages cleared at about
+// 300 MB/s on this machine and its collector working at the soft limit,
+// reached -rss_limit_mb after 17–25 s, where libFuzzer reports it in 6–8 s.
+// The heap's objects count the allocation being cleared, and garbage not
+// yet swept, which the collection takes out. An input that holds a buffer
+// for a moment, as go test passes it (TestNoOOM's bigdrop), drops it long
+// before heldFor.
+func (s *memSampler) checkHeld(vm uint64, execs func() uint64) {
+	if vm <= s.limit || !s.over(readHeap(samplerHeap).objects) {
+		s.heldSince = time.Time{}
+		return
+	}
+	now := time.Now()
+	if s.heldSince.IsZero() {
+		s.heldSince = now
+	}
+	if now.Sub(s.heldSince) < heldFor {
+		return
+	}
+	e := execs()
+	runtime.GC()
+	held := readHeap(samplerHeap).objects
+	if execs() != e || e != s.lastExec || !s.over(held) {
+		s.heldSince = time.Time{} // garbage, or another execution ran
+		return
+	}
+	grew := held - s.baseLive
+	msg := fmt.Sprintf("fuzzbox: out of memory: one execution held %d MiB in the heap for %v while it ran, over -rss_limit_mb=%d", grew>>20, heldFor, memCheck.mb)
+	if stack, what := largestAllocation(grew); stack != "" {
+		msg += "\n\nthe " + what + " was made at:\n" + stack
+	}
+	panic(msg)
+}
+
+// over reports whether the heap's bytes are more than the limit over what
+// was live before the running execution.
+func (s *memSampler) over(heap uint64) bool {
+	return heap > s.baseLive && heap-s.baseLive > s.limit
+}
+
 // memSampler is limitWorkerMemory's state between samples.
 type memSampler struct {
-	limit    uint64
-	lastExec uint64 // executions started at the previous sample
-	prev     uint64 // mapped size at the previous sample
-	base     uint64 // mapped size when the current execution was first seen running
-	baseRes  uint64 // its resident memory then (vmBytes' anon)
-	baseLive uint64 // the heap's live bytes then (heapMark.live)
+	limit     uint64
+	lastExec  uint64    // executions started at the previous sample
+	prev      uint64    // mapped size at the previous sample
+	base      uint64    // mapped size when the current execution was first seen running
+	baseRes   uint64    // its resident memory then (vmBytes' anon)
+	baseLive  uint64    // the heap's live bytes then (heapMark.live)
+	heldSince time.Time // since when the heap has been over the limit at every sample (checkHeld); zero if not
 }
 
 // sample takes the mapped size vm, the resident size res and the count of
@@ -98,7 +151,7 @@ func (s *memSampler) sample(vm, res, e uint64) (grew uint64, resident bool) {
 		if vm > s.prev && vm-s.prev > s.limit {
 			memCheck.armed.Store(true)
 		}
-		s.lastExec, s.base, s.baseRes = e, vm, res
+		s.lastExec, s.base, s.baseRes, s.heldSince = e, vm, res, time.Time{}
 		if memCheck.limit > 0 {
 			s.baseLive = readHeap(samplerHeap).live
 		}
