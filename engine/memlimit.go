@@ -59,7 +59,8 @@ func limitWorkerMemory(execs func() uint64) {
 	go func() {
 		s := memSampler{limit: limit, lastExec: execs()}
 		s.prev, s.baseRes = vmBytes()
-		s.base, s.baseLive = s.prev, readHeap(samplerHeap).live
+		h := readHeap(samplerHeap)
+		s.base, s.baseLive, s.baseHeap = s.prev, h.live, h.objects
 		unalloc := unallocatedBytes() // reservations and files' mappings at the start
 		mapped := func() uint64 { vm, _ := vmBytes(); return vm }
 		for range time.Tick(10 * time.Millisecond) {
@@ -84,8 +85,9 @@ func limitWorkerMemory(execs func() uint64) {
 const heldFor = 500 * time.Millisecond
 
 // checkHeld ends the worker when the execution running now has had more
-// than the limit in the heap, over what was live before it, at every
-// sample for heldFor, and still has after a full collection. An input that
+// than the limit in the heap, over what was in it when the execution was
+// first seen, at every sample for heldFor, and still has after a full
+// collection. An input that
 // makes buffers without end, whose pages are touched slowly or not at all,
 // never returns to be judged, and its resident memory reaches the limit
 // late: golang.org/x/text's UTF-16 decoder doubles its buffers for ever on
@@ -95,7 +97,12 @@ const heldFor = 500 * time.Millisecond
 // The heap's objects count the allocation being cleared, and garbage not
 // yet swept, which the collection takes out. An input that holds a buffer
 // for a moment, as go test passes it (TestNoOOM's bigdrop), drops it long
-// before heldFor.
+// before heldFor. The heap's size when the execution was first seen counts
+// garbage too, so the growth measured is never more than the execution's:
+// the live bytes of the last collection before it, which the exact check
+// compares with, may be older than what a fuzz test's own code allocated
+// since (with the collector off, GOGC=off, they are those of none), and a
+// worker holding a large set-up blamed each long execution for it.
 func (s *memSampler) checkHeld(vm uint64, execs func() uint64) {
 	if vm <= s.limit || !s.over(readHeap(samplerHeap).objects) {
 		s.heldSince = time.Time{}
@@ -115,7 +122,7 @@ func (s *memSampler) checkHeld(vm uint64, execs func() uint64) {
 		s.heldSince = time.Time{} // garbage, or another execution ran
 		return
 	}
-	grew := held - s.baseLive
+	grew := held - s.baseHeap
 	msg := fmt.Sprintf("fuzzbox: out of memory: one execution held %d MiB in the heap for %v while it ran, over -rss_limit_mb=%d", grew>>20, heldFor, memCheck.mb)
 	if stack, what := largestAllocation(grew); stack != "" {
 		msg += "\n\nthe " + what + " was made at:\n" + stack
@@ -123,10 +130,10 @@ func (s *memSampler) checkHeld(vm uint64, execs func() uint64) {
 	panic(msg)
 }
 
-// over reports whether the heap's bytes are more than the limit over what
-// was live before the running execution.
+// over reports whether the heap's bytes are more than the limit over its
+// size when the running execution was first seen.
 func (s *memSampler) over(heap uint64) bool {
-	return heap > s.baseLive && heap-s.baseLive > s.limit
+	return heap > s.baseHeap && heap-s.baseHeap > s.limit
 }
 
 // memSampler is limitWorkerMemory's state between samples.
@@ -137,6 +144,7 @@ type memSampler struct {
 	base      uint64    // mapped size when the current execution was first seen running
 	baseRes   uint64    // its resident memory then (vmBytes' anon)
 	baseLive  uint64    // the heap's live bytes then (heapMark.live)
+	baseHeap  uint64    // and its objects, garbage too (heapMark.objects)
 	heldSince time.Time // since when the heap has been over the limit at every sample (checkHeld); zero if not
 }
 
@@ -153,7 +161,8 @@ func (s *memSampler) sample(vm, res, e uint64) (grew uint64, resident bool) {
 		}
 		s.lastExec, s.base, s.baseRes, s.heldSince = e, vm, res, time.Time{}
 		if memCheck.limit > 0 {
-			s.baseLive = readHeap(samplerHeap).live
+			h := readHeap(samplerHeap)
+			s.baseLive, s.baseHeap = h.live, h.objects
 		}
 	case vm > s.base && vm-s.base > s.limit:
 		grew, resident = vm-s.base, res > s.baseRes && res-s.baseRes > s.limit

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
@@ -121,6 +123,44 @@ func TestCheckExecMemoryDropped(t *testing.T) {
 		t.Fatalf("the dropped buffer is not counted in the heap's objects (grew by %d bytes): the test tests nothing", after.objects-before.objects)
 	}
 	checkExecMemory(before) // would panic on a goroutine of its own and block
+}
+
+// TestCheckHeld: the heap check blames a running execution for what it
+// holds past the limit for heldFor, and not for what the worker held before
+// the execution was first seen: a set-up no collection has counted yet (the
+// collector off here, as under GOGC=off), which the last collection's live
+// bytes leave out.
+func TestCheckHeld(t *testing.T) {
+	defer func(l uint64, mb int) { memCheck.limit, memCheck.mb = l, mb }(memCheck.limit, memCheck.mb)
+	const limit = 64 << 20
+	memCheck.limit, memCheck.mb = limit, 64
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	runtime.GC()
+	setup := make([]byte, 2*limit)
+	const vm = 1 << 40 // the mapped size: over the limit
+	execs := func() uint64 { return 1 }
+	s := memSampler{limit: limit}
+	s.sample(vm, 0, execs()) // the execution is first seen
+	checks := func() (msg string) {
+		defer func() {
+			if r := recover(); r != nil {
+				msg = fmt.Sprint(r)
+			}
+		}()
+		for end := time.Now().Add(2 * heldFor); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			s.checkHeld(vm, execs)
+		}
+		return ""
+	}
+	if msg := checks(); msg != "" {
+		t.Fatalf("the worker's set-up blamed on the execution: %s", msg)
+	}
+	held := make([]byte, 2*limit)
+	if msg := checks(); !strings.Contains(msg, "one execution held 12") || !strings.Contains(msg, "TestCheckHeld") {
+		t.Errorf("an execution holding twice the limit: %q, want an oom with the allocation's stack", msg)
+	}
+	runtime.KeepAlive(setup)
+	runtime.KeepAlive(held)
 }
 
 // TestMemoryFit: the warning comes when -parallel workers of
