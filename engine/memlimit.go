@@ -85,24 +85,23 @@ func limitWorkerMemory(execs func() uint64) {
 const heldFor = 500 * time.Millisecond
 
 // checkHeld ends the worker when the execution running now has had more
-// than the limit in the heap, over what was in it when the execution was
+// than the limit in the heap, over the heap's size when the execution was
 // first seen, at every sample for heldFor, and still has after a full
-// collection. An input that
-// makes buffers without end, whose pages are touched slowly or not at all,
-// never returns to be judged, and its resident memory reaches the limit
-// late: golang.org/x/text's UTF-16 decoder doubles its buffers for ever on
-// one byte (CVE-2020-14040), and the worker, its pages cleared at about
-// 300 MB/s on this machine and its collector working at the soft limit,
-// reached -rss_limit_mb after 17–25 s, where libFuzzer reports it in 6–8 s.
-// The heap's objects count the allocation being cleared, and garbage not
-// yet swept, which the collection takes out. An input that holds a buffer
-// for a moment, as go test passes it (TestNoOOM's bigdrop), drops it long
-// before heldFor. The heap's size when the execution was first seen counts
-// garbage too, so the growth measured is never more than the execution's:
-// the live bytes of the last collection before it, which the exact check
-// compares with, may be older than what a fuzz test's own code allocated
-// since (with the collector off, GOGC=off, they are those of none), and a
-// worker holding a large set-up blamed each long execution for it.
+// collection. An input that makes buffers without end, their pages touched
+// slowly or not at all, never returns to be judged, and its resident memory
+// reaches the limit late: golang.org/x/text's UTF-16 decoder doubles its
+// buffers for ever on one byte (CVE-2020-14040), and the worker, the
+// runtime clearing their pages at 150–450 MB/s on this machine, reached
+// -rss_limit_mb after 17–25 s, where libFuzzer reports it in 6–8 s.
+//
+// The heap's objects count an allocation still being cleared, and garbage
+// not yet swept, which the collection takes out. An input that holds a
+// buffer a moment, as go test passes it (TestNoOOM's bigdrop), has dropped
+// it long before heldFor. The base counts garbage too, so the growth is
+// never more than the execution's own: the last collection's live bytes,
+// which the exact check compares with, may predate what the fuzz test's
+// set-up allocated since (with GOGC=off, all of it), and a worker holding a
+// large set-up would blame each long execution for it (TestCheckHeld).
 func (s *memSampler) checkHeld(vm uint64, execs func() uint64) {
 	if vm <= s.limit || !s.over(readHeap(samplerHeap).objects) {
 		s.heldSince = time.Time{}
