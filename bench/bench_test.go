@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,5 +213,16 @@ func TestSnapshotRestore(t *testing.T) {
 	}
 	if _, err := os.Stat(keep); err != nil {
 		t.Errorf("restore removed a file that was there before: %v", err)
+	}
+}
+
+// TestStopped: a command killed at its timeout says so; one killed because
+// the bench was stopped does not claim a timeout it never reached.
+func TestStopped(t *testing.T) {
+	if got := stopped(context.DeadlineExceeded, 30*time.Minute).Error(); got != "killed after 30m0s" {
+		t.Errorf("timeout: %q", got)
+	}
+	if got := stopped(context.Canceled, 30*time.Minute).Error(); strings.Contains(got, "after") || !strings.Contains(got, "bench was stopped") {
+		t.Errorf("interrupt: %q", got)
 	}
 }

@@ -218,11 +218,21 @@ func execute(ctx context.Context, dir string, argv []string, merge bool, p lineP
 	peakGB = mem.stop()
 	code = cmd.ProcessState.ExitCode()
 	if ctx.Err() != nil {
-		err = fmt.Errorf("killed after %s", timeout)
+		err = stopped(ctx.Err(), timeout)
 	} else if waitErr != nil && !errors.As(waitErr, new(*exec.ExitError)) {
 		err = waitErr
 	}
 	return code, wall, peakGB, err
+}
+
+// stopped says why a command whose context ended (ctxErr) was killed: its
+// timeout, or the bench itself stopping (an interrupt), which a row once
+// reported as "killed after 30m0s" too.
+func stopped(ctxErr error, timeout time.Duration) error {
+	if errors.Is(ctxErr, context.DeadlineExceeded) {
+		return fmt.Errorf("killed after %s", timeout)
+	}
+	return errors.New("killed: the bench was stopped")
 }
 
 // writeResults writes every run so far, with the configuration, as JSON.
