@@ -63,10 +63,10 @@ type early struct {
 	done      chan struct{}
 	proc      atomic.Pointer[proc]
 	cancelled atomic.Bool
-	// Set before done is closed: the re-run's failure kind, whether it
+	// Set before done is closed: the re-run's failure kind and message, whether it
 	// failed, and whether it gave a verdict at all (not an internal error
 	// or a cancellation).
-	kind            string
+	kind, msg       string
 	failed, verdict bool
 }
 
@@ -102,7 +102,7 @@ func (e *early) run(s *setup, vals []any) {
 		return
 	}
 	r := s.rerunOn(p, vals)
-	e.kind, e.failed, e.verdict = r.kind, r.failed, r.verdict() && !e.cancelled.Load()
+	e.kind, e.msg, e.failed, e.verdict = r.kind, r.msg, r.failed, r.verdict() && !e.cancelled.Load()
 }
 
 // cancel kills the early run's process, if it has one yet; the run

@@ -544,6 +544,10 @@ func blockingState(state string) bool {
 // goroutine running on another thread.
 const stackUnavailable = "goroutine running on other thread; stack unavailable"
 
+// stillGrowing marks the message of a hang whose memory still grew when the
+// watchdog's growth bound ended it (hangMessage, grewHang).
+const stillGrowing = "its memory still growing"
+
 // hangMessage reports a hang with the worker's goroutine stacks, and says
 // so when they may not show where it hangs: the worker printed none before
 // it was killed, or it could not stop the world and the runtime's own report
@@ -553,7 +557,7 @@ const stackUnavailable = "goroutine running on other thread; stack unavailable"
 func hangMessage(timeout, grown time.Duration, rssMB int64, out string) string {
 	head := fmt.Sprintf("fuzzbox: hang: the input ran longer than the timeout of %v", timeout)
 	if grown > 0 {
-		head = fmt.Sprintf("fuzzbox: hang: the input ran %v, its memory still growing (%d MiB resident), past twice the timeout of %v, "+
+		head = fmt.Sprintf("fuzzbox: hang: the input ran %v, "+stillGrowing+" (%d MiB resident), past twice the timeout of %v, "+
 			"the longest an execution may run while its memory grows", grown.Round(100*time.Millisecond), rssMB, timeout)
 	}
 	if why := blockedHang(out); why != "" {

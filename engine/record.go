@@ -598,7 +598,7 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int, verdict bool) {
 			e.cancel()
 		} else if <-e.done; e.verdict {
 			reruns++
-			if e.failed && e.kind == f.kind {
+			if e.failed && confirms(f, e.kind, e.msg) {
 				earlyCounts.confirmed.Add(1)
 				return reruns, 1, true
 			}
@@ -617,7 +617,7 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int, verdict bool) {
 			continue
 		}
 		reruns++
-		if r.failed && r.kind == f.kind {
+		if r.failed && confirms(f, r.kind, r.msg) {
 			if diedAfterReturn(r.msg) {
 				// Alone in a worker, the input's goroutine failed after the
 				// fuzz function returned: what it does, whatever input was
@@ -628,6 +628,24 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int, verdict bool) {
 		}
 	}
 	return reruns, 0, reruns > 0
+}
+
+// confirms reports whether a re-run that failed with kind and msg confirms
+// f: it failed the same way, or f's input grew its memory without end and
+// the re-run stopped it at the other limit. Such an input is an oom where it
+// reaches -rss_limit_mb within the watchdog's growth bound and a hang
+// (stillGrowing) where it does not, which is the machine's speed, not the
+// input's: x/text's UTF-16 decoder on a loaded machine was a hang at 20 s
+// with 1,764 MiB resident, its re-runs ooms, and the bug was called flaky
+// and not written.
+func confirms(f *failure, kind, msg string) bool {
+	return kind == f.kind || kind == KindOOM && grewHang(f.kind, f.msg) || f.kind == KindOOM && grewHang(kind, msg)
+}
+
+// grewHang reports whether a failure is a hang whose memory still grew when
+// it was stopped.
+func grewHang(kind, msg string) bool {
+	return kind == KindHang && strings.Contains(firstLine(msg), stillGrowing)
 }
 
 // A rerunResult is what one re-run of an input in a fresh worker said.
