@@ -963,7 +963,9 @@ func TestHeldInHeapIsOOM(t *testing.T) {
 	if len(fails) != 1 || fails[0].Kind != KindOOM || fails[0].Reproduced != 1 {
 		t.Fatalf("failures = %+v, want one oom confirmed by a re-run", fails)
 	}
-	if msg := fails[0].Message; !strings.Contains(msg, "in the heap for") || !strings.Contains(msg, "coordinator_test.go") {
+	// Under the race detector the buffers' shadow memory is resident, and
+	// the watchdog's check of it may come first: an oom all the same.
+	if msg := fails[0].Message; !raceEnabled && (!strings.Contains(msg, "in the heap for") || !strings.Contains(msg, "coordinator_test.go")) {
 		t.Errorf("message = %q, want the heap held and the allocating stack", msg)
 	}
 }
