@@ -63,9 +63,9 @@ type early struct {
 	done      chan struct{}
 	proc      atomic.Pointer[proc]
 	cancelled atomic.Bool
-	// Set before done is closed: the re-run's failure kind and message, whether it
-	// failed, and whether it gave a verdict at all (not an internal error
-	// or a cancellation).
+	// Set before done is closed: the re-run's failure kind and message,
+	// whether it failed, and whether it gave a verdict at all (not an
+	// internal error or a cancellation).
 	kind, msg       string
 	failed, verdict bool
 }

@@ -364,6 +364,25 @@ func sameFailure(kind, key, got, msg string) bool {
 	return got == kind && (key == "" || failureKey(kind, msg) == key)
 }
 
+// confirms reports whether a re-run that failed with kind and msg confirms
+// f: it failed the same way, or f's input grew its memory without end and
+// the re-run stopped it at the other limit. Such an input is an oom where it
+// reaches -rss_limit_mb within the watchdog's growth bound and a hang
+// (stillGrowing) where it does not, which is the machine's speed, not the
+// input's: x/text's UTF-16 decoder on a loaded machine was a hang at 20 s
+// with 1,764 MiB resident, its re-runs ooms, and the bug was called flaky
+// and not written. Minimization is stricter (sameFailure): a smaller input
+// is kept only when it fails the way the report says.
+func confirms(f *failure, kind, msg string) bool {
+	return kind == f.kind || kind == KindOOM && grewHang(f.kind, f.msg) || f.kind == KindOOM && grewHang(kind, msg)
+}
+
+// grewHang reports whether a failure is a hang whose memory still grew when
+// it was stopped.
+func grewHang(kind, msg string) bool {
+	return kind == KindHang && strings.Contains(firstLine(msg), stillGrowing)
+}
+
 // internalFrame reports whether a stack frame's function is the runtime's,
 // the testing package's or fuzzbox's: not where a user's failure happened.
 func internalFrame(fn string) bool {

@@ -630,24 +630,6 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int, verdict bool) {
 	return reruns, 0, reruns > 0
 }
 
-// confirms reports whether a re-run that failed with kind and msg confirms
-// f: it failed the same way, or f's input grew its memory without end and
-// the re-run stopped it at the other limit. Such an input is an oom where it
-// reaches -rss_limit_mb within the watchdog's growth bound and a hang
-// (stillGrowing) where it does not, which is the machine's speed, not the
-// input's: x/text's UTF-16 decoder on a loaded machine was a hang at 20 s
-// with 1,764 MiB resident, its re-runs ooms, and the bug was called flaky
-// and not written.
-func confirms(f *failure, kind, msg string) bool {
-	return kind == f.kind || kind == KindOOM && grewHang(f.kind, f.msg) || f.kind == KindOOM && grewHang(kind, msg)
-}
-
-// grewHang reports whether a failure is a hang whose memory still grew when
-// it was stopped.
-func grewHang(kind, msg string) bool {
-	return kind == KindHang && strings.Contains(firstLine(msg), stillGrowing)
-}
-
 // A rerunResult is what one re-run of an input in a fresh worker said.
 type rerunResult struct {
 	kind, msg string
