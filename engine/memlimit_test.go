@@ -38,6 +38,56 @@ func TestTuneGC(t *testing.T) {
 	}
 }
 
+// TestLiftSoftLimit: an execution whose heap and mapped size grew past
+// the workers' soft limit runs at go test's GOGC with three quarters of
+// the limit as its soft limit, and the next execution has the workers' settings back;
+// growth of one of the two alone, or below the soft limit, changes
+// nothing.
+func TestLiftSoftLimit(t *testing.T) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	const mb = 1 << 20
+	s := memSampler{limit: 2048 * mb, soft: tuneGC(2048), prev: 100 * mb}
+	if s.soft != 1024*mb {
+		t.Fatalf("tuneGC(2048) = %d MiB, want 1024", s.soft/mb)
+	}
+	settings := func() (gogc int, limit int64) {
+		gogc = debug.SetGCPercent(100)
+		debug.SetGCPercent(gogc)
+		return gogc, debug.SetMemoryLimit(-1)
+	}
+	s.sample(100*mb, 100*mb, 1) // execution 1 first seen: mapped 100 MiB
+	s.baseHeap = 50 * mb
+	for _, st := range []struct {
+		vm, heap uint64
+		lifted   bool
+	}{
+		{900 * mb, 900 * mb, false},   // both grew, by less than the soft limit
+		{3000 * mb, 500 * mb, false},  // mapped only: a buffer not made in the heap
+		{1000 * mb, 1500 * mb, false}, // the heap only (garbage against a mapped size that did not grow)
+		{1200 * mb, 1200 * mb, true},  // both past the soft limit
+	} {
+		s.liftSoftLimit(st.vm, func() uint64 { return st.heap })
+		gogc, limit := settings()
+		want := struct {
+			gogc  int
+			limit int64
+		}{workerGCPercent, 1024 * mb}
+		if st.lifted {
+			want.gogc, want.limit = 100, 1536*mb
+		}
+		if gogc != want.gogc || limit != want.limit {
+			t.Errorf("mapped %d MiB, heap %d MiB: GOGC %d, soft limit %d MiB; want %d, %d MiB", st.vm/mb, st.heap/mb, gogc, limit/mb, want.gogc, want.limit/mb)
+		}
+	}
+	s.sample(1300*mb, 1300*mb, 2) // the next execution
+	if gogc, limit := settings(); gogc != workerGCPercent || limit != 1024*mb {
+		t.Errorf("the next execution: GOGC %d, soft limit %d MiB; want the workers' %d, 1024 MiB", gogc, limit/mb, workerGCPercent)
+	}
+}
+
 func TestMemSampler(t *testing.T) {
 	defer memCheck.armed.Store(false)
 	const mb = 1 << 20
@@ -139,8 +189,8 @@ func TestCheckHeld(t *testing.T) {
 	setup := make([]byte, 2*limit)
 	const vm = 1 << 40 // the mapped size: over the limit
 	execs := func() uint64 { return 1 }
-	s := memSampler{limit: limit}
-	s.sample(vm, 0, execs()) // the execution is first seen
+	s := memSampler{limit: limit, prev: vm} // the set-up was mapped at the sample before
+	s.sample(vm, 0, execs())                // the execution is first seen
 	checks := func() (msg string) {
 		defer func() {
 			if r := recover(); r != nil {
