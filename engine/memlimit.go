@@ -136,9 +136,9 @@ func (s *memSampler) checkHeld(vm uint64, execs func() uint64) {
 // first seen: that soft limit no longer holds the heap, it only makes the
 // runtime collect back to back and return freed pages to the kernel, which
 // the next allocation faults in and clears again. x/text's UTF-16 decoder,
-// which doubles its buffers for ever, was an oom 3.4–4.7 s after fuzzing
-// began with it and 1.1–3.6 s without (bench/README.md, "The soft memory
-// limit lifted"). The quarter left is for the runtime's overshoot and the
+// which doubles its buffers for ever, was an oom after a median of 3.2 s
+// with it and 2.35 s without (bench/README.md, "The soft memory limit
+// lifted"). The quarter left is for the runtime's overshoot and the
 // worker's memory outside the heap, so that garbage alone still does not
 // bring the worker to the limit; the next execution has the workers'
 // settings back (sample). heap reads the heap's objects, and is called
