@@ -151,8 +151,7 @@ func (s *memSampler) liftSoftLimit(vm uint64, heap func() uint64) {
 		return
 	}
 	s.lifted = true
-	debug.SetGCPercent(100)
-	debug.SetMemoryLimit(int64(s.limit / 4 * 3))
+	setGC(100, s.limit/4*3)
 }
 
 // over reports whether the heap's bytes are more than the limit over its
@@ -195,8 +194,7 @@ func (s *memSampler) sample(vm, res, e uint64) (grew uint64, resident bool) {
 		s.lastExec, s.base, s.baseRes, s.heldSince = e, vm, res, time.Time{}
 		if s.lifted {
 			s.lifted = false
-			debug.SetGCPercent(workerGCPercent)
-			debug.SetMemoryLimit(int64(s.soft))
+			setGC(workerGCPercent, s.soft)
 		}
 		if memCheck.limit > 0 {
 			h := readHeap(samplerHeap)
@@ -413,9 +411,16 @@ func tuneGC(limitMB int) (soft uint64) {
 		return 0
 	}
 	soft = uint64(limitMB) << 20 / 2
-	debug.SetGCPercent(workerGCPercent)
-	debug.SetMemoryLimit(int64(soft))
+	setGC(workerGCPercent, soft)
 	return soft
+}
+
+// setGC sets the worker's GOGC and its soft memory limit in bytes: the
+// workers' settings (tuneGC), and those of an execution past them
+// (liftSoftLimit).
+func setGC(percent int, soft uint64) {
+	debug.SetGCPercent(percent)
+	debug.SetMemoryLimit(int64(soft))
 }
 
 // coordinatorMB is what memoryFit leaves for the coordinator beside the
