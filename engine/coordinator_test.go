@@ -239,7 +239,10 @@ func fakeWorker(mode, dir string) int {
 			// decoder does on one byte (CVE-2020-14040): no resident
 			// growth, and no return to be judged at. Up to 4 GiB, then
 			// held, so that a worker the check misses hangs, not the
-			// machine.
+			// machine. A confirming re-run says so in a file.
+			if memCheck.confirming.Load() {
+				once(dir, "confirming")
+			}
 			fakeBig = make([]byte, 64<<20)
 			for len(fakeBig) < 4<<30 {
 				fakeBig = append(make([]byte, 0, 2*len(fakeBig)), fakeBig[:1]...)[:2*len(fakeBig)]
@@ -962,6 +965,9 @@ func TestHeldInHeapIsOOM(t *testing.T) {
 	fails := r.ofType(event.Failure)
 	if len(fails) != 1 || fails[0].Kind != KindOOM || fails[0].Reproduced != 1 {
 		t.Fatalf("failures = %+v, want one oom confirmed by a re-run", fails)
+	}
+	if _, err := os.Stat(filepath.Join(r.corpusDir, "..", "..", "..", "confirming")); err != nil {
+		t.Errorf("the re-run did not run as a confirmation, with the shorter wait (ipc.RunArgs.Confirm): %v", err)
 	}
 	// Under the race detector the buffers' shadow memory is resident, and
 	// the watchdog's check of it may come first: an oom all the same.

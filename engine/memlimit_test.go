@@ -176,11 +176,29 @@ func TestCheckExecMemoryDropped(t *testing.T) {
 }
 
 // TestCheckHeld: the heap check blames a running execution for what it
-// holds past the limit for heldFor, and not for what the worker held before
+// holds past the limit for heldFor (ipc.ConfirmHeld in a confirming
+// re-run), and not for what the worker held before
 // the execution was first seen: a set-up no collection has counted yet (the
 // collector off here, as under GOGC=off), which the last collection's live
 // bytes leave out.
 func TestCheckHeld(t *testing.T) {
+	for _, confirming := range []bool{false, true} {
+		wait := heldFor
+		if confirming {
+			wait = ipc.ConfirmHeld
+		}
+		t.Run(fmt.Sprint("confirming=", confirming), func(t *testing.T) {
+			defer memCheck.confirming.Store(false)
+			memCheck.confirming.Store(confirming)
+			checkHeldOf(t, fmt.Sprintf("in the heap for %v while", wait))
+		})
+	}
+}
+
+// checkHeldOf checks that checkHeld blames an execution that holds twice
+// the limit, with a message that contains want, and not the worker's
+// set-up.
+func checkHeldOf(t *testing.T, want string) {
 	defer func(l uint64, mb int) { memCheck.limit, memCheck.mb = l, mb }(memCheck.limit, memCheck.mb)
 	const limit = 64 << 20
 	memCheck.limit, memCheck.mb = limit, 64
@@ -206,8 +224,8 @@ func TestCheckHeld(t *testing.T) {
 		t.Fatalf("the worker's set-up blamed on the execution: %s", msg)
 	}
 	held := make([]byte, 2*limit)
-	if msg := checks(); !strings.Contains(msg, "one execution held 12") || !strings.Contains(msg, "TestCheckHeld") {
-		t.Errorf("an execution holding twice the limit: %q, want an oom with the allocation's stack", msg)
+	if msg := checks(); !strings.Contains(msg, "one execution held 12") || !strings.Contains(msg, want) || !strings.Contains(msg, "checkHeldOf") {
+		t.Errorf("an execution holding twice the limit: %q, want an oom that says %q, with the allocation's stack", msg, want)
 	}
 	runtime.KeepAlive(setup)
 	runtime.KeepAlive(held)

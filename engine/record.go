@@ -667,7 +667,7 @@ func (s *setup) rerunOn(p *proc, vals []any) rerunResult {
 	p.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.RunResponse
 	// A re-run settles: a goroutine the input started may fail after it.
-	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Settle: true}}, &resp); err != nil {
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Settle: true, Confirm: true}}, &resp); err != nil {
 		if s.diedStarting(p, err) {
 			s.startFailed(p)
 			return rerunResult{killed: true} // no verdict; the run stops

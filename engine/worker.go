@@ -552,10 +552,12 @@ func (w *workerServer) run(args *ipc.RunArgs) ipc.RunResponse {
 		return resp
 	}
 	execState.trace = args.Trace
+	memCheck.confirming.Store(args.Confirm)
 	start := time.Now()
 	err = w.exec(vals)
 	resp.Duration = time.Since(start)
 	execState.trace = false
+	memCheck.confirming.Store(false)
 	if err != nil {
 		resp.Err = err.Error()
 	}

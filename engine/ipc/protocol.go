@@ -198,7 +198,18 @@ type FuzzResponse struct {
 type RunArgs struct {
 	Trace  bool // also trace comparisons and return their operands as Tokens
 	Settle bool // settle after the execution, as FuzzArgs.Settle
+	// Confirm: the input failed in another worker and runs again to
+	// confirm it. An execution that keeps more than the memory limit in
+	// the heap is then an oom once it has kept it ConfirmHeld, where in
+	// any other call it must keep it for longer (the engine's heldFor):
+	// the first worker's wait told it from one that drops a large buffer
+	// at once, and the re-run only has to show the input do it again.
+	Confirm bool
 }
+
+// ConfirmHeld is how long a confirming execution (RunArgs.Confirm) keeps
+// more than the memory limit in the heap before it is an oom.
+const ConfirmHeld = 100 * time.Millisecond
 
 // RunResponse reports a RunArgs execution.
 type RunResponse struct {
