@@ -211,7 +211,11 @@ func fakeWorker(mode, dir string) int {
 			// 100 ms, resident (grownBytes), for ever. Each step is growth
 			// on its own (rssProgressMB): with 20 MiB, a worker given little
 			// CPU under load grew less than that in a timeout and was a
-			// plain hang.
+			// plain hang. A re-run with the heap check's shorter wait says
+			// so in a file.
+			if memCheck.confirming.Load() {
+				once(dir, "confirming")
+			}
 			for {
 				fakeHeld = append(fakeHeld, grownBytes(64<<20))
 				time.Sleep(100 * time.Millisecond)
@@ -239,7 +243,8 @@ func fakeWorker(mode, dir string) int {
 			// decoder does on one byte (CVE-2020-14040): no resident
 			// growth, and no return to be judged at. Up to 4 GiB, then
 			// held, so that a worker the check misses hangs, not the
-			// machine. A confirming re-run says so in a file.
+			// machine. A re-run with the heap check's shorter wait says
+			// so in a file.
 			if memCheck.confirming.Load() {
 				once(dir, "confirming")
 			}
@@ -297,6 +302,12 @@ type fakeRun struct {
 	events    []event.Event
 	err       error
 	corpusDir string
+}
+
+// dir returns the path of name in the fake run's directory, where the
+// fake worker's files go (fakeDirEnv).
+func (r *fakeRun) dir(name string) string {
+	return filepath.Join(r.corpusDir, "..", "..", "..", name)
 }
 
 func (r *fakeRun) ofType(typ string) []event.Event {
@@ -966,13 +977,29 @@ func TestHeldInHeapIsOOM(t *testing.T) {
 	if len(fails) != 1 || fails[0].Kind != KindOOM || fails[0].Reproduced != 1 {
 		t.Fatalf("failures = %+v, want one oom confirmed by a re-run", fails)
 	}
-	if _, err := os.Stat(filepath.Join(r.corpusDir, "..", "..", "..", "confirming")); err != nil {
-		t.Errorf("the re-run did not run as a confirmation, with the shorter wait (ipc.RunArgs.Confirm): %v", err)
-	}
 	// Under the race detector the buffers' shadow memory is resident, and
 	// the watchdog's check of it may come first: an oom all the same.
 	if msg := fails[0].Message; !raceEnabled && (!strings.Contains(msg, "in the heap for") || !strings.Contains(msg, "coordinator_test.go")) {
 		t.Errorf("message = %q, want the heap held and the allocating stack", msg)
+	}
+	if _, err := os.Stat(r.dir("confirming")); strings.Contains(fails[0].Message, "in the heap for") && err != nil {
+		t.Errorf("the re-run of an oom of the heap check did not have the shorter wait (ipc.RunArgs.HeldOOM): %v", err)
+	}
+}
+
+// TestResidentOOMConfirmWait: an oom of resident memory is confirmed
+// under the heap check's full wait: the shorter one is for ooms of the heap
+// check alone, whose first worker waited it out (ipc.RunArgs.HeldOOM).
+func TestResidentOOMConfirmWait(t *testing.T) {
+	r := runFake(t, "grow", 2*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration, o.RSSLimitMB, o.Parallel = 20*time.Second, time.Nanosecond, 256, 1
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindOOM || fails[0].Reproduced != 1 || strings.Contains(fails[0].Message, "in the heap for") {
+		t.Fatalf("failures = %+v, want one oom of resident memory confirmed by a re-run", fails)
+	}
+	if _, err := os.Stat(r.dir("confirming")); err == nil {
+		t.Errorf("the re-run of an oom of resident memory had the heap check's shorter wait")
 	}
 }
 

@@ -101,7 +101,7 @@ func (e *early) run(s *setup, vals []any) {
 	if e.cancelled.Load() {
 		return
 	}
-	r := s.rerunOn(p, vals)
+	r := s.rerunOn(p, vals, false) // no failure yet: the full wait
 	e.kind, e.msg, e.failed, e.verdict = r.kind, r.msg, r.failed, r.verdict() && !e.cancelled.Load()
 }
 

@@ -377,6 +377,13 @@ func confirms(f *failure, kind, msg string) bool {
 	return kind == f.kind || kind == KindOOM && grewHang(f.kind, f.msg) || f.kind == KindOOM && grewHang(kind, msg)
 }
 
+// heldOOM reports whether f is an oom of the worker's heap check
+// (checkHeld), which a re-run confirms after a shorter wait
+// (ipc.RunArgs.HeldOOM).
+func heldOOM(f *failure) bool {
+	return f.kind == KindOOM && strings.Contains(firstLine(f.msg), heldInHeap)
+}
+
 // grewHang reports whether a failure is a hang whose memory still grew when
 // it was stopped.
 func grewHang(kind, msg string) bool {

@@ -87,9 +87,13 @@ func limitWorkerMemory(execs func() uint64) {
 // (checkHeld); a confirming re-run's is shorter (held).
 const heldFor = 500 * time.Millisecond
 
+// heldInHeap marks the message of an oom of checkHeld (heldOOM).
+const heldInHeap = " in the heap for "
+
 // held returns how long the running execution must keep more than the
-// limit in the heap: heldFor, or ipc.ConfirmHeld in a confirming re-run,
-// whose input held it for heldFor in the first worker. x/text's UTF-16
+// limit in the heap: heldFor, or ipc.ConfirmHeld in a re-run that
+// confirms an oom of checkHeld, whose input held it for heldFor in the
+// first worker. x/text's UTF-16
 // decoder waited out both, 1 s of the 2.35 s it took to its oom
 // (bench/README.md, "A confirming re-run's shorter wait").
 func held() time.Duration {
@@ -138,7 +142,7 @@ func (s *memSampler) checkHeld(vm uint64, execs func() uint64) {
 		return
 	}
 	grew := held - s.baseHeap
-	msg := fmt.Sprintf("fuzzbox: out of memory: one execution held %d MiB in the heap for %v while it ran, over -rss_limit_mb=%d", grew>>20, wait, memCheck.mb)
+	msg := fmt.Sprintf("fuzzbox: out of memory: one execution held %d MiB"+heldInHeap+"%v while it ran, over -rss_limit_mb=%d", grew>>20, wait, memCheck.mb)
 	if stack, what := largestAllocation(grew); stack != "" {
 		msg += "\n\nthe " + what + " was made at:\n" + stack
 	}
@@ -269,8 +273,8 @@ var memCheck struct {
 	// did not, to be judged as it returns (checkRetained) against
 	// suspectLive, the heap's live bytes when it was first seen running.
 	suspect, suspectLive atomic.Uint64
-	// confirming is set while a confirming execution runs
-	// (ipc.RunArgs.Confirm): checkHeld's wait is then ipc.ConfirmHeld.
+	// confirming is set while an execution confirms an oom of checkHeld
+	// (ipc.RunArgs.HeldOOM): checkHeld's wait is then ipc.ConfirmHeld.
 	confirming atomic.Bool
 }
 

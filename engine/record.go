@@ -609,7 +609,7 @@ func (w *worker) confirm(f *failure) (reruns, reproduced int, verdict bool) {
 		limit = raceConfirmRuns
 	}
 	for tries := reruns; tries < limit && !w.stopping(); tries++ {
-		r := w.rerun(f.vals)
+		r := w.rerun(f.vals, heldOOM(f))
 		if f.outside && r.killed && r.kind == f.kind && !w.stopping() {
 			return reruns + 1, 1, true // killed from outside once more: the input's doing
 		}
@@ -646,8 +646,9 @@ type rerunResult struct {
 func (r rerunResult) verdict() bool { return r.why == "" && !r.killed }
 
 // rerun runs vals once in a fresh worker; an internal error that stopped
-// it is reported.
-func (w *worker) rerun(vals []any) rerunResult {
+// it is reported. heldOOM: it confirms an oom of the heap check
+// (ipc.RunArgs.HeldOOM).
+func (w *worker) rerun(vals []any, heldOOM bool) rerunResult {
 	p, err := w.startRawProc(false)
 	if err != nil {
 		why := fmt.Sprintf("starting a worker to re-run a failing input: %v", err)
@@ -655,7 +656,7 @@ func (w *worker) rerun(vals []any) rerunResult {
 		return rerunResult{why: why}
 	}
 	defer p.stop(time.Second)
-	r := w.rerunOn(p, vals)
+	r := w.rerunOn(p, vals, heldOOM)
 	if r.why != "" {
 		w.internal(r.why)
 	}
@@ -663,11 +664,11 @@ func (w *worker) rerun(vals []any) rerunResult {
 }
 
 // rerunOn is rerun on the fresh process p, without reporting.
-func (s *setup) rerunOn(p *proc, vals []any) rerunResult {
+func (s *setup) rerunOn(p *proc, vals []any, heldOOM bool) rerunResult {
 	p.mem.SetValue(appendValues(nil, vals))
 	var resp ipc.RunResponse
 	// A re-run settles: a goroutine the input started may fail after it.
-	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Settle: true, Confirm: true}}, &resp); err != nil {
+	if err := p.call(ipc.Call{Run: &ipc.RunArgs{Settle: true, HeldOOM: heldOOM}}, &resp); err != nil {
 		if s.diedStarting(p, err) {
 			s.startFailed(p)
 			return rerunResult{killed: true} // no verdict; the run stops
@@ -804,7 +805,7 @@ func (w *worker) markStopped(f *failure) {
 // run, as go test will show it, or for an oom, as fuzzbox measured it),
 // and reports whether it did.
 func (w *worker) adoptMinimized(f *failure, vals []any, cut bool) bool {
-	r := w.rerun(vals)
+	r := w.rerun(vals, false) // the candidate's oom may not be the heap check's: the full wait
 	if !r.failed || !sameFailure(f.kind, f.key, r.kind, r.msg) {
 		return false
 	}

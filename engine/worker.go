@@ -552,7 +552,7 @@ func (w *workerServer) run(args *ipc.RunArgs) ipc.RunResponse {
 		return resp
 	}
 	execState.trace = args.Trace
-	memCheck.confirming.Store(args.Confirm)
+	memCheck.confirming.Store(args.HeldOOM)
 	start := time.Now()
 	err = w.exec(vals)
 	resp.Duration = time.Since(start)

@@ -198,16 +198,19 @@ type FuzzResponse struct {
 type RunArgs struct {
 	Trace  bool // also trace comparisons and return their operands as Tokens
 	Settle bool // settle after the execution, as FuzzArgs.Settle
-	// Confirm: the input failed in another worker and runs again to
-	// confirm it. An execution that keeps more than the memory limit in
-	// the heap is then an oom once it has kept it ConfirmHeld, where in
-	// any other call it must keep it for longer (the engine's heldFor):
-	// the first worker's wait told it from one that drops a large buffer
-	// at once, and the re-run only has to show the input do it again.
-	Confirm bool
+	// HeldOOM: the input runs again, in a fresh worker, to confirm an oom
+	// of the worker's heap check: in another worker it kept more than the
+	// memory limit in the heap while it ran, for the check's full wait
+	// (the engine's heldFor), and after a full collection. The check then
+	// waits ConfirmHeld only: the full wait told a held buffer from one
+	// dropped at once, and the re-run only has to show that the input
+	// holds the memory again. Other ooms (resident memory, memory left
+	// live at return) are confirmed under the full wait, so that a buffer
+	// held for less than it is never made an oom by a re-run.
+	HeldOOM bool
 }
 
-// ConfirmHeld is how long a confirming execution (RunArgs.Confirm) keeps
+// ConfirmHeld is how long a HeldOOM execution (RunArgs.HeldOOM) keeps
 // more than the memory limit in the heap before it is an oom.
 const ConfirmHeld = 100 * time.Millisecond
 
