@@ -84,19 +84,19 @@ func limitWorkerMemory(execs func() uint64) {
 
 // heldFor is how long an execution that is still running must keep more
 // than the memory limit in the heap to be an oom before it returns
-// (checkHeld); a confirming re-run's is shorter (held).
+// (checkHeld); a re-run's that confirms such an oom is shorter (heldWait).
 const heldFor = 500 * time.Millisecond
 
 // heldInHeap marks the message of an oom of checkHeld (heldOOM).
 const heldInHeap = " in the heap for "
 
-// held returns how long the running execution must keep more than the
-// limit in the heap: heldFor, or ipc.ConfirmHeld in a re-run that
+// heldWait returns how long the running execution must keep more than
+// the limit in the heap: heldFor, or ipc.ConfirmHeld in a re-run that
 // confirms an oom of checkHeld, whose input held it for heldFor in the
-// first worker. x/text's UTF-16
-// decoder waited out both, 1 s of the 2.35 s it took to its oom
-// (bench/README.md, "A confirming re-run's shorter wait").
-func held() time.Duration {
+// first worker. x/text's UTF-16 decoder waited out both, 1 s of the 2.35 s
+// it took to its oom (bench/README.md, "A confirming re-run's shorter
+// wait").
+func heldWait() time.Duration {
 	if memCheck.confirming.Load() {
 		return ipc.ConfirmHeld
 	}
@@ -105,7 +105,7 @@ func held() time.Duration {
 
 // checkHeld ends the worker when the execution running now has had more
 // than the limit in the heap, over the heap's size when the execution was
-// first seen, at every sample for held(), and still has after a full
+// first seen, at every sample for heldWait(), and still has after a full
 // collection. An input that makes buffers without end, their pages touched
 // slowly or not at all, never returns to be judged, and its resident memory
 // reaches the limit late: golang.org/x/text's UTF-16 decoder doubles its
@@ -130,7 +130,7 @@ func (s *memSampler) checkHeld(vm uint64, execs func() uint64) {
 	if s.heldSince.IsZero() {
 		s.heldSince = now
 	}
-	wait := held()
+	wait := heldWait()
 	if now.Sub(s.heldSince) < wait {
 		return
 	}
