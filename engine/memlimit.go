@@ -10,8 +10,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-
-	"github.com/fuzzbox/fuzzbox/engine/ipc"
 )
 
 // rssLimitMBEnv carries -rss_limit_mb (Options.RSSLimitMB; 0 = no limit)
@@ -87,18 +85,22 @@ func limitWorkerMemory(execs func() uint64) {
 // (checkHeld); a re-run's that confirms such an oom is shorter (heldWait).
 const heldFor = 500 * time.Millisecond
 
+// confirmHeld is heldFor in a re-run that confirms an oom of checkHeld
+// (ipc.RunArgs.HeldOOM).
+const confirmHeld = 100 * time.Millisecond
+
 // heldInHeap marks the message of an oom of checkHeld (heldOOM).
 const heldInHeap = " in the heap for "
 
 // heldWait returns how long the running execution must keep more than
-// the limit in the heap: heldFor, or ipc.ConfirmHeld in a re-run that
+// the limit in the heap: heldFor, or confirmHeld in a re-run that
 // confirms an oom of checkHeld, whose input held it for heldFor in the
 // first worker. x/text's UTF-16 decoder waited out both, 1 s of the 2.35 s
 // it took to its oom (bench/README.md, "A confirming re-run's shorter
 // wait").
 func heldWait() time.Duration {
 	if memCheck.confirming.Load() {
-		return ipc.ConfirmHeld
+		return confirmHeld
 	}
 	return heldFor
 }
@@ -274,7 +276,7 @@ var memCheck struct {
 	// suspectLive, the heap's live bytes when it was first seen running.
 	suspect, suspectLive atomic.Uint64
 	// confirming is set while an execution confirms an oom of checkHeld
-	// (ipc.RunArgs.HeldOOM): checkHeld's wait is then ipc.ConfirmHeld.
+	// (ipc.RunArgs.HeldOOM): checkHeld's wait is then confirmHeld.
 	confirming atomic.Bool
 }
 

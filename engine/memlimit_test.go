@@ -176,7 +176,7 @@ func TestCheckExecMemoryDropped(t *testing.T) {
 }
 
 // TestCheckHeld: the heap check blames a running execution for what it
-// holds past the limit for heldFor (ipc.ConfirmHeld in a confirming
+// holds past the limit for heldFor (confirmHeld in a confirming
 // re-run), and not for what the worker held before
 // the execution was first seen: a set-up no collection has counted yet (the
 // collector off here, as under GOGC=off), which the last collection's live
@@ -185,7 +185,7 @@ func TestCheckHeld(t *testing.T) {
 	for _, confirming := range []bool{false, true} {
 		wait := heldFor
 		if confirming {
-			wait = ipc.ConfirmHeld
+			wait = confirmHeld
 		}
 		t.Run(fmt.Sprint("confirming=", confirming), func(t *testing.T) {
 			defer memCheck.confirming.Store(false)
