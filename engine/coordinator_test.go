@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -237,7 +238,7 @@ func fakeWorker(mode, dir string) int {
 			fakeBig = make([]byte, 3<<30)
 			time.Sleep(30 * time.Millisecond)
 			fakeBig = nil
-		case mode == "doubling" && len(b) >= 3:
+		case strings.HasPrefix(mode, "doubling") && len(b) >= 3:
 			// Buffers that double for ever, each kept while the next is
 			// made and none touched, as golang.org/x/text's UTF-16
 			// decoder does on one byte (CVE-2020-14040): no resident
@@ -252,6 +253,7 @@ func fakeWorker(mode, dir string) int {
 			for len(fakeBig) < 4<<30 {
 				fakeBig = append(make([]byte, 0, 2*len(fakeBig)), fakeBig[:1]...)[:2*len(fakeBig)]
 			}
+			fakeDoubled.Store(true)
 			for {
 				time.Sleep(time.Second)
 			}
@@ -275,6 +277,14 @@ func fakeWorker(mode, dir string) int {
 	switch {
 	case mode == "stuckserving":
 		testHookStarting = func() { select {} } // fuzzbox's worker stuck before it serves
+	case mode == "doublinglate":
+		// The memory sampler's goroutine first runs once the input has
+		// made its buffers, as it may on one processor.
+		testHookSampling = func() {
+			for end := time.Now().Add(10 * time.Second); !fakeDoubled.Load() && time.Now().Before(end); {
+				time.Sleep(time.Millisecond)
+			}
+		}
 	case mode == "slowstart":
 		// Longer than TestSlowStartIsNoHang's 1-s timeout, which leaves
 		// a loaded machine's stalls of a normal input room.
@@ -964,6 +974,9 @@ var fakeHeld [][]byte
 // fakeBig holds the "bigdrop" mode's buffer while its execution runs.
 var fakeBig []byte
 
+// fakeDoubled is set once the "doubling" modes' buffers are made.
+var fakeDoubled atomic.Bool
+
 // TestHeldInHeapIsOOM: an execution that keeps more than -rss_limit_mb in
 // the heap, untouched and without returning, is an oom within a second or
 // so, confirmed. With the memory check as it was, its resident memory
@@ -984,6 +997,21 @@ func TestHeldInHeapIsOOM(t *testing.T) {
 	}
 	if _, err := os.Stat(r.dir("confirming")); strings.Contains(fails[0].Message, "in the heap for") && err != nil {
 		t.Errorf("the re-run of an oom of the heap check did not have the shorter wait (ipc.RunArgs.HeldOOM): %v", err)
+	}
+}
+
+// TestHeldInHeapSamplerLate: the memory sampler measures an input from
+// the heap before it, even when the sampler's goroutine first runs after
+// the input made its buffers. When the goroutine took its bases itself, an
+// input that ran before it was measured from its own buffers, never over
+// the limit: a hang at the timeout, in about one run in twenty of
+// TestHeldInHeapIsOOM on Go 1.27.
+func TestHeldInHeapSamplerLate(t *testing.T) {
+	r := runFake(t, "doublinglate", 2*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration, o.RSSLimitMB, o.Parallel = 20*time.Second, time.Nanosecond, 512, 1
+	})
+	if fails := r.ofType(event.Failure); len(fails) != 1 || fails[0].Kind != KindOOM || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one oom confirmed by a re-run", fails)
 	}
 }
 

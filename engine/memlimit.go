@@ -56,12 +56,19 @@ func limitWorkerMemory(execs func() uint64) {
 	}
 	limit := uint64(rssLimitMB) << 20
 	memCheck.limit, memCheck.mb = limit, rssLimitMB
+	// The bases are taken here, while no input runs: the goroutine may
+	// first run after an input has begun, even ended (on one processor,
+	// when the worker first blocks), and an input that made its buffers
+	// before the first sample was measured from them, never over the limit.
+	s := memSampler{limit: limit, soft: soft, lastExec: execs()}
+	s.prev, s.baseRes = vmBytes()
+	h := readHeap(samplerHeap)
+	s.base, s.baseLive, s.baseHeap = s.prev, h.live, h.objects
+	unalloc := unallocatedBytes() // reservations and files' mappings at the start
 	go func() {
-		s := memSampler{limit: limit, soft: soft, lastExec: execs()}
-		s.prev, s.baseRes = vmBytes()
-		h := readHeap(samplerHeap)
-		s.base, s.baseLive, s.baseHeap = s.prev, h.live, h.objects
-		unalloc := unallocatedBytes() // reservations and files' mappings at the start
+		if testHookSampling != nil {
+			testHookSampling()
+		}
 		mapped := func() uint64 { vm, _ := vmBytes(); return vm }
 		for range time.Tick(10 * time.Millisecond) {
 			vm, res := vmBytes()
@@ -79,6 +86,10 @@ func limitWorkerMemory(execs func() uint64) {
 		}
 	}()
 }
+
+// testHookSampling, when set (by the engine's tests only), runs as the
+// memory sampler's goroutine starts.
+var testHookSampling func()
 
 // heldFor is how long an execution that is still running must keep more
 // than the memory limit in the heap to be an oom before it returns
