@@ -93,7 +93,8 @@ var testHookSampling func()
 
 // heldFor is how long an execution that is still running must keep more
 // than the memory limit in the heap to be an oom before it returns
-// (checkHeld); a re-run's that confirms such an oom is shorter (heldWait).
+// (checkHeld); the wait of a re-run that confirms such an oom is shorter
+// (heldWait).
 const heldFor = 500 * time.Millisecond
 
 // confirmHeld is heldFor in a re-run that confirms an oom of checkHeld

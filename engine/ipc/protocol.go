@@ -202,11 +202,12 @@ type RunArgs struct {
 	// of the worker's heap check: in another worker it kept more than the
 	// memory limit in the heap while it ran, for the check's full wait
 	// (the engine's heldFor), and after a full collection. The check then
-	// waits a shorter time (the engine's confirmHeld): the full wait told a held buffer from one
-	// dropped at once, and the re-run only has to show that the input
-	// holds the memory again. Other ooms (resident memory, memory left
-	// live at return) are confirmed under the full wait, so that a buffer
-	// held for less than it is never made an oom by a re-run.
+	// waits a shorter time (the engine's confirmHeld): the full wait told
+	// a held buffer from one dropped at once, and the re-run only has to
+	// show that the input holds the memory again. Other ooms (resident
+	// memory, memory left live at return) are confirmed under the full
+	// wait, so that a buffer held for less than it is never made an oom by
+	// a re-run.
 	HeldOOM bool
 }
 
