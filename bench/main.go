@@ -15,6 +15,7 @@
 //	go run ./bench -set=compat -compattime=20s   # real modules' fuzz tests: fuzzbox must agree with go test
 //	go run ./bench -set=compat -targets=go-toml,encoding/csv -resume
 //	go run ./bench -set=compat -engines=libfuzzer -targets=go-toml   # real modules' fuzz tests through fuzzbox build -libfuzzer
+//	go run ./bench -set=realworld -engines=fuzzbox-sync -against=/tmp/fuzzbox-old -runs=16   # two builds, alternating
 //
 // Every run's numbers go to -o as JSON and every run's output to a log file
 // next to it. bench/README.md says how the numbers are computed.
@@ -61,6 +62,10 @@ type config struct {
 	// netns runs each instance of fuzzbox-sync and fuzzbox-split in a
 	// network namespace of its own (instanceCommand).
 	netns bool
+	// against is a second fuzzbox binary: every engine that runs the
+	// fuzzbox binary runs with it too, and the table compares the two
+	// builds (against.go).
+	against string
 }
 
 // engineAliases are the -engines values that stand for several engines.
@@ -121,6 +126,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	list := fs.String("compatlist", compatList, "-set=compat: the list of modules, packages and fuzz tests to run (bench/compat-go127.txt: modules that need a newer Go, run with GOTOOLCHAIN=go1.27.4)")
 	noSeeds := fs.Bool("noseeds", false, "-set=planted or realworld: run the targets without the seeds their fuzz tests add (f.Add made a no-op, its literals emptied, in a copy of the module), as a fuzz test that adds none starts; libFuzzer on go-118-fuzz-build's binary drops them anyway")
 	netns := fs.Bool("netns", false, "fuzzbox-sync and fuzzbox-split: run each instance in a network namespace of its own (unshare --net), as separate machines share no network")
+	against := fs.String("against", "", "a second fuzzbox binary (an earlier or a scratch build): every engine that runs fuzzbox also runs with it, which build goes first alternating run by run, and a table compares the two builds' times to the bug (medians' ratio, P(sooner), permutation test, geometric mean with its bootstrap interval)")
 	rescore := fs.String("rescore", "", "run nothing: print the table of this results file (-o of an earlier run) again, matching every failure against the targets' current signatures")
 	if err := fs.Parse(args); err != nil {
 		return config{}, err
@@ -131,7 +137,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	cfg := config{set: *set, targets: splitList(*targets), runs: *runs, fuzztime: *fuzztime, parallel: *parallel,
 		fuzzbox: *fuzzbox, fuzzboxArgs: strings.Fields(*fuzzboxArgs), minimizetime: *minimize, out: *out,
 		rescore: *rescore, compattime: *compattime, resume: *resume, compatVendor: *compatVendor, compatList: *list, go118ValueProfile: *go118VP,
-		noSeeds: *noSeeds, netns: *netns}
+		noSeeds: *noSeeds, netns: *netns, against: *against}
 	if cfg.runs < 1 || cfg.parallel < 1 || cfg.fuzztime <= 0 {
 		return config{}, fmt.Errorf("-runs, -parallel and -fuzztime must be positive")
 	}
@@ -167,6 +173,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		if err := checkNetns(context.Background()); err != nil {
 			return config{}, err
 		}
+	}
+	if err := cfg.checkAgainst(); err != nil {
+		return config{}, err
 	}
 	if cfg.set == "compat" && cfg.libFuzzerOnly() && !flagSet(fs, "o") {
 		cfg.out = filepath.Join("bench", "results", "compat-libfuzzer.json")
@@ -281,16 +290,19 @@ func bench(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 				if ctx.Err() != nil {
 					return ctx.Err()
 				}
-				r := runTarget(ctx, cfg, t, e, i, logDir, bins)
-				fmt.Fprintf(stderr, "bench: %s\n", r.summary())
-				results = append(results, r)
-				if err := writeResults(cfg.out, cfg, results); err != nil {
-					return err
+				for _, side := range cfg.runOrder(e, i) {
+					r := runSide(ctx, cfg, t, e, side, i, logDir, bins)
+					fmt.Fprintf(stderr, "bench: %s\n", r.summary())
+					results = append(results, r)
+					if err := writeResults(cfg.out, cfg, results); err != nil {
+						return err
+					}
 				}
 			}
 		}
 	}
 	printTable(stdout, cfg, targets, results)
+	printComparison(stdout, cfg, targets, results)
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -243,8 +244,13 @@ func writeResults(path string, cfg config, results []runResult) error {
 		Fuzztime string      `json:"fuzztime"`
 		Parallel int         `json:"parallel"`
 		NoSeeds  bool        `json:"noseeds,omitempty"`
+		Fuzzbox  string      `json:"fuzzbox,omitempty"` // with -against: the build's binary
+		Against  string      `json:"against,omitempty"` // -against's binary; its engines end in againstSuffix
 		Runs     []runResult `json:"runs"`
-	}{cfg.set, cfg.engines, cfg.fuzztime.String(), cfg.parallel, cfg.noSeeds, results}
+	}{cfg.set, cfg.tableEngines(), cfg.fuzztime.String(), cfg.parallel, cfg.noSeeds, "", cfg.against, results}
+	if cfg.against != "" {
+		out.Fuzzbox = cfg.fuzzbox
+	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return err
@@ -269,6 +275,8 @@ func rescoreResults(path string, stdout io.Writer) error {
 		Fuzztime string      `json:"fuzztime"`
 		Parallel int         `json:"parallel"`
 		NoSeeds  bool        `json:"noseeds"`
+		Fuzzbox  string      `json:"fuzzbox"`
+		Against  string      `json:"against"`
 		Runs     []runResult `json:"runs"`
 	}
 	if err := json.Unmarshal(b, &in); err != nil {
@@ -279,6 +287,16 @@ func rescoreResults(path string, stdout io.Writer) error {
 		return fmt.Errorf("rescoring %s: unknown target set %q", path, in.Set)
 	}
 	cfg := config{set: in.Set, engines: in.Engines, parallel: in.Parallel, noSeeds: in.NoSeeds}
+	var fromAgainst []string // in.Engines has -against's engines: tableEngines adds them again
+	for _, e := range in.Engines {
+		if strings.HasSuffix(e, againstSuffix) {
+			fromAgainst = append(fromAgainst, e)
+		}
+	}
+	if len(fromAgainst) > 0 {
+		cfg.engines = slices.DeleteFunc(slices.Clone(in.Engines), func(e string) bool { return contains(fromAgainst, e) })
+		cfg.fuzzbox, cfg.against = in.Fuzzbox, orDash(in.Against)
+	}
 	if cfg.fuzztime, err = time.ParseDuration(in.Fuzztime); err != nil {
 		return fmt.Errorf("rescoring %s: %w", path, err)
 	}
@@ -301,5 +319,6 @@ func rescoreResults(path string, stdout io.Writer) error {
 		in.Runs[i].Found = r.Failed && byName[r.Target].isKnownBug(r.Kind, r.Message+"\n"+r.FailText)
 	}
 	printTable(stdout, cfg, targets, in.Runs)
+	printComparison(stdout, cfg, targets, in.Runs)
 	return nil
 }

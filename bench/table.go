@@ -100,7 +100,7 @@ var engineLabels = map[string]string{
 // execs/s; then the ratios of fuzzbox to every other engine, the failure
 // kinds and the other failures.
 func printTable(w io.Writer, cfg config, targets []target, results []runResult) {
-	engines := cfg.engines
+	engines := cfg.tableEngines()
 	var others []string // engines fuzzbox is compared with
 	if contains(engines, engineFuzzbox) {
 		for _, e := range engines {
@@ -116,12 +116,12 @@ func printTable(w io.Writer, cfg config, targets []target, results []runResult) 
 	var head []string
 	for _, col := range cols {
 		for _, e := range engines {
-			head = append(head, engineLabels[e]+" "+col)
+			head = append(head, label(e)+" "+col)
 		}
 	}
 	for _, col := range []string{"TTF", "execs/s"} {
 		for _, e := range others {
-			head = append(head, col+" fuzzbox/"+engineLabels[e])
+			head = append(head, col+" fuzzbox/"+label(e))
 		}
 	}
 	head = append(head, "kinds", "other failures")
@@ -138,7 +138,7 @@ func printTable(w io.Writer, cfg config, targets []target, results []runResult) 
 	}
 	var totals []string
 	for _, e := range engines {
-		totals = append(totals, fmt.Sprintf("%s %d", engineLabels[e], total[e]))
+		totals = append(totals, fmt.Sprintf("%s %d", label(e), total[e]))
 	}
 	seeds := ""
 	if cfg.noSeeds {
@@ -197,10 +197,10 @@ func tableRow(engines, others []string, sums map[string]summary) []string {
 	var kinds, other []string
 	for _, e := range engines {
 		if k := kindCell(sums[e]); k != dash {
-			kinds = append(kinds, engineLabels[e]+": "+k)
+			kinds = append(kinds, label(e)+": "+k)
 		}
 		if s := sums[e]; s.other > 0 {
-			other = append(other, fmt.Sprintf("%s: %d (%s)", engineLabels[e], s.other, cellText(s.otherMsg)))
+			other = append(other, fmt.Sprintf("%s: %d (%s)", label(e), s.other, cellText(s.otherMsg)))
 		}
 	}
 	return append(cells, orDash(strings.Join(kinds, "; ")), orDash(strings.Join(other, "; ")))
