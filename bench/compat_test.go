@@ -406,6 +406,9 @@ func FuzzX(f *testing.F) {
 		if s == "bug" {
 			panic("BUG")
 		}
+		if s == "huge" {
+			_ = make([]byte, 1<<47) // more than any machine maps: the runtime's own out of memory
+		}
 	})
 }
 `)
@@ -413,6 +416,7 @@ func FuzzX(f *testing.F) {
 	os.MkdirAll(dir, 0o777)
 	os.WriteFile(filepath.Join(dir, "0123456789abcdef"), []byte("go test fuzz v1\nstring(\"bug\")\n"), 0o666)
 	os.WriteFile(filepath.Join(dir, "fedcba9876543210"), []byte("go test fuzz v1\nstring(\"fine\")\n"), 0o666)
+	os.WriteFile(filepath.Join(dir, "00000000000000ff"), []byte("go test fuzz v1\nstring(\"huge\")\n"), 0o666)
 
 	results := t.TempDir()
 	env := &compatEnv{logDir: results, repro: filepath.Join(results, "repro")}
@@ -434,6 +438,10 @@ func FuzzX(f *testing.F) {
 	got = env.replayFinding(ctx, p, loc, r, compatEvent{Kind: "oom", Message: "out of memory", Reproducer: filepath.Join(dir, "fedcba9876543210")})
 	if !strings.HasSuffix(got, "(go test reproduces: oom, fuzzbox's memory limit; not replayable)") || r.Unreproduced != 1 {
 		t.Errorf("oom: %q", got)
+	}
+	got = env.replayFinding(ctx, p, loc, r, compatEvent{Kind: "oom", Message: "fatal error: runtime: out of memory\n\nruntime stack:", Reproducer: filepath.Join(dir, "00000000000000ff")})
+	if want := "oom: fatal error: runtime: out of memory (go test reproduces: yes)"; got != want || r.Unreproduced != 1 {
+		t.Errorf("the runtime's oom: %q (unreproduced %d), want %q", got, r.Unreproduced, want)
 	}
 }
 
