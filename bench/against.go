@@ -76,19 +76,19 @@ func label(engine string) string {
 }
 
 // ttfs are the times to the bug of engine's runs on target, a run that
-// did not find it counting as budget.
-func ttfs(results []runResult, target, engine string, budget float64) []float64 {
-	var out []float64
+// did not find it counting as budget, and how many found it.
+func ttfs(results []runResult, target, engine string, budget float64) (times []float64, found int) {
 	for _, r := range results {
 		if r.Target == target && r.Engine == engine {
 			if r.Found {
-				out = append(out, r.TTF)
+				times = append(times, r.TTF)
+				found++
 			} else {
-				out = append(out, budget)
+				times = append(times, budget)
 			}
 		}
 	}
-	return out
+	return times, found
 }
 
 // pSooner is the chance that a run of a was sooner than a run of b, ties
@@ -141,31 +141,41 @@ type pair struct {
 // bootstraps is how many resamplings geoInterval draws.
 const bootstraps = 2000
 
-// geoMean is the geometric mean of the pairs' ratios of medians.
-func geoMean(pairs []pair, med func(p pair) (float64, float64)) float64 {
+// geoMean is the geometric mean of the ratios.
+func geoMean(ratios []float64) float64 {
 	var sum float64
-	for _, p := range pairs {
-		b, a := med(p)
-		sum += math.Log(b / a)
+	for _, x := range ratios {
+		sum += math.Log(x)
 	}
-	return math.Exp(sum / float64(len(pairs)))
+	return math.Exp(sum / float64(len(ratios)))
 }
 
-// geoInterval is the 95% bootstrap interval of geoMean: each pair's runs
-// resampled with replacement.
-func geoInterval(pairs []pair, r *rand.Rand) (lo, hi float64) {
+// medianRatios are the pairs' ratios of medians, of the runs as they are
+// or, with r, of each pair's runs resampled with replacement.
+func medianRatios(pairs []pair, r *rand.Rand) []float64 {
 	resample := func(xs []float64) []float64 {
+		if r == nil {
+			return xs
+		}
 		out := make([]float64, len(xs))
 		for i := range out {
 			out[i] = xs[r.IntN(len(xs))]
 		}
 		return out
 	}
+	out := make([]float64, len(pairs))
+	for i, p := range pairs {
+		out[i] = median(resample(p.build)) / median(resample(p.against))
+	}
+	return out
+}
+
+// geoInterval is the 95% bootstrap interval of the pairs' geoMean: each
+// pair's runs resampled with replacement.
+func geoInterval(pairs []pair, r *rand.Rand) (lo, hi float64) {
 	means := make([]float64, bootstraps)
 	for i := range means {
-		means[i] = geoMean(pairs, func(p pair) (float64, float64) {
-			return median(resample(p.build)), median(resample(p.against))
-		})
+		means[i] = geoMean(medianRatios(pairs, r))
 	}
 	sort.Float64s(means)
 	return means[bootstraps*25/1000], means[bootstraps*975/1000-1]
@@ -183,9 +193,9 @@ func printComparison(w io.Writer, cfg config, targets []target, results []runRes
 				continue
 			}
 			base := strings.TrimSuffix(e, againstSuffix)
-			p := pair{target: t.name, engine: base,
-				build: ttfs(results, t.name, base, budget), against: ttfs(results, t.name, e, budget),
-				foundB: summarize(results, t.name, base).found, foundA: summarize(results, t.name, e).found}
+			p := pair{target: t.name, engine: base}
+			p.build, p.foundB = ttfs(results, t.name, base, budget)
+			p.against, p.foundA = ttfs(results, t.name, e, budget)
 			if len(p.build) > 0 && len(p.against) > 0 && p.foundB+p.foundA > 0 && median(p.build) > 0 && median(p.against) > 0 {
 				pairs = append(pairs, p)
 			}
@@ -202,7 +212,7 @@ func printComparison(w io.Writer, cfg config, targets []target, results []runRes
 		fmt.Fprintf(w, "| %s | %s | %d/%d, %.2f s | %d/%d, %.2f s | %.2f | %.2f | %.2f |\n", p.target, engineLabels[p.engine],
 			p.foundB, len(p.build), mb, p.foundA, len(p.against), ma, mb/ma, pSooner(p.build, p.against), permutationP(p.build, p.against, r))
 	}
-	mean := geoMean(pairs, func(p pair) (float64, float64) { return median(p.build), median(p.against) })
+	mean := geoMean(medianRatios(pairs, nil))
 	lo, hi := geoInterval(pairs, r)
 	fmt.Fprintf(w, "\nBuilds compared: %s (build) against %s (against), %d run(s) of each per target, which went first "+
 		"alternating run by run. Geometric mean of build / against over the %d rows: %.2f (95%% bootstrap interval %.2f–%.2f). "+

@@ -287,14 +287,9 @@ func rescoreResults(path string, stdout io.Writer) error {
 		return fmt.Errorf("rescoring %s: unknown target set %q", path, in.Set)
 	}
 	cfg := config{set: in.Set, engines: in.Engines, parallel: in.Parallel, noSeeds: in.NoSeeds}
-	var fromAgainst []string // in.Engines has -against's engines: tableEngines adds them again
-	for _, e := range in.Engines {
-		if strings.HasSuffix(e, againstSuffix) {
-			fromAgainst = append(fromAgainst, e)
-		}
-	}
-	if len(fromAgainst) > 0 {
-		cfg.engines = slices.DeleteFunc(slices.Clone(in.Engines), func(e string) bool { return contains(fromAgainst, e) })
+	fromAgainst := func(e string) bool { return strings.HasSuffix(e, againstSuffix) }
+	if slices.ContainsFunc(in.Engines, fromAgainst) { // tableEngines adds -against's engines again
+		cfg.engines = slices.DeleteFunc(slices.Clone(in.Engines), fromAgainst)
 		cfg.fuzzbox, cfg.against = in.Fuzzbox, orDash(in.Against)
 	}
 	if cfg.fuzztime, err = time.ParseDuration(in.Fuzztime); err != nil {
