@@ -401,10 +401,18 @@ func TestReplayFinding(t *testing.T) {
 
 import "testing"
 
+var thirds int
+
 func FuzzX(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		if s == "bug" {
 			panic("BUG")
+		}
+		if s == "third" {
+			thirds++
+			if thirds%3 == 0 { // every third run in a process: an intermittent failure
+				t.Fatal("third run")
+			}
 		}
 		if s == "huge" {
 			_ = make([]byte, 1<<47) // more than any machine maps: the runtime's own out of memory
@@ -417,6 +425,7 @@ func FuzzX(f *testing.F) {
 	os.WriteFile(filepath.Join(dir, "0123456789abcdef"), []byte("go test fuzz v1\nstring(\"bug\")\n"), 0o666)
 	os.WriteFile(filepath.Join(dir, "fedcba9876543210"), []byte("go test fuzz v1\nstring(\"fine\")\n"), 0o666)
 	os.WriteFile(filepath.Join(dir, "00000000000000ff"), []byte("go test fuzz v1\nstring(\"huge\")\n"), 0o666)
+	os.WriteFile(filepath.Join(dir, "0000000000000333"), []byte("go test fuzz v1\nstring(\"third\")\n"), 0o666)
 
 	results := t.TempDir()
 	env := &compatEnv{logDir: results, repro: filepath.Join(results, "repro")}
@@ -442,6 +451,39 @@ func FuzzX(f *testing.F) {
 	got = env.replayFinding(ctx, p, loc, r, compatEvent{Kind: "oom", Message: "fatal error: runtime: out of memory\n\nruntime stack:", Reproducer: filepath.Join(dir, "00000000000000ff")})
 	if want := "oom: fatal error: runtime: out of memory (go test reproduces: yes)"; got != want || r.Unreproduced != 1 {
 		t.Errorf("the runtime's oom: %q (unreproduced %d), want %q", got, r.Unreproduced, want)
+	}
+	third := filepath.Join(dir, "0000000000000333")
+	got = env.replayFinding(ctx, p, loc, r, compatEvent{Kind: "fail", Message: "m_test.go:17: third run", Reproducer: third, Reruns: 3, Reproduced: 1})
+	if want := "fail: m_test.go:17: third run (go test reproduces: yes, in 20 more runs of go test after one that passed (fuzzbox's re-runs in fresh workers failed 1 of 3))"; got != want || r.Unreproduced != 1 {
+		t.Errorf("an intermittent failure: %q (unreproduced %d), want %q", got, r.Unreproduced, want)
+	}
+	got = env.replayFinding(ctx, p, loc, r, compatEvent{Kind: "fail", Message: "m_test.go:17: third run", Reproducer: third, Reruns: 1, Reproduced: 1})
+	if want := "fail: m_test.go:17: third run (go test reproduces: NO, passes)"; got != want || r.Unreproduced != 2 {
+		t.Errorf("a failure fuzzbox's re-runs always saw: %q (unreproduced %d), want %q (one replay)", got, r.Unreproduced, want)
+	}
+}
+
+// TestBaselineNote: a run that ended in its baseline is noted, also when
+// no input of it ran to its end; one that started fuzzing, or never began
+// the baseline, is not.
+func TestBaselineNote(t *testing.T) {
+	for _, tc := range []struct {
+		lines []string
+		execs int64
+		want  string
+	}{
+		{[]string{`{"type":"baseline","target":"FuzzS","progress":"0/1"}`}, 0, "fuzzbox did not finish the baseline (0 execs of 1 inputs)"},
+		{[]string{`{"type":"baseline","target":"FuzzS","progress":"0/7787"}`}, 2795, "fuzzbox did not finish the baseline (2795 execs of 7787 inputs)"},
+		{[]string{`{"type":"baseline","target":"FuzzS","progress":"0/2"}`, `{"type":"start","target":"FuzzS","progress":"2/2"}`}, 10, ""},
+		{nil, 0, ""},
+	} {
+		c := newCompatEvents(true)
+		for _, l := range tc.lines {
+			c.line(l)
+		}
+		if got := baselineNote(c, tc.execs); got != tc.want {
+			t.Errorf("%q, %d execs: %q, want %q", tc.lines, tc.execs, got, tc.want)
+		}
 	}
 }
 

@@ -83,7 +83,9 @@ type compatEvent struct {
 	Kind       string `json:"kind"`
 	Message    string `json:"message"`
 	Reproducer string `json:"reproducer"`
-	Seed       string `json:"seed"` // failure: the seed corpus entry that failed (nothing written)
+	Seed       string `json:"seed"`       // failure: the seed corpus entry that failed (nothing written)
+	Reruns     int    `json:"reruns"`     // failure: fuzzbox's re-runs in fresh workers
+	Reproduced int    `json:"reproduced"` // failure: how many of them failed the same way
 	Duplicate  bool   `json:"duplicate"`
 	Output     string `json:"output"`
 	Progress   string `json:"progress"`  // baseline, start: "done/total"
