@@ -430,21 +430,21 @@ func (env *compatEnv) replayFinding(ctx context.Context, p compatPkg, loc compat
 	if f.Kind == "oom" && !runtimeOOM(f.Message) {
 		return desc + " (go test reproduces: oom, fuzzbox's memory limit; not replayable)"
 	}
-	argv := []string{"go", "test", "-count=1", "-tags=" + p.tags, "-run=^" + r.Fuzz + "$/^" + regexp.QuoteMeta(name) + "$"}
-	if f.Kind == "hang" {
-		argv = append(argv, "-timeout=60s")
+	replay := func(count int, log string) string {
+		argv := []string{"go", "test", fmt.Sprintf("-count=%d", count), "-tags=" + p.tags, "-run=^" + r.Fuzz + "$/^" + regexp.QuoteMeta(name) + "$"}
+		if f.Kind == "hang" {
+			argv = append(argv, "-timeout=60s")
+		}
+		code, wall, err := env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, r.Fuzz, log),
+			timeout: 5 * time.Minute, line: func(string) {}}, append(argv, loc.target)...)
+		return replayVerdict(f.Kind, code, wall, err)
 	}
-	code, wall, err := env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, r.Fuzz, "replay-"+name),
-		timeout: 5 * time.Minute, line: func(string) {}}, append(argv, loc.target)...)
-	v := replayVerdict(f.Kind, code, wall, err)
+	v := replay(1, "replay-"+name)
 	if strings.HasPrefix(v, "NO") && intermittent(f) {
 		// One go test run passes a failure that fuzzbox's fresh workers
 		// saw only some of the time (a test that ranges over a map):
-		// go test is given as many tries as the driver gives it.
-		argv[2] = fmt.Sprintf("-count=%d", intermittentReplays)
-		code, wall, err = env.run(ctx, compatCmd{dir: loc.dir, env: loc.env, log: env.logName(p, r.Fuzz, "replay-"+name+"-again"),
-			timeout: 5 * time.Minute, line: func(string) {}}, append(argv, loc.target)...)
-		if again := replayVerdict(f.Kind, code, wall, err); !strings.HasPrefix(again, "NO") {
+		// go test gets more tries, as the driver gives it.
+		if again := replay(intermittentReplays, "replay-"+name+"-again"); !strings.HasPrefix(again, "NO") {
 			v = fmt.Sprintf("%s, in %d more runs of go test after one that passed (fuzzbox's re-runs in fresh workers failed %d of %d)", again, intermittentReplays, f.Reproduced, f.Reruns)
 		}
 	}
