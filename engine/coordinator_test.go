@@ -921,6 +921,30 @@ func TestHangConfirmedEarly(t *testing.T) {
 	}
 }
 
+// TestGrowingConfirmedEarly: an execution whose memory grows is not
+// ending, so the early confirmation it started goes on and confirms the oom
+// it ends in (cancelled at each step of growth, it confirmed nothing, and
+// the re-run began only after the first worker reached the limit).
+func TestGrowingConfirmedEarly(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("one processor: no early confirmation beside a worker")
+	}
+	confirmed := earlyCounts.confirmed.Load()
+	r := runFake(t, "grow", 30*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration, o.RSSLimitMB, o.Parallel = 5*time.Second, time.Nanosecond, 768, 1
+	})
+	fails := r.ofType(event.Failure)
+	// Under qemu, the input may grow too slowly to reach the limit within
+	// the timeout's bound: a hang that grew, which the early run confirms
+	// as well.
+	if len(fails) != 1 || fails[0].Kind != KindOOM && !grewHang(fails[0].Kind, fails[0].Message) || fails[0].Reruns != 1 || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one oom (or a hang that grew) confirmed by one re-run", fails)
+	}
+	if n := earlyCounts.confirmed.Load() - confirmed; n != 1 {
+		t.Errorf("%d failures confirmed early, want 1", n)
+	}
+}
+
 // TestNoEarlyBesideBusyWorkers: with a worker on every processor, a slow
 // input starts no early confirmation (it would take processor time from
 // the execution it confirms); a hang is still confirmed, by the re-run
@@ -1031,11 +1055,12 @@ func TestResidentOOMConfirmWait(t *testing.T) {
 	}
 }
 
-// TestGrowingSlowInputIsHang: an execution whose memory keeps growing is
-// not hung while it grows, but only up to growthTimeouts timeouts: past
-// them it is a hang, confirmed, and the run ends then, not when the input
-// would have reached -rss_limit_mb (an oom) or ended. Without the bound,
-// this input ran on until its worker passed the 3-GiB limit (15 s).
+// TestGrowingSlowInputIsHang: an execution whose memory keeps growing, but
+// too slowly to reach -rss_limit_mb within growthTimeouts timeouts, is a
+// hang at the timeout, confirmed, and the run ends then, not when the input
+// would have reached the limit (an oom) or ended. Without a bound, this
+// input ran on until its worker passed the 3-GiB limit (15 s); with the
+// bound alone, to twice the timeout.
 func TestGrowingSlowInputIsHang(t *testing.T) {
 	start := time.Now()
 	r := runFake(t, "grow", 2*time.Second, func(o *Options) {
@@ -1045,10 +1070,13 @@ func TestGrowingSlowInputIsHang(t *testing.T) {
 	if len(fails) != 1 || fails[0].Kind != KindHang || fails[0].Reproduced != 1 {
 		t.Fatalf("failures = %+v, want one hang confirmed by a re-run (after %v)", fails, time.Since(start))
 	}
-	// The message says why an input that ran past the timeout while it
-	// grew is a hang only now, not "longer than the timeout".
-	if msg := fails[0].Message; !strings.Contains(msg, "its memory still growing") || !strings.Contains(msg, "past twice the timeout of 500ms") {
-		t.Errorf("message = %q, want it to say the input's memory grew past twice the timeout", event.FirstLine(msg))
+	// The message says why an input whose memory grew is a hang, not
+	// "longer than the timeout": at 64 MiB per 100 ms, it would reach the
+	// limit after 4 s (or, on a machine too loaded to grow it, had not
+	// grown for a second).
+	msg := event.FirstLine(fails[0].Message)
+	if !strings.Contains(msg, whileGrew) || !strings.Contains(msg, "past the timeout of 500ms") {
+		t.Errorf("message = %q, want it to say the input's memory grew past the timeout", msg)
 	}
 }
 

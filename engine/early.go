@@ -16,9 +16,16 @@ import (
 // of the timeout is re-run at once in a fresh worker, alongside it (an
 // early confirmation): when the first is killed as a hang, the confirming
 // run has most of its timeout behind it, and the hang is reported about one
-// tenth of a timeout after the first. An execution that ends, or any other
-// outcome, kills the early run; its verdict is used only for a hang of the
-// same input, so a report still needs two runs past the full timeout.
+// tenth of a timeout after the first. An execution that ends, or any
+// outcome but a hang or an oom, kills the early run; its verdict is used
+// only for a hang or an oom of the same input, so a hang's report still
+// needs two runs past the full timeout. An execution whose memory grows is
+// not ending: its early run goes on, and confirms the hang or the oom it
+// ends in (confirms: one input growing without end meets either limit
+// first, by the machine's speed). Cancelled at each step of growth, early
+// runs of x/text's HZ-GB2312 decoder on a lone "~" never confirmed it: the
+// re-run began when the first worker reached the limit, 13 s in, and grew
+// for 13 s more.
 //
 // An early run starts only on a processor no other worker uses (takeCPU):
 // beside busy workers it took processor time from the execution it was to

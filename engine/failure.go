@@ -368,7 +368,7 @@ func sameFailure(kind, key, got, msg string) bool {
 // f: it failed the same way, or f's input grew its memory without end and
 // the re-run stopped it at the other limit. Such an input is an oom where it
 // reaches -rss_limit_mb within the watchdog's growth bound and a hang
-// (stillGrowing) where it does not, which is the machine's speed, not the
+// (whileGrew) where it does not, which is the machine's speed, not the
 // input's: x/text's UTF-16 decoder on a loaded machine was a hang at 20 s
 // with 1,764 MiB resident, its re-runs ooms, and the bug was called flaky
 // and not written. Minimization is stricter (sameFailure): a smaller input
@@ -384,10 +384,10 @@ func heldOOM(f *failure) bool {
 	return f.kind == KindOOM && strings.Contains(firstLine(f.msg), heldInHeap)
 }
 
-// grewHang reports whether a failure is a hang whose memory still grew when
-// it was stopped.
+// grewHang reports whether a failure is a hang whose memory grew while it
+// ran.
 func grewHang(kind, msg string) bool {
-	return kind == KindHang && strings.Contains(firstLine(msg), stillGrowing)
+	return kind == KindHang && strings.Contains(firstLine(msg), whileGrew)
 }
 
 // internalFrame reports whether a stack frame's function is the runtime's,

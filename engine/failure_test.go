@@ -631,7 +631,7 @@ func TestHangMessage(t *testing.T) {
 		{"no report", "last words\n", "; the worker printed no goroutine stacks before it was killed. Its last output:\nlast words"},
 	}
 	for _, tt := range tests {
-		if got := hangMessage(2*time.Second, 0, 0, tt.out); !strings.Contains(got, tt.want) {
+		if got := hangMessage(2*time.Second, "", tt.out); !strings.Contains(got, tt.want) {
 			t.Errorf("%s: hangMessage = %q, want it to contain %q", tt.desc, got, tt.want)
 		}
 	}
@@ -849,8 +849,8 @@ func TestSignatureOfFirstGoroutine(t *testing.T) {
 // a hang at 20 s, its re-runs ooms, called flaky and not written). A hang
 // that stopped moving is no oom's.
 func TestConfirms(t *testing.T) {
-	grew := hangMessage(10e9, 20e9, 1764, "goroutine 1 [running]:\n")
-	stuck := hangMessage(10e9, 0, 0, "goroutine 1 [running]:\n")
+	grew := hangMessage(10e9, "the input ran 20s "+whileGrew+" (1764 MiB resident), past twice the timeout", "goroutine 1 [running]:\n")
+	stuck := hangMessage(10e9, "", "goroutine 1 [running]:\n")
 	oom := "fuzzbox: out of memory: one execution held 2603 MiB in the heap for 500ms while it ran, over -rss_limit_mb=2048"
 	for _, tt := range []struct {
 		first, firstMsg, rerun, rerunMsg string

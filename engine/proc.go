@@ -34,7 +34,7 @@ type proc struct {
 	reason atomic.Value              // string: why the watchdog killed it ("hang", "oom")
 	busy   atomic.Bool               // a call is in flight
 	rss    atomic.Int64              // resident MiB at the watchdog's last reading during a call
-	grown  atomic.Int64              // how long the execution killed as a hang ran while its memory grew (ns); 0 if it did not grow
+	grown  atomic.Value              // string: how the execution killed as a hang grew (the hang message's head), if it grew
 	rss0   int64                     // rss after the process's first fuzz call (worn); 0 before
 	calls  int64                     // executions reported by completed calls
 	dict   [][]byte                  // the dictionary last sent to the process (see ipc.FuzzArgs.SameDict)
@@ -125,20 +125,17 @@ func workerEnv(rssLimitMB int) []string {
 // watchdog kills the worker when one execution runs longer than timeout
 // (with SIGQUIT first, so the worker prints every goroutine's stack) or
 // when its resident memory exceeds rssLimitMB. An execution whose resident
-// memory keeps climbing is making progress toward the memory limit, not
-// hanging: page faults can make filling a huge allocation take longer than
-// the timeout, and such an input is reported as oom when it reaches the
-// limit. That holds up to growthTimeouts timeouts: an execution still
-// running then is a hang however its memory grows (a slow input that
-// builds a large result: go test -fuzz calls any input past 10 s hung),
-// and a run's end, which waits for executions in flight, waits no longer.
+// memory grows on its way to the limit may run past the timeout (growth.go).
+// An execution that has run a tenth of the timeout is told to the hooks
+// (an early confirmation, early.go), and its end too; its growth is no end.
 func (p *proc) watchdog(timeout, startLimit time.Duration, rssLimitMB int) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
 	started := time.Now()
-	last, lastChange, lastRSS := p.mem.Execs(), started, 0
+	last := p.mem.Execs()
 	execStart := started // when the execution running began (the count last moved)
-	slow := false        // the hooks were told the execution is slow
+	var g growth
+	slow := false // the hooks were told the execution is slow
 	for {
 		select {
 		case <-p.exited:
@@ -150,7 +147,7 @@ func (p *proc) watchdog(timeout, startLimit time.Duration, rssLimitMB int) {
 					p.kill(reasonStart, syscall.SIGQUIT)
 					return
 				}
-				last, lastChange, execStart = p.mem.Execs(), now, now
+				last, execStart = p.mem.Execs(), now
 				continue
 			}
 			rss := 0
@@ -162,33 +159,30 @@ func (p *proc) watchdog(timeout, startLimit time.Duration, rssLimitMB int) {
 				p.killOOM()
 				return
 			}
-			growing := rss > lastRSS+rssProgressMB
-			if growing || rss < lastRSS {
-				lastRSS = rss
-			}
-			e := p.mem.Execs()
-			moved := e != last || !p.busy.Load() // an execution ended, or none runs
-			if moved {
-				execStart = now
-			}
-			ran := now.Sub(execStart)
-			if moved || growing && ran <= growthTimeouts*timeout {
+			if e := p.mem.Execs(); e != last || !p.busy.Load() { // an execution ended, or none runs
 				if slow {
 					slow = false
 					p.hooks.Load().progress()
 				}
-				last, lastChange = e, now
-			} else if now.Sub(lastChange) > timeout || ran > growthTimeouts*timeout {
-				if now.Sub(lastChange) <= timeout {
-					p.grown.Store(int64(ran))
+				last, execStart = e, now
+				g.begin(now, rss)
+				continue
+			}
+			g.sample(now, rss)
+			ran := now.Sub(execStart)
+			if hung, why := g.hung(now, ran, timeout, rssLimitMB); hung {
+				if g.grew() {
+					p.grown.Store(fmt.Sprintf("the input ran %v "+whileGrew+" (%d MiB resident), %s",
+						ran.Round(100*time.Millisecond), rss, why))
 				}
 				p.kill(KindHang, syscall.SIGQUIT)
 				return
-			} else if h := p.hooks.Load(); h != nil && !slow && now.Sub(lastChange) > timeout/slowFraction {
+			}
+			if h := p.hooks.Load(); h != nil && !slow && ran > timeout/slowFraction {
 				// The input in shared memory is this execution's as long
 				// as the count has not moved (the worker writes it first).
 				enc := bytes.Clone(p.mem.Value())
-				if p.mem.Execs() == e {
+				if p.mem.Execs() == last {
 					slow = true
 					h.slow(enc)
 				}
@@ -224,15 +218,6 @@ func (s *setup) startLimit() time.Duration {
 // own when the worker was still in its code (diedStarting), otherwise an
 // internal error.
 const reasonStart = "start"
-
-// rssProgressMB is how much resident memory an execution must gain for the
-// watchdog to count it as progress rather than a hang.
-const rssProgressMB = 32
-
-// growthTimeouts is how many timeouts an execution whose memory keeps
-// growing may run before it is a hang: filling -rss_limit_mb's 2 GiB takes
-// about 6 s of page faults here, twice that under load.
-const growthTimeouts = 2
 
 // kill records why and signals the process. After SIGQUIT, the worker
 // prints every goroutine's stack and exits (quit.go); one that has not
@@ -385,7 +370,8 @@ func (p *proc) death(timeout time.Duration, rssLimitMB int) (kind, msg string) {
 	reason, _ := p.reason.Load().(string)
 	switch reason {
 	case KindHang:
-		return KindHang, hangMessage(timeout, time.Duration(p.grown.Load()), p.rss.Load(), out)
+		grown, _ := p.grown.Load().(string)
+		return KindHang, hangMessage(timeout, grown, out)
 	case KindOOM:
 		msg := fmt.Sprintf("fuzzbox: out of memory: the worker's resident memory exceeded -rss_limit_mb=%d while running the input", rssLimitMB)
 		if dumpStart(out) >= 0 {
@@ -544,21 +530,20 @@ func blockingState(state string) bool {
 // goroutine running on another thread.
 const stackUnavailable = "goroutine running on other thread; stack unavailable"
 
-// stillGrowing marks the message of a hang whose memory still grew when the
-// watchdog's growth bound ended it (hangMessage, grewHang).
-const stillGrowing = "its memory still growing"
+// whileGrew marks the message of a hang whose memory grew while it ran
+// (growth.hung, grewHang).
+const whileGrew = "while its memory grew"
 
 // hangMessage reports a hang with the worker's goroutine stacks, and says
 // so when they may not show where it hangs: the worker printed none before
 // it was killed, or it could not stop the world and the runtime's own report
-// could not read a running goroutine's stack. grown is how long an input
-// whose memory kept growing ran (the watchdog's growth bound), with its
-// last resident MiB; 0 for an input that stopped moving.
-func hangMessage(timeout, grown time.Duration, rssMB int64, out string) string {
+// could not read a running goroutine's stack. grown, for an input whose
+// memory grew, says how long it ran and why that growth did not excuse it
+// (growth.hung); "" for one that did not grow.
+func hangMessage(timeout time.Duration, grown, out string) string {
 	head := fmt.Sprintf("fuzzbox: hang: the input ran longer than the timeout of %v", timeout)
-	if grown > 0 {
-		head = fmt.Sprintf("fuzzbox: hang: the input ran %v, "+stillGrowing+" (%d MiB resident), past twice the timeout of %v, "+
-			"the longest an execution may run while its memory grows", grown.Round(100*time.Millisecond), rssMB, timeout)
+	if grown != "" {
+		head = "fuzzbox: hang: " + grown
 	}
 	if why := blockedHang(out); why != "" {
 		head += "; " + why
