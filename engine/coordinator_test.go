@@ -921,8 +921,9 @@ func TestHangConfirmedEarly(t *testing.T) {
 	}
 }
 
-// TestGrowingConfirmedEarly: an execution whose memory grows is not
-// ending, so the early confirmation it started goes on and confirms the oom
+// TestGrowingConfirmedEarly: an execution whose memory grows by a tenth of
+// the limit starts its early confirmation, long before a tenth of the
+// timeout, and growth is no end: the early run goes on and confirms the oom
 // it ends in (cancelled at each step of growth, it confirmed nothing, and
 // the re-run began only after the first worker reached the limit).
 func TestGrowingConfirmedEarly(t *testing.T) {
@@ -931,7 +932,7 @@ func TestGrowingConfirmedEarly(t *testing.T) {
 	}
 	confirmed := earlyCounts.confirmed.Load()
 	r := runFake(t, "grow", 30*time.Second, func(o *Options) {
-		o.Timeout, o.MinimizeDuration, o.RSSLimitMB, o.Parallel = 5*time.Second, time.Nanosecond, 768, 1
+		o.Timeout, o.MinimizeDuration, o.RSSLimitMB, o.Parallel = 20*time.Second, time.Nanosecond, 768, 1
 	})
 	fails := r.ofType(event.Failure)
 	// Under qemu, the input may grow too slowly to reach the limit within
@@ -1021,6 +1022,34 @@ func TestHeldInHeapIsOOM(t *testing.T) {
 	}
 	if _, err := os.Stat(r.dir("confirming")); strings.Contains(fails[0].Message, "in the heap for") && err != nil {
 		t.Errorf("the re-run of an oom of the heap check did not have the shorter wait (ipc.RunArgs.HeldOOM): %v", err)
+	}
+}
+
+// TestHeldInHeapConfirmedEarly: an early run of an input whose oom the
+// first worker's heap check reported is told so, while it runs, and its
+// check then waits confirmHeld, as a re-run started after the oom would
+// (ipc.Mem.SetHeld): under the full wait, the early run confirmed x/text's
+// UTF-16 decoder later than a re-run begun after the oom.
+func TestHeldInHeapConfirmedEarly(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 || raceEnabled {
+		t.Skip("one processor, or the race detector's resident shadow memory: no early confirmation of the heap check")
+	}
+	confirmed, short := earlyCounts.confirmed.Load(), earlyCounts.heldShort.Load()
+	r := runFake(t, "doubling", 10*time.Second, func(o *Options) {
+		o.Timeout, o.MinimizeDuration, o.RSSLimitMB, o.Parallel = 2*time.Second, time.Nanosecond, 512, 1
+	})
+	fails := r.ofType(event.Failure)
+	if len(fails) != 1 || fails[0].Kind != KindOOM || fails[0].Reproduced != 1 {
+		t.Fatalf("failures = %+v, want one oom confirmed by a re-run", fails)
+	}
+	if !strings.Contains(fails[0].Message, heldInHeap) {
+		t.Skipf("the oom was not the heap check's: %.80q", fails[0].Message)
+	}
+	if n := earlyCounts.confirmed.Load() - confirmed; n != 1 {
+		t.Fatalf("%d failures confirmed early, want 1", n)
+	}
+	if n := earlyCounts.heldShort.Load() - short; n != 1 {
+		t.Errorf("%d early runs confirmed the heap check's oom after the shorter wait, want 1", n)
 	}
 }
 

@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"runtime"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -38,12 +40,17 @@ import (
 // early runs.
 
 // slowFraction: an execution that has run timeout/slowFraction without
-// ending starts its early confirmation.
+// ending, or grown the worker's resident memory by -rss_limit_mb/slowFraction,
+// starts its early confirmation. One growing to an oom is confirmed
+// sooner so: x/text's UTF-16 decoder reaches the limit in the heap about
+// 0.7 s into the execution, before a tenth of the timeout.
 const slowFraction = 10
 
 // earlyCounts counts early confirmations started and those whose verdict
-// confirmed a hang, for the engine's tests; running counts those running.
-var earlyCounts struct{ started, confirmed, running atomic.Int64 }
+// confirmed a failure, for the engine's tests; running counts those
+// running, heldShort those whose oom of the heap check came after the
+// shorter wait they were told of (tellHeld).
+var earlyCounts struct{ started, confirmed, running, heldShort atomic.Int64 }
 
 // takeCPU counts an early run as running and reports true when a
 // processor is left for it beside the run's workers and the other early
@@ -68,8 +75,10 @@ type procHooks struct {
 type early struct {
 	enc       []byte // the input, encoded
 	done      chan struct{}
-	proc      atomic.Pointer[proc]
+	proc      atomic.Pointer[proc] // its worker; nil once it ended
+	mu        sync.Mutex           // held to write to proc's shared memory, and to end it
 	cancelled atomic.Bool
+	held      atomic.Bool // the first worker's oom was of the heap check (tellHeld)
 	// Set before done is closed: the re-run's failure kind and message,
 	// whether it failed, and whether it gave a verdict at all (not an
 	// internal error or a cancellation).
@@ -103,13 +112,36 @@ func (e *early) run(s *setup, vals []any) {
 	if err != nil {
 		return
 	}
-	defer p.stop(time.Second)
+	defer func() {
+		e.mu.Lock() // tellHeld writes to its shared memory under it
+		e.proc.Store(nil)
+		e.mu.Unlock()
+		p.stop(time.Second)
+	}()
 	e.proc.Store(p)
 	if e.cancelled.Load() {
 		return
 	}
-	r := s.rerunOn(p, vals, false) // no failure yet: the full wait
+	r := s.rerunOn(p, vals, e.held.Load()) // the full wait, unless a first oom told otherwise
 	e.kind, e.msg, e.failed, e.verdict = r.kind, r.msg, r.failed, r.verdict() && !e.cancelled.Load()
+	if strings.Contains(firstLine(r.msg), heldInHeap+confirmHeld.String()) {
+		earlyCounts.heldShort.Add(1)
+	}
+}
+
+// tellHeld tells the early run that the first worker's oom was of the
+// heap check (heldOOM): its check then waits confirmHeld, as a re-run
+// started after the failure does (ipc.RunArgs.HeldOOM), also when it is
+// already running (ipc.Mem.SetHeld). Under heldFor, an early run began
+// after a tenth of the timeout confirmed x/text's UTF-16 decoder later than a
+// re-run begun after the first worker's oom (2.3–2.6 s against 2.2–2.5 s).
+func (e *early) tellHeld() {
+	e.held.Store(true)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if p := e.proc.Load(); p != nil {
+		p.mem.SetHeld()
+	}
 }
 
 // cancel kills the early run's process, if it has one yet; the run

@@ -60,6 +60,10 @@ func (g *growth) sample(now time.Time, rssMB int) {
 // of such an input says so (whileGrew), and an oom confirms it.
 func (g *growth) grew() bool { return g.lastMB > g.startMB }
 
+// grownMB returns how much the execution's resident memory grew since it
+// began.
+func (g *growth) grownMB() int { return g.lastMB - g.startMB }
+
 // growthWindow is how recently an execution past the timeout must have
 // grown to be headed for the limit: a tenth of the timeout, at least a
 // second (reading every 50 ms, a machine under load sees steps late).

@@ -47,7 +47,7 @@ const workerMaxStack = 256 << 20
 // returns in microseconds, so blaming the input running at the next sample
 // would report the wrong one. Such growth arms the exact check instead
 // (memCheck), which from then on measures each execution on its own.
-func limitWorkerMemory(execs func() uint64) {
+func limitWorkerMemory(execs func() uint64, heldElsewhere func() bool) {
 	debug.SetMaxStack(workerMaxStack)
 	rssLimitMB, _ := strconv.Atoi(os.Getenv(rssLimitMBEnv))
 	soft := tuneGC(rssLimitMB)
@@ -55,7 +55,7 @@ func limitWorkerMemory(execs func() uint64) {
 		return
 	}
 	limit := uint64(rssLimitMB) << 20
-	memCheck.limit, memCheck.mb = limit, rssLimitMB
+	memCheck.limit, memCheck.mb, memCheck.heldElsewhere = limit, rssLimitMB, heldElsewhere
 	// The bases are taken here, while no input runs: the goroutine may
 	// first run after an input has begun, even ended (on one processor,
 	// when the worker first blocks), and an input that made its buffers
@@ -111,7 +111,7 @@ const heldInHeap = " in the heap for "
 // it took to its oom (bench/README.md, "A confirming re-run's shorter
 // wait").
 func heldWait() time.Duration {
-	if memCheck.confirming.Load() {
+	if memCheck.confirming.Load() || memCheck.heldElsewhere != nil && memCheck.heldElsewhere() {
 		return confirmHeld
 	}
 	return heldFor
@@ -290,6 +290,10 @@ var memCheck struct {
 	// confirming is set while an execution confirms an oom of checkHeld
 	// (ipc.RunArgs.HeldOOM): checkHeld's wait is then confirmHeld.
 	confirming atomic.Bool
+	// heldElsewhere reports the same of an execution already running
+	// when the coordinator learned it (ipc.Mem.Held): an early
+	// confirmation's.
+	heldElsewhere func() bool
 }
 
 // heapSample and samplerHeap are heapBytes' metrics, read into in place:

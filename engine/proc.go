@@ -126,8 +126,9 @@ func workerEnv(rssLimitMB int) []string {
 // (with SIGQUIT first, so the worker prints every goroutine's stack) or
 // when its resident memory exceeds rssLimitMB. An execution whose resident
 // memory grows on its way to the limit may run past the timeout (growth.go).
-// An execution that has run a tenth of the timeout is told to the hooks
-// (an early confirmation, early.go), and its end too; its growth is no end.
+// An execution that has run a tenth of the timeout, or grown by a tenth of
+// the memory limit, is told to the hooks (an early confirmation, early.go),
+// and its end too; its growth is no end.
 func (p *proc) watchdog(timeout, startLimit time.Duration, rssLimitMB int) {
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
@@ -178,7 +179,7 @@ func (p *proc) watchdog(timeout, startLimit time.Duration, rssLimitMB int) {
 				p.kill(KindHang, syscall.SIGQUIT)
 				return
 			}
-			if h := p.hooks.Load(); h != nil && !slow && ran > timeout/slowFraction {
+			if h := p.hooks.Load(); h != nil && !slow && (ran > timeout/slowFraction || g.grownMB()*slowFraction >= rssLimitMB && rssLimitMB > 0) {
 				// The input in shared memory is this execution's as long
 				// as the count has not moved (the worker writes it first).
 				enc := bytes.Clone(p.mem.Value())

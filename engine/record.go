@@ -594,6 +594,9 @@ func (c *coordinator) recorded(f *failure, path string) {
 // on this one.
 func (w *worker) confirm(f *failure) (reruns, reproduced int, verdict bool) {
 	if e := w.takeEarly(appendValues(nil, f.vals)); e != nil {
+		if heldOOM(f) {
+			e.tellHeld()
+		}
 		if f.kind != KindHang && f.kind != KindOOM {
 			e.cancel()
 		} else if <-e.done; e.verdict {

@@ -90,7 +90,7 @@ func RunWorker(ctx context.Context, fn func(vals []any) error) error {
 		return err
 	}
 	defer mem.Close()
-	limitWorkerMemory(mem.Execs)
+	limitWorkerMemory(mem.Execs, mem.Held)
 	basedeps.StackBallast()
 	defer profileCPU("worker")()
 	sc := newShallowCaller(fn)

@@ -48,6 +48,15 @@ func TestMem(t *testing.T) {
 	if string(m.Value()) != "x" || m.Coverage()[4] != 9 || m.Execs() != 3 {
 		t.Fatalf("creator sees value %q, coverage %v, execs %d", m.Value(), m.Coverage(), m.Execs())
 	}
+	// The coordinator's word that the input held the memory limit
+	// elsewhere reaches the worker; the other flags stay as they were.
+	if w.Held() {
+		t.Fatal("a new region says held")
+	}
+	m.SetHeld()
+	if !w.Held() || w.Ready() || w.Settling() {
+		t.Fatalf("after SetHeld: held %v, ready %v, settling %v", w.Held(), w.Ready(), w.Settling())
+	}
 	// Exactly the capacity fits; one more byte does not and changes nothing.
 	full := bytes.Repeat([]byte("f"), 16)
 	if !m.SetValue(full) || !bytes.Equal(w.Value(), full) {

@@ -18,7 +18,8 @@ import (
 //	[16:20)  coverage length in bytes (fixed at creation)
 //	[20:24)  ready: 1 once the worker serves calls (atomic)
 //	[24:28)  settling: 1 while the worker waits for goroutines an input left running (atomic)
-//	[28:64)  reserved
+//	[28:32)  held: 1 once the input running held more than the memory limit in another worker (atomic)
+//	[32:64)  reserved
 //	[64:64+valueCap)             the encoded input
 //	[64+valueCap:+coverageLen)   coverage (one byte per edge counter)
 //
@@ -152,6 +153,18 @@ func (m *Mem) SetSettling(on bool) {
 // (SetSettling): read after it died, whether they killed it. False once
 // the region is closed.
 func (m *Mem) Settling() bool { return m.buf != nil && atomic.LoadUint32(m.settlingPtr()) == 1 }
+
+func (m *Mem) heldPtr() *uint32 { return (*uint32)(unsafe.Pointer(&m.buf[28])) }
+
+// SetHeld records, from the coordinator, that the input the worker runs has
+// held more than the memory limit in the heap in another worker: what
+// RunArgs.HeldOOM says of a re-run, told to one that was already running
+// when that worker failed (an early confirmation). It is never cleared: such
+// a worker runs that one input.
+func (m *Mem) SetHeld() { atomic.StoreUint32(m.heldPtr(), 1) }
+
+// Held reports whether SetHeld was called.
+func (m *Mem) Held() bool { return atomic.LoadUint32(m.heldPtr()) == 1 }
 
 // ValueCap returns the capacity of the value area.
 func (m *Mem) ValueCap() int { return m.vcap }

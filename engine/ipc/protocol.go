@@ -207,7 +207,8 @@ type RunArgs struct {
 	// show that the input holds the memory again. Other ooms (resident
 	// memory, memory left live at return) are confirmed under the full
 	// wait, so that a buffer held for less than it is never made an oom by
-	// a re-run.
+	// a re-run. A re-run already running when the oom came (the engine's
+	// early confirmation) is told the same through Mem.SetHeld.
 	HeldOOM bool
 }
 
