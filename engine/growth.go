@@ -64,6 +64,13 @@ func (g *growth) grew() bool { return g.lastMB > g.startMB }
 // began.
 func (g *growth) grownMB() int { return g.lastMB - g.startMB }
 
+// slow reports whether an execution that has run ran is slow enough for an
+// early confirmation (early.go): it ran a tenth of the timeout, or grew the
+// worker's resident memory by a tenth of the memory limit.
+func (g *growth) slow(ran, timeout time.Duration, limitMB int) bool {
+	return ran > timeout/slowFraction || limitMB > 0 && g.grownMB()*slowFraction >= limitMB
+}
+
 // growthWindow is how recently an execution past the timeout must have
 // grown to be headed for the limit: a tenth of the timeout, at least a
 // second (reading every 50 ms, a machine under load sees steps late).

@@ -64,3 +64,33 @@ func TestGrowthSteps(t *testing.T) {
 		t.Errorf("a step over a fallen mark was not counted: %+v", g)
 	}
 }
+
+// TestGrowthSlow: an execution is slow for an early confirmation once it has
+// run a tenth of the timeout or grown by a tenth of the memory limit, and
+// growth counts only under a limit.
+func TestGrowthSlow(t *testing.T) {
+	start := time.Unix(1000, 0)
+	grown := func(mb int) *growth {
+		var g growth
+		g.begin(start, 100)
+		g.sample(start.Add(time.Second), 100+mb)
+		return &g
+	}
+	for _, c := range []struct {
+		g       *growth
+		ran     time.Duration
+		limitMB int
+		want    bool
+	}{
+		{grown(0), 900 * time.Millisecond, 2048, false},
+		{grown(0), 1100 * time.Millisecond, 2048, true},
+		{grown(150), 500 * time.Millisecond, 2048, false},
+		{grown(210), 500 * time.Millisecond, 2048, true},
+		{grown(210), 500 * time.Millisecond, 0, false},
+		{grown(2000), 500 * time.Millisecond, 0, false},
+	} {
+		if got := c.g.slow(c.ran, 10*time.Second, c.limitMB); got != c.want {
+			t.Errorf("grown %d MiB, ran %v, limit %d MiB: slow = %v, want %v", c.g.grownMB(), c.ran, c.limitMB, got, c.want)
+		}
+	}
+}

@@ -179,7 +179,7 @@ func (p *proc) watchdog(timeout, startLimit time.Duration, rssLimitMB int) {
 				p.kill(KindHang, syscall.SIGQUIT)
 				return
 			}
-			if h := p.hooks.Load(); h != nil && !slow && (ran > timeout/slowFraction || g.grownMB()*slowFraction >= rssLimitMB && rssLimitMB > 0) {
+			if h := p.hooks.Load(); h != nil && !slow && g.slow(ran, timeout, rssLimitMB) {
 				// The input in shared memory is this execution's as long
 				// as the count has not moved (the worker writes it first).
 				enc := bytes.Clone(p.mem.Value())
