@@ -258,10 +258,14 @@ func newDictionary(user [][]byte) *dictionary {
 	return d
 }
 
-func (d *dictionary) add(tokens [][]byte) {
+// add adds the tokens it does not hold while it is not full, and returns
+// the part of its automatic tokens they added (to be shared with synced
+// instances), which the caller must not modify.
+func (d *dictionary) add(tokens [][]byte) [][]byte {
+	n := len(d.auto)
 	for _, t := range tokens {
 		if len(d.auto) >= maxAutoTokens {
-			return
+			break
 		}
 		if len(t) == 0 || len(t) > 64 || d.seen[string(t)] {
 			continue
@@ -270,6 +274,7 @@ func (d *dictionary) add(tokens [][]byte) {
 		d.auto = append(d.auto, t)
 		d.all = nil
 	}
+	return d.auto[n:len(d.auto):len(d.auto)]
 }
 
 // full reports whether the automatic dictionary takes no more tokens: the
