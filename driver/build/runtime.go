@@ -35,13 +35,31 @@ func runtimeDir() (string, error) {
 	if runtimeDirOverride != "" {
 		return runtimeDirOverride, nil
 	}
-	cache := UserCacheDir()
-	sum := sha256.Sum256([]byte(fuzzbox.RuntimeHash() + "\x00" + runtimeGoMod))
-	dir := filepath.Join(cache, "fuzzbox", "runtime", hex.EncodeToString(sum[:16]))
+	dir := extractedRuntime()
 	if err := extractRuntime(fuzzbox.RuntimeFS(), dir); err != nil {
 		return "", fmt.Errorf("extracting the fuzzbox runtime source: %w", err)
 	}
 	return dir, nil
+}
+
+// extractedRuntime returns where runtimeDir extracts the runtime module:
+// a directory of the user cache named by the source's hash.
+func extractedRuntime() string {
+	sum := sha256.Sum256([]byte(fuzzbox.RuntimeHash() + "\x00" + runtimeGoMod))
+	return filepath.Join(UserCacheDir(), "fuzzbox", "runtime", hex.EncodeToString(sum[:16]))
+}
+
+// runtimePathMap is the -trimpath rewrite a runtime package's compile gets:
+// the extracted module's files are recorded under the module's path, as a
+// -trimpath build records a module's. Otherwise the binary names the user
+// cache directory, and the binaries of two machines or users that differ
+// only there are different files: synced instances then cannot take each
+// other's recorded coverage (engine/synccov.go), and every import costs a
+// worker's run. The user sees no difference: a report leaves fuzzbox's
+// frames out. fuzzbox's own checkout, where the runtime packages are the
+// main module's, is not under that directory and keeps its paths.
+func runtimePathMap() string {
+	return extractedRuntime() + "=>" + runtimeModule
 }
 
 // extractRuntime writes the runtime files of src and runtimeGoMod to dir,

@@ -32,11 +32,11 @@ func ToolexecCommand(fuzzbox string) ([]string, error) {
 // toolexecVersion names the behaviour of Toolexec. It is part of the
 // compiler's version as the go command sees it, so bump it whenever the
 // test main rewrite, the instrumentation flags, the skip list or the link
-// step change (changes to fuzzbox's runtime packages need no bump: the go
+// step or the recorded paths change (changes to fuzzbox's runtime packages need no bump: the go
 // command hashes their source; nor do changes to the runtime's rewrite for
 // libFuzzer, whose hash the version carries: runtimeRewriteID): build
 // results cached by an older fuzzbox are then not reused.
-const toolexecVersion = "3"
+const toolexecVersion = "4"
 
 // runtimeLang is the language version the runtime source is written for: the
 // go line of fuzzbox's own go.mod. The extracted runtime module declares a
@@ -218,7 +218,7 @@ func compileArgs(args []string) ([]string, error) {
 		err = rewriteTestmainArg(expanded, testmainIndex(expanded))
 	case IsRuntimePackage(pkg):
 		setLang(expanded, runtimeLang)
-		expanded = rtHooksPackageArgs(expanded)
+		expanded = addTrimpath(rtHooksPackageArgs(expanded), runtimePathMap())
 	case pkg == "runtime":
 		expanded, err = rewriteRuntimeArgs(expanded)
 	case pkg == "testing":
@@ -252,7 +252,12 @@ const pathMapEnv = "FUZZBOX_PATHMAP"
 // asm or cgo command line, after the go command's own rewrites (the first
 // that matches a path applies).
 func withPathMap(args []string) []string {
-	m := os.Getenv(pathMapEnv)
+	return addTrimpath(args, os.Getenv(pathMapEnv))
+}
+
+// addTrimpath adds the rewrite m ("FROM=>TO") to the -trimpath flag of a
+// compile, asm or cgo command line, after the rewrites it has.
+func addTrimpath(args []string, m string) []string {
 	if m == "" || len(args) < 2 || args[1] == "-V=full" {
 		return args
 	}

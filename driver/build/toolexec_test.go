@@ -58,9 +58,9 @@ func TestCompileArgs(t *testing.T) {
 		args: []string{"compile", "-p", "sync", "-std", "mutex.go"},
 		want: []string{"compile", "-p", "sync", "-std", "mutex.go"},
 	}, {
-		desc: "runtime package: no instrumentation, its own language version",
-		args: []string{"compile", "-p", "github.com/fuzzbox/fuzzbox/engine", "-lang=go1.11", "a.go"},
-		want: []string{"compile", "-p", "github.com/fuzzbox/fuzzbox/engine", "-lang=" + runtimeLang, "a.go"},
+		desc: "runtime package: no instrumentation, its own language version, its files recorded under the module path",
+		args: []string{"compile", "-trimpath", "$WORK/b001=>", "-p", "github.com/fuzzbox/fuzzbox/engine", "-lang=go1.11", "a.go"},
+		want: []string{"compile", "-trimpath", "$WORK/b001=>;" + extractedRuntime() + "=>github.com/fuzzbox/fuzzbox", "-p", "github.com/fuzzbox/fuzzbox/engine", "-lang=" + runtimeLang, "a.go"},
 	}, {
 		desc: "a package the build marked (unreachedFlags) is not instrumented, and the compiler does not see the mark",
 		args: []string{"compile", "-o", "x.a", "-p", "regexp", noInstrumentMark, "-std", "regexp.go"},
