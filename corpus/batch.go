@@ -117,43 +117,24 @@ func (b *Batch) write(dir, path string, data []byte) error {
 // file that is there and could not be synced; a file removed since (its
 // directory removed by someone else) is no error.
 func (b *Batch) Flush() error {
-	return SyncFiles(b.Unsynced())
-}
-
-// Unsynced returns the files written since the last Flush or Unsynced,
-// which the caller then syncs (SyncFiles), and removes the batch's
-// temporary subdirectories as Flush does. A writer that must not wait for
-// the disk syncs them on another goroutine while it goes on writing: the
-// engine's syncer, whose writes and reads are how synced instances share
-// their finds, waited up to 0.9 s a second for its syncs in the first
-// seconds of a text parser's run (bench/README.md, "Corpus sync").
-func (b *Batch) Unsynced() []string {
-	for dir, tmp := range b.tmp {
-		os.RemoveAll(tmp)
-		delete(b.tmp, dir)
-	}
-	written := b.written
-	b.written = nil
-	return written
-}
-
-// SyncFiles syncs the files of paths, then their directories. It returns
-// the first error of a file that is there and could not be synced; a file
-// removed since is no error.
-func SyncFiles(paths []string) error {
 	var first error
-	for _, path := range paths {
+	for _, path := range b.written {
 		if err := syncFile(path); err != nil && !errors.Is(err, fs.ErrNotExist) && first == nil {
 			first = fmt.Errorf("corpus: sync %s: %w", path, err)
 		}
 	}
 	var dirs []string
-	for _, path := range paths {
+	for _, path := range b.written {
 		if dir := filepath.Dir(path); !slices.Contains(dirs, dir) {
 			dirs = append(dirs, dir)
 			syncDir(dir)
 		}
 	}
+	for dir, tmp := range b.tmp {
+		os.RemoveAll(tmp)
+		delete(b.tmp, dir)
+	}
+	b.written = b.written[:0]
 	return first
 }
 

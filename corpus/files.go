@@ -38,7 +38,7 @@ func Files(paths []string, types []reflect.Type) iter.Seq2[Entry, error] {
 // reads a corpus directory). In a directory go test does not read as a seed
 // corpus (one not at testdata/fuzz/<name>: a -sync directory, a cache, a
 // download), names that start with a dot are left out, as Merge leaves them
-// out: they are a fuzzbox sync directory's own (.peer-*, .cov-*, .dict-*) or a
+// out: they are a fuzzbox sync directory's own (.peer-*, .cov-*) or a
 // tool's; in testdata/fuzz/<name> go test reads them, so they are listed.
 // It returns the error of each directory that could not be read, with the
 // files listed before the error, and of one that holds directories but no

@@ -17,8 +17,8 @@ import (
 // Merge returns the counts and one error per file that could not be read,
 // converted or written ("path: reason") or source that could not be walked.
 // Below a source, names that start with a dot are skipped: they are no
-// inputs but a fuzzbox sync directory's own (an instance's .peer-*, .cov-* and
-// .dict-* files, a killed write's .tmp-* directory) or a tool's.
+// inputs but a fuzzbox sync directory's own (an instance's .peer-* and
+// .cov-* files, a killed write's .tmp-* directory) or a tool's.
 func Merge(dest string, srcs []string, types []reflect.Type, libFuzzer bool) (added, present int, errs []error) {
 	m := merger{dest: dest, types: types, libFuzzer: libFuzzer}
 	for _, root := range srcs {

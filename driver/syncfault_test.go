@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -75,9 +74,7 @@ func importedAs(r *fixtureRun, name string) bool {
 
 // checkEntries checks that every file of dir is a whole corpus entry: the
 // only other things there may be a killed write's .tmp-* directory, an
-// instance's (empty) .peer-* file, its coverage log, .cov-*, and its
-// dictionary log, .dict-*, whose complete lines are dictionary lines (a
-// killed instance's last one may be cut short: readers skip it).
+// instance's (empty) .peer-* file and its coverage log, .cov-*.
 func checkEntries(t *testing.T, dir string) {
 	t.Helper()
 	ents, err := os.ReadDir(dir)
@@ -89,14 +86,6 @@ func checkEntries(t *testing.T, dir string) {
 		switch {
 		case de.IsDir() && strings.HasPrefix(de.Name(), ".tmp-"):
 		case de.Type().IsRegular() && strings.HasPrefix(de.Name(), ".cov-"): // an instance's coverage log
-		case de.Type().IsRegular() && strings.HasPrefix(de.Name(), ".dict-"):
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := corpus.ParseDict(data[:bytes.LastIndexByte(data, '\n')+1]); err != nil {
-				t.Errorf("dictionary log %s: %v\n%q", de.Name(), err, data)
-			}
 		case de.Type().IsRegular() && strings.HasPrefix(de.Name(), ".peer-"):
 			if fi, err := de.Info(); err == nil && fi.Size() != 0 {
 				t.Errorf("peer file %s is not empty", de.Name())

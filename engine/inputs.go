@@ -178,7 +178,7 @@ func (c *coordinator) ranBaseline(b ranBaseline) {
 	if b.cov == nil {
 		return // it failed: recorded
 	}
-	c.shareTokens(c.dict.add(b.tokens))
+	c.dict.add(b.tokens)
 	n := c.merge(b.cov)
 	if n > 0 || b.e.seed {
 		// A traced run is slower than a fuzz call's executions: the

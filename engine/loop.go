@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/fuzzbox/fuzzbox/engine/ipc"
@@ -270,7 +269,6 @@ func (c *coordinator) endBaseline(ctx context.Context) {
 	if !c.opts.PruneOnly {
 		c.corpus.ensureNonEmpty(c.inputs)
 		c.sync = startSyncer(&c.opts, syncEvery, c.cache, c.key, c.covLen)
-		c.shareTokens(slices.Clone(c.dict.auto)) // what the baseline and the cache's dictionary brought
 		for _, e := range c.corpus.entries {
 			c.publish(e, e.baseCov, false) // what this instance's cache brought
 			e.baseCov = nil
@@ -335,7 +333,7 @@ func (c *coordinator) snapshot() []byte {
 // fuzzed takes in what a fuzz call learned.
 func (c *coordinator) fuzzed(b fuzzed) {
 	c.budget += b.unused
-	c.shareTokens(c.dict.add(b.tokens))
+	c.dict.add(b.tokens)
 	b.base.picked(b.found)
 	if b.unstable != nil && mergeBits(c.unstable, b.unstable) > 0 {
 		c.snap = nil

@@ -133,7 +133,6 @@ func (s *syncer) heartbeat(ents []os.DirEntry) {
 		}
 	}
 	s.recs.prune(s.dir, ents, now)
-	s.dicts.prune(s.dir, s.peer, ents, now)
 	slices.Sort(names)
 	s.peers = names
 	sh := share{rank: slices.Index(names, s.peer), n: len(names)}
@@ -167,5 +166,4 @@ func (s *syncer) newPeer(name string) {
 // their next listing.
 func (s *syncer) leave() {
 	os.Remove(filepath.Join(s.dir, peerPrefix+s.peer))
-	s.dicts.leave(s.dir, s.peer)
 }

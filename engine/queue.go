@@ -258,14 +258,10 @@ func newDictionary(user [][]byte) *dictionary {
 	return d
 }
 
-// add adds the tokens it does not hold while it is not full, and returns
-// the part of its automatic tokens they added (to be shared with synced
-// instances), which the caller must not modify.
-func (d *dictionary) add(tokens [][]byte) [][]byte {
-	n := len(d.auto)
+func (d *dictionary) add(tokens [][]byte) {
 	for _, t := range tokens {
 		if len(d.auto) >= maxAutoTokens {
-			break
+			return
 		}
 		if len(t) == 0 || len(t) > 64 || d.seen[string(t)] {
 			continue
@@ -274,7 +270,6 @@ func (d *dictionary) add(tokens [][]byte) [][]byte {
 		d.auto = append(d.auto, t)
 		d.all = nil
 	}
-	return d.auto[n:len(d.auto):len(d.auto)]
 }
 
 // full reports whether the automatic dictionary takes no more tokens: the

@@ -70,13 +70,11 @@ type syncer struct {
 	again   bool            // the directory is back after a failure, or was made again: publish mine again
 	held    syncNews        // not yet taken by the loop
 	batch   corpus.Batch    // the entries published, synced every flushEvery
-	synced  chan error      // a flush's result; nil when none runs (flushLater)
 	peer    string          // this instance's name among the peers (peers.go)
 	peers   []string        // the peers counted at the last heartbeat, sorted (this one's included)
 	share   share           // the last share handed to the loop
 	beat    time.Time       // when heartbeat last renewed the peer file
 	recs    covRecords      // the coverage logs (synccov.go)
-	dicts   dictLogs        // the dictionary logs (syncdict.go)
 }
 
 // A syncOut is an entry to publish. When cache is set, the entry is new
@@ -88,10 +86,9 @@ type syncer struct {
 // seconds of a text parser's run, where one instance of two workers writes
 // once per entry (bench/README.md, "Corpus sync: one new file per entry").
 type syncOut struct {
-	data   []byte
-	cache  bool
-	cov    []byte   // its coverage here (appendSparse), to record; nil when not known
-	tokens [][]byte // instead of an entry: tokens this instance's dictionary took (syncdict.go)
+	data  []byte
+	cache bool
+	cov   []byte // its coverage here (appendSparse), to record; nil when not known
 }
 
 // syncNews is what the syncer hands the loop.
@@ -100,7 +97,6 @@ type syncNews struct {
 	recorded []withCov // other instances' inputs with their recorded coverage
 	warnings []string  // files skipped; the directory failing, working again
 	share    *share    // this instance's share of the corpus, when it changed
-	tokens   [][]byte  // other instances' dictionary tokens (syncdict.go)
 }
 
 // withCov is another instance's input and the coverage it recorded for it
@@ -111,7 +107,7 @@ type withCov struct {
 }
 
 func (n *syncNews) empty() bool {
-	return len(n.entries) == 0 && len(n.recorded) == 0 && len(n.warnings) == 0 && n.share == nil && len(n.tokens) == 0
+	return len(n.entries) == 0 && len(n.recorded) == 0 && len(n.warnings) == 0 && n.share == nil
 }
 
 // startSyncer starts the syncer of opts.SyncDir, which creates its
@@ -176,10 +172,7 @@ func (s *syncer) run(key *binaryKey) {
 				timer.Reset(wait)
 			}
 		case <-flush.C:
-			s.flushLater()
-		case err := <-s.synced:
-			s.synced = nil
-			s.flushFailed(err)
+			s.flush()
 		case <-timer.C:
 			wait = s.nextWait(wait, s.scan() > 0 || wrote)
 			wrote = false
@@ -213,10 +206,7 @@ func (s *syncer) watched(name string, ok bool) bool {
 		s.recs.found(s.dir, name, s.seen)
 	}
 	s.newPeer(name)
-	s.dicts.found(name, s.peer)
-	took := s.take(name)
-	s.held.tokens = append(s.held.tokens, s.dicts.poll(s.dir, false)...)
-	return took || s.watch.lost.Load()
+	return s.take(name) || s.watch.lost.Load()
 }
 
 // nextWait is the wait before the next read of the directory: syncSoon
@@ -236,10 +226,6 @@ func (s *syncer) soon() time.Duration { return min(syncSoon, s.every) }
 // write publishes one entry, and has a new one cached. While the directory
 // is broken it only keeps it: it is published when the directory is back.
 func (s *syncer) write(o syncOut) {
-	if o.tokens != nil {
-		s.dicts.publish(s.dir, s.peer, o.tokens)
-		return
-	}
 	name := corpus.Name(o.data)
 	s.seen[name] = true
 	s.mine = append(s.mine, o.data)
@@ -305,9 +291,7 @@ func (s *syncer) scan() int {
 		if name := de.Name(); strings.HasPrefix(name, covLogPrefix) && name != covLogPrefix+s.peer {
 			s.recs.found(s.dir, name, s.seen)
 		}
-		s.dicts.found(de.Name(), s.peer)
 	}
-	s.held.tokens = append(s.held.tokens, s.dicts.poll(s.dir, true)...)
 	n := 0
 	for _, de := range ents {
 		if de.Type().IsRegular() && s.take(de.Name()) {
@@ -363,8 +347,6 @@ func (s *syncer) remake() error {
 	}
 	s.again = true
 	s.recs.reset()
-	s.dicts.reset()
-	s.dicts.write(s.dir, s.peer, s.dicts.mine)
 	return nil
 }
 
@@ -379,41 +361,10 @@ func (s *syncer) read(path string) (*entry, error) {
 	return e, nil
 }
 
-// flush syncs what the batch wrote, after the flush that runs, if any:
-// the last, as the syncer stops.
+// flush syncs what the batch wrote; a failure (an I/O error: a file lost
+// with a removed directory is none) is reported as failed reports one.
 func (s *syncer) flush() {
-	if s.synced != nil {
-		s.flushFailed(<-s.synced)
-		s.synced = nil
-	}
-	s.flushFailed(s.batch.Flush())
-}
-
-// flushLater syncs what the batch wrote on a goroutine of its own, unless
-// the last such flush still runs (its files wait for the next): a sync of
-// a few hundred files took the disk up to 0.9 s in the first seconds of a
-// text parser's run, and the syncer, which publishes this instance's finds
-// and reads the others', must not wait for it.
-func (s *syncer) flushLater() {
-	if s.synced != nil {
-		return
-	}
-	paths := s.batch.Unsynced()
-	if len(paths) == 0 {
-		return
-	}
-	done := make(chan error, 1)
-	s.synced = done
-	go func() { done <- syncFiles(paths) }()
-}
-
-// syncFiles syncs the files of a flushLater; tests make it slow.
-var syncFiles = corpus.SyncFiles
-
-// flushFailed reports a flush's failure (an I/O error: a file lost with a
-// removed directory is none) as failed reports one.
-func (s *syncer) flushFailed(err error) {
-	if err != nil {
+	if err := s.batch.Flush(); err != nil {
 		s.failed("syncing files to", err)
 	}
 }
@@ -448,8 +399,6 @@ func (s *syncer) works() bool {
 	s.held.warnings = append(s.held.warnings, fmt.Sprintf("sync: %s works again", s.dir))
 	s.again = false // published again just now
 	s.recs.reset()
-	s.dicts.reset()
-	s.dicts.write(s.dir, s.peer, s.dicts.mine)
 	return true
 }
 
@@ -480,16 +429,8 @@ func (c *coordinator) publish(e *entry, cov []byte, cache bool) bool {
 		return false
 	}
 	cache = cache && c.cache != nil
-	c.sync.out <- syncOut{data: e.data, cache: cache, cov: cov}
+	c.sync.out <- syncOut{e.data, cache, cov}
 	return cache
-}
-
-// shareTokens has the tokens this instance's dictionary took written for
-// the other instances (syncdict.go).
-func (c *coordinator) shareTokens(toks [][]byte) {
-	if c.sync != nil && len(toks) > 0 {
-		c.sync.out <- syncOut{tokens: toks}
-	}
 }
 
 // recordable returns cov as a coverage log records it (appendSparse), or
@@ -515,7 +456,6 @@ func (c *coordinator) synced(stopping bool, n syncNews) {
 	if stopping {
 		return
 	}
-	c.dict.add(n.tokens)
 	c.inputs = append(c.inputs, n.entries...)
 	for _, r := range n.recorded {
 		if bits := c.merge(r.cov); bits > 0 {

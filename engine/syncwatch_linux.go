@@ -17,7 +17,7 @@ import (
 // there and a fallback here.
 
 // dirWatch reports the names of the files that appear in one directory,
-// and of the coverage and dictionary logs made there.
+// and of the coverage logs made there.
 type dirWatch struct {
 	f     *os.File
 	names chan string // closed when the watch ends; "" after it was lost
@@ -65,10 +65,9 @@ func (w *dirWatch) read() {
 			switch {
 			case ev.Mask&(syscall.IN_Q_OVERFLOW|syscall.IN_IGNORED|syscall.IN_DELETE_SELF|syscall.IN_MOVE_SELF) != 0:
 				w.lose()
-			case ev.Mask&syscall.IN_CREATE != 0 && !bytes.HasPrefix(name, []byte(covLogPrefix)) && !bytes.HasPrefix(name, []byte(dictLogPrefix)):
+			case ev.Mask&syscall.IN_CREATE != 0 && !bytes.HasPrefix(name, []byte(covLogPrefix)):
 				// A file being written: reported when closed or moved in.
-				// Coverage and dictionary logs stay open (synccov.go,
-				// syncdict.go): reported when made.
+				// Coverage logs stay open (synccov.go): reported when made.
 			case len(name) > 0:
 				select {
 				case w.names <- string(name):
