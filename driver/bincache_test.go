@@ -15,10 +15,11 @@ import (
 	"github.com/fuzzbox/fuzzbox/driver/build"
 )
 
-// TestBinaryCache: a second build of the same package links nothing (the
-// cached binary is up to date) and gives the run its own copy; an entry
-// unused for binCacheAge, locked by nobody, is removed.
-func TestBinaryCache(t *testing.T) {
+// toolexecKeepingGoCache returns the toolexec command of fuzzbox and keeps
+// the go build cache where it is when the test moves the user cache
+// directory (GOCACHE is under it by default).
+func toolexecKeepingGoCache(t *testing.T) []string {
+	t.Helper()
 	toolexec, err := build.ToolexecCommand(testFuzzbox(t))
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +28,15 @@ func TestBinaryCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache))) // the build's, not one under the new cache directory
+	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	return toolexec
+}
+
+// TestBinaryCache: a second build of the same package links nothing (the
+// cached binary is up to date) and gives the run its own copy; an entry
+// unused for binCacheAge, locked by nobody, is removed.
+func TestBinaryCache(t *testing.T) {
+	toolexec := toolexecKeepingGoCache(t)
 	cache := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", cache) // os.UserCacheDir on Unix
 	t.Setenv("HOME", cache)           // and on macOS

@@ -6,9 +6,7 @@ import (
 	"bytes"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fuzzbox/fuzzbox/driver/build"
@@ -21,15 +19,7 @@ import (
 // while the binary named the runtime's directory, every import from an
 // instance with another cache ran on a worker.
 func TestBinaryIndependentOfUserCache(t *testing.T) {
-	toolexec, err := build.ToolexecCommand(testFuzzbox(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOCACHE", strings.TrimSpace(string(gocache))) // one go build cache, as the bench's instances share
+	toolexec := toolexecKeepingGoCache(t) // one go build cache, as the bench's instances share
 	dir := filepath.Join(t.TempDir(), "nofuzz")
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "cmd", "fuzzbox", "testdata", "fuzz", "nofuzz"))); err != nil {
 		t.Fatal(err)
